@@ -1,0 +1,1 @@
+"""Game-independent methods, written against :mod:`stratagem.core.game` only."""

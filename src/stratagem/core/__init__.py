@@ -1,0 +1,1 @@
+"""What every game and every algorithm shares."""

@@ -1,0 +1,28 @@
+"""The exceptions Stratagem raises.
+
+Every error a user can cause by bad input is a :class:`StratagemError`, with a
+message that says what was wrong and what is allowed. Nothing is silently
+clamped.
+"""
+
+from __future__ import annotations
+
+
+class StratagemError(Exception):
+    """Base class of every error Stratagem raises on purpose."""
+
+
+class InvalidRulesError(StratagemError, ValueError):
+    """A rule set, preset name or rule option that does not exist or does not fit."""
+
+
+class InvalidStateError(StratagemError, ValueError):
+    """A game position that cannot occur: a sixth die, an impossible total, ..."""
+
+
+class IllegalActionError(StratagemError, ValueError):
+    """An action that is not legal in the position it is applied to."""
+
+
+class CacheError(StratagemError):
+    """A cached table that is missing, corrupt or written for other rules."""

@@ -1,0 +1,214 @@
+"""Numba-compiled hot loops of the Yahtzee solver and simulator; nothing else.
+
+Every kernel takes the rule set as flat arrays (built by ``solver.RuleArrays``):
+
+* ``score[c, k]``: points of roll ``k`` in box ``c`` by the box's own rule;
+* ``upper_face[c]``: 1..6 for the upper boxes, 0 for the others;
+* ``joker_score[c, f-1, upper_filled]``: a Yahtzee of face ``f`` scored as a joker;
+* ``ip``: ``[yahtzee box (-1 if none), joker mode (0 none, 1 forced, 2 free),
+  upper bonus, upper threshold T, Yahtzee bonus, flag count Y, lower-box mask]``.
+
+``V[mask, u, y]`` is the expected score still to come from the start of a turn
+with boxes ``mask`` filled, upper total ``u`` (capped at T) and ``y`` = 1 when
+the Yahtzee box holds 50. Keeps are numbered as in :mod:`.dice`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+NUM_KEEPS = 462
+ROLL_START = 210
+NEG = -1e300
+
+# Indices into the ``ip`` array.
+I_YCAT = 0
+I_JOKER = 1
+I_UBONUS = 2
+I_THRESHOLD = 3
+I_YBONUS = 4
+I_FLAGS = 5
+I_LOWER = 6
+
+
+@njit(cache=True)
+def yahtzee_face(counts: np.ndarray, k: int) -> int:
+    """The face of roll ``k`` if it is five of a kind, else 0."""
+    for f in range(6):
+        if counts[k, f] == 5:
+            return f + 1
+    return 0
+
+
+@njit(cache=True)
+def category_points(mask, u, y, c, k, score, upper_face, joker_score, counts, ip):
+    """Points, new upper total, new flag and legality of scoring roll ``k`` in box ``c``.
+
+    Returns ``(points_including_bonuses, new_u, new_y, legal)``; this is the one
+    place where the Yahtzee bonus and the joker rules live.
+    """
+    if (mask >> c) & 1:
+        return 0, u, y, False
+    ycat = ip[I_YCAT]
+    threshold = ip[I_THRESHOLD]
+    pts = score[c, k]
+    bonus = 0
+    face = yahtzee_face(counts, k)
+    if face > 0 and ycat >= 0 and (mask >> ycat) & 1:
+        if y == 1:
+            bonus += ip[I_YBONUS]
+        mode = ip[I_JOKER]
+        own_upper = face - 1
+        own_filled = (mask >> own_upper) & 1
+        if mode == 1:
+            if own_filled == 0:
+                if c != own_upper:
+                    return 0, u, y, False
+            elif (~mask) & ip[I_LOWER] != 0:
+                if upper_face[c] > 0:
+                    return 0, u, y, False
+                pts = joker_score[c, face - 1, 1]
+        elif mode == 2:
+            if upper_face[c] == 0:
+                pts = joker_score[c, face - 1, own_filled]
+    new_u = u
+    new_y = y
+    if upper_face[c] > 0:
+        new_u = min(threshold, u + pts)
+        if u < threshold and u + pts >= threshold:
+            bonus += ip[I_UBONUS]
+    elif c == ycat and ip[I_FLAGS] == 2:
+        new_y = 1 if pts > 0 else 0
+    return pts + bonus, new_u, new_y, True
+
+
+@njit(cache=True)
+def fill_final_roll_values(V, mask, u, y, score, upper_face, joker_score, counts, ip, W):
+    """W[r] = best value of roll r with no rolls left: points now plus V afterwards."""
+    ncat = score.shape[0]
+    threshold = ip[I_THRESHOLD]
+    ubonus = ip[I_UBONUS]
+    ycat = ip[I_YCAT]
+    # Future values that do not depend on the roll (all but Yahtzees).
+    fut = np.empty(ncat)
+    fut_up = np.empty((ncat, 6))
+    open_cats = np.empty(ncat, dtype=np.int64)
+    nopen = 0
+    for c in range(ncat):
+        if (mask >> c) & 1:
+            continue
+        open_cats[nopen] = c
+        nopen += 1
+        m2 = mask | (1 << c)
+        face = upper_face[c]
+        if face > 0:
+            for n in range(6):
+                s = face * n
+                nu = min(threshold, u + s)
+                b = ubonus if (u < threshold and u + s >= threshold) else 0
+                fut_up[c, n] = s + b + V[m2, nu, y]
+        elif c == ycat:
+            fut[c] = V[m2, u, 0]
+        else:
+            fut[c] = V[m2, u, y]
+    for k in range(ROLL_START, NUM_KEEPS):
+        best = NEG
+        if yahtzee_face(counts, k) > 0:
+            for j in range(nopen):
+                c = open_cats[j]
+                pts, nu, ny, legal = category_points(
+                    mask, u, y, c, k, score, upper_face, joker_score, counts, ip
+                )
+                if legal:
+                    v = pts + V[mask | (1 << c), nu, ny]
+                    if v > best:
+                        best = v
+        else:
+            for j in range(nopen):
+                c = open_cats[j]
+                face = upper_face[c]
+                if face > 0:
+                    v = fut_up[c, counts[k, face - 1]]
+                else:
+                    v = score[c, k] + fut[c]
+                if v > best:
+                    best = v
+        W[k] = best
+
+
+@njit(cache=True)
+def expect(W, add, E):
+    """E[k] = expected W over the rolls that complete keep k (E = W on full rolls)."""
+    for k in range(ROLL_START, NUM_KEEPS):
+        E[k] = W[k]
+    for k in range(ROLL_START - 1, -1, -1):
+        s = 0.0
+        for f in range(6):
+            s += E[add[k, f]]
+        E[k] = s / 6.0
+
+
+@njit(cache=True)
+def best_subkeep(E, sub, sub_count, M):
+    """M[k] = max of E over every sub-multiset of k (k itself included)."""
+    M[0] = E[0]
+    for k in range(1, NUM_KEEPS):
+        best = E[k]
+        for j in range(sub_count[k]):
+            v = M[sub[k, j]]
+            if v > best:
+                best = v
+        M[k] = best
+
+
+@njit(cache=True)
+def turn_tables(V, mask, u, y, score, upper_face, joker_score, counts, ip, add, sub, sub_count,
+                E0, E1, W):
+    """Keep values for one turn-start state.
+
+    E0[k]: expected final value of keeping k with one roll left (so no more
+    rerolls after it); E1[k]: the same with two rolls left. W is scratch; on
+    return W holds the roll values with two rolls left.
+    """
+    fill_final_roll_values(V, mask, u, y, score, upper_face, joker_score, counts, ip, W)
+    expect(W, add, E0)
+    best_subkeep(E0, sub, sub_count, W)
+    expect(W, add, E1)
+    best_subkeep(E1, sub, sub_count, W)
+
+
+@njit(cache=True)
+def turn_start_value(V, mask, u, y, score, upper_face, joker_score, counts, ip, add, sub,
+                     sub_count, roll_prob, E, W):
+    """Expected remaining score at the start of a turn in state (mask, u, y)."""
+    fill_final_roll_values(V, mask, u, y, score, upper_face, joker_score, counts, ip, W)
+    expect(W, add, E)
+    best_subkeep(E, sub, sub_count, W)
+    expect(W, add, E)
+    best_subkeep(E, sub, sub_count, W)
+    total = 0.0
+    for k in range(ROLL_START, NUM_KEEPS):
+        total += roll_prob[k] * W[k]
+    return total
+
+
+@njit(cache=True, parallel=True)
+def solve_layer(V, states, score, upper_face, joker_score, counts, ip, add, sub, sub_count,
+                roll_prob):
+    """Fill V for every (mask, u, y) row of ``states``; all their successors are solved."""
+    n = states.shape[0]
+    nchunks = min(n, 256)
+    for chunk in prange(nchunks):
+        E = np.empty(NUM_KEEPS)
+        W = np.empty(NUM_KEEPS)
+        lo = chunk * n // nchunks
+        hi = (chunk + 1) * n // nchunks
+        for i in range(lo, hi):
+            mask = states[i, 0]
+            u = states[i, 1]
+            y = states[i, 2]
+            V[mask, u, y] = turn_start_value(
+                V, mask, u, y, score, upper_face, joker_score, counts, ip, add, sub,
+                sub_count, roll_prob, E, W,
+            )

@@ -1,0 +1,230 @@
+"""The exact optimal solitaire strategy (Glenn's dynamic programme).
+
+The value of a turn-start state (boxes filled, upper total capped at the bonus
+threshold, whether the Yahtzee box holds 50) is the expected score still to
+come under optimal play. States are solved by backward induction over the
+number of filled boxes; each state's *widget* (252 rolls, 462 keeps, two
+rerolls) runs in numba, the states of one layer in parallel. Upper totals that
+the filled upper boxes cannot produce are skipped.
+
+>>> from stratagem.games.yahtzee.rules import preset
+>>> solution = solve(preset("yatzy"))          # doctest: +SKIP
+>>> round(solution.expected_score, 4)           # doctest: +SKIP
+248.44
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from stratagem.core.tables import TableCache
+from stratagem.games.yahtzee import _kernels as K
+from stratagem.games.yahtzee import dice as D
+from stratagem.games.yahtzee.rules import UPPER, YahtzeeRules
+
+FORMAT_VERSION = 1
+TABLE_KIND = "yahtzee"
+_JOKER_MODE = {"none": 0, "forced": 1, "free": 2}
+
+
+@dataclass(frozen=True)
+class RuleArrays:
+    """A rule set flattened into the arrays the kernels take (see :mod:`._kernels`)."""
+
+    score: np.ndarray
+    upper_face: np.ndarray
+    joker_score: np.ndarray
+    ip: np.ndarray
+    reach: np.ndarray
+
+    @classmethod
+    def build(cls, rules: YahtzeeRules) -> RuleArrays:
+        cats = rules.categories
+        score = np.zeros((len(cats), D.NUM_KEEPS), dtype=np.int64)
+        for c, name in enumerate(cats):
+            for k in range(D.ROLL_START, D.NUM_KEEPS):
+                score[c, k] = rules.score(name, D.KEEPS[k])
+        upper_face = np.array(
+            [UPPER.index(n) + 1 if n in UPPER else 0 for n in cats], dtype=np.int64
+        )
+        joker_score = np.zeros((len(cats), 6, 2), dtype=np.int64)
+        for c, name in enumerate(cats):
+            for f in range(1, 7):
+                for filled in (0, 1):
+                    joker_score[c, f - 1, filled] = rules.joker_score(name, (f,) * 5, bool(filled))
+        lower_mask = sum(1 << c for c, n in enumerate(cats) if n not in UPPER)
+        ycat = cats.index(rules.yahtzee_category)
+        ip = np.array(
+            [
+                ycat,
+                _JOKER_MODE[rules.joker],
+                rules.upper_bonus,
+                rules.upper_bonus_threshold,
+                rules.yahtzee_bonus,
+                2 if rules.has_yahtzee_bonus else 1,
+                lower_mask,
+            ],
+            dtype=np.int64,
+        )
+        return cls(score, upper_face, joker_score, ip, upper_reachability(rules))
+
+
+def upper_reachability(rules: YahtzeeRules) -> np.ndarray:
+    """``reach[upper_mask, u]``: can the filled upper boxes total u (capped at T)?"""
+    threshold = rules.upper_bonus_threshold
+    reach = np.zeros((64, threshold + 1), dtype=np.bool_)
+    for upper_mask in range(64):
+        totals = {0}
+        for face in range(1, 7):
+            if (upper_mask >> (face - 1)) & 1:
+                totals = {t + face * n for t in totals for n in range(6)}
+        for t in totals:
+            reach[upper_mask, min(t, threshold)] = True
+    return reach
+
+
+def reachable_states(rules: YahtzeeRules, arrays: RuleArrays | None = None) -> list[np.ndarray]:
+    """Turn-start states ``(mask, u, y)`` grouped by number of filled boxes."""
+    arrays = arrays or RuleArrays.build(rules)
+    ncat = rules.num_categories
+    ycat = rules.categories.index(rules.yahtzee_category)
+    flags = 2 if rules.has_yahtzee_bonus else 1
+    masks = np.arange(1 << ncat, dtype=np.int64)
+    popcount = np.array([bin(m).count("1") for m in range(1 << ncat)])
+    layers: list[np.ndarray] = []
+    for filled in range(ncat + 1):
+        rows = []
+        for mask in masks[popcount == filled]:
+            us = np.flatnonzero(arrays.reach[mask & 63])
+            ys = (0, 1) if flags == 2 and (mask >> ycat) & 1 else (0,)
+            for y in ys:
+                block = np.empty((len(us), 3), dtype=np.int64)
+                block[:, 0] = mask
+                block[:, 1] = us
+                block[:, 2] = y
+                rows.append(block)
+        layers.append(np.concatenate(rows) if rows else np.empty((0, 3), dtype=np.int64))
+    return layers
+
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(states_done, states_total)`` while solving."""
+
+
+def solve_values(
+    rules: YahtzeeRules, progress: Progress | None = None, block: int = 40_000
+) -> np.ndarray:
+    """Solve from scratch (no cache): ``V[mask, u, y]``, NaN where unreachable."""
+    arrays = RuleArrays.build(rules)
+    ncat = rules.num_categories
+    flags = 2 if rules.has_yahtzee_bonus else 1
+    values = np.full((1 << ncat, rules.upper_bonus_threshold + 1, flags), np.nan)
+    layers = reachable_states(rules, arrays)
+    total = sum(len(layer) for layer in layers)
+    full = layers[ncat]
+    values[full[:, 0], full[:, 1], full[:, 2]] = 0.0
+    done = len(full)
+    for filled in range(ncat - 1, -1, -1):
+        layer = layers[filled]
+        for start in range(0, len(layer), block):
+            part = layer[start : start + block]
+            K.solve_layer(
+                values, part, arrays.score, arrays.upper_face, arrays.joker_score, D.COUNTS,
+                arrays.ip, D.ADD, D.SUB, D.SUB_COUNT, D.ROLL_PROBABILITY,
+            )
+            done += len(part)
+            if progress is not None:
+                progress(done, total)
+    return values
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The solved value table of one rule set, with its keep and box values."""
+
+    rules: YahtzeeRules
+    values: np.ndarray
+    seconds: float = 0.0
+    cached: bool = False
+    arrays: RuleArrays = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "arrays", RuleArrays.build(self.rules))
+
+    @property
+    def expected_score(self) -> float:
+        """Expected final score from the empty card under optimal play."""
+        return float(self.values[0, 0, 0])
+
+    @cached_property
+    def num_states(self) -> int:
+        """Reachable turn-start states (the table's non-NaN entries)."""
+        return int(np.count_nonzero(~np.isnan(self.values)))
+
+    def state_value(self, mask: int, upper: int, flag: int) -> float:
+        """Expected score still to come from the start of a turn (capped upper total)."""
+        return float(self.values[mask, min(upper, self.rules.upper_bonus_threshold), flag])
+
+    def turn_tables(self, mask: int, upper: int, flag: int) -> tuple[np.ndarray, np.ndarray]:
+        """Keep values ``(E0, E1)`` of one turn: with one roll left and with two."""
+        e0 = np.empty(D.NUM_KEEPS)
+        e1 = np.empty(D.NUM_KEEPS)
+        w = np.empty(D.NUM_KEEPS)
+        a = self.arrays
+        K.turn_tables(
+            self.values, mask, min(upper, self.rules.upper_bonus_threshold), flag, a.score,
+            a.upper_face, a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB, D.SUB_COUNT, e0, e1, w,
+        )
+        return e0, e1
+
+    def score_option(
+        self, mask: int, upper: int, flag: int, category: int, roll: int
+    ) -> tuple[int, int, int, bool]:
+        """``(points incl. bonuses, new upper, new flag, legal)`` of scoring a roll in a box."""
+        a = self.arrays
+        pts, nu, ny, legal = K.category_points(
+            mask, min(upper, self.rules.upper_bonus_threshold), flag, category, roll, a.score,
+            a.upper_face, a.joker_score, D.COUNTS, a.ip,
+        )
+        return int(pts), int(nu), int(ny), bool(legal)
+
+
+def solve(
+    rules: YahtzeeRules,
+    cache: TableCache | None = None,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+) -> Solution:
+    """The solution for ``rules``, from the table cache when it holds it.
+
+    A cache miss solves (a few seconds) and writes the table atomically; a
+    corrupt cached file is rebuilt with a warning, never used.
+    """
+    start = time.perf_counter()
+    if not use_cache:
+        values = solve_values(rules, progress)
+        return Solution(rules, values, time.perf_counter() - start, cached=False)
+    cache = cache or TableCache()
+    arrays, hit = cache.load_or_build(
+        TABLE_KIND,
+        rules.fingerprint,
+        FORMAT_VERSION,
+        lambda: {"values": solve_values(rules, progress)},
+        meta={"rules": rules.name},
+    )
+    values = arrays["values"]
+    expected_shape = (
+        1 << rules.num_categories,
+        rules.upper_bonus_threshold + 1,
+        2 if rules.has_yahtzee_bonus else 1,
+    )
+    if values.shape != expected_shape or values.dtype != np.float64:
+        values = solve_values(rules, progress)
+        cache.save(TABLE_KIND, rules.fingerprint, FORMAT_VERSION, {"values": values})
+        hit = False
+    return Solution(rules, values, time.perf_counter() - start, cached=hit)
