@@ -212,3 +212,106 @@ def solve_layer(V, states, score, upper_face, joker_score, counts, ip, add, sub,
                 V, mask, u, y, score, upper_face, joker_score, counts, ip, add, sub,
                 sub_count, roll_prob, E, W,
             )
+
+
+@njit(cache=True)
+def _best_keep(E, roll, subkeeps, subkeep_count):
+    """The sub-keep of ``roll`` with the highest E (the first of equals)."""
+    r = roll - ROLL_START
+    best_k = subkeeps[r, 0]
+    best = E[best_k]
+    for j in range(1, subkeep_count[r]):
+        k = subkeeps[r, j]
+        if E[k] > best:
+            best = E[k]
+            best_k = k
+    return best_k
+
+
+@njit(cache=True)
+def best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts, ip):
+    """The box to score ``roll`` in (the first of equals) with no rolls left."""
+    best_c = -1
+    best = NEG
+    for c in range(score.shape[0]):
+        pts, nu, ny, legal = category_points(mask, u, y, c, roll, score, upper_face,
+                                             joker_score, counts, ip)
+        if legal:
+            v = pts + V[mask | (1 << c), nu, ny]
+            if v > best:
+                best = v
+                best_c = c
+    return best_c
+
+
+@njit(cache=True, parallel=True)
+def simulate_optimal(V, throws, score, upper_face, joker_score, counts, ip, add, sub, sub_count,
+                     subkeeps, subkeep_count, code_to_keep, first_e0, first_e1,
+                     out_score, out_upper_bonus, out_yahtzee_50, out_yahtzee_bonuses):
+    """Play ``throws.shape[0]`` games optimally with the given dice.
+
+    ``throws[g, t, j, i]`` is the i-th die thrown at throw j of turn t of game g;
+    a throw of n dice uses the first n. Results go to the ``out_*`` arrays.
+    """
+    ngames = throws.shape[0]
+    ncat = score.shape[0]
+    threshold = ip[I_THRESHOLD]
+    ycat = ip[I_YCAT]
+    nchunks = min(ngames, 64)
+    for chunk in prange(nchunks):
+        e0 = np.empty(NUM_KEEPS)
+        e1 = np.empty(NUM_KEEPS)
+        w = np.empty(NUM_KEEPS)
+        held = np.zeros(6, dtype=np.int64)
+        lo = chunk * ngames // nchunks
+        hi = (chunk + 1) * ngames // nchunks
+        for g in range(lo, hi):
+            mask = 0
+            u = 0
+            y = 0
+            total = 0
+            bonuses = 0
+            fifty = 0
+            for t in range(ncat):
+                if t == 0:
+                    t0 = first_e0
+                    t1 = first_e1
+                else:
+                    turn_tables(V, mask, u, y, score, upper_face, joker_score, counts, ip, add,
+                                sub, sub_count, e0, e1, w)
+                    t0 = e0
+                    t1 = e1
+                for f in range(6):
+                    held[f] = 0
+                nheld = 0
+                roll = 0
+                for j in range(3):
+                    for i in range(5 - nheld):
+                        held[throws[g, t, j, i] - 1] += 1
+                    code = 0
+                    for f in range(5, -1, -1):
+                        code = code * 6 + held[f]
+                    roll = code_to_keep[code]
+                    if j == 2:
+                        break
+                    keep = _best_keep(t1 if j == 0 else t0, roll, subkeeps, subkeep_count)
+                    nheld = 0
+                    for f in range(6):
+                        held[f] = counts[keep, f]
+                        nheld += held[f]
+                c = best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts, ip)
+                if (yahtzee_face(counts, roll) > 0 and ycat >= 0 and (mask >> ycat) & 1
+                        and y == 1):
+                    bonuses += 1
+                pts, nu, ny, legal = category_points(mask, u, y, c, roll, score, upper_face,
+                                                     joker_score, counts, ip)
+                if c == ycat and score[c, roll] > 0:
+                    fifty = 1
+                total += pts
+                mask |= 1 << c
+                u = nu
+                y = ny
+            out_score[g] = total
+            out_upper_bonus[g] = 1 if u >= threshold else 0
+            out_yahtzee_50[g] = fifty
+            out_yahtzee_bonuses[g] = bonuses

@@ -82,6 +82,12 @@ for _i, _keep in enumerate(KEEPS):
         COUNTS[_i, _f - 1] += 1
 
 
+# CODE_TO_KEEP[sum(count[f] * 6**f)]: the keep with those face counts (-1 if none).
+CODE_TO_KEEP = np.full(6**NUM_FACES, -1, dtype=np.int64)
+for _i in range(NUM_KEEPS):
+    CODE_TO_KEEP[sum(int(COUNTS[_i, f]) * 6**f for f in range(NUM_FACES))] = _i
+
+
 def keep_index(dice: tuple[int, ...] | list[int]) -> int:
     """The number of a keep or roll given in any order."""
     return KEEP_INDEX[tuple(sorted(dice))]

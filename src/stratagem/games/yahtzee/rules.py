@@ -143,6 +143,35 @@ class YahtzeeRules:
         return self.score(category, dice)
 
 
+    def box_options(
+        self, dice: Sequence[int], filled: frozenset[str] | set[str], yahtzee_box: int | None
+    ) -> dict[str, tuple[int, int]]:
+        """Every box ``dice`` may be scored in now, as ``{box: (box points, Yahtzee bonus)}``.
+
+        ``filled`` names the filled boxes and ``yahtzee_box`` what the Yahtzee
+        box holds (``None`` while open). Applies the Yahtzee bonus and the joker
+        rule of this rule set; the upper bonus is the score card's business.
+        """
+        dice = tuple(sorted(dice))
+        check_dice(dice)
+        open_boxes = [c for c in self.categories if c not in filled]
+        is_yahtzee = len(set(dice)) == 1
+        box_full = self.yahtzee_category in filled
+        if not (is_yahtzee and box_full):
+            return {c: (self.score(c, dice), 0) for c in open_boxes}
+        bonus = self.yahtzee_bonus if yahtzee_box == 50 else 0
+        own_upper = UPPER[dice[0] - 1]
+        own_filled = own_upper in filled
+        if self.joker == "forced":
+            if not own_filled:
+                return {own_upper: (self.score(own_upper, dice), bonus)}
+            lower = [c for c in open_boxes if c not in UPPER]
+            if lower:
+                return {c: (self.joker_score(c, dice, own_filled), bonus) for c in lower}
+            return {c: (0, bonus) for c in open_boxes}
+        return {c: (self.joker_score(c, dice, own_filled), bonus) for c in open_boxes}
+
+
 def check_dice(dice: Sequence[int], count: int = NUM_DICE) -> None:
     """Raise :class:`InvalidStateError` unless ``dice`` is ``count`` faces in 1..6."""
     if len(dice) != count:

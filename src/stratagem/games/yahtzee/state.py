@@ -1,0 +1,379 @@
+"""Yahtzee/Yatzy positions: score cards, the game state for 1-4 players, actions.
+
+The game state implements :mod:`stratagem.core.game`. A turn starts at a
+chance node (five dice thrown); the player then keeps dice and rerolls (at
+most twice) or scores a box; keeping dice leads to another chance node.
+
+>>> from stratagem.games.yahtzee.rules import preset
+>>> s = YahtzeeState.new(preset("yahtzee"), num_players=2)
+>>> s.current_player
+-1
+>>> s = s.apply(Roll((1, 1, 1, 1, 4)))
+>>> s.current_player, s.rolls_left, str(s.legal_actions()[0])
+(0, 2, 'keep -')
+>>> str(s.apply(Score("ones")).cards[0])
+'ones=4 | total 4'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from stratagem.core.errors import IllegalActionError, InvalidStateError
+from stratagem.core.game import CHANCE, TERMINAL
+from stratagem.games.yahtzee import dice as D
+from stratagem.games.yahtzee.rules import (
+    NUM_DICE,
+    ROLLS_PER_TURN,
+    UPPER,
+    YahtzeeRules,
+    check_dice,
+)
+
+MAX_PLAYERS = 4
+
+
+@dataclass(frozen=True)
+class Keep:
+    """Keep these dice (sorted) and reroll the rest; ``str`` is ``keep 1 1 4`` or ``keep -``."""
+
+    dice: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "keep " + (" ".join(map(str, self.dice)) if self.dice else "-")
+
+
+@dataclass(frozen=True)
+class Score:
+    """Score the dice in a box, ending the turn; ``str`` is ``score full_house``."""
+
+    category: str
+
+    def __str__(self) -> str:
+        return f"score {self.category}"
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A chance outcome: the faces of the dice thrown (sorted)."""
+
+    dice: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "roll " + " ".join(map(str, self.dice))
+
+
+def parse_action(text: str) -> Keep | Score:
+    """Read ``keep 1 1 4``, ``keep -`` or ``score chance`` (the ``str`` of an action)."""
+    words = text.split()
+    if len(words) >= 2 and words[0] == "keep":
+        if words[1:] == ["-"]:
+            return Keep(())
+        try:
+            kept = tuple(sorted(int(w) for w in words[1:]))
+        except ValueError:
+            raise IllegalActionError(f"cannot read {text!r}: keep takes die faces 1..6") from None
+        return Keep(kept)
+    if len(words) == 2 and words[0] == "score":
+        return Score(words[1])
+    raise IllegalActionError(f"cannot read {text!r}; write 'keep 1 1 4', 'keep -' or 'score <box>'")
+
+
+@dataclass(frozen=True)
+class Scorecard:
+    """One player's card: points in each box (``None`` while open) and bonuses."""
+
+    rules: YahtzeeRules
+    boxes: tuple[int | None, ...]
+    yahtzee_bonus_points: int = 0
+
+    @classmethod
+    def empty(cls, rules: YahtzeeRules) -> Scorecard:
+        return cls(rules, (None,) * rules.num_categories)
+
+    @property
+    def filled(self) -> frozenset[str]:
+        return frozenset(c for c, v in zip(self.rules.categories, self.boxes) if v is not None)
+
+    @property
+    def mask(self) -> int:
+        """Filled boxes as a bit mask in card order (the solver's index)."""
+        return sum(1 << i for i, v in enumerate(self.boxes) if v is not None)
+
+    @property
+    def upper_total(self) -> int:
+        return sum(v for v in self.boxes[: len(UPPER)] if v is not None)
+
+    @property
+    def upper_bonus_points(self) -> int:
+        reached = self.upper_total >= self.rules.upper_bonus_threshold
+        return self.rules.upper_bonus if reached else 0
+
+    @property
+    def yahtzee_box(self) -> int | None:
+        return self.boxes[self.rules.categories.index(self.rules.yahtzee_category)]
+
+    @property
+    def flag(self) -> int:
+        """1 when the Yahtzee box holds 50 and further Yahtzees earn a bonus."""
+        return int(self.rules.has_yahtzee_bonus and self.yahtzee_box == 50)
+
+    @property
+    def total(self) -> int:
+        """Points so far, bonuses included (the final score once the card is full)."""
+        boxes = sum(v for v in self.boxes if v is not None)
+        return boxes + self.upper_bonus_points + self.yahtzee_bonus_points
+
+    @property
+    def is_full(self) -> bool:
+        return all(v is not None for v in self.boxes)
+
+    def options(self, dice: Sequence[int]) -> dict[str, tuple[int, int]]:
+        """Legal boxes for ``dice``: ``{box: (box points, Yahtzee bonus)}``."""
+        return self.rules.box_options(dice, self.filled, self.yahtzee_box)
+
+    def score(self, category: str, dice: Sequence[int]) -> Scorecard:
+        """The card after scoring ``dice`` in ``category``; illegal boxes raise."""
+        index = self.rules.category_index(category)
+        options = self.options(dice)
+        if category not in options:
+            if self.boxes[index] is not None:
+                why = f"the {category} box is already filled"
+            else:
+                why = f"the joker rule allows only: {', '.join(options)}"
+            raise IllegalActionError(f"cannot score {category}: {why}")
+        points, bonus = options[category]
+        boxes = list(self.boxes)
+        boxes[index] = points
+        return Scorecard(self.rules, tuple(boxes), self.yahtzee_bonus_points + bonus)
+
+    def __str__(self) -> str:
+        parts = [f"{c}={v}" for c, v in zip(self.rules.categories, self.boxes) if v is not None]
+        if self.upper_bonus_points:
+            parts.append(f"upper_bonus={self.upper_bonus_points}")
+        if self.yahtzee_bonus_points:
+            parts.append(f"yahtzee_bonus={self.yahtzee_bonus_points}")
+        return " ".join(parts or ["(empty)"]) + f" | total {self.total}"
+
+
+@dataclass(frozen=True)
+class YahtzeeState:
+    """A position of a 1-4 player game (implements :class:`stratagem.core.game.State`).
+
+    ``dice`` holds the kept dice while a roll is pending (a chance node) and
+    the five dice showing at a decision. ``rolls_left`` counts the throws the
+    player may still make this turn, the pending one included.
+    """
+
+    rules: YahtzeeRules
+    cards: tuple[Scorecard, ...]
+    player: int = 0
+    dice: tuple[int, ...] = ()
+    rolls_left: int = ROLLS_PER_TURN
+    rolling: bool = True
+
+    @classmethod
+    def new(cls, rules: YahtzeeRules, num_players: int = 1) -> YahtzeeState:
+        """A fresh game: empty cards, player 0 about to throw."""
+        if not 1 <= num_players <= MAX_PLAYERS:
+            raise InvalidStateError(f"Yahtzee takes 1 to {MAX_PLAYERS} players, not {num_players}")
+        return cls(rules, tuple(Scorecard.empty(rules) for _ in range(num_players)))
+
+    @property
+    def num_players(self) -> int:
+        return len(self.cards)
+
+    @property
+    def card(self) -> Scorecard:
+        """The card of the player whose turn it is."""
+        return self.cards[self.player]
+
+    @property
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return TERMINAL
+        return CHANCE if self.rolling else self.player
+
+    def is_terminal(self) -> bool:
+        return self.cards[-1].is_full
+
+    def returns(self) -> tuple[float, ...]:
+        return tuple(float(card.total) for card in self.cards)
+
+    @cached_property
+    def _keeps(self) -> tuple[Keep, ...]:
+        roll = D.KEEP_INDEX[self.dice] - D.ROLL_START
+        subs = D.SUBKEEPS[roll, : D.SUBKEEP_COUNT[roll]]
+        return tuple(Keep(D.KEEPS[k]) for k in subs)
+
+    def legal_actions(self) -> list[Keep | Score]:
+        """Every distinct keep (while rerolls are left), then every legal box."""
+        if self.rolling or self.is_terminal():
+            return []
+        actions: list[Keep | Score] = list(self._keeps) if self.rolls_left > 0 else []
+        actions.extend(Score(c) for c in self.card.options(self.dice))
+        return actions
+
+    def chance_outcomes(self) -> list[tuple[Roll, float]]:
+        if not self.rolling or self.is_terminal():
+            return []
+        return [(Roll(k), p) for k, p in D.outcomes(NUM_DICE - len(self.dice))]
+
+    def apply(self, action: object) -> YahtzeeState:
+        if self.is_terminal():
+            raise IllegalActionError("the game is over")
+        if self.rolling:
+            if not isinstance(action, Roll):
+                raise IllegalActionError(f"a roll of the dice is pending, not {action}")
+            thrown = NUM_DICE - len(self.dice)
+            check_dice(action.dice, thrown)
+            dice = tuple(sorted(self.dice + action.dice))
+            return YahtzeeState(
+                self.rules, self.cards, self.player, dice, self.rolls_left - 1, False
+            )
+        if isinstance(action, Keep):
+            if self.rolls_left == 0:
+                raise IllegalActionError("no rerolls left: score a box")
+            if action not in self._keeps:
+                raise IllegalActionError(f"cannot {action}: the dice are {_faces(self.dice)}")
+            return YahtzeeState(
+                self.rules, self.cards, self.player, action.dice, self.rolls_left, True
+            )
+        if isinstance(action, Score):
+            card = self.card.score(action.category, self.dice)
+            cards = self.cards[: self.player] + (card,) + self.cards[self.player + 1 :]
+            return YahtzeeState(self.rules, cards, (self.player + 1) % self.num_players)
+        raise IllegalActionError(f"{action!r} is not a Yahtzee action (Keep or Score)")
+
+    def situation(self) -> Situation:
+        """The decision the player to move faces, for the advisor."""
+        if self.rolling or self.is_terminal():
+            raise InvalidStateError("there is no decision to advise on at a roll or at the end")
+        card = self.card
+        return Situation(
+            self.rules,
+            self.dice,
+            self.rolls_left,
+            card.filled,
+            card.upper_total,
+            card.yahtzee_box,
+            card.total,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.rules, self.cards, self.player, self.dice, self.rolls_left, self.rolling))
+
+    def __str__(self) -> str:
+        lines = [f"player {i}: {card}" for i, card in enumerate(self.cards)]
+        what = "to roll" if self.rolling else f"dice {_faces(self.dice)}"
+        lines.append(f"player {self.player} {what}, {self.rolls_left} rolls left")
+        return "\n".join(lines)
+
+
+def _faces(dice: Sequence[int]) -> str:
+    return " ".join(map(str, dice)) or "-"
+
+
+@dataclass(frozen=True)
+class Situation:
+    """One decision of one player, as the advisor sees it.
+
+    ``filled`` names the filled boxes, ``upper`` is the true upper total (not
+    capped), ``yahtzee_box`` what the Yahtzee box holds (``None`` while open)
+    and ``score`` the points so far, bonuses included. Construction checks that
+    the situation can occur and raises :class:`InvalidStateError` naming the
+    problem otherwise.
+    """
+
+    rules: YahtzeeRules
+    dice: tuple[int, ...]
+    rolls_left: int
+    filled: frozenset[str] = frozenset()
+    upper: int = 0
+    yahtzee_box: int | None = None
+    score: int | None = None
+
+    def __post_init__(self) -> None:
+        rules = self.rules
+        check_dice(self.dice)
+        object.__setattr__(self, "dice", tuple(sorted(self.dice)))
+        if isinstance(self.rolls_left, bool) or self.rolls_left not in (0, 1, 2):
+            raise InvalidStateError(
+                f"rolls left must be 0, 1 or 2 (after the first throw), got {self.rolls_left!r}"
+            )
+        for name in self.filled:
+            rules.category_index(name)
+        filled = frozenset(self.filled)
+        ybox = rules.yahtzee_category
+        if self.yahtzee_box is not None:
+            if rules.family != "yahtzee":
+                raise InvalidStateError("the Yahtzee box value applies only to American Yahtzee")
+            if self.yahtzee_box not in (0, 50):
+                raise InvalidStateError(
+                    f"the Yahtzee box holds 50 or 0, not {self.yahtzee_box!r}"
+                )
+            filled = filled | {ybox}
+        elif ybox in filled and rules.has_yahtzee_bonus:
+            raise InvalidStateError(
+                "the Yahtzee box is filled: say whether it holds 50 or 0 (yahtzee_box)"
+            )
+        object.__setattr__(self, "filled", filled)
+        if len(filled) == rules.num_categories:
+            raise InvalidStateError("every box is filled: the game is over")
+        possible = upper_totals(rules, filled)
+        if isinstance(self.upper, bool) or not isinstance(self.upper, int) or self.upper not in possible:
+            boxes = ", ".join(c for c in UPPER if c in filled) or "none"
+            raise InvalidStateError(
+                f"an upper total of {self.upper!r} is impossible with the upper boxes filled "
+                f"({boxes}); possible totals: {_ranges(sorted(possible))}"
+            )
+        least = self.known_points
+        if self.score is None:
+            object.__setattr__(self, "score", least)
+        elif isinstance(self.score, bool) or not isinstance(self.score, int) or self.score < least:
+            raise InvalidStateError(
+                f"a score of {self.score!r} is less than the {least} points the card already shows"
+            )
+
+    @property
+    def known_points(self) -> int:
+        """Points implied by the upper total, the upper bonus and the Yahtzee box."""
+        bonus = self.rules.upper_bonus if self.upper >= self.rules.upper_bonus_threshold else 0
+        return self.upper + bonus + (self.yahtzee_box or 0)
+
+    @property
+    def mask(self) -> int:
+        return sum(1 << i for i, c in enumerate(self.rules.categories) if c in self.filled)
+
+    @property
+    def flag(self) -> int:
+        return int(self.rules.has_yahtzee_bonus and self.yahtzee_box == 50)
+
+    @property
+    def points(self) -> int:
+        """The score so far (``score`` after validation, never ``None``)."""
+        assert self.score is not None
+        return self.score
+
+
+def upper_totals(rules: YahtzeeRules, filled: frozenset[str] | set[str]) -> set[int]:
+    """Every upper total the filled upper boxes can hold."""
+    totals = {0}
+    for face, name in enumerate(UPPER, start=1):
+        if name in filled:
+            totals = {t + face * n for t in totals for n in range(NUM_DICE + 1)}
+    return totals
+
+
+def _ranges(values: list[int]) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        out.append(str(values[i]) if i == j else f"{values[i]}-{values[j]}")
+        i = j + 1
+    return ", ".join(out)

@@ -1,0 +1,204 @@
+"""Agents for Yahtzee/Yatzy, and fast simulation of the optimal strategy.
+
+:class:`OptimalStrategy` is both the AI player and the advisor: the same
+exact values choose its moves and price every option for a person.
+
+>>> from stratagem.games.yahtzee.rules import preset
+>>> from stratagem.games.yahtzee.state import Situation
+>>> opt = OptimalStrategy(solve(preset("yahtzee")))                 # doctest: +SKIP
+>>> best = opt.advise_situation(Situation(preset("yahtzee"), (1, 1, 1, 1, 4), 2))[0]
+>>> str(best.action), round(best.value, 2)                          # doctest: +SKIP
+('keep 1 1 1 1', 248.42)
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from stratagem.core.agent import Advice, with_regrets
+from stratagem.core.errors import InvalidStateError
+from stratagem.core.game import State
+from stratagem.games.yahtzee import _kernels as K
+from stratagem.games.yahtzee import dice as D
+from stratagem.games.yahtzee.rules import UPPER
+from stratagem.games.yahtzee.solver import Solution, solve
+from stratagem.games.yahtzee.state import Keep, Score, Situation, YahtzeeState
+
+__all__ = ["OptimalStrategy", "SimulationResult", "simulate", "solve"]
+
+
+class OptimalStrategy:
+    """Maximises the expected final score (exact, from the solved table)."""
+
+    name = "optimal"
+
+    def __init__(self, solution: Solution, memo_size: int = 4096) -> None:
+        self.solution = solution
+        self.rules = solution.rules
+        self._memo: OrderedDict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = (
+            OrderedDict()
+        )
+        self._memo_size = memo_size
+
+    def _tables(self, mask: int, upper: int, flag: int) -> tuple[np.ndarray, np.ndarray]:
+        key = (mask, min(upper, self.rules.upper_bonus_threshold), flag)
+        tables = self._memo.get(key)
+        if tables is None:
+            tables = self.solution.turn_tables(*key)
+            self._memo[key] = tables
+            if len(self._memo) > self._memo_size:
+                self._memo.popitem(last=False)
+        else:
+            self._memo.move_to_end(key)
+        return tables
+
+    def box_values(self, sit: Situation) -> list[tuple[Score, float]]:
+        """Each legal box with the expected final score of scoring it now."""
+        rules = self.rules
+        threshold = rules.upper_bonus_threshold
+        out = []
+        options = rules.box_options(sit.dice, sit.filled, sit.yahtzee_box)
+        for category, (points, yahtzee_bonus) in options.items():
+            gained = points + yahtzee_bonus
+            upper = sit.upper
+            if category in UPPER:
+                if upper < threshold <= upper + points:
+                    gained += rules.upper_bonus
+                upper += points
+            flag = sit.flag
+            if category == rules.yahtzee_category:
+                flag = int(rules.has_yahtzee_bonus and points == 50)
+            mask = sit.mask | (1 << rules.category_index(category))
+            future = 0.0
+            if mask != (1 << rules.num_categories) - 1:
+                future = self.solution.state_value(mask, upper, flag)
+            # Same summation order as the kernel's keep values, so equal options tie exactly.
+            out.append((Score(category), sit.points + (gained + future)))
+        return out
+
+    def keep_values(self, sit: Situation) -> list[tuple[Keep, float]]:
+        """Each distinct keep with the expected final score (empty with no rolls left)."""
+        if sit.rolls_left == 0:
+            return []
+        e0, e1 = self._tables(sit.mask, sit.upper, sit.flag)
+        table = e1 if sit.rolls_left == 2 else e0
+        roll = D.KEEP_INDEX[sit.dice] - D.ROLL_START
+        subs = D.SUBKEEPS[roll, : D.SUBKEEP_COUNT[roll]]
+        return [(Keep(D.KEEPS[k]), sit.points + float(table[k])) for k in subs]
+
+    def advise_situation(self, sit: Situation) -> list[Advice]:
+        """Every option, best first. Boxes are listed before keeps, so that on a tie
+        scoring now ranks ahead of keeping all five dice (which only wastes a roll)."""
+        if sit.rules != self.rules:
+            raise InvalidStateError(
+                f"this strategy was solved for {self.rules.name}, not {sit.rules.name}"
+            )
+        options: list[tuple[Keep | Score, float]] = []
+        options.extend(self.box_values(sit))
+        options.extend(self.keep_values(sit))
+        return with_regrets(options)
+
+    def advise(self, state: State) -> list[Advice]:
+        if not isinstance(state, YahtzeeState):
+            raise InvalidStateError("the Yahtzee advisor needs a YahtzeeState")
+        return self.advise_situation(state.situation())
+
+    def act(self, state: State, rng: np.random.Generator) -> Keep | Score:
+        action = self.advise(state)[0].action
+        assert isinstance(action, Keep | Score)
+        return action
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Final scores and bonus counts of simulated games (one entry per game)."""
+
+    rules_name: str
+    seed: int
+    scores: np.ndarray
+    upper_bonus: np.ndarray
+    yahtzee_50: np.ndarray
+    yahtzee_bonuses: np.ndarray
+
+    @property
+    def games(self) -> int:
+        return len(self.scores)
+
+    def summary(self, bin_width: int = 10) -> dict[str, object]:
+        """Mean, SD, SE, extremes, percentiles, bonus rates and a histogram."""
+        s = self.scores.astype(np.float64)
+        n = len(s)
+        sd = float(s.std(ddof=1)) if n > 1 else 0.0
+        pct = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+        values = np.percentile(s, pct) if n else np.zeros(len(pct))
+        low = int(s.min()) // bin_width * bin_width if n else 0
+        hist_counts = np.bincount((self.scores.astype(np.int64) - low) // bin_width) if n else []
+        histogram = {
+            str(low + i * bin_width): int(c) for i, c in enumerate(hist_counts) if c
+        }
+        return {
+            "rules": self.rules_name,
+            "games": n,
+            "seed": self.seed,
+            "mean": float(s.mean()) if n else 0.0,
+            "sd": sd,
+            "se": sd / np.sqrt(n) if n else 0.0,
+            "min": int(s.min()) if n else 0,
+            "percentiles": {str(p): float(v) for p, v in zip(pct, values)},
+            "max": int(s.max()) if n else 0,
+            "upper_bonus_rate": float(self.upper_bonus.mean()) if n else 0.0,
+            "yahtzee_50_rate": float(self.yahtzee_50.mean()) if n else 0.0,
+            "yahtzee_bonus_mean": float(self.yahtzee_bonuses.mean()) if n else 0.0,
+            "yahtzee_bonus_rate": float((self.yahtzee_bonuses > 0).mean()) if n else 0.0,
+            "histogram_bin_width": bin_width,
+            "histogram": histogram,
+        }
+
+
+def simulate(
+    solution: Solution, games: int, seed: int, batch: int = 1 << 16
+) -> SimulationResult:
+    """Play ``games`` solitaire games with the optimal strategy.
+
+    The dice come from ``numpy.random.default_rng(seed)`` in fixed batches,
+    so the same seed gives the same games whatever the number of threads.
+    """
+    if games < 0:
+        raise InvalidStateError(f"the number of games must be >= 0, got {games}")
+    rng = np.random.default_rng(seed)
+    rules = solution.rules
+    a = solution.arrays
+    ncat = rules.num_categories
+    first_e0, first_e1 = solution.turn_tables(0, 0, 0)
+    scores = np.empty(games, dtype=np.int64)
+    upper = np.empty(games, dtype=np.int8)
+    fifty = np.empty(games, dtype=np.int8)
+    bonuses = np.empty(games, dtype=np.int8)
+    for start in range(0, games, batch):
+        stop = min(games, start + batch)
+        throws = rng.integers(1, 7, size=(stop - start, ncat, 3, 5), dtype=np.int8)
+        K.simulate_optimal(
+            solution.values, throws, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip,
+            D.ADD, D.SUB, D.SUB_COUNT, D.SUBKEEPS, D.SUBKEEP_COUNT, D.CODE_TO_KEEP,
+            first_e0, first_e1, scores[start:stop], upper[start:stop], fifty[start:stop],
+            bonuses[start:stop],
+        )
+    return SimulationResult(rules.name, seed, scores, upper, fifty, bonuses)
+
+
+def play_game(
+    agents: Sequence[OptimalStrategy], state: YahtzeeState, rng: np.random.Generator
+) -> YahtzeeState:
+    """Play ``state`` to the end with one agent per player (dice from ``rng``)."""
+    from stratagem.core.game import CHANCE, sample_chance
+
+    while not state.is_terminal():
+        if state.current_player == CHANCE:
+            state = state.apply(sample_chance(state, rng))
+        else:
+            state = state.apply(agents[state.current_player].act(state, rng))
+    return state
