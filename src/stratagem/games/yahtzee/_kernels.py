@@ -230,7 +230,7 @@ def _best_keep(E, roll, subkeeps, subkeep_count):
 
 @njit(cache=True)
 def best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts, ip):
-    """The box to score ``roll`` in (the first of equals) with no rolls left."""
+    """``(box, value)``: where to score ``roll`` now (the first of equals) and its worth."""
     best_c = -1
     best = NEG
     for c in range(score.shape[0]):
@@ -241,7 +241,7 @@ def best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts, ip):
             if v > best:
                 best = v
                 best_c = c
-    return best_c
+    return best_c, best
 
 
 @njit(cache=True, parallel=True)
@@ -294,12 +294,18 @@ def simulate_optimal(V, throws, score, upper_face, joker_score, counts, ip, add,
                     roll = code_to_keep[code]
                     if j == 2:
                         break
-                    keep = _best_keep(t1 if j == 0 else t0, roll, subkeeps, subkeep_count)
+                    table = t1 if j == 0 else t0
+                    keep = _best_keep(table, roll, subkeeps, subkeep_count)
+                    # On a tie, score now rather than reroll (the advisor's order too).
+                    c, v = best_box(V, mask, u, y, roll, score, upper_face, joker_score,
+                                    counts, ip)
+                    if v >= table[keep]:
+                        break
                     nheld = 0
                     for f in range(6):
                         held[f] = counts[keep, f]
                         nheld += held[f]
-                c = best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts, ip)
+                c, v = best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts, ip)
                 if (yahtzee_face(counts, roll) > 0 and ycat >= 0 and (mask >> ycat) & 1
                         and y == 1):
                     bonuses += 1

@@ -41,6 +41,9 @@ class Keep:
 
     dice: tuple[int, ...]
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dice", tuple(sorted(self.dice)))
+
     def __str__(self) -> str:
         return "keep " + (" ".join(map(str, self.dice)) if self.dice else "-")
 
@@ -60,6 +63,9 @@ class Roll:
     """A chance outcome: the faces of the dice thrown (sorted)."""
 
     dice: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dice", tuple(sorted(self.dice)))
 
     def __str__(self) -> str:
         return "roll " + " ".join(map(str, self.dice))
@@ -317,7 +323,7 @@ class Situation:
             filled = filled | {ybox}
         elif ybox in filled and rules.has_yahtzee_bonus:
             raise InvalidStateError(
-                "the Yahtzee box is filled: say whether it holds 50 or 0 (yahtzee_box)"
+                "the Yahtzee box is filled: say whether it holds 50 or 0 (--yahtzee-box, or yahtzee_box in JSON)"
             )
         object.__setattr__(self, "filled", filled)
         if len(filled) == rules.num_categories:

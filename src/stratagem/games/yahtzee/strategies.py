@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -57,7 +57,7 @@ class OptimalStrategy:
         return tables
 
     def box_values(self, sit: Situation) -> list[tuple[Score, float]]:
-        """Each legal box with the expected final score of scoring it now."""
+        """Each legal box with the expected score still to come (this box included)."""
         rules = self.rules
         threshold = rules.upper_bonus_threshold
         out = []
@@ -76,19 +76,19 @@ class OptimalStrategy:
             future = 0.0
             if mask != (1 << rules.num_categories) - 1:
                 future = self.solution.state_value(mask, upper, flag)
-            # Same summation order as the kernel's keep values, so equal options tie exactly.
-            out.append((Score(category), sit.points + (gained + future)))
+            # The kernel's own sum, so that options tie exactly where the kernel's do.
+            out.append((Score(category), gained + future))
         return out
 
     def keep_values(self, sit: Situation) -> list[tuple[Keep, float]]:
-        """Each distinct keep with the expected final score (empty with no rolls left)."""
+        """Each distinct keep with the expected score still to come (none without rerolls)."""
         if sit.rolls_left == 0:
             return []
         e0, e1 = self._tables(sit.mask, sit.upper, sit.flag)
         table = e1 if sit.rolls_left == 2 else e0
         roll = D.KEEP_INDEX[sit.dice] - D.ROLL_START
         subs = D.SUBKEEPS[roll, : D.SUBKEEP_COUNT[roll]]
-        return [(Keep(D.KEEPS[k]), sit.points + float(table[k])) for k in subs]
+        return [(Keep(D.KEEPS[k]), float(table[k])) for k in subs]
 
     def advise_situation(self, sit: Situation) -> list[Advice]:
         """Every option, best first. Boxes are listed before keeps, so that on a tie
@@ -100,7 +100,11 @@ class OptimalStrategy:
         options: list[tuple[Keep | Score, float]] = []
         options.extend(self.box_values(sit))
         options.extend(self.keep_values(sit))
-        return with_regrets(options)
+        # Rank on the values still to come (the compiled simulation compares the same
+        # floats), then report expected final scores.
+        return [
+            replace(a, value=sit.points + a.value) for a in with_regrets(options)
+        ]
 
     def advise(self, state: State) -> list[Advice]:
         if not isinstance(state, YahtzeeState):

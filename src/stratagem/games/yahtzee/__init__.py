@@ -1,0 +1,1 @@
+"""Yahtzee and Scandinavian Yatzy: rules, exact solver, advisor, simulation, play."""

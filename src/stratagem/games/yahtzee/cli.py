@@ -1,0 +1,313 @@
+"""``stratagem yahtzee ...``: solve, advise, simulate and play."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from stratagem.core.agent import Advice
+from stratagem.core.errors import InvalidStateError, StratagemError
+from stratagem.games.yahtzee.rules import DEFAULT_PRESET, PRESETS, YahtzeeRules, preset
+from stratagem.games.yahtzee.solver import Solution, solve
+from stratagem.games.yahtzee.state import Situation
+from stratagem.games.yahtzee.strategies import OptimalStrategy, simulate
+
+app = typer.Typer(help="Yahtzee and Scandinavian Yatzy.", no_args_is_help=True)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+RulesOption = Annotated[
+    str, typer.Option("--rules", help=f"Rule preset: {', '.join(PRESETS)}.")
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+@contextmanager
+def _solve_progress(rules: YahtzeeRules, quiet: bool) -> Iterator[Any]:
+    """A progress bar on standard error, shown only while a table is being solved."""
+    if quiet or not err.is_terminal:
+        yield None
+        return
+    with Progress(
+        TextColumn(f"solving {rules.name}"),
+        BarColumn(),
+        TextColumn("{task.completed:,}/{task.total:,} states"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("solve", total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _solution(rules: YahtzeeRules, quiet: bool = False) -> Solution:
+    with _solve_progress(rules, quiet) as progress:
+        return solve(rules, progress=progress)
+
+
+def parse_dice(text: str) -> tuple[int, ...]:
+    """``11114``, ``1,1,1,1,4`` or ``1 1 1 1 4`` -> (1, 1, 1, 1, 4)."""
+    text = text.strip()
+    if re.fullmatch(r"\d+", text):
+        return tuple(int(ch) for ch in text)
+    parts = [p for p in re.split(r"[\s,]+", text) if p]
+    if not parts or not all(re.fullmatch(r"\d+", p) for p in parts):
+        raise InvalidStateError(f"cannot read dice {text!r}: write e.g. 11114 or 1,1,1,1,4")
+    return tuple(int(p) for p in parts)
+
+
+def parse_filled(text: str | None) -> list[str]:
+    if not text:
+        return []
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def make_situation(
+    rules: YahtzeeRules,
+    dice: Any,
+    rolls_left: Any,
+    filled: Any = (),
+    upper: Any = 0,
+    yahtzee_box: Any = None,
+    score: Any = None,
+) -> Situation:
+    """A validated :class:`Situation` from loosely typed fields (CLI or JSON)."""
+    if isinstance(dice, str):
+        dice = parse_dice(dice)
+    if not isinstance(dice, list | tuple):
+        raise InvalidStateError(f"dice must be a list of faces, got {dice!r}")
+    if not isinstance(filled, list | tuple):
+        raise InvalidStateError(f"filled must be a list of box names, got {filled!r}")
+    for name in filled:
+        if not isinstance(name, str):
+            raise InvalidStateError(f"filled must hold box names, got {name!r}")
+    seen: set[str] = set()
+    for name in filled:
+        if name in seen:
+            raise InvalidStateError(f"box {name!r} is listed as filled twice")
+        seen.add(name)
+    for label, value in (("rolls_left", rolls_left), ("upper", upper)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidStateError(f"{label} must be an integer, got {value!r}")
+    return Situation(rules, tuple(dice), rolls_left, frozenset(filled), upper, yahtzee_box, score)
+
+
+def _options_json(advice: list[Advice]) -> dict[str, Any]:
+    return {"options": [a.to_json() for a in advice]}
+
+
+def _print_advice(sit: Situation, advice: list[Advice]) -> None:
+    filled = ", ".join(c for c in sit.rules.categories if c in sit.filled) or "none"
+    out.print(
+        f"[bold]{sit.rules.name}[/]  dice {' '.join(map(str, sit.dice))}  "
+        f"rolls left {sit.rolls_left}  filled: {filled}  upper {sit.upper}  score {sit.points}"
+    )
+    table = Table(show_edge=False)
+    table.add_column("#", justify="right")
+    table.add_column("option")
+    table.add_column("expected final score", justify="right")
+    table.add_column("regret", justify="right")
+    for rank, a in enumerate(advice, start=1):
+        table.add_row(str(rank), str(a.action), f"{a.value:.4f}", f"{a.regret:.4f}")
+    out.print(table)
+
+
+@app.command("solve")
+def solve_command(
+    rules: RulesOption = DEFAULT_PRESET,
+    as_json: JsonOption = False,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Solve from scratch; neither read nor write the cache.")
+    ] = False,
+) -> None:
+    """Solve the optimal strategy (cached) and print the expected score from the empty card."""
+    r = preset(rules)
+    start = time.perf_counter()
+    if no_cache:
+        with _solve_progress(r, as_json) as progress:
+            solution = solve(r, use_cache=False, progress=progress)
+    else:
+        solution = _solution(r, quiet=as_json)
+    seconds = time.perf_counter() - start
+    result = {
+        "rules": r.name,
+        "expected_score": solution.expected_score,
+        "seconds": seconds,
+        "cached": solution.cached,
+        "states": solution.num_states,
+    }
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    how = "loaded from cache" if solution.cached else "solved"
+    out.print(
+        f"{r.name}: expected score {solution.expected_score:.10f} "
+        f"({solution.num_states:,} states, {how} in {seconds:.2f} s)"
+    )
+
+
+@app.command("advise")
+def advise_command(
+    rules: RulesOption = DEFAULT_PRESET,
+    dice: Annotated[str | None, typer.Option(help="The five dice, e.g. 11114.")] = None,
+    rolls_left: Annotated[int | None, typer.Option(help="Rerolls left: 0, 1 or 2.")] = None,
+    filled: Annotated[
+        str | None, typer.Option(help="Filled boxes, comma separated (ones,twos,...).")
+    ] = None,
+    upper: Annotated[int, typer.Option(help="Upper-section total so far.")] = 0,
+    yahtzee_box: Annotated[
+        int | None, typer.Option(help="What the filled Yahtzee box holds: 50 or 0.")
+    ] = None,
+    score: Annotated[
+        int | None,
+        typer.Option(help="Points so far, bonuses included (default: what the card implies)."),
+    ] = None,
+    batch: Annotated[
+        bool, typer.Option("--batch", help="Read one JSON situation per line from stdin.")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Price every option of a decision: expected final score and regret, best first."""
+    if batch:
+        _advise_batch(rules)
+        return
+    if dice is None or rolls_left is None:
+        raise InvalidStateError("advise needs --dice and --rolls-left (or --batch)")
+    r = preset(rules)
+    sit = make_situation(r, dice, rolls_left, parse_filled(filled), upper, yahtzee_box, score)
+    advice = OptimalStrategy(_solution(r, quiet=as_json)).advise_situation(sit)
+    if as_json:
+        typer.echo(json.dumps(_options_json(advice)))
+    else:
+        _print_advice(sit, advice)
+
+
+def _advise_batch(default_rules: str) -> None:
+    """One JSON result per input line, in order; a bad line gets ``{"error": ...}``."""
+    strategies: dict[str, OptimalStrategy] = {}
+    for lineno, line in enumerate(sys.stdin, start=1):
+        if not line.strip():
+            typer.echo(json.dumps({"error": f"line {lineno}: empty line"}))
+            continue
+        try:
+            try:
+                fields = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InvalidStateError(f"not JSON: {exc.msg}") from None
+            if not isinstance(fields, dict):
+                raise InvalidStateError("expected a JSON object")
+            known = {"rules", "dice", "rolls_left", "filled", "upper", "yahtzee_box", "score"}
+            unknown = sorted(set(fields) - known)
+            if unknown:
+                raise InvalidStateError(f"unknown field(s) {', '.join(unknown)}")
+            for needed in ("dice", "rolls_left"):
+                if needed not in fields:
+                    raise InvalidStateError(f"missing field {needed!r}")
+            name = fields.get("rules", default_rules)
+            if not isinstance(name, str):
+                raise InvalidStateError(f"rules must be a preset name, got {name!r}")
+            r = preset(name)
+            if name not in strategies:
+                strategies[name] = OptimalStrategy(_solution(r, quiet=True))
+            sit = make_situation(
+                r,
+                fields["dice"],
+                fields["rolls_left"],
+                fields.get("filled", []),
+                fields.get("upper", 0),
+                fields.get("yahtzee_box"),
+                fields.get("score"),
+            )
+            result = _options_json(strategies[name].advise_situation(sit))
+        except StratagemError as exc:
+            result = {"error": f"line {lineno}: {exc}"}
+        typer.echo(json.dumps(result))
+        sys.stdout.flush()
+
+
+@app.command("simulate")
+def simulate_command(
+    rules: RulesOption = DEFAULT_PRESET,
+    games: Annotated[int, typer.Option(help="Number of games.")] = 100_000,
+    seed: Annotated[int, typer.Option(help="Random seed (same seed, same games).")] = 0,
+    as_json: JsonOption = False,
+) -> None:
+    """Play the optimal strategy many times and summarise the final scores."""
+    if games < 1:
+        raise InvalidStateError(f"--games must be at least 1, got {games}")
+    if seed < 0:
+        raise InvalidStateError(f"--seed must be >= 0, got {seed}")
+    r = preset(rules)
+    solution = _solution(r, quiet=as_json)
+    start = time.perf_counter()
+    result = simulate(solution, games, seed)
+    summary = result.summary()
+    summary["seconds"] = time.perf_counter() - start
+    summary["exact_mean"] = solution.expected_score
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    _print_simulation(summary)
+
+
+def _print_simulation(s: dict[str, Any]) -> None:
+    mean, se = s["mean"], s["se"]
+    z = (mean - s["exact_mean"]) / se if se else 0.0
+    out.print(
+        f"[bold]{s['rules']}[/]: {s['games']:,} games (seed {s['seed']}) in {s['seconds']:.2f} s"
+    )
+    out.print(
+        f"mean {mean:.3f}  SD {s['sd']:.3f}  SE {se:.3f}  "
+        f"(exact {s['exact_mean']:.4f}, z = {z:+.2f})"
+    )
+    pct = s["percentiles"]
+    out.print(
+        f"min {s['min']}  p5 {pct['5']:.0f}  p25 {pct['25']:.0f}  median {pct['50']:.0f}  "
+        f"p75 {pct['75']:.0f}  p95 {pct['95']:.0f}  max {s['max']}"
+    )
+    out.print(f"upper bonus earned: {100 * s['upper_bonus_rate']:.2f}% of games")
+    if s["rules"] != "yatzy":
+        out.print(
+            f"Yahtzee box scored 50: {100 * s['yahtzee_50_rate']:.2f}%; "
+            f"Yahtzee bonus earned: {100 * s['yahtzee_bonus_rate']:.2f}% "
+            f"({s['yahtzee_bonus_mean']:.4f} per game)"
+        )
+    else:
+        out.print(f"yatzy scored: {100 * s['yahtzee_50_rate']:.2f}% of games")
+    hist: dict[str, int] = s["histogram"]
+    peak = max(hist.values())
+    width = s["histogram_bin_width"]
+    for low, count in hist.items():
+        bar = "#" * max(1, round(50 * count / peak)) if count else ""
+        out.print(f"{int(low):4d}-{int(low) + width - 1:<4d} {count:>9,} {bar}")
+
+
+@app.command("play")
+def play_command(
+    rules: RulesOption = DEFAULT_PRESET,
+    seed: Annotated[int | None, typer.Option(help="Seed for the dice (default: random).")] = None,
+) -> None:
+    """Play a solitaire game in the terminal; '?' shows the advisor's table."""
+    from stratagem.games.yahtzee.play import play_terminal
+
+    r = preset(rules)
+    strategy = OptimalStrategy(_solution(r))
+    rng = np.random.default_rng(seed)
+    play_terminal(strategy, rng)
+
+

@@ -1,0 +1,106 @@
+"""The on-disk table cache: round trip, atomic writes, corrupt files rebuilt."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from stratagem.core.errors import CacheError
+from stratagem.core.tables import ENV_VAR, TableCache, default_cache_dir, fingerprint
+
+
+def arrays() -> dict[str, np.ndarray]:
+    return {"values": np.linspace(0, 1, 12).reshape(3, 4), "flags": np.arange(5, dtype=np.int8)}
+
+
+def test_round_trip_preserves_dtype_shape_and_values(tmp_path: Path) -> None:
+    cache = TableCache(tmp_path)
+    cache.save("demo", "k", 1, arrays())
+    loaded = cache.load("demo", "k", 1)
+    assert loaded is not None
+    for name, array in arrays().items():
+        assert loaded[name].dtype == array.dtype
+        np.testing.assert_array_equal(loaded[name], array)
+
+
+def test_missing_table_loads_as_none(tmp_path: Path) -> None:
+    assert TableCache(tmp_path).load("demo", "k", 1) is None
+
+
+def test_load_or_build_builds_once(tmp_path: Path) -> None:
+    cache = TableCache(tmp_path)
+    calls = []
+
+    def build() -> dict[str, np.ndarray]:
+        calls.append(1)
+        return arrays()
+
+    first, hit1 = cache.load_or_build("demo", "k", 1, build)
+    second, hit2 = cache.load_or_build("demo", "k", 1, build)
+    assert (hit1, hit2, len(calls)) == (False, True, 1)
+    np.testing.assert_array_equal(first["values"], second["values"])
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda b: b[:-1],  # truncated payload
+        lambda b: b[:10],  # truncated header
+        lambda b: b"garbage" + b[7:],  # bad magic
+        lambda b: b[:-3] + bytes([b[-3] ^ 0xFF]) + b[-2:],  # flipped payload bit
+        lambda b: b"",  # empty file
+    ],
+)
+def test_corrupt_file_is_reported_and_rebuilt(tmp_path: Path, damage) -> None:  # type: ignore[no-untyped-def]
+    cache = TableCache(tmp_path)
+    path = cache.save("demo", "k", 1, arrays())
+    path.write_bytes(damage(path.read_bytes()))
+    with pytest.raises(CacheError, match="corrupt"):
+        cache.load("demo", "k", 1)
+    with pytest.warns(UserWarning, match="corrupt"):
+        rebuilt, hit = cache.load_or_build("demo", "k", 1, arrays)
+    assert not hit
+    np.testing.assert_array_equal(rebuilt["values"], arrays()["values"])
+    assert cache.load("demo", "k", 1) is not None  # the good table replaced the bad file
+
+
+def test_a_table_renamed_to_another_key_is_rejected(tmp_path: Path) -> None:
+    cache = TableCache(tmp_path)
+    path = cache.save("demo", "rules-a", 1, arrays())
+    os.replace(path, cache.path("demo", "rules-b", 1))
+    with pytest.raises(CacheError, match="key"):
+        cache.load("demo", "rules-b", 1)
+
+
+def test_failed_write_keeps_the_old_table_and_leaves_no_temp_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = TableCache(tmp_path)
+    cache.save("demo", "k", 1, arrays())
+
+    def broken_replace(src: str, dst: str) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(OSError, match="disk full"):
+        cache.save("demo", "k", 1, {"values": np.zeros(2)})
+    monkeypatch.undo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [cache.path("demo", "k", 1).name]
+    loaded = cache.load("demo", "k", 1)
+    assert loaded is not None
+    np.testing.assert_array_equal(loaded["values"], arrays()["values"])
+
+
+def test_env_var_overrides_the_cache_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "x"))
+    assert default_cache_dir() == tmp_path / "x"
+
+
+def test_fingerprint_ignores_key_order_and_sees_values() -> None:
+    assert fingerprint({"a": 1, "b": 2}) == fingerprint({"b": 2, "a": 1})
+    assert fingerprint({"a": 1}) != fingerprint({"a": 2})
