@@ -35,24 +35,35 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 
 @contextmanager
 def _solve_progress(rules: YahtzeeRules, quiet: bool) -> Iterator[Any]:
-    """A progress bar on standard error, shown only while a table is being solved."""
+    """A progress callback that opens a bar on standard error at the first report.
+
+    A cache hit never reports progress, so it shows no bar.
+    """
     if quiet or not err.is_terminal:
         yield None
         return
-    with Progress(
-        TextColumn(f"solving {rules.name}"),
-        BarColumn(),
-        TextColumn("{task.completed:,}/{task.total:,} states"),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("solve", total=None)
+    bars: list[Progress] = []
 
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+    def update(done: int, total: int) -> None:
+        if not bars:
+            bar = Progress(
+                TextColumn(f"solving {rules.name}"),
+                BarColumn(),
+                TextColumn("{task.completed:,.0f}/{task.total:,.0f} states"),
+                TimeRemainingColumn(),
+                console=err,
+                transient=True,
+            )
+            bar.start()
+            bar.add_task("solve", total=total)
+            bars.append(bar)
+        bars[0].update(bars[0].task_ids[0], completed=done, total=total)
 
+    try:
         yield update
+    finally:
+        for bar in bars:
+            bar.stop()
 
 
 def _solution(rules: YahtzeeRules, quiet: bool = False) -> Solution:

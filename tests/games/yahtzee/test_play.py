@@ -1,0 +1,107 @@
+"""``stratagem yahtzee play`` driven through a pseudo-terminal, as a person plays it."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable
+
+import pexpect
+import pytest
+
+from stratagem.games.yahtzee.play import parse_command
+from stratagem.games.yahtzee.rules import YAHTZEE_CATEGORIES
+from stratagem.games.yahtzee.solver import Solution
+from stratagem.games.yahtzee.state import Keep, Score
+
+PROMPT = r"dice: ([1-6 ]+)   rolls left: (\d) > "
+ADVICE = re.compile(r"^\s+1\. (keep [-1-6 ]+?|score \w+)\s+[\d.]+\s+regret\s+0\.000", re.M)
+
+
+def spawn(seed: int) -> pexpect.spawn:
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "stratagem", "yahtzee", "play", "--seed", str(seed)],
+        env=os.environ.copy(),
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(200, 200),
+    )
+    child.expect("Type 'help'")
+    return child
+
+
+@pytest.fixture(autouse=True)
+def _solved_table(solved: Callable[[str], Solution]) -> None:
+    solved("yahtzee")
+
+
+def test_following_the_advisor_loses_nothing() -> None:
+    child = spawn(seed=1)
+    decisions = 0
+    while True:
+        index = child.expect([PROMPT, r"final score: (\d+)"])
+        if index == 1:
+            break
+        child.sendline("?")
+        child.expect(PROMPT)
+        best = ADVICE.search(child.before)
+        assert best is not None, child.before
+        child.sendline(best.group(1))
+        decisions += 1
+    final = int(child.match.group(1))
+    child.expect(r"decisions: (\d+)\s+expected points lost: ([\d.]+)\s+"
+                 r"average loss per decision: ([\d.]+)")
+    assert int(child.match.group(1)) == decisions >= 13
+    assert float(child.match.group(2)) == 0.0
+    assert 0 < final < 1600
+    child.expect(pexpect.EOF)
+
+
+def test_a_bad_move_is_priced_and_a_mistyped_one_is_refused() -> None:
+    child = spawn(seed=2)
+    child.expect(PROMPT)
+    child.sendline("keep 7")
+    child.expect("cannot keep 7")
+    child.expect(PROMPT)
+    child.sendline("score nonsense")
+    child.expect("no box called 'nonsense'")
+    child.expect(PROMPT)
+    child.sendline("s yahtzee")  # scratching the Yahtzee box on the first roll is costly
+    child.expect(r"cost ([\d.]+) expected points; best was (keep|score)")
+    assert float(child.match.group(1)) > 1.0
+    child.expect(PROMPT)
+    child.sendline("card")
+    child.expect(r"yahtzee\s+0")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect("game abandoned")
+    child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("keep 1 1 4", Keep((1, 1, 4))),
+        ("k 411", Keep((1, 1, 4))),
+        ("keep -", Keep(())),
+        ("reroll", Keep(())),
+        ("score full_house", Score("full_house")),
+        ("s full", Score("full_house")),
+        ("s large straight", Score("large_straight")),
+        ("?", "?"),
+        ("q", "quit"),
+    ],
+)
+def test_commands_accept_the_short_forms(text: str, expected: object) -> None:
+    assert parse_command(text, YAHTZEE_CATEGORIES) == expected
+
+
+@pytest.mark.parametrize(("text", "message"), [("s s", "could be sixes, small_straight"),
+                                               ("dance", "unknown command"), ("k a", "faces")])
+def test_ambiguous_or_unknown_commands_say_why(text: str, message: str) -> None:
+    from stratagem.core.errors import StratagemError
+
+    with pytest.raises(StratagemError, match=message):
+        parse_command(text, YAHTZEE_CATEGORIES)
