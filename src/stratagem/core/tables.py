@@ -126,7 +126,9 @@ class TableCache:
         try:
             self.save(kind, key, version, arrays, meta)
         except OSError as exc:
-            warnings.warn(f"could not write the table cache in {self.directory}: {exc}", stacklevel=2)
+            warnings.warn(
+                f"could not write the table cache in {self.directory}: {exc}", stacklevel=2
+            )
         return arrays, False
 
 

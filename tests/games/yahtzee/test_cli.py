@@ -52,15 +52,31 @@ def test_advise_json_lists_every_option_with_value_and_regret() -> None:
     )
     assert result.exit_code == 0, result.output
     options = json.loads(result.output)["options"]
-    assert options[0] == {"action": "keep 1 1 1 1", "value": pytest.approx(270.2986142438951),
-                          "regret": 0.0}
+    assert options[0] == {
+        "action": "keep 1 1 1 1",
+        "value": pytest.approx(270.2986142438951),
+        "regret": 0.0,
+    }
     assert {"keep -", "score chance", "score yahtzee"} <= {o["action"] for o in options}
     assert len(options) == 10 + 13  # distinct keeps of 1 1 1 1 4, then every box
 
 
 def test_advise_with_a_partly_filled_card_adds_the_points_so_far() -> None:
-    args = ["yahtzee", "advise", "--dice", "6,6,6,6,6", "--rolls-left", "0",
-            "--filled", "ones,sixes", "--upper", "27", "--yahtzee-box", "50", "--json"]
+    args = [
+        "yahtzee",
+        "advise",
+        "--dice",
+        "6,6,6,6,6",
+        "--rolls-left",
+        "0",
+        "--filled",
+        "ones,sixes",
+        "--upper",
+        "27",
+        "--yahtzee-box",
+        "50",
+        "--json",
+    ]
     options = json.loads(runner.invoke(app, args).output)["options"]
     # Forced joker: sixes is filled, so a lower box at joker value; +100 bonus.
     assert all(o["action"].split()[1] not in ("twos", "threes") for o in options)
@@ -81,8 +97,13 @@ def test_batch_answers_every_line_in_order_and_survives_bad_lines() -> None:
         {"dice": [1, 1, 1, 1, 1, 1], "rolls_left": 0},
         {"dice": [1, 2, 3, 4, 5], "rolls_left": 1, "filled": ["ones"], "upper": 7},
         {"dice": [1, 2, 3, 4, 5]},
-        {"dice": [3, 3, 3, 3, 3], "rolls_left": 0, "filled": ["yahtzee"], "yahtzee_box": 50,
-         "score": 80},
+        {
+            "dice": [3, 3, 3, 3, 3],
+            "rolls_left": 0,
+            "filled": ["yahtzee"],
+            "yahtzee_box": 50,
+            "score": 80,
+        },
     ]
     stdin = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
     result = runner.invoke(app, ["yahtzee", "advise", "--batch"], input=stdin)
@@ -106,8 +127,16 @@ def test_simulate_json_is_reproducible_and_close_to_the_exact_mean() -> None:
     second = json.loads(runner.invoke(app, args).output)
     assert first["mean"] == second["mean"] and first["histogram"] == second["histogram"]
     assert abs(first["mean"] - first["exact_mean"]) < 3 * first["se"]
-    for key in ("sd", "se", "min", "max", "percentiles", "upper_bonus_rate",
-                "yahtzee_bonus_rate", "histogram"):
+    for key in (
+        "sd",
+        "se",
+        "min",
+        "max",
+        "percentiles",
+        "upper_bonus_rate",
+        "yahtzee_bonus_rate",
+        "histogram",
+    ):
         assert key in first
 
 
@@ -117,16 +146,26 @@ def test_simulate_json_is_reproducible_and_close_to_the_exact_mean() -> None:
         (["--dice", "111114", "--rolls-left", "1"], "expected 5 dice, got 6"),
         (["--dice", "11117", "--rolls-left", "1"], "a die shows 1..6, got 7"),
         (["--dice", "11111", "--rolls-left", "3"], "rolls left must be 0, 1 or 2"),
-        (["--dice", "11111", "--rolls-left", "1", "--filled", "ones,pairs"],
-         "unknown category 'pairs'"),
-        (["--dice", "11111", "--rolls-left", "1", "--filled", "ones,ones"], "listed as filled twice"),
-        (["--dice", "11111", "--rolls-left", "1", "--upper", "70"], "upper total of 70 is impossible"),
+        (
+            ["--dice", "11111", "--rolls-left", "1", "--filled", "ones,pairs"],
+            "unknown category 'pairs'",
+        ),
+        (
+            ["--dice", "11111", "--rolls-left", "1", "--filled", "ones,ones"],
+            "listed as filled twice",
+        ),
+        (
+            ["--dice", "11111", "--rolls-left", "1", "--upper", "70"],
+            "upper total of 70 is impossible",
+        ),
         (["--dice", "11111", "--rolls-left", "1", "--rules", "kniffel"], "unknown Yahtzee rules"),
         (["--dice", "1x111", "--rolls-left", "1"], "cannot read dice"),
     ],
 )
 def test_bad_input_exits_2_with_a_message_naming_the_problem(
-    args: list[str], message: str, capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    message: str,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # main() is what the console script calls; run it in-process for speed.
@@ -147,8 +186,16 @@ def test_the_console_script_reports_errors_on_stderr_with_status_2() -> None:
 def test_a_corrupt_cache_file_is_rebuilt_by_the_command(tmp_path: Path) -> None:
     env_dir = tmp_path / "cache"
     env = {**os.environ, "STRATAGEM_CACHE_DIR": str(env_dir)}
-    args = [sys.executable, "-m", "stratagem", "yahtzee", "solve", "--rules", "yahtzee-no-bonus",
-            "--json"]
+    args = [
+        sys.executable,
+        "-m",
+        "stratagem",
+        "yahtzee",
+        "solve",
+        "--rules",
+        "yahtzee-no-bonus",
+        "--json",
+    ]
     first = json.loads(subprocess.run(args, capture_output=True, text=True, env=env).stdout)
     (table,) = env_dir.iterdir()
     table.write_bytes(table.read_bytes()[:-10])

@@ -51,8 +51,10 @@ def test_following_the_advisor_loses_nothing() -> None:
         child.sendline(best.group(1))
         decisions += 1
     final = int(child.match.group(1))
-    child.expect(r"decisions: (\d+)\s+expected points lost: ([\d.]+)\s+"
-                 r"average loss per decision: ([\d.]+)")
+    child.expect(
+        r"decisions: (\d+)\s+expected points lost: ([\d.]+)\s+"
+        r"average loss per decision: ([\d.]+)"
+    )
     assert int(child.match.group(1)) == decisions >= 13
     assert float(child.match.group(2)) == 0.0
     assert 0 < final < 1600
@@ -98,8 +100,10 @@ def test_commands_accept_the_short_forms(text: str, expected: object) -> None:
     assert parse_command(text, YAHTZEE_CATEGORIES) == expected
 
 
-@pytest.mark.parametrize(("text", "message"), [("s s", "could be sixes, small_straight"),
-                                               ("dance", "unknown command"), ("k a", "faces")])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("s s", "could be sixes, small_straight"), ("dance", "unknown command"), ("k a", "faces")],
+)
 def test_ambiguous_or_unknown_commands_say_why(text: str, message: str) -> None:
     from stratagem.core.errors import StratagemError
 

@@ -101,7 +101,9 @@ def test_values_never_increase_when_a_box_is_filled_for_nothing(
 def test_cold_solve_reports_progress_up_to_every_state(tmp_path: Path) -> None:
     seen: list[tuple[int, int]] = []
     solution = solve(
-        preset("yahtzee-no-bonus"), cache=TableCache(tmp_path), progress=lambda d, t: seen.append((d, t))
+        preset("yahtzee-no-bonus"),
+        cache=TableCache(tmp_path),
+        progress=lambda d, t: seen.append((d, t)),
     )
     assert not solution.cached
     assert seen[-1][0] == seen[-1][1] == solution.num_states

@@ -50,9 +50,7 @@ def test_advice_for_four_ones_matches_the_peer_solver(optimal: OptimalStrategy) 
 def test_advice_lists_every_option_once_with_nonnegative_regrets(optimal: OptimalStrategy) -> None:
     state = YahtzeeState.new(preset("yahtzee")).apply(Roll((2, 3, 3, 5, 6)))
     advice = optimal.advise(state)
-    assert sorted(map(str, (a.action for a in advice))) == sorted(
-        map(str, state.legal_actions())
-    )
+    assert sorted(map(str, (a.action for a in advice))) == sorted(map(str, state.legal_actions()))
     assert advice[0].regret == 0.0
     assert all(a.regret >= 0 for a in advice)
     assert [a.value for a in advice] == sorted((a.value for a in advice), reverse=True)
@@ -132,8 +130,23 @@ def test_compiled_simulation_plays_the_same_moves_as_the_protocol_agent(
     scratch = [np.zeros(games, dtype=np.int8) for _ in range(3)]
     e0, e1 = solution.turn_tables(0, 0, 0)
     K.simulate_optimal(
-        solution.values, throws, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip, D.ADD,
-        D.SUB, D.SUB_COUNT, D.SUBKEEPS, D.SUBKEEP_COUNT, D.CODE_TO_KEEP, e0, e1, scores, *scratch,
+        solution.values,
+        throws,
+        a.score,
+        a.upper_face,
+        a.joker_score,
+        D.COUNTS,
+        a.ip,
+        D.ADD,
+        D.SUB,
+        D.SUB_COUNT,
+        D.SUBKEEPS,
+        D.SUBKEEP_COUNT,
+        D.CODE_TO_KEEP,
+        e0,
+        e1,
+        scores,
+        *scratch,
     )
     for g in range(games):
         state = YahtzeeState.new(solution.rules)

@@ -69,9 +69,8 @@ def category_points(mask, u, y, c, k, score, upper_face, joker_score, counts, ip
                 if upper_face[c] > 0:
                     return 0, u, y, False
                 pts = joker_score[c, face - 1, 1]
-        elif mode == 2:
-            if upper_face[c] == 0:
-                pts = joker_score[c, face - 1, own_filled]
+        elif mode == 2 and upper_face[c] == 0:
+            pts = joker_score[c, face - 1, own_filled]
     new_u = u
     new_y = y
     if upper_face[c] > 0:
@@ -128,10 +127,7 @@ def fill_final_roll_values(V, mask, u, y, score, upper_face, joker_score, counts
             for j in range(nopen):
                 c = open_cats[j]
                 face = upper_face[c]
-                if face > 0:
-                    v = fut_up[c, counts[k, face - 1]]
-                else:
-                    v = score[c, k] + fut[c]
+                v = fut_up[c, counts[k, face - 1]] if face > 0 else score[c, k] + fut[c]
                 if v > best:
                     best = v
         W[k] = best
@@ -163,8 +159,9 @@ def best_subkeep(E, sub, sub_count, M):
 
 
 @njit(cache=True)
-def turn_tables(V, mask, u, y, score, upper_face, joker_score, counts, ip, add, sub, sub_count,
-                E0, E1, W):
+def turn_tables(
+    V, mask, u, y, score, upper_face, joker_score, counts, ip, add, sub, sub_count, E0, E1, W
+):
     """Keep values for one turn-start state.
 
     E0[k]: expected final value of keeping k with one roll left (so no more
@@ -179,8 +176,9 @@ def turn_tables(V, mask, u, y, score, upper_face, joker_score, counts, ip, add, 
 
 
 @njit(cache=True)
-def turn_start_value(V, mask, u, y, score, upper_face, joker_score, counts, ip, add, sub,
-                     sub_count, roll_prob, E, W):
+def turn_start_value(
+    V, mask, u, y, score, upper_face, joker_score, counts, ip, add, sub, sub_count, roll_prob, E, W
+):
     """Expected remaining score at the start of a turn in state (mask, u, y)."""
     fill_final_roll_values(V, mask, u, y, score, upper_face, joker_score, counts, ip, W)
     expect(W, add, E)
@@ -194,8 +192,9 @@ def turn_start_value(V, mask, u, y, score, upper_face, joker_score, counts, ip, 
 
 
 @njit(cache=True, parallel=True)
-def solve_layer(V, states, score, upper_face, joker_score, counts, ip, add, sub, sub_count,
-                roll_prob):
+def solve_layer(
+    V, states, score, upper_face, joker_score, counts, ip, add, sub, sub_count, roll_prob
+):
     """Fill V for every (mask, u, y) row of ``states``; all their successors are solved."""
     n = states.shape[0]
     nchunks = min(n, 256)
@@ -209,8 +208,21 @@ def solve_layer(V, states, score, upper_face, joker_score, counts, ip, add, sub,
             u = states[i, 1]
             y = states[i, 2]
             V[mask, u, y] = turn_start_value(
-                V, mask, u, y, score, upper_face, joker_score, counts, ip, add, sub,
-                sub_count, roll_prob, E, W,
+                V,
+                mask,
+                u,
+                y,
+                score,
+                upper_face,
+                joker_score,
+                counts,
+                ip,
+                add,
+                sub,
+                sub_count,
+                roll_prob,
+                E,
+                W,
             )
 
 
@@ -234,8 +246,9 @@ def best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts, ip):
     best_c = -1
     best = NEG
     for c in range(score.shape[0]):
-        pts, nu, ny, legal = category_points(mask, u, y, c, roll, score, upper_face,
-                                             joker_score, counts, ip)
+        pts, nu, ny, legal = category_points(
+            mask, u, y, c, roll, score, upper_face, joker_score, counts, ip
+        )
         if legal:
             v = pts + V[mask | (1 << c), nu, ny]
             if v > best:
@@ -245,9 +258,27 @@ def best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts, ip):
 
 
 @njit(cache=True, parallel=True)
-def simulate_optimal(V, throws, score, upper_face, joker_score, counts, ip, add, sub, sub_count,
-                     subkeeps, subkeep_count, code_to_keep, first_e0, first_e1,
-                     out_score, out_upper_bonus, out_yahtzee_50, out_yahtzee_bonuses):
+def simulate_optimal(
+    V,
+    throws,
+    score,
+    upper_face,
+    joker_score,
+    counts,
+    ip,
+    add,
+    sub,
+    sub_count,
+    subkeeps,
+    subkeep_count,
+    code_to_keep,
+    first_e0,
+    first_e1,
+    out_score,
+    out_upper_bonus,
+    out_yahtzee_50,
+    out_yahtzee_bonuses,
+):
     """Play ``throws.shape[0]`` games optimally with the given dice.
 
     ``throws[g, t, j, i]`` is the i-th die thrown at throw j of turn t of game g;
@@ -277,8 +308,23 @@ def simulate_optimal(V, throws, score, upper_face, joker_score, counts, ip, add,
                     t0 = first_e0
                     t1 = first_e1
                 else:
-                    turn_tables(V, mask, u, y, score, upper_face, joker_score, counts, ip, add,
-                                sub, sub_count, e0, e1, w)
+                    turn_tables(
+                        V,
+                        mask,
+                        u,
+                        y,
+                        score,
+                        upper_face,
+                        joker_score,
+                        counts,
+                        ip,
+                        add,
+                        sub,
+                        sub_count,
+                        e0,
+                        e1,
+                        w,
+                    )
                     t0 = e0
                     t1 = e1
                 for f in range(6):
@@ -297,8 +343,7 @@ def simulate_optimal(V, throws, score, upper_face, joker_score, counts, ip, add,
                     table = t1 if j == 0 else t0
                     keep = _best_keep(table, roll, subkeeps, subkeep_count)
                     # On a tie, score now rather than reroll (the advisor's order too).
-                    c, v = best_box(V, mask, u, y, roll, score, upper_face, joker_score,
-                                    counts, ip)
+                    c, v = best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts, ip)
                     if v >= table[keep]:
                         break
                     nheld = 0
@@ -306,11 +351,11 @@ def simulate_optimal(V, throws, score, upper_face, joker_score, counts, ip, add,
                         held[f] = counts[keep, f]
                         nheld += held[f]
                 c, v = best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts, ip)
-                if (yahtzee_face(counts, roll) > 0 and ycat >= 0 and (mask >> ycat) & 1
-                        and y == 1):
+                if yahtzee_face(counts, roll) > 0 and ycat >= 0 and (mask >> ycat) & 1 and y == 1:
                     bonuses += 1
-                pts, nu, ny, legal = category_points(mask, u, y, c, roll, score, upper_face,
-                                                     joker_score, counts, ip)
+                pts, nu, ny, _ = category_points(
+                    mask, u, y, c, roll, score, upper_face, joker_score, counts, ip
+                )
                 if c == ycat and score[c, roll] > 0:
                     fifty = 1
                 total += pts

@@ -27,9 +27,7 @@ app = typer.Typer(help="Yahtzee and Scandinavian Yatzy.", no_args_is_help=True)
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
-RulesOption = Annotated[
-    str, typer.Option("--rules", help=f"Rule preset: {', '.join(PRESETS)}.")
-]
+RulesOption = Annotated[str, typer.Option("--rules", help=f"Rule preset: {', '.join(PRESETS)}.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
@@ -143,7 +141,8 @@ def solve_command(
     rules: RulesOption = DEFAULT_PRESET,
     as_json: JsonOption = False,
     no_cache: Annotated[
-        bool, typer.Option("--no-cache", help="Solve from scratch; neither read nor write the cache.")
+        bool,
+        typer.Option("--no-cache", help="Solve from scratch; neither read nor write the cache."),
     ] = False,
 ) -> None:
     """Solve the optimal strategy (cached) and print the expected score from the empty card."""
@@ -320,5 +319,3 @@ def play_command(
     strategy = OptimalStrategy(_solution(r))
     rng = np.random.default_rng(seed)
     play_terminal(strategy, rng)
-
-

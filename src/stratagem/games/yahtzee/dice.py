@@ -52,7 +52,7 @@ def _multinomial_probability(dice: tuple[int, ...]) -> float:
     ways = factorial(len(dice))
     for face in set(dice):
         ways //= factorial(dice.count(face))
-    return ways / NUM_FACES ** len(dice)
+    return float(ways / NUM_FACES ** len(dice))
 
 
 # Probability of each keep-sized outcome when that many dice are thrown at once.

@@ -142,7 +142,6 @@ class YahtzeeRules:
             return fixed[category]
         return self.score(category, dice)
 
-
     def box_options(
         self, dice: Sequence[int], filled: frozenset[str] | set[str], yahtzee_box: int | None
     ) -> dict[str, tuple[int, int]]:

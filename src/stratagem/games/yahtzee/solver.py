@@ -134,8 +134,17 @@ def solve_values(
         for start in range(0, len(layer), block):
             part = layer[start : start + block]
             K.solve_layer(
-                values, part, arrays.score, arrays.upper_face, arrays.joker_score, D.COUNTS,
-                arrays.ip, D.ADD, D.SUB, D.SUB_COUNT, D.ROLL_PROBABILITY,
+                values,
+                part,
+                arrays.score,
+                arrays.upper_face,
+                arrays.joker_score,
+                D.COUNTS,
+                arrays.ip,
+                D.ADD,
+                D.SUB,
+                D.SUB_COUNT,
+                D.ROLL_PROBABILITY,
             )
             done += len(part)
             if progress is not None:
@@ -177,8 +186,21 @@ class Solution:
         w = np.empty(D.NUM_KEEPS)
         a = self.arrays
         K.turn_tables(
-            self.values, mask, min(upper, self.rules.upper_bonus_threshold), flag, a.score,
-            a.upper_face, a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB, D.SUB_COUNT, e0, e1, w,
+            self.values,
+            mask,
+            min(upper, self.rules.upper_bonus_threshold),
+            flag,
+            a.score,
+            a.upper_face,
+            a.joker_score,
+            D.COUNTS,
+            a.ip,
+            D.ADD,
+            D.SUB,
+            D.SUB_COUNT,
+            e0,
+            e1,
+            w,
         )
         return e0, e1
 
@@ -188,8 +210,16 @@ class Solution:
         """``(points incl. bonuses, new upper, new flag, legal)`` of scoring a roll in a box."""
         a = self.arrays
         pts, nu, ny, legal = K.category_points(
-            mask, min(upper, self.rules.upper_bonus_threshold), flag, category, roll, a.score,
-            a.upper_face, a.joker_score, D.COUNTS, a.ip,
+            mask,
+            min(upper, self.rules.upper_bonus_threshold),
+            flag,
+            category,
+            roll,
+            a.score,
+            a.upper_face,
+            a.joker_score,
+            D.COUNTS,
+            a.ip,
         )
         return int(pts), int(nu), int(ny), bool(legal)
 

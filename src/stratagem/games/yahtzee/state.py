@@ -249,7 +249,7 @@ class YahtzeeState:
             )
         if isinstance(action, Score):
             card = self.card.score(action.category, self.dice)
-            cards = self.cards[: self.player] + (card,) + self.cards[self.player + 1 :]
+            cards = (*self.cards[: self.player], card, *self.cards[self.player + 1 :])
             return YahtzeeState(self.rules, cards, (self.player + 1) % self.num_players)
         raise IllegalActionError(f"{action!r} is not a Yahtzee action (Keep or Score)")
 
@@ -317,19 +317,22 @@ class Situation:
             if rules.family != "yahtzee":
                 raise InvalidStateError("the Yahtzee box value applies only to American Yahtzee")
             if self.yahtzee_box not in (0, 50):
-                raise InvalidStateError(
-                    f"the Yahtzee box holds 50 or 0, not {self.yahtzee_box!r}"
-                )
+                raise InvalidStateError(f"the Yahtzee box holds 50 or 0, not {self.yahtzee_box!r}")
             filled = filled | {ybox}
         elif ybox in filled and rules.has_yahtzee_bonus:
             raise InvalidStateError(
-                "the Yahtzee box is filled: say whether it holds 50 or 0 (--yahtzee-box, or yahtzee_box in JSON)"
+                "the Yahtzee box is filled: say whether it holds 50 or 0 "
+                "(--yahtzee-box, or yahtzee_box in JSON)"
             )
         object.__setattr__(self, "filled", filled)
         if len(filled) == rules.num_categories:
             raise InvalidStateError("every box is filled: the game is over")
         possible = upper_totals(rules, filled)
-        if isinstance(self.upper, bool) or not isinstance(self.upper, int) or self.upper not in possible:
+        if (
+            isinstance(self.upper, bool)
+            or not isinstance(self.upper, int)
+            or self.upper not in possible
+        ):
             boxes = ", ".join(c for c in UPPER if c in filled) or "none"
             raise InvalidStateError(
                 f"an upper total of {self.upper!r} is impossible with the upper boxes filled "

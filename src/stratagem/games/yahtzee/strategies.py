@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -39,9 +40,7 @@ class OptimalStrategy:
     def __init__(self, solution: Solution, memo_size: int = 4096) -> None:
         self.solution = solution
         self.rules = solution.rules
-        self._memo: OrderedDict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = (
-            OrderedDict()
-        )
+        self._memo: OrderedDict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self._memo_size = memo_size
 
     def _tables(self, mask: int, upper: int, flag: int) -> tuple[np.ndarray, np.ndarray]:
@@ -102,9 +101,7 @@ class OptimalStrategy:
         options.extend(self.keep_values(sit))
         # Rank on the values still to come (the compiled simulation compares the same
         # floats), then report expected final scores.
-        return [
-            replace(a, value=sit.points + a.value) for a in with_regrets(options)
-        ]
+        return [replace(a, value=sit.points + a.value) for a in with_regrets(options)]
 
     def advise(self, state: State) -> list[Advice]:
         if not isinstance(state, YahtzeeState):
@@ -140,10 +137,10 @@ class SimulationResult:
         pct = (1, 5, 10, 25, 50, 75, 90, 95, 99)
         values = np.percentile(s, pct) if n else np.zeros(len(pct))
         low = int(s.min()) // bin_width * bin_width if n else 0
-        hist_counts = np.bincount((self.scores.astype(np.int64) - low) // bin_width) if n else []
-        histogram = {
-            str(low + i * bin_width): int(c) for i, c in enumerate(hist_counts) if c
-        }
+        hist_counts: Any = (
+            np.bincount((self.scores.astype(np.int64) - low) // bin_width) if n else []
+        )
+        histogram = {str(low + i * bin_width): int(c) for i, c in enumerate(hist_counts) if c}
         return {
             "rules": self.rules_name,
             "games": n,
@@ -163,9 +160,7 @@ class SimulationResult:
         }
 
 
-def simulate(
-    solution: Solution, games: int, seed: int, batch: int = 1 << 16
-) -> SimulationResult:
+def simulate(solution: Solution, games: int, seed: int, batch: int = 1 << 16) -> SimulationResult:
     """Play ``games`` solitaire games with the optimal strategy.
 
     The dice come from ``numpy.random.default_rng(seed)`` in fixed batches,
@@ -186,9 +181,24 @@ def simulate(
         stop = min(games, start + batch)
         throws = rng.integers(1, 7, size=(stop - start, ncat, 3, 5), dtype=np.int8)
         K.simulate_optimal(
-            solution.values, throws, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip,
-            D.ADD, D.SUB, D.SUB_COUNT, D.SUBKEEPS, D.SUBKEEP_COUNT, D.CODE_TO_KEEP,
-            first_e0, first_e1, scores[start:stop], upper[start:stop], fifty[start:stop],
+            solution.values,
+            throws,
+            a.score,
+            a.upper_face,
+            a.joker_score,
+            D.COUNTS,
+            a.ip,
+            D.ADD,
+            D.SUB,
+            D.SUB_COUNT,
+            D.SUBKEEPS,
+            D.SUBKEEP_COUNT,
+            D.CODE_TO_KEEP,
+            first_e0,
+            first_e1,
+            scores[start:stop],
+            upper[start:stop],
+            fifty[start:stop],
             bonuses[start:stop],
         )
     return SimulationResult(rules.name, seed, scores, upper, fifty, bonuses)
