@@ -133,8 +133,8 @@ class YahtzeeRules:
         ``upper_filled`` says whether the upper box of the Yahtzee's face is
         filled (the ``free`` joker pays full house and straights only then).
         """
-        dice = tuple(sorted(dice))
         check_dice(dice)
+        dice = tuple(sorted(dice))
         if len(set(dice)) != 1 or self.joker == "none":
             return self.score(category, dice)
         fixed = {"full_house": 25, "small_straight": 30, "large_straight": 40}
@@ -151,8 +151,15 @@ class YahtzeeRules:
         box holds (``None`` while open). Applies the Yahtzee bonus and the joker
         rule of this rule set; the upper bonus is the score card's business.
         """
-        dice = tuple(sorted(dice))
         check_dice(dice)
+        dice = tuple(sorted(dice))
+        for name in filled:
+            self.category_index(name)
+        ybox = self.yahtzee_category
+        if yahtzee_box is not None and ybox not in filled:
+            raise InvalidStateError(f"the {ybox} box holds {yahtzee_box} but is not filled")
+        if ybox in filled and self.has_yahtzee_bonus and yahtzee_box not in (0, 50):
+            raise InvalidStateError(f"the filled {ybox} box holds 50 or 0, not {yahtzee_box!r}")
         open_boxes = [c for c in self.categories if c not in filled]
         is_yahtzee = len(set(dice)) == 1
         box_full = self.yahtzee_category in filled

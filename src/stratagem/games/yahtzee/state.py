@@ -42,7 +42,7 @@ class Keep:
     dice: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "dice", tuple(sorted(self.dice)))
+        object.__setattr__(self, "dice", _sorted_faces(self.dice))
 
     def __str__(self) -> str:
         return "keep " + (" ".join(map(str, self.dice)) if self.dice else "-")
@@ -65,7 +65,7 @@ class Roll:
     dice: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "dice", tuple(sorted(self.dice)))
+        object.__setattr__(self, "dice", _sorted_faces(self.dice))
 
     def __str__(self) -> str:
         return "roll " + " ".join(map(str, self.dice))
@@ -276,6 +276,13 @@ class YahtzeeState:
         what = "to roll" if self.rolling else f"dice {_faces(self.dice)}"
         lines.append(f"player {self.player} {what}, {self.rolls_left} rolls left")
         return "\n".join(lines)
+
+
+def _sorted_faces(dice: Sequence[int]) -> tuple[int, ...]:
+    for face in dice:
+        if isinstance(face, bool) or not isinstance(face, int):
+            raise IllegalActionError(f"a die shows a whole number 1..6, got {face!r}")
+    return tuple(sorted(dice))
 
 
 def _faces(dice: Sequence[int]) -> str:
