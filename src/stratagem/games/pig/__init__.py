@@ -1,0 +1,1 @@
+"""Pig and its variants: exact win-probability strategy, rules of thumb, play."""

@@ -1,0 +1,201 @@
+"""Numba-compiled hot loops of the Pig solver and policy evaluator; nothing else.
+
+Tables are ragged: the state (i, j, k), my score i, the opponent's score j and
+my turn total k with i, j < goal and i + k < goal, lives at
+``base[i] + j * (goal - i) + k``.
+
+Two tables take part: side A (the player to move is A) and side B. For the
+optimal strategy without a catch-up turn both players are the same, and A and
+B are one array. A side either maximises (``mode`` 0) or follows a fixed
+policy (``mode`` 1): ``roll[idx]`` is 1 to roll, 0 to hold, and past the goal
+(catch-up turn, starter only) it holds once its total reaches ``thresh[i, j]``.
+
+``reach[d]`` is the probability of adding at least d points in one turn by
+rolling until they are reached (1 for d <= 0): the chance that the last player
+of a catch-up turn beats a total.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+OPTIMIZE = 0
+FIXED = 1
+
+
+@njit(cache=True)
+def one_turn_reach(adds, faces, length):
+    """reach[d] = P(a turn that rolls until it has d points gets there), d = 0..length-1."""
+    reach = np.empty(length)
+    reach[0] = 1.0
+    for d in range(1, length):
+        s = 0.0
+        for a in adds:
+            s += reach[d - a] if d - a > 0 else 1.0
+        reach[d] = s / faces
+    return reach
+
+
+@njit(cache=True)
+def beat_probability(reach, j, total):
+    """P(the last player, on j, ends a catch-up turn strictly above ``total``)."""
+    d = total - j + 1
+    if d <= 0:
+        return 1.0
+    if d >= reach.shape[0]:
+        return 0.0
+    return reach[d]
+
+
+@njit(cache=True)
+def overshoot_values(i, j, goal, bust_val, pb, adds, faces, reach, mode, thresh, out):
+    """Values of the starter on i (opponent on j) with totals t = goal .. goal+len(out)-1.
+
+    At t >= goal holding ends the game but for the opponent's last turn:
+    ``1 - beat(j, t)``. Rolling risks the bust (``bust_val``). Once
+    ``beat(j, t) <= pb * (1 - bust_val)`` holding is optimal there and above.
+    """
+    n = out.shape[0]
+    bound = pb * (1.0 - bust_val)
+    for idx in range(n - 1, -1, -1):
+        t = goal + idx
+        c = beat_probability(reach, j, t)
+        hold = 1.0 - c
+        if mode == FIXED:
+            if t >= thresh[i, j]:
+                out[idx] = hold
+                continue
+        elif c <= bound:
+            out[idx] = hold
+            continue
+        roll = pb * bust_val
+        for a in adds:
+            nxt = idx + a
+            if nxt < n:
+                roll += out[nxt] / faces
+            else:
+                roll += (1.0 - beat_probability(reach, j, t + a)) / faces
+        if mode == FIXED:
+            out[idx] = roll
+        else:
+            out[idx] = roll if roll > hold else hold
+
+
+@njit(cache=True)
+def bust_value(i, j, goal, base, other, bust_scores_one, starter, reach):
+    """What busting is worth to the player to move on i against j."""
+    if not bust_scores_one:
+        return 1.0 - other[base[j] + i * (goal - j)]
+    i1 = i + 1
+    if i1 >= goal:
+        return 1.0 - beat_probability(reach, j, i1) if starter else 1.0
+    return 1.0 - other[base[j] + i1 * (goal - j)]
+
+
+@njit(cache=True)
+def sweep(table, other, i, j, goal, base, adds, faces, pb, bust_val, starter, mode, roll_pol,
+          thresh, reach, over):
+    """One backward pass over k for side ``table`` at scores (i, j); returns the max change."""
+    if starter:
+        overshoot_values(i, j, goal, bust_val, pb, adds, faces, reach, mode, thresh, over)
+    row = base[i] + j * (goal - i)
+    change = 0.0
+    for k in range(goal - 1 - i, -1, -1):
+        roll = pb * bust_val
+        for a in adds:
+            t = i + k + a
+            if t >= goal:
+                roll += (over[t - goal] if starter else 1.0) / faces
+            else:
+                roll += table[row + k + a] / faces
+        if k == 0:
+            val = roll
+        else:
+            hold = 1.0 - other[base[j] + (i + k) * (goal - j)]
+            if mode == FIXED:
+                val = roll if roll_pol[row + k] else hold
+            else:
+                val = roll if roll > hold else hold
+        d = abs(val - table[row + k])
+        if d > change:
+            change = d
+        table[row + k] = val
+    return change
+
+
+@njit(cache=True, parallel=True)
+def solve_stage(s, a_table, b_table, symmetric, goal, base, adds, faces, bust_scores_one,
+                catch_up, a_starter, a_mode, a_roll, a_thresh, b_mode, b_roll, b_thresh, reach,
+                over_len, tol, max_sweeps, sweeps_out):
+    """Solve every pair {A at (i, j), B at (j, i)} with i + j = s; sweeps per pair out."""
+    lo = max(0, s - (goal - 1))
+    hi = min(s, goal - 1)
+    if symmetric:
+        hi = min(hi, s // 2)
+    npairs = hi - lo + 1
+    pb = (faces - adds.shape[0]) / faces
+    for p in prange(npairs):
+        i = lo + p
+        j = s - i
+        over = np.empty(over_len if catch_up else 1)
+        a_is_starter = catch_up and a_starter
+        b_is_starter = catch_up and not a_starter
+        n = 0
+        while True:
+            bv = bust_value(i, j, goal, base, b_table, bust_scores_one, a_is_starter, reach)
+            c1 = sweep(a_table, b_table, i, j, goal, base, adds, faces, pb, bv, a_is_starter,
+                       a_mode, a_roll, a_thresh, reach, over)
+            bv = bust_value(j, i, goal, base, a_table, bust_scores_one, b_is_starter, reach)
+            c2 = sweep(b_table, a_table, j, i, goal, base, adds, faces, pb, bv, b_is_starter,
+                       b_mode, b_roll, b_thresh, reach, over)
+            n += 1
+            if bust_scores_one and n >= 1:
+                break  # no cycle: one pass is exact
+            if (c1 if c1 > c2 else c2) < tol or n >= max_sweeps:
+                break
+        sweeps_out[p] = n
+
+
+@njit(cache=True)
+def optimal_policy(table, other, goal, base, adds, faces, bust_scores_one, catch_up, starter,
+                   reach, over_len, roll_out, thresh_out, bad_out):
+    """The fixed policy that plays as the solved table says (hold on ties).
+
+    Past the goal (catch-up turn, starter) the policy is a threshold; ``bad_out[0]``
+    counts (i, j) where the optimal decisions there are not threshold-shaped.
+    """
+    pb = (faces - adds.shape[0]) / faces
+    over = np.empty(over_len)
+    dummy_roll = np.zeros(1, dtype=np.uint8)
+    for i in range(goal):
+        for j in range(goal):
+            row = base[i] + j * (goal - i)
+            bv = bust_value(i, j, goal, base, other, bust_scores_one, starter, reach)
+            is_starter = catch_up and starter
+            if is_starter:
+                overshoot_values(i, j, goal, bv, pb, adds, faces, reach, OPTIMIZE, thresh_out,
+                                 over)
+            for k in range(goal - 1 - i, -1, -1):
+                if k == 0:
+                    roll_out[row] = 1
+                    continue
+                hold = 1.0 - other[base[j] + (i + k) * (goal - j)]
+                roll_out[row + k] = 1 if table[row + k] > hold else 0
+            thresh_out[i, j] = goal
+            if is_starter:
+                # Smallest t with holding optimal from t upwards.
+                t_hold = goal + over_len
+                seen_roll = False
+                for idx in range(over_len - 1, -1, -1):
+                    t = goal + idx
+                    hold = 1.0 - beat_probability(reach, j, t)
+                    if over[idx] > hold:
+                        seen_roll = True
+                    elif not seen_roll:
+                        t_hold = t
+                    else:
+                        bad_out[0] += 1
+                        break
+                thresh_out[i, j] = t_hold
+    _ = dummy_roll
