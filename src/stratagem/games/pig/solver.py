@@ -134,13 +134,9 @@ class PigSolution:
         return self.p_win(0, 0, 0)
 
     def _check(self, me: int, opp: int, turn: int) -> None:
-        g = self.rules.goal
-        for label, value in (("my score", me), ("the opponent's score", opp)):
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < g:
-                raise InvalidStateError(f"{label} must be 0..{g - 1} (the game ends at {g}), "
-                                        f"got {value!r}")
-        if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
-            raise InvalidStateError(f"the turn total must be a whole number >= 0, got {turn!r}")
+        from stratagem.games.pig.state import check_position
+
+        check_position(self.rules, me, opp, turn)
 
     def _tables(self, starter: bool) -> tuple[np.ndarray, np.ndarray]:
         if starter:
@@ -290,12 +286,26 @@ class Evaluation:
         return 0.5 * (self.a_first + self.b_first)
 
 
-def evaluate(rules: PigRules, a: Policy, b: Policy) -> Evaluation:
-    """A's exact chance to win against B: moving first, second, and on a coin toss."""
-    a_table, b_table, sweeps, _ = _run(rules, a, b, a_starter=True)
+Roles = Policy | tuple[Policy, Policy]
+"""One policy for both roles, or ``(as the starter, as the second player)``."""
+
+
+def _role(policy: Roles, starter: bool) -> Policy:
+    if isinstance(policy, Policy):
+        return policy
+    return policy[0] if starter else policy[1]
+
+
+def evaluate(rules: PigRules, a: Roles, b: Roles) -> Evaluation:
+    """A's exact chance to win against B: moving first, second, and on a coin toss.
+
+    Each player is a fixed policy, or a pair of them (as the starter, as the
+    second player) where the role matters (the catch-up turn).
+    """
+    a_table, b_table, sweeps, _ = _run(rules, _role(a, True), _role(b, False), a_starter=True)
     a_first = float(a_table[0])
-    if rules.catch_up_turn:
-        a2, b2, more, _ = _run(rules, a, b, a_starter=False)
+    if rules.catch_up_turn or not (isinstance(a, Policy) and isinstance(b, Policy)):
+        _, b2, more, _ = _run(rules, _role(a, False), _role(b, True), a_starter=False)
         sweeps += more
         b_first = 1.0 - float(b2[0])
     else:

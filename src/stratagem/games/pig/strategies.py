@@ -1,0 +1,273 @@
+"""Pig agents: the optimum, rules of thumb, and rule tables read from a file.
+
+Every agent can be written as a spec string (``optimal``, ``hold:20``,
+``keep-pace``, ``table:FILE``) and turned into a fixed :class:`Policy` for
+exact evaluation. All agents hold as soon as holding wins (the goal, or above
+the target in a last catch-up turn) and, in a last catch-up turn, roll until
+they are past the target.
+
+>>> from stratagem.games.pig.rules import preset
+>>> agent = parse_agent("hold:20", preset("pig"))
+>>> agent.decide(0, 0, 19), agent.decide(0, 0, 20)
+('roll', 'hold')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from stratagem.core.agent import Advice, with_regrets
+from stratagem.core.errors import InvalidRulesError, InvalidStateError
+from stratagem.core.game import State
+from stratagem.games.pig.rules import PigRules
+from stratagem.games.pig.solver import PigSolution, Policy, table_base
+from stratagem.games.pig.state import PigAction, PigState
+
+
+def _state_grid(goal: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Arrays (i, j, k) of every table state in ragged order."""
+    i_parts, j_parts, k_parts = [], [], []
+    for i in range(goal):
+        width = goal - i
+        j, k = np.divmod(np.arange(goal * width, dtype=np.int64), width)
+        i_parts.append(np.full(goal * width, i, dtype=np.int64))
+        j_parts.append(j)
+        k_parts.append(k)
+    return np.concatenate(i_parts), np.concatenate(j_parts), np.concatenate(k_parts)
+
+
+class RuleAgent:
+    """An agent defined by a hold threshold: hold once the turn total reaches
+    ``hold_at(me, opp)`` (or the goal). Subclasses give the threshold."""
+
+    spec = "rule"
+
+    def __init__(self, rules: PigRules) -> None:
+        self.rules = rules
+
+    def hold_at(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def decide(self, me: int, opp: int, turn: int, starter: bool = True) -> str:
+        if turn == 0:
+            return "roll"
+        if me + turn >= self.rules.goal:
+            return "hold"
+        threshold = int(self.hold_at(np.array([me]), np.array([opp]))[0])
+        return "hold" if turn >= threshold else "roll"
+
+    def policy(self) -> Policy:
+        g = self.rules.goal
+        i, j, k = _state_grid(g)
+        roll = (k == 0) | (k < self.hold_at(i, j))
+        return Policy(roll.astype(np.uint8), np.full((g, g), g, dtype=np.int64))
+
+    def act(self, state: State, rng: np.random.Generator) -> PigAction:
+        return _act(self, state)
+
+
+def _act(agent: RuleAgent | OptimalAgent, state: State) -> PigAction:
+    if not isinstance(state, PigState):
+        raise InvalidStateError("a Pig agent needs a PigState")
+    if state.is_last_turn:
+        return PigAction.ROLL
+    me, opp = state.scores[state.player], state.scores[1 - state.player]
+    return PigAction[agent.decide(me, opp, state.turn_total, state.player == 0).upper()]
+
+
+class HoldAt(RuleAgent):
+    """Hold at turn total ``n`` (or when the goal is reached)."""
+
+    def __init__(self, rules: PigRules, n: int) -> None:
+        super().__init__(rules)
+        if n < 1:
+            raise InvalidRulesError(f"hold:N needs N >= 1, got {n}")
+        self.n = n
+        self.spec = f"hold:{n}"
+
+    def hold_at(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+        return np.full(np.shape(me), self.n, dtype=np.int64)
+
+
+class KeepPace(RuleAgent):
+    """Neller & Presser (2010), "keep pace and end race": if either score is at
+    least ``race`` (71), roll to the goal; else hold at ``base + round((j - i) / div)``
+    (21 and 8 for goal 100)."""
+
+    def __init__(self, rules: PigRules, base: int = 21, race: int = 71, div: int = 8) -> None:
+        super().__init__(rules)
+        if div < 1:
+            raise InvalidRulesError(f"keep-pace needs div >= 1, got {div}")
+        self.base, self.race, self.div = base, race, div
+        self.spec = "keep-pace" if (base, race, div) == (21, 71, 8) else (
+            f"keep-pace:base={base},race={race},div={div}"
+        )
+
+    def hold_at(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+        # round half away from zero, as a person rounds
+        diff = (np.asarray(opp) - np.asarray(me)) / self.div
+        rounded = np.sign(diff) * np.floor(np.abs(diff) + 0.5)
+        threshold = self.base + rounded.astype(np.int64)
+        racing = (np.asarray(me) >= self.race) | (np.asarray(opp) >= self.race)
+        return np.where(racing, self.rules.goal, threshold)
+
+
+@dataclass(frozen=True)
+class Row:
+    """If my score is in ``me`` and the opponent's in ``opp`` (inclusive), hold at ``hold``."""
+
+    me: tuple[int, int]
+    opp: tuple[int, int]
+    hold: int
+
+    def __str__(self) -> str:
+        return f"me={self.me[0]}-{self.me[1]} opp={self.opp[0]}-{self.opp[1]} hold={self.hold}"
+
+
+class RuleTable(RuleAgent):
+    """A rule table: the first row whose score bands contain the position gives
+    the hold threshold. Every position must be covered."""
+
+    def __init__(self, rules: PigRules, rows: Sequence[Row], name: str = "table") -> None:
+        super().__init__(rules)
+        if not rows:
+            raise InvalidRulesError("a rule table needs at least one row")
+        self.rows = tuple(rows)
+        self.spec = name
+        g = rules.goal
+        grid = np.full((g, g), -1, dtype=np.int64)
+        for row in reversed(self.rows):
+            grid[row.me[0] : row.me[1] + 1, row.opp[0] : row.opp[1] + 1] = row.hold
+        missing = np.argwhere(grid < 0)
+        if len(missing):
+            i, j = missing[0]
+            raise InvalidRulesError(
+                f"no row of the table covers my score {i} against {j} "
+                f"({len(missing)} score pairs uncovered)"
+            )
+        self.grid = grid
+
+    def hold_at(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+        return self.grid[np.asarray(me), np.asarray(opp)]
+
+    @classmethod
+    def parse(cls, text: str, rules: PigRules, name: str = "table") -> RuleTable:
+        """Lines ``me=0-49 opp=0-99 hold=21``; ``#`` starts a comment."""
+        rows = []
+        pattern = re.compile(r"me=(\d+)-(\d+)\s+opp=(\d+)-(\d+)\s+hold=(\d+)")
+        for lineno, raw in enumerate(text.splitlines(), start=1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            m = pattern.fullmatch(line)
+            if not m:
+                raise InvalidRulesError(
+                    f"{name} line {lineno}: cannot read {raw.strip()!r}; "
+                    "write e.g. me=0-49 opp=0-99 hold=21"
+                )
+            a, b, c, d, hold = map(int, m.groups())
+            for lo, hi, who in ((a, b, "me"), (c, d, "opp")):
+                if lo > hi or hi >= rules.goal:
+                    raise InvalidRulesError(
+                        f"{name} line {lineno}: {who}={lo}-{hi} is not a band of 0..{rules.goal - 1}"
+                    )
+            if hold < 1:
+                raise InvalidRulesError(f"{name} line {lineno}: hold must be >= 1")
+            rows.append(Row((a, b), (c, d), hold))
+        return cls(rules, rows, name)
+
+    def to_text(self) -> str:
+        return "\n".join(str(row) for row in self.rows) + "\n"
+
+
+class OptimalAgent:
+    """Maximises the probability of winning (exact, from the solved table)."""
+
+    spec = "optimal"
+
+    def __init__(self, solution: PigSolution) -> None:
+        self.solution = solution
+        self.rules = solution.rules
+
+    def decide(self, me: int, opp: int, turn: int, starter: bool = True) -> str:
+        return self.solution.best_action(me, opp, turn, starter)
+
+    def policy(self, starter: bool = True) -> Policy:
+        return self.solution.policy(starter)
+
+    def act(self, state: State, rng: np.random.Generator) -> PigAction:
+        return _act(self, state)
+
+    def advise(self, state: State) -> list[Advice]:
+        """Roll and (when allowed) hold with the mover's probability of winning."""
+        if not isinstance(state, PigState) or state.current_player < 0:
+            raise InvalidStateError("advice needs a Pig state with a player to move")
+        if state.is_last_turn:
+            me = state.scores[1] + state.turn_total
+            assert state.target is not None
+            p_roll = self.solution.last_turn_p_win(me, state.target)
+            options = [(PigAction.ROLL, p_roll)]
+            if state.turn_total:
+                options.append((PigAction.HOLD, 0.0))
+            return with_regrets(options)
+        me, opp = state.scores[state.player], state.scores[1 - state.player]
+        p_roll, p_hold = self.solution.action_values(me, opp, state.turn_total, state.player == 0)
+        options = [(PigAction.ROLL, p_roll)]
+        if p_hold is not None:
+            options.insert(0, (PigAction.HOLD, p_hold))
+        return with_regrets(options)
+
+
+STRATEGIES = "optimal, hold:N, keep-pace[:base=21,race=71,div=8], table:FILE"
+
+
+def parse_agent(spec: str, rules: PigRules, solution: PigSolution | None = None
+                ) -> RuleAgent | OptimalAgent:
+    """An agent from its spec string; ``optimal`` needs (or solves) the solution."""
+    name, _, arg = spec.strip().partition(":")
+    if name == "optimal" and not arg:
+        if solution is None:
+            from stratagem.games.pig.solver import solve
+
+            solution = solve(rules)
+        return OptimalAgent(solution)
+    if name == "hold":
+        if not arg.isdigit():
+            raise InvalidRulesError(f"hold:N needs a whole number N, got {spec!r}")
+        return HoldAt(rules, int(arg))
+    if name == "keep-pace":
+        params: dict[str, int] = {}
+        for part in filter(None, arg.split(",")):
+            key, eq, value = part.partition("=")
+            if key not in ("base", "race", "div") or not eq or not _is_int(value):
+                raise InvalidRulesError(
+                    f"keep-pace takes base=, race= and div= whole numbers, got {part!r}"
+                )
+            params[key] = int(value)
+        return KeepPace(rules, **params)
+    if name == "table" and arg:
+        path = Path(arg)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InvalidRulesError(f"cannot read rule table {arg}: {exc.strerror}") from None
+        return RuleTable.parse(text, rules, name=f"table:{arg}")
+    raise InvalidRulesError(f"unknown strategy {spec!r}; the strategies are: {STRATEGIES}")
+
+
+def _is_int(text: str) -> bool:
+    return bool(re.fullmatch(r"-?\d+", text))
+
+
+def agent_policies(agent: RuleAgent | OptimalAgent) -> Policy | tuple[Policy, Policy]:
+    """The agent's fixed policy, or (as starter, as second player) where roles differ."""
+    if isinstance(agent, OptimalAgent):
+        if agent.rules.catch_up_turn:
+            return agent.policy(True), agent.policy(False)
+        return agent.policy(True)
+    return agent.policy()
