@@ -13,6 +13,7 @@ import typer
 
 from stratagem import __version__
 from stratagem.core.errors import StratagemError
+from stratagem.games.pig.cli import app as pig_app
 from stratagem.games.yahtzee.cli import app as yahtzee_app
 
 app = typer.Typer(
@@ -23,6 +24,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(yahtzee_app, name="yahtzee")
+app.add_typer(pig_app, name="pig")
 
 
 @app.command()

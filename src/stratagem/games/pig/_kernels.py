@@ -94,8 +94,24 @@ def bust_value(i, j, goal, base, other, bust_scores_one, starter, reach):
 
 
 @njit(cache=True)
-def sweep(table, other, i, j, goal, base, adds, faces, pb, bust_val, starter, mode, roll_pol,
-          thresh, reach, over):
+def sweep(
+    table,
+    other,
+    i,
+    j,
+    goal,
+    base,
+    adds,
+    faces,
+    pb,
+    bust_val,
+    starter,
+    mode,
+    roll_pol,
+    thresh,
+    reach,
+    over,
+):
     """One backward pass over k for side ``table`` at scores (i, j); returns the max change."""
     if starter:
         overshoot_values(i, j, goal, bust_val, pb, adds, faces, reach, mode, thresh, over)
@@ -125,9 +141,30 @@ def sweep(table, other, i, j, goal, base, adds, faces, pb, bust_val, starter, mo
 
 
 @njit(cache=True, parallel=True)
-def solve_stage(s, a_table, b_table, symmetric, goal, base, adds, faces, bust_scores_one,
-                catch_up, a_starter, a_mode, a_roll, a_thresh, b_mode, b_roll, b_thresh, reach,
-                over_len, tol, max_sweeps, sweeps_out):
+def solve_stage(
+    s,
+    a_table,
+    b_table,
+    symmetric,
+    goal,
+    base,
+    adds,
+    faces,
+    bust_scores_one,
+    catch_up,
+    a_starter,
+    a_mode,
+    a_roll,
+    a_thresh,
+    b_mode,
+    b_roll,
+    b_thresh,
+    reach,
+    over_len,
+    tol,
+    max_sweeps,
+    sweeps_out,
+):
     """Solve every pair {A at (i, j), B at (j, i)} with i + j = s; sweeps per pair out."""
     lo = max(0, s - (goal - 1))
     hi = min(s, goal - 1)
@@ -144,11 +181,43 @@ def solve_stage(s, a_table, b_table, symmetric, goal, base, adds, faces, bust_sc
         n = 0
         while True:
             bv = bust_value(i, j, goal, base, b_table, bust_scores_one, a_is_starter, reach)
-            c1 = sweep(a_table, b_table, i, j, goal, base, adds, faces, pb, bv, a_is_starter,
-                       a_mode, a_roll, a_thresh, reach, over)
+            c1 = sweep(
+                a_table,
+                b_table,
+                i,
+                j,
+                goal,
+                base,
+                adds,
+                faces,
+                pb,
+                bv,
+                a_is_starter,
+                a_mode,
+                a_roll,
+                a_thresh,
+                reach,
+                over,
+            )
             bv = bust_value(j, i, goal, base, a_table, bust_scores_one, b_is_starter, reach)
-            c2 = sweep(b_table, a_table, j, i, goal, base, adds, faces, pb, bv, b_is_starter,
-                       b_mode, b_roll, b_thresh, reach, over)
+            c2 = sweep(
+                b_table,
+                a_table,
+                j,
+                i,
+                goal,
+                base,
+                adds,
+                faces,
+                pb,
+                bv,
+                b_is_starter,
+                b_mode,
+                b_roll,
+                b_thresh,
+                reach,
+                over,
+            )
             n += 1
             if bust_scores_one and n >= 1:
                 break  # no cycle: one pass is exact
@@ -158,8 +227,22 @@ def solve_stage(s, a_table, b_table, symmetric, goal, base, adds, faces, bust_sc
 
 
 @njit(cache=True)
-def optimal_policy(table, other, goal, base, adds, faces, bust_scores_one, catch_up, starter,
-                   reach, over_len, roll_out, thresh_out, bad_out):
+def optimal_policy(
+    table,
+    other,
+    goal,
+    base,
+    adds,
+    faces,
+    bust_scores_one,
+    catch_up,
+    starter,
+    reach,
+    over_len,
+    roll_out,
+    thresh_out,
+    bad_out,
+):
     """The fixed policy that plays as the solved table says (hold on ties).
 
     Past the goal (catch-up turn, starter) the policy is a threshold; ``bad_out[0]``
@@ -174,8 +257,7 @@ def optimal_policy(table, other, goal, base, adds, faces, bust_scores_one, catch
             bv = bust_value(i, j, goal, base, other, bust_scores_one, starter, reach)
             is_starter = catch_up and starter
             if is_starter:
-                overshoot_values(i, j, goal, bv, pb, adds, faces, reach, OPTIMIZE, thresh_out,
-                                 over)
+                overshoot_values(i, j, goal, bv, pb, adds, faces, reach, OPTIMIZE, thresh_out, over)
             for k in range(goal - 1 - i, -1, -1):
                 if k == 0:
                     roll_out[row] = 1
@@ -199,3 +281,99 @@ def optimal_policy(table, other, goal, base, adds, faces, bust_scores_one, catch
                         break
                 thresh_out[i, j] = t_hold
     _ = dummy_roll
+
+
+@njit(cache=True)
+def _wants_roll(roll_pol, thresh, base, goal, me, opp, turn, starter_past_goal):
+    if turn == 0:
+        return True
+    total = me + turn
+    if total >= goal:
+        return starter_past_goal and total < thresh[me, opp]
+    return roll_pol[base[me] + opp * (goal - me) + turn] == 1
+
+
+@njit(cache=True, parallel=True)
+def simulate_games(
+    seeds,
+    goal,
+    faces,
+    adds_mask,
+    bust_scores_one,
+    catch_up,
+    base,
+    a_roll_first,
+    a_thresh_first,
+    a_roll_second,
+    a_thresh_second,
+    b_roll_first,
+    b_thresh_first,
+    b_roll_second,
+    b_thresh_second,
+    a_starts,
+    winner_is_a,
+    turns,
+):
+    """Play one game per seed between fixed policies A and B.
+
+    ``a_starts[g]`` says who starts game g; each player uses its policy for
+    its role (starter or second). ``adds_mask[f]`` is 1 when face f adds.
+    """
+    n = seeds.shape[0]
+    for g in prange(n):
+        np.random.seed(seeds[g])
+        scores = np.zeros(2, dtype=np.int64)
+        mover = 0  # index 0 = the starter
+        a_is_starter = a_starts[g]
+        target = -1
+        winner = -1
+        nturns = 0
+        while winner < 0:
+            nturns += 1
+            is_a = (mover == 0) == a_is_starter
+            if is_a:
+                roll_pol = a_roll_first if mover == 0 else a_roll_second
+                thr = a_thresh_first if mover == 0 else a_thresh_second
+            else:
+                roll_pol = b_roll_first if mover == 0 else b_roll_second
+                thr = b_thresh_first if mover == 0 else b_thresh_second
+            me = scores[mover]
+            opp = scores[1 - mover]
+            last_turn = target >= 0
+            past_ok = catch_up and mover == 0
+            turn = 0
+            banked = -1
+            while True:
+                if (
+                    turn > 0
+                    and not last_turn
+                    and not _wants_roll(roll_pol, thr, base, goal, me, opp, turn, past_ok)
+                ):
+                    banked = turn
+                    break
+                face = np.random.randint(1, faces + 1)
+                if adds_mask[face] == 0:
+                    banked = 1 if bust_scores_one else 0
+                    break
+                turn += face
+                if last_turn:
+                    if me + turn > target:
+                        banked = turn
+                        break
+                elif me + turn >= goal and not past_ok:
+                    banked = turn
+                    break
+            scores[mover] += banked
+            total = scores[mover]
+            if last_turn:
+                winner = 1 if total > target else 0
+            elif total >= goal:
+                if catch_up and mover == 0:
+                    target = total
+                    mover = 1
+                else:
+                    winner = mover
+            else:
+                mover = 1 - mover
+        winner_is_a[g] = (winner == 0) == a_is_starter
+        turns[g] = nturns

@@ -179,9 +179,10 @@ class PigSolution:
                 return float(over[total - g]) if catch else 1.0
             return float(table[self._index(me, opp, total - me)])
 
-        p_roll = rules.bust_probability * bust + sum(
-            value_at(me + turn + a) for a in rules.adding_faces
-        ) / rules.faces
+        p_roll = (
+            rules.bust_probability * bust
+            + sum(value_at(me + turn + a) for a in rules.adding_faces) / rules.faces
+        )
         if turn == 0:
             return p_roll, None
         total = me + turn
@@ -229,37 +230,36 @@ def solve_tables(rules: PigRules) -> tuple[np.ndarray, np.ndarray, int, int]:
     return _run(rules, None, None, a_starter=True)
 
 
-def solve(
-    rules: PigRules, cache: TableCache | None = None, use_cache: bool = True
-) -> PigSolution:
+def solve(rules: PigRules, cache: TableCache | None = None, use_cache: bool = True) -> PigSolution:
     """The optimal solution of ``rules``, from the table cache when it holds it."""
     start = time.perf_counter()
     if not use_cache:
-        first, second, total, most = solve_tables(rules)
-        return PigSolution(rules, first, second, total, most, time.perf_counter() - start)
+        a, b, total, most = solve_tables(rules)
+        return PigSolution(rules, a, b, total, most, time.perf_counter() - start)
 
     def build() -> dict[str, np.ndarray]:
-        first, second, total, most = solve_tables(rules)
-        out = {"first": first, "sweeps": np.array([total, most], dtype=np.int64)}
+        a, b, total, most = solve_tables(rules)
+        out = {"first": a, "sweeps": np.array([total, most], dtype=np.int64)}
         if rules.catch_up_turn:
-            out["second"] = second
+            out["second"] = b
         return out
 
     cache = cache or TableCache()
     arrays, hit = cache.load_or_build(
         TABLE_KIND, rules.fingerprint, FORMAT_VERSION, build, meta={"rules": rules.name}
     )
-    first = arrays.get("first")
-    second = arrays.get("second", first)
-    sweeps = arrays.get("sweeps")
+    loaded_first: np.ndarray | None = arrays.get("first")
+    loaded_second: np.ndarray | None = arrays.get("second", loaded_first)
+    sweeps: np.ndarray | None = arrays.get("sweeps")
     ok = (
-        first is not None
-        and second is not None
+        loaded_first is not None
+        and loaded_second is not None
         and sweeps is not None
-        and first.shape == (rules.num_states,)
-        and second.shape == (rules.num_states,)
+        and loaded_first.shape == (rules.num_states,)
+        and loaded_second.shape == (rules.num_states,)
         and sweeps.shape == (2,)
     )
+    first, second = loaded_first, loaded_second
     if not ok:
         built = build()
         cache.save(TABLE_KIND, rules.fingerprint, FORMAT_VERSION, built, {"rules": rules.name})

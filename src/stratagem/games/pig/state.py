@@ -106,8 +106,9 @@ class PigState:
         scores[p] += points
         total = scores[p]
         if self.target is not None:  # player 1's last turn ends
-            return self._with(scores=tuple(scores), turn_total=0,
-                              winner=1 if total > self.target else 0)
+            return self._with(
+                scores=tuple(scores), turn_total=0, winner=1 if total > self.target else 0
+            )
         if total >= rules.goal:
             if rules.catch_up_turn and p == 0:
                 return self._with(scores=tuple(scores), player=1, turn_total=0, target=total)
@@ -119,23 +120,34 @@ class PigState:
             raise IllegalActionError("the game is over")
         rules = self.rules
         if self.rolling:
-            if isinstance(action, bool) or not isinstance(action, int) or not (
-                1 <= action <= rules.faces
+            if (
+                isinstance(action, bool)
+                or not isinstance(action, int)
+                or not (1 <= action <= rules.faces)
             ):
                 raise IllegalActionError(f"a roll shows a face 1..{rules.faces}, not {action!r}")
             if action in rules.bust_faces:
-                return self._bank(1) if rules.bust_scores_one else self._with(
-                    player=self.player if self.target is not None else 1 - self.player,
-                    turn_total=0,
-                    winner=0 if self.target is not None else None,
+                return (
+                    self._bank(1)
+                    if rules.bust_scores_one
+                    else self._with(
+                        player=self.player if self.target is not None else 1 - self.player,
+                        turn_total=0,
+                        winner=0 if self.target is not None else None,
+                    )
                 )
             turn = self.turn_total + action
             total = self.scores[self.player] + turn
-            if self.target is not None and total > self.target:
-                return self._with(turn_total=turn, winner=1)
             starter_rolls_on = rules.catch_up_turn and self.player == 0
-            if self.target is None and total >= rules.goal and not starter_rolls_on:
-                return self._with(turn_total=turn, winner=self.player)
+            won = (
+                total > self.target
+                if self.target is not None
+                else (total >= rules.goal and not starter_rolls_on)
+            )
+            if won:  # the winning total is banked at once
+                scores = list(self.scores)
+                scores[self.player] = total
+                return self._with(scores=tuple(scores), turn_total=0, winner=self.player)
             return self._with(turn_total=turn)
         if action == PigAction.ROLL and not isinstance(action, bool):
             return self._with(rolling=True)
@@ -150,8 +162,10 @@ class PigState:
         extra = f", must beat {self.target}" if self.target is not None else ""
         if self.winner is not None:
             return f"player {self.winner} won {self.scores[0]}-{self.scores[1]}"
-        return (f"player {self.player} to {'roll' if self.rolling else 'move'}: "
-                f"score {me}, opponent {opp}, turn total {self.turn_total}{extra}")
+        return (
+            f"player {self.player} to {'roll' if self.rolling else 'move'}: "
+            f"score {me}, opponent {opp}, turn total {self.turn_total}{extra}"
+        )
 
 
 def check_position(rules: PigRules, me: int, opp: int, turn: int) -> None:
@@ -159,8 +173,9 @@ def check_position(rules: PigRules, me: int, opp: int, turn: int) -> None:
     g = rules.goal
     for label, value in (("my score", me), ("the opponent's score", opp)):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < g:
-            raise InvalidStateError(f"{label} must be 0..{g - 1} (the game ends at {g}), "
-                                    f"got {value!r}")
+            raise InvalidStateError(
+                f"{label} must be 0..{g - 1} (the game ends at {g}), got {value!r}"
+            )
     if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
         raise InvalidStateError(f"the turn total must be a whole number >= 0, got {turn!r}")
     steps = set(rules.adding_faces)

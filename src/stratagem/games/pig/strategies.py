@@ -14,6 +14,7 @@ they are past the target.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -104,8 +105,10 @@ class KeepPace(RuleAgent):
         if div < 1:
             raise InvalidRulesError(f"keep-pace needs div >= 1, got {div}")
         self.base, self.race, self.div = base, race, div
-        self.spec = "keep-pace" if (base, race, div) == (21, 71, 8) else (
-            f"keep-pace:base={base},race={race},div={div}"
+        self.spec = (
+            "keep-pace"
+            if (base, race, div) == (21, 71, 8)
+            else (f"keep-pace:base={base},race={race},div={div}")
         )
 
     def hold_at(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
@@ -153,7 +156,8 @@ class RuleTable(RuleAgent):
         self.grid = grid
 
     def hold_at(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
-        return self.grid[np.asarray(me), np.asarray(opp)]
+        held: np.ndarray = self.grid[np.asarray(me), np.asarray(opp)]
+        return held
 
     @classmethod
     def parse(cls, text: str, rules: PigRules, name: str = "table") -> RuleTable:
@@ -174,7 +178,8 @@ class RuleTable(RuleAgent):
             for lo, hi, who in ((a, b, "me"), (c, d, "opp")):
                 if lo > hi or hi >= rules.goal:
                     raise InvalidRulesError(
-                        f"{name} line {lineno}: {who}={lo}-{hi} is not a band of 0..{rules.goal - 1}"
+                        f"{name} line {lineno}: {who}={lo}-{hi} is not a band of "
+                        f"0..{rules.goal - 1}"
                     )
             if hold < 1:
                 raise InvalidRulesError(f"{name} line {lineno}: hold must be >= 1")
@@ -226,8 +231,9 @@ class OptimalAgent:
 STRATEGIES = "optimal, hold:N, keep-pace[:base=21,race=71,div=8], table:FILE"
 
 
-def parse_agent(spec: str, rules: PigRules, solution: PigSolution | None = None
-                ) -> RuleAgent | OptimalAgent:
+def parse_agent(
+    spec: str, rules: PigRules, solution: PigSolution | None = None
+) -> RuleAgent | OptimalAgent:
     """An agent from its spec string; ``optimal`` needs (or solves) the solution."""
     name, _, arg = spec.strip().partition(":")
     if name == "optimal" and not arg:
@@ -271,3 +277,77 @@ def agent_policies(agent: RuleAgent | OptimalAgent) -> Policy | tuple[Policy, Po
             return agent.policy(True), agent.policy(False)
         return agent.policy(True)
     return agent.policy()
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Simulated games of A against B; A starts the even-numbered games."""
+
+    games: int
+    a_wins_first: int
+    games_first: int
+    a_wins_second: int
+    games_second: int
+    mean_turns: float
+
+    @property
+    def a_wins(self) -> int:
+        return self.a_wins_first + self.a_wins_second
+
+    def p_a(self) -> tuple[float, float]:
+        """A's win rate with alternating starts (an estimate of the coin-toss value) and its SE."""
+        p1 = self.a_wins_first / max(self.games_first, 1)
+        p2 = self.a_wins_second / max(self.games_second, 1)
+        p = 0.5 * (p1 + p2)
+        var = 0.25 * (
+            p1 * (1 - p1) / max(self.games_first, 1) + p2 * (1 - p2) / max(self.games_second, 1)
+        )
+        return p, math.sqrt(var)
+
+
+def simulate(
+    rules: PigRules,
+    a: RuleAgent | OptimalAgent,
+    b: RuleAgent | OptimalAgent,
+    games: int,
+    seed: int,
+) -> MatchResult:
+    """Play ``games`` games of A against B (compiled); same seed, same games.
+
+    A starts games 0, 2, 4, ...; B the others. Each game's dice come from its
+    own seed (``numpy.random.SeedSequence(seed)``), so results do not depend
+    on the number of threads.
+    """
+    from stratagem.games.pig import _kernels as K
+
+    if games < 1:
+        raise InvalidStateError(f"the number of games must be at least 1, got {games}")
+    a_first, a_second = _roles(a)
+    b_first, b_second = _roles(b)
+    seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32).astype(np.int64)
+    a_starts = np.arange(games) % 2 == 0
+    winner_is_a = np.zeros(games, dtype=np.bool_)
+    turns = np.zeros(games, dtype=np.int64)
+    adds_mask = np.zeros(rules.faces + 1, dtype=np.int64)
+    adds_mask[list(rules.adding_faces)] = 1
+    K.simulate_games(
+        seeds, rules.goal, rules.faces, adds_mask, rules.bust_scores_one, rules.catch_up_turn,
+        table_base(rules.goal), a_first.roll, a_first.thresh, a_second.roll, a_second.thresh,
+        b_first.roll, b_first.thresh, b_second.roll, b_second.thresh, a_starts, winner_is_a,
+        turns,
+    )  # fmt: skip
+    return MatchResult(
+        games,
+        int(winner_is_a[a_starts].sum()),
+        int(a_starts.sum()),
+        int(winner_is_a[~a_starts].sum()),
+        int((~a_starts).sum()),
+        float(turns.mean()),
+    )
+
+
+def _roles(agent: RuleAgent | OptimalAgent) -> tuple[Policy, Policy]:
+    policies = agent_policies(agent)
+    if isinstance(policies, Policy):
+        return policies, policies
+    return policies

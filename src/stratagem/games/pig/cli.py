@@ -1,0 +1,298 @@
+"""``stratagem pig ...``: solve, value, evaluate, simulate, rules of thumb, play.
+
+Every command takes the same rule options: ``--rules`` picks a preset and
+``--goal``, ``--faces``, ``--bust``, ``--bust-scores-one`` and
+``--catch-up-turn`` change it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from rich.console import Console
+
+from stratagem.core.errors import InvalidRulesError
+from stratagem.games.pig.rules import DEFAULT_PRESET, PRESETS, PigRules, preset
+from stratagem.games.pig.solver import PigSolution, evaluate, solve
+from stratagem.games.pig.strategies import STRATEGIES, agent_policies, parse_agent, simulate
+
+app = typer.Typer(help="Pig and its variants.", no_args_is_help=True)
+out = Console(highlight=False)
+
+RulesOpt = Annotated[str, typer.Option("--rules", help=f"Preset: {', '.join(PRESETS)}.")]
+GoalOpt = Annotated[int | None, typer.Option("--goal", help="Points needed to win.")]
+FacesOpt = Annotated[int | None, typer.Option("--faces", help="Faces of the die (2 = coin).")]
+BustOpt = Annotated[
+    str | None, typer.Option("--bust", help="Face(s) that bust, comma separated, e.g. 1 or 1,2.")
+]
+BsoOpt = Annotated[
+    bool | None,
+    typer.Option("--bust-scores-one/--no-bust-scores-one", help="A bust still banks one point."),
+]
+CatchOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--catch-up-turn/--no-catch-up-turn",
+        help="When the starter holds at the goal, the other player gets one last turn.",
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def make_rules(
+    rules: str,
+    goal: int | None,
+    faces: int | None,
+    bust: str | None,
+    bust_scores_one: bool | None,
+    catch_up_turn: bool | None,
+) -> PigRules:
+    """The preset with the command-line options applied (validated)."""
+    bust_faces = None
+    if bust is not None:
+        parts = [p.strip() for p in bust.split(",") if p.strip()]
+        if not parts or not all(p.isdigit() for p in parts):
+            raise InvalidRulesError(f"--bust takes faces like 1 or 1,2, got {bust!r}")
+        bust_faces = [int(p) for p in parts]
+    base = preset(rules)
+    if faces is not None and bust_faces is None:
+        # Keep the preset's bust faces only if they are still on the die.
+        bust_faces = [f for f in base.bust_faces if f <= faces] or None
+        if bust_faces is None:
+            raise InvalidRulesError(
+                f"the preset's bust face(s) {list(base.bust_faces)} are not on a "
+                f"{faces}-faced die; say which face busts with --bust"
+            )
+    return base.with_options(goal, faces, bust_faces, bust_scores_one, catch_up_turn)
+
+
+def _solution(rules: PigRules) -> PigSolution:
+    return solve(rules)
+
+
+def _rules_json(rules: PigRules) -> dict[str, Any]:
+    return {
+        "name": rules.name,
+        "goal": rules.goal,
+        "faces": rules.faces,
+        "bust_faces": list(rules.bust_faces),
+        "bust_scores_one": rules.bust_scores_one,
+        "catch_up_turn": rules.catch_up_turn,
+    }
+
+
+@app.command("solve")
+def solve_command(
+    rules: RulesOpt = DEFAULT_PRESET,
+    goal: GoalOpt = None,
+    faces: FacesOpt = None,
+    bust: BustOpt = None,
+    bust_scores_one: BsoOpt = None,
+    catch_up_turn: CatchOpt = None,
+    as_json: JsonOpt = False,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Solve from scratch.")] = False,
+) -> None:
+    """Solve the optimal strategy; print P(0,0,0), the states, the sweeps and the time."""
+    r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
+    start = time.perf_counter()
+    sol = solve(r, use_cache=not no_cache)
+    seconds = time.perf_counter() - start
+    result = {
+        "rules": _rules_json(r),
+        "p_start": sol.p_start,
+        "states": sol.num_states,
+        "sweeps": sol.sweeps,
+        "max_sweeps": sol.max_sweeps,
+        "seconds": seconds,
+        "cached": sol.cached,
+    }
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    how = "loaded from cache" if sol.cached else "solved"
+    out.print(r.describe())
+    out.print(
+        f"P(0,0,0) = {sol.p_start:.12f}: the starting player wins {100 * sol.p_start:.4f}% "
+        f"with optimal play on both sides"
+    )
+    out.print(
+        f"{sol.num_states:,} states, {sol.sweeps:,} pair sweeps (at most {sol.max_sweeps} for "
+        f"one pair), {how} in {seconds:.3f} s"
+    )
+
+
+@app.command("value")
+def value_command(
+    me: Annotated[int, typer.Option("--me", help="My score.")],
+    opp: Annotated[int, typer.Option("--opp", help="The opponent's score.")],
+    turn: Annotated[int, typer.Option("--turn", help="My turn total.")] = 0,
+    second: Annotated[
+        bool,
+        typer.Option("--second", help="I did not start the game (matters with a catch-up turn)."),
+    ] = False,
+    rules: RulesOpt = DEFAULT_PRESET,
+    goal: GoalOpt = None,
+    faces: FacesOpt = None,
+    bust: BustOpt = None,
+    bust_scores_one: BsoOpt = None,
+    catch_up_turn: CatchOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Win probability of the player to move, and of rolling and of holding."""
+    r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
+    sol = _solution(r)
+    p_roll, p_hold = sol.action_values(me, opp, turn, starter=not second)
+    best = "roll" if p_hold is None or p_roll > p_hold else "hold"
+    p_win = p_roll if p_hold is None else max(p_roll, p_hold)
+    result = {"p_win": p_win, "p_roll": p_roll, "p_hold": p_hold, "best": best}
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    hold = "not allowed (a turn starts with a roll)" if p_hold is None else f"{p_hold:.6f}"
+    out.print(f"{r.describe()}; me {me}, opponent {opp}, turn total {turn}")
+    out.print(f"P(win) {p_win:.6f}  roll {p_roll:.6f}  hold {hold}  -> {best}")
+
+
+@app.command("evaluate")
+def evaluate_command(
+    a: Annotated[str, typer.Option("--a", help=f"Strategy A: {STRATEGIES}.")] = "optimal",
+    b: Annotated[str, typer.Option("--b", help="Strategy B.")] = "hold:20",
+    rules: RulesOpt = DEFAULT_PRESET,
+    goal: GoalOpt = None,
+    faces: FacesOpt = None,
+    bust: BustOpt = None,
+    bust_scores_one: BsoOpt = None,
+    catch_up_turn: CatchOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Exact win probabilities of A against B (Markov chain of the two fixed policies)."""
+    r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
+    sol = _solution(r) if "optimal" in (a.strip(), b.strip()) else None
+    agent_a = parse_agent(a, r, sol)
+    agent_b = parse_agent(b, r, sol)
+    start = time.perf_counter()
+    e = evaluate(r, agent_policies(agent_a), agent_policies(agent_b))
+    result = {
+        "a": agent_a.spec,
+        "b": agent_b.spec,
+        "a_first": e.a_first,
+        "b_first": e.b_first,
+        "coin": e.coin,
+        "seconds": time.perf_counter() - start,
+    }
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    out.print(r.describe())
+    out.print(f"A = {agent_a.spec}, B = {agent_b.spec}: P(A wins)")
+    out.print(f"  A starts {e.a_first:.6f}   B starts {e.b_first:.6f}   coin toss {e.coin:.6f}")
+
+
+@app.command("simulate")
+def simulate_command(
+    a: Annotated[str, typer.Option("--a", help=f"Strategy A: {STRATEGIES}.")] = "optimal",
+    b: Annotated[str, typer.Option("--b", help="Strategy B.")] = "hold:20",
+    games: Annotated[
+        int, typer.Option(help="Number of games (A starts every other one).")
+    ] = 100_000,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+    rules: RulesOpt = DEFAULT_PRESET,
+    goal: GoalOpt = None,
+    faces: FacesOpt = None,
+    bust: BustOpt = None,
+    bust_scores_one: BsoOpt = None,
+    catch_up_turn: CatchOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play A against B many times and compare with the exact evaluation."""
+    if seed < 0:
+        raise InvalidRulesError(f"--seed must be >= 0, got {seed}")
+    r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
+    sol = _solution(r) if "optimal" in (a.strip(), b.strip()) else None
+    agent_a = parse_agent(a, r, sol)
+    agent_b = parse_agent(b, r, sol)
+    start = time.perf_counter()
+    m = simulate(r, agent_a, agent_b, games, seed)
+    seconds = time.perf_counter() - start
+    p, se = m.p_a()
+    exact = evaluate(r, agent_policies(agent_a), agent_policies(agent_b))
+    result = {
+        "a": agent_a.spec,
+        "b": agent_b.spec,
+        "games": games,
+        "seed": seed,
+        "a_wins": m.a_wins,
+        "p_a": p,
+        "se": se,
+        "p_a_first": m.a_wins_first / max(m.games_first, 1),
+        "p_a_second": m.a_wins_second / max(m.games_second, 1),
+        "exact_coin": exact.coin,
+        "z": (p - exact.coin) / se if se else 0.0,
+        "mean_turns": m.mean_turns,
+        "seconds": seconds,
+    }
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    out.print(f"{r.describe()}: {agent_a.spec} vs {agent_b.spec}, {games:,} games, seed {seed}")
+    out.print(
+        f"A wins {p:.5f} ± {se:.5f} (SE)   exact {exact.coin:.5f}   z = {result['z']:+.2f}   "
+        f"({m.mean_turns:.1f} turns a game, {games / seconds:,.0f} games/s)"
+    )
+
+
+@app.command("rules")
+def rules_command(
+    max_rows: Annotated[int, typer.Option("--max-rows", help="Most rows the table may have.")] = 8,
+    rules: RulesOpt = DEFAULT_PRESET,
+    goal: GoalOpt = None,
+    faces: FacesOpt = None,
+    bust: BustOpt = None,
+    bust_scores_one: BsoOpt = None,
+    catch_up_turn: CatchOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Derive a rule-of-thumb table from the optimum and price it exactly."""
+    from stratagem.games.pig.thumb import derive_table, format_table
+
+    if max_rows < 1:
+        raise InvalidRulesError(f"--max-rows must be at least 1, got {max_rows}")
+    r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
+    result = derive_table(_solution(r), max_rows)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "rules": _rules_json(r),
+                    "rows": [str(row) for row in result.table.rows],
+                    "cost": result.cost,
+                    "p_coin": result.p_coin,
+                    "p_first": result.p_first,
+                    "p_second": result.p_second,
+                }
+            )
+        )
+        return
+    out.print(format_table(result))
+
+
+@app.command("play")
+def play_command(
+    rules: RulesOpt = DEFAULT_PRESET,
+    goal: GoalOpt = None,
+    faces: FacesOpt = None,
+    bust: BustOpt = None,
+    bust_scores_one: BsoOpt = None,
+    catch_up_turn: CatchOpt = None,
+    second: Annotated[bool, typer.Option("--second", help="Let the AI start.")] = False,
+    seed: Annotated[int | None, typer.Option(help="Seed for the dice (default: random).")] = None,
+) -> None:
+    """Play against the optimal AI, seeing your chance to win before every decision."""
+    from stratagem.games.pig.play import play_terminal
+
+    r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
+    play_terminal(_solution(r), np.random.default_rng(seed), human=1 if second else 0)
