@@ -16,6 +16,8 @@ run: $(STAMP)
 	$(BIN)/stratagem yahtzee solve --rules yahtzee
 	$(BIN)/stratagem yahtzee advise --rules yahtzee --dice 11114 --rolls-left 2
 	$(BIN)/stratagem yahtzee simulate --rules yahtzee --games 100000 --seed 1
+	$(BIN)/stratagem pig solve --rules pig
+	$(BIN)/stratagem pig evaluate --rules pig --a optimal --b hold:20
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow" -q
