@@ -140,7 +140,7 @@ def sweep(
     return change
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def solve_stage(
     s,
     a_table,
@@ -172,7 +172,7 @@ def solve_stage(
         hi = min(hi, s // 2)
     npairs = hi - lo + 1
     pb = (faces - adds.shape[0]) / faces
-    for p in prange(npairs):
+    for p in range(npairs):
         i = lo + p
         j = s - i
         over = np.empty(over_len if catch_up else 1)
@@ -224,6 +224,32 @@ def solve_stage(
             if (c1 if c1 > c2 else c2) < tol or n >= max_sweeps:
                 break
         sweeps_out[p] = n
+
+
+@njit(cache=True)
+def solve_all(a_table, b_table, symmetric, goal, base, adds, faces, bust_scores_one, catch_up,
+              a_starter, a_mode, a_roll, a_thresh, b_mode, b_roll, b_thresh, reach, over_len,
+              tol, max_sweeps):
+    """Every stage, from the highest score sum down; returns (total sweeps, most for a pair).
+
+    One thread on purpose: the 2 * goal - 1 stages depend on each other, and a
+    parallel loop per stage meant as many thread barriers, which stalled for a
+    scheduler time slice each whenever another process used a core (Pig to
+    100 went from 0.06 s to 1.5 s). Serially it takes about 0.1 s, loaded or not.
+    """
+    sweeps = np.zeros(goal, dtype=np.int64)
+    total = 0
+    most = 0
+    for s in range(2 * (goal - 1), -1, -1):
+        sweeps[:] = 0
+        solve_stage(s, a_table, b_table, symmetric, goal, base, adds, faces, bust_scores_one,
+                    catch_up, a_starter, a_mode, a_roll, a_thresh, b_mode, b_roll, b_thresh,
+                    reach, over_len, tol, max_sweeps, sweeps)
+        total += sweeps.sum()
+        m = sweeps.max()
+        if m > most:
+            most = m
+    return total, most
 
 
 @njit(cache=True)

@@ -84,20 +84,14 @@ def _run(
     dummy_thresh = np.zeros((1, 1), dtype=np.int64)
     a_roll, a_thresh = (a_policy.roll, a_policy.thresh) if a_policy else (dummy_roll, dummy_thresh)
     b_roll, b_thresh = (b_policy.roll, b_policy.thresh) if b_policy else (dummy_roll, dummy_thresh)
-    total = 0
-    most = 0
-    sweeps = np.zeros(g, dtype=np.int64)
-    for s in range(2 * (g - 1), -1, -1):
-        sweeps[:] = 0
-        K.solve_stage(
-            s, a_table, b_table, symmetric, g, arr.base, arr.adds, rules.faces,
-            rules.bust_scores_one, rules.catch_up_turn, a_starter,
-            K.OPTIMIZE if a_policy is None else K.FIXED, a_roll, a_thresh,
-            K.OPTIMIZE if b_policy is None else K.FIXED, b_roll, b_thresh,
-            arr.reach, _overshoot_length(rules), TOLERANCE, MAX_SWEEPS, sweeps,
-        )  # fmt: skip
-        total += int(sweeps.sum())
-        most = max(most, int(sweeps.max()))
+    total, most = K.solve_all(
+        a_table, b_table, symmetric, g, arr.base, arr.adds, rules.faces,
+        rules.bust_scores_one, rules.catch_up_turn, a_starter,
+        K.OPTIMIZE if a_policy is None else K.FIXED, a_roll, a_thresh,
+        K.OPTIMIZE if b_policy is None else K.FIXED, b_roll, b_thresh,
+        arr.reach, _overshoot_length(rules), TOLERANCE, MAX_SWEEPS,
+    )  # fmt: skip
+    total, most = int(total), int(most)
     if most >= MAX_SWEEPS:
         raise InvalidStateError(f"value iteration did not converge in {MAX_SWEEPS} sweeps")
     return a_table, b_table, total, most
