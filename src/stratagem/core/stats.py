@@ -1,0 +1,215 @@
+"""Summaries, confidence intervals and tests, done by scipy and statsmodels.
+
+Every experiment in Stratagem reports its numbers through these functions,
+so that an interval or a p-value is computed one way, by a library, and
+checked against textbook examples in the tests.
+
+>>> s = mean_ci([1.0, 2.0, 3.0, 4.0])
+>>> round(s.mean, 2), round(s.lo, 3), round(s.hi, 3)
+(2.5, 0.446, 4.554)
+>>> [round(x, 4) for x in wilson(81, 263)[1:]]
+[0.2553, 0.3662]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats as sps
+
+from stratagem.core.errors import StratagemError
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Mean with its t-based confidence interval, SD and SE of a sample."""
+
+    n: int
+    mean: float
+    sd: float
+    se: float
+    lo: float
+    hi: float
+    minimum: float
+    maximum: float
+    confidence: float = 0.95
+
+    def to_json(self) -> dict[str, float]:
+        return {
+            "n": self.n, "mean": self.mean, "sd": self.sd, "se": self.se, "lo": self.lo,
+            "hi": self.hi, "min": self.minimum, "max": self.maximum,
+        }  # fmt: skip
+
+
+def _sample(values: Sequence[float] | np.ndarray, least: int = 1) -> np.ndarray:
+    x = np.asarray(values, dtype=np.float64).ravel()
+    if len(x) < least:
+        raise StratagemError(f"need at least {least} values, got {len(x)}")
+    if not np.all(np.isfinite(x)):
+        raise StratagemError("values must be finite numbers")
+    return x
+
+
+def mean_ci(values: Sequence[float] | np.ndarray, confidence: float = 0.95) -> Summary:
+    """Mean and its Student-t confidence interval (the interval is (mean, mean) for n = 1)."""
+    x = _sample(values)
+    n = len(x)
+    mean = float(x.mean())
+    if n == 1:
+        return Summary(1, mean, 0.0, 0.0, mean, mean, mean, mean, confidence)
+    sd = float(x.std(ddof=1))
+    se = sd / np.sqrt(n)
+    lo, hi = sps.t.interval(confidence, n - 1, loc=mean, scale=se) if se > 0 else (mean, mean)
+    return Summary(
+        n, mean, sd, se, float(lo), float(hi), float(x.min()), float(x.max()), confidence
+    )
+
+
+def wilson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float, float]:
+    """``(p, lo, hi)``: a proportion and its Wilson score interval (statsmodels)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    if n < 1 or not 0 <= successes <= n:
+        raise StratagemError(f"need 0 <= successes <= n and n >= 1, got {successes} of {n}")
+    lo, hi = proportion_confint(successes, n, alpha=1 - confidence, method="wilson")
+    return successes / n, float(lo), float(hi)
+
+
+@dataclass(frozen=True)
+class PairedTest:
+    """Paired t-test of a - b: mean difference, its interval, t, degrees of freedom, p."""
+
+    n: int
+    mean_diff: float
+    se: float
+    lo: float
+    hi: float
+    t: float
+    df: int
+    p: float
+
+
+def paired_t(
+    a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, confidence: float = 0.95
+) -> PairedTest:
+    """Paired t-test (scipy) with the confidence interval of the mean difference."""
+    x, y = _sample(a, 2), _sample(b, 2)
+    if len(x) != len(y):
+        raise StratagemError(f"paired samples differ in length: {len(x)} and {len(y)}")
+    d = x - y
+    n = len(d)
+    result = sps.ttest_rel(x, y)
+    se = float(d.std(ddof=1) / np.sqrt(n))
+    lo, hi = (
+        (float(v) for v in sps.t.interval(confidence, n - 1, loc=d.mean(), scale=se))
+        if (se > 0)
+        else (float(d.mean()),) * 2
+    )
+    return PairedTest(
+        n, float(d.mean()), se, lo, hi, float(result.statistic), n - 1, float(result.pvalue)
+    )
+
+
+def anova_two_way(
+    response: Sequence[float] | np.ndarray,
+    a: Sequence[Any],
+    b: Sequence[Any],
+    names: tuple[str, str] = ("a", "b"),
+) -> dict[str, dict[str, float]]:
+    """Two-way ANOVA with interaction, both factors categorical (statsmodels, type II).
+
+    Returns ``{row: {"df", "sum_sq", "F", "p"}}`` for each factor, the
+    interaction (``"a:b"``) and ``"residual"``.
+    """
+    import pandas as pd
+    import statsmodels.api as sm
+    from statsmodels.formula.api import ols
+
+    y = _sample(response, 4)
+    if not len(a) == len(b) == len(y):
+        raise StratagemError("response and both factors must have the same length")
+    frame = pd.DataFrame({"y": y, "fa": [str(v) for v in a], "fb": [str(v) for v in b]})
+    model = ols("y ~ C(fa) * C(fb)", data=frame).fit()
+    table = sm.stats.anova_lm(model, typ=2)
+    rows = {
+        "C(fa)": names[0],
+        "C(fb)": names[1],
+        "C(fa):C(fb)": f"{names[0]}:{names[1]}",
+        "Residual": "residual",
+    }
+    out: dict[str, dict[str, float]] = {}
+    for key, label in rows.items():
+        row = table.loc[key]
+        out[label] = {
+            "df": float(row["df"]),
+            "sum_sq": float(row["sum_sq"]),
+            "F": float(row["F"]) if key != "Residual" else float("nan"),
+            "p": float(row["PR(>F)"]) if key != "Residual" else float("nan"),
+        }
+    return out
+
+
+@dataclass(frozen=True)
+class TukeyPair:
+    """One pairwise comparison: ``mean(b) - mean(a)`` with its simultaneous interval."""
+
+    a: str
+    b: str
+    diff: float
+    lo: float
+    hi: float
+    p: float
+    reject: bool
+
+
+def tukey_hsd(
+    values: Sequence[float] | np.ndarray, groups: Sequence[Any], alpha: float = 0.05
+) -> list[TukeyPair]:
+    """Tukey's honestly significant difference for every pair of groups (statsmodels)."""
+    from statsmodels.stats.multicomp import pairwise_tukeyhsd
+
+    y = _sample(values, 3)
+    labels = np.array([str(g) for g in groups])
+    if len(labels) != len(y):
+        raise StratagemError("values and groups must have the same length")
+    result = pairwise_tukeyhsd(y, labels, alpha=alpha)
+    pairs = []
+    names = result.groupsunique
+    k = 0
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            pairs.append(
+                TukeyPair(
+                    str(names[i]),
+                    str(names[j]),
+                    float(result.meandiffs[k]),
+                    float(result.confint[k][0]),
+                    float(result.confint[k][1]),
+                    float(result.pvalues[k]),
+                    bool(result.reject[k]),
+                )
+            )
+            k += 1
+    return pairs
+
+
+def levene(*groups: Sequence[float] | np.ndarray, center: str = "median") -> tuple[float, float]:
+    """Levene's test of equal variances (Brown-Forsythe with the default median): (W, p)."""
+    samples = [_sample(g, 2) for g in groups]
+    if len(samples) < 2:
+        raise StratagemError("Levene's test needs at least two groups")
+    result = sps.levene(*samples, center=center)
+    return float(result.statistic), float(result.pvalue)
+
+
+def group_summaries(
+    values: Sequence[float] | np.ndarray, groups: Sequence[Any]
+) -> Mapping[str, Summary]:
+    """:func:`mean_ci` of each group, in order of first appearance."""
+    y = np.asarray(values, dtype=np.float64)
+    labels = [str(g) for g in groups]
+    order = list(dict.fromkeys(labels))
+    return {g: mean_ci(y[[lab == g for lab in labels]]) for g in order}
