@@ -24,7 +24,7 @@ OPTIMIZE = 0
 FIXED = 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def one_turn_reach(adds, faces, length):
     """reach[d] = P(a turn that rolls until it has d points gets there), d = 0..length-1."""
     reach = np.empty(length)
@@ -37,7 +37,7 @@ def one_turn_reach(adds, faces, length):
     return reach
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def beat_probability(reach, j, total):
     """P(the last player, on j, ends a catch-up turn strictly above ``total``)."""
     d = total - j + 1
@@ -48,7 +48,7 @@ def beat_probability(reach, j, total):
     return reach[d]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def overshoot_values(i, j, goal, bust_val, pb, adds, faces, reach, mode, thresh, out):
     """Values of the starter on i (opponent on j) with totals t = goal .. goal+len(out)-1.
 
@@ -82,7 +82,7 @@ def overshoot_values(i, j, goal, bust_val, pb, adds, faces, reach, mode, thresh,
             out[idx] = roll if roll > hold else hold
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def bust_value(i, j, goal, base, other, bust_scores_one, starter, reach):
     """What busting is worth to the player to move on i against j."""
     if not bust_scores_one:
@@ -93,7 +93,7 @@ def bust_value(i, j, goal, base, other, bust_scores_one, starter, reach):
     return 1.0 - other[base[j] + i1 * (goal - j)]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def sweep(
     table,
     other,
@@ -140,7 +140,7 @@ def sweep(
     return change
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def solve_stage(
     s,
     a_table,
@@ -226,7 +226,7 @@ def solve_stage(
         sweeps_out[p] = n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def solve_all(a_table, b_table, symmetric, goal, base, adds, faces, bust_scores_one, catch_up,
               a_starter, a_mode, a_roll, a_thresh, b_mode, b_roll, b_thresh, reach, over_len,
               tol, max_sweeps):
@@ -252,7 +252,7 @@ def solve_all(a_table, b_table, symmetric, goal, base, adds, faces, bust_scores_
     return total, most
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def optimal_policy(
     table,
     other,
@@ -309,7 +309,7 @@ def optimal_policy(
     _ = dummy_roll
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _wants_roll(roll_pol, thresh, base, goal, me, opp, turn, starter_past_goal):
     if turn == 0:
         return True
