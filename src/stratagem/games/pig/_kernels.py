@@ -227,9 +227,28 @@ def solve_stage(
 
 
 @njit(cache=True, error_model="numpy")
-def solve_all(a_table, b_table, symmetric, goal, base, adds, faces, bust_scores_one, catch_up,
-              a_starter, a_mode, a_roll, a_thresh, b_mode, b_roll, b_thresh, reach, over_len,
-              tol, max_sweeps):
+def solve_all(
+    a_table,
+    b_table,
+    symmetric,
+    goal,
+    base,
+    adds,
+    faces,
+    bust_scores_one,
+    catch_up,
+    a_starter,
+    a_mode,
+    a_roll,
+    a_thresh,
+    b_mode,
+    b_roll,
+    b_thresh,
+    reach,
+    over_len,
+    tol,
+    max_sweeps,
+):
     """Every stage, from the highest score sum down; returns (total sweeps, most for a pair).
 
     One thread on purpose: the 2 * goal - 1 stages depend on each other, and a
@@ -242,9 +261,30 @@ def solve_all(a_table, b_table, symmetric, goal, base, adds, faces, bust_scores_
     most = 0
     for s in range(2 * (goal - 1), -1, -1):
         sweeps[:] = 0
-        solve_stage(s, a_table, b_table, symmetric, goal, base, adds, faces, bust_scores_one,
-                    catch_up, a_starter, a_mode, a_roll, a_thresh, b_mode, b_roll, b_thresh,
-                    reach, over_len, tol, max_sweeps, sweeps)
+        solve_stage(
+            s,
+            a_table,
+            b_table,
+            symmetric,
+            goal,
+            base,
+            adds,
+            faces,
+            bust_scores_one,
+            catch_up,
+            a_starter,
+            a_mode,
+            a_roll,
+            a_thresh,
+            b_mode,
+            b_roll,
+            b_thresh,
+            reach,
+            over_len,
+            tol,
+            max_sweeps,
+            sweeps,
+        )
         total += sweeps.sum()
         m = sweeps.max()
         if m > most:

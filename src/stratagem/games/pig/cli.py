@@ -248,6 +248,13 @@ def simulate_command(
 @app.command("rules")
 def rules_command(
     max_rows: Annotated[int, typer.Option("--max-rows", help="Most rows the table may have.")] = 8,
+    role: Annotated[
+        str,
+        typer.Option(
+            "--role",
+            help="Minimise the cost on a coin toss (both), or only when moving first/second.",
+        ),
+    ] = "both",
     rules: RulesOpt = DEFAULT_PRESET,
     goal: GoalOpt = None,
     faces: FacesOpt = None,
@@ -257,25 +264,25 @@ def rules_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Derive a rule-of-thumb table from the optimum and price it exactly."""
-    from stratagem.games.pig.thumb import derive_table, format_table
+    from stratagem.games.pig.thumb import ThumbResult, derive_tables, format_table
 
     if max_rows < 1:
         raise InvalidRulesError(f"--max-rows must be at least 1, got {max_rows}")
+    if role not in ("both", "first", "second"):
+        raise InvalidRulesError(f"--role must be both, first or second, got {role!r}")
     r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
-    result = derive_table(_solution(r), max_rows)
-    if as_json:
-        typer.echo(
-            json.dumps(
-                {
-                    "rules": _rules_json(r),
-                    "rows": [str(row) for row in result.table.rows],
-                    "cost": result.cost,
-                    "p_coin": result.p_coin,
-                    "p_first": result.p_first,
-                    "p_second": result.p_second,
-                }
+    err = Console(stderr=True, highlight=False)
+
+    def report(found: ThumbResult) -> None:
+        if err.is_terminal and not as_json:
+            err.print(
+                f"  {found.max_rows} row(s): cost {100 * found.objective:.4f} points "
+                f"({found.seconds:.0f} s)"
             )
-        )
+
+    result = derive_tables(_solution(r), max_rows, role, progress=report)[-1]  # type: ignore[arg-type]
+    if as_json:
+        typer.echo(json.dumps({**result.to_dict(), "rules": _rules_json(r)}))
         return
     out.print(format_table(result))
 
