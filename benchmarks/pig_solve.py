@@ -632,8 +632,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     tables = build_tables(ours, peers, args.repeat, args.peer_repeat, args.threshold)
     game = peers[0].game if peers else ""
     notes = [
-        f"Machine: {info['cpu_count']} CPUs ({info['cpu_model']}); ours runs on "
-        f"{info['numba_threads']} numba threads, {info['peer']} in one Python thread.",
+        f"Machine: {info['cpu_count']} CPUs ({info['cpu_model']}); ours solves on one "
+        "thread (its stages depend on each other; see _kernels.solve_all), so the '1 thread' "
+        f"columns only confirm it; {info['peer']} runs in one Python thread.",
+        "Ours iterates each stage pair with Aitken extrapolation of P(j, i, 0) and stops, "
+        "like the peer, on a plain sweep that changed no value by the threshold or more.",
         "Timings exclude numba compilation (warm-up run first); child processes load the "
         "compiled kernels from numba's disk cache.",
         f"Peer game: pyspiel.load_game({game!r}) with players=2, diceoutcomes=6, "

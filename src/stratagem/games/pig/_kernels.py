@@ -179,6 +179,12 @@ def solve_stage(
         a_is_starter = catch_up and a_starter
         b_is_starter = catch_up and not a_starter
         n = 0
+        b0 = base[j] + i * (goal - j)
+        # Aitken's delta-squared on P_B(j, i, 0), the one number the next A sweep reads:
+        # with the actions fixed a pair sweep maps it affinely (y -> c + r y), so three
+        # iterates give the fixed point.
+        x1 = np.nan
+        x2 = np.nan
         while True:
             bv = bust_value(i, j, goal, base, b_table, bust_scores_one, a_is_starter, reach)
             c1 = sweep(
@@ -223,6 +229,20 @@ def solve_stage(
                 break  # no cycle: one pass is exact
             if (c1 if c1 > c2 else c2) < tol or n >= max_sweeps:
                 break
+            # Stop only on a plain sweep that changed nothing; extrapolation just
+            # moves the start of the next one.
+            x3 = b_table[b0]
+            d1 = x2 - x1
+            d2 = x3 - x2
+            if d1 != 0.0 and abs(d2) > tol:
+                ratio = d2 / d1
+                if 0.0 < ratio < 0.98:
+                    b_table[b0] = x3 + d2 * ratio / (1.0 - ratio)
+                    x1 = np.nan
+                    x2 = np.nan
+                    continue
+            x1 = x2
+            x2 = x3
         sweeps_out[p] = n
 
 
