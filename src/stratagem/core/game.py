@@ -64,6 +64,19 @@ class State(Protocol):
         ...
 
 
+def chance_key(state: State) -> tuple[int, ...] | None:
+    """The slot of a chance event, for common random numbers, or ``None``.
+
+    A game may name each chance event by a tuple of ints, e.g. (player, turn,
+    throw) in Yahtzee. The arena draws the outcome of a slot from a generator
+    seeded by (deal seed, slot), so when a deal is replayed with the seats
+    swapped every seat sees the same dice in the same slots, even after the
+    players' decisions have differed.
+    """
+    own = getattr(state, "chance_key", None)
+    return None if own is None else tuple(own())
+
+
 def sample_chance(state: State, rng: np.random.Generator) -> Action:
     """Draw one outcome of a chance node from its distribution.
 

@@ -46,6 +46,8 @@ class PigState:
     rolling: bool = False
     target: int | None = None
     winner: int | None = None
+    turns: int = 0  # turns ended so far, both players
+    rolls: int = 0  # rolls that scored in the current turn
 
     @classmethod
     def new(cls, rules: PigRules) -> PigState:
@@ -79,6 +81,10 @@ class PigState:
             return []
         return [PigAction.ROLL] if self.turn_total == 0 else [PigAction.ROLL, PigAction.HOLD]
 
+    def chance_key(self) -> tuple[int, int, int]:
+        """(player, turns ended so far, rolls made in this turn): the slot of a roll."""
+        return (self.player, self.turns, self.rolls)
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if not self.rolling or self.winner is not None:
             return []
@@ -94,8 +100,13 @@ class PigState:
             "rolling": False,
             "target": self.target,
             "winner": self.winner,
+            "turns": self.turns,
+            "rolls": self.rolls,
         }
         fields.update(changes)
+        if "turn_total" in changes and changes["turn_total"] == 0:
+            fields["turns"] = self.turns + 1  # a turn ended
+            fields["rolls"] = 0
         return PigState(**fields)  # type: ignore[arg-type]
 
     def _bank(self, points: int) -> PigState:
@@ -148,7 +159,7 @@ class PigState:
                 scores = list(self.scores)
                 scores[self.player] = total
                 return self._with(scores=tuple(scores), turn_total=0, winner=self.player)
-            return self._with(turn_total=turn)
+            return self._with(turn_total=turn, rolls=self.rolls + 1)
         if action == PigAction.ROLL and not isinstance(action, bool):
             return self._with(rolling=True)
         if action == PigAction.HOLD and not isinstance(action, bool):

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+import numpy as np
+
 from stratagem.core.errors import IllegalActionError, InvalidStateError
 from stratagem.core.game import CHANCE, TERMINAL
 from stratagem.games.yahtzee import dice as D
@@ -221,6 +223,16 @@ class YahtzeeState:
         actions: list[Keep | Score] = list(self._keeps) if self.rolls_left > 0 else []
         actions.extend(Score(c) for c in self.card.options(self.dice))
         return actions
+
+    def chance_key(self) -> tuple[int, int, int]:
+        """(player, turn = boxes filled on that card, throw 0..2): the slot of a roll."""
+        return (self.player, len(self.card.filled), ROLLS_PER_TURN - self.rolls_left)
+
+    def sample_chance(self, rng: np.random.Generator) -> Roll:
+        """Throw the dice not kept: five faces are drawn and the first ones used, so
+        that one slot gives the same faces whatever was kept (common random numbers)."""
+        faces = rng.integers(1, 7, size=NUM_DICE)
+        return Roll(tuple(int(f) for f in faces[: NUM_DICE - len(self.dice)]))
 
     def chance_outcomes(self) -> list[tuple[Roll, float]]:
         if not self.rolling or self.is_terminal():
