@@ -23,7 +23,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow" -q
 
 test-all: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench,distributed]'
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

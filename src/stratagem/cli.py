@@ -12,6 +12,7 @@ import sys
 import typer
 
 from stratagem import __version__
+from stratagem.arena_cli import app as arena_app
 from stratagem.core.errors import StratagemError
 from stratagem.games.pig.cli import app as pig_app
 from stratagem.games.yahtzee.cli import app as yahtzee_app
@@ -25,6 +26,7 @@ app = typer.Typer(
 )
 app.add_typer(yahtzee_app, name="yahtzee")
 app.add_typer(pig_app, name="pig")
+app.add_typer(arena_app, name="arena")
 
 
 @app.command()

@@ -75,3 +75,13 @@ class Advisor(Protocol):
     def advise(self, state: State) -> Sequence[Advice]:
         """Every legal action with its value and regret, best first."""
         ...
+
+
+class RandomAgent:
+    """Plays a uniformly random legal action (a baseline for every game)."""
+
+    spec = "random"
+
+    def act(self, state: State, rng: np.random.Generator) -> Action:
+        actions = state.legal_actions()
+        return actions[int(rng.integers(len(actions)))]
