@@ -463,3 +463,114 @@ def simulate_games(
                 mover = 1 - mover
         winner_is_a[g] = (winner == 0) == a_is_starter
         turns[g] = nturns
+
+
+# ---------------------------------------------------------------------------
+# Compiled playouts for MCTS (see :mod:`stratagem.games.pig.rollout`).
+#
+# Random numbers come from SplitMix64 seeded per call: seeding numba's own
+# Mersenne Twister costs more than a whole playout of Pig.
+
+_SPLITMIX_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_SPLITMIX_MUL1 = np.uint64(0xBF58476D1CE4E5B9)
+_SPLITMIX_MUL2 = np.uint64(0x94D049BB133111EB)
+_U30 = np.uint64(30)
+_U27 = np.uint64(27)
+_U31 = np.uint64(31)
+_U32 = np.uint64(32)
+
+ROLLOUT_RANDOM = 0
+ROLLOUT_HOLD = 1
+
+
+@njit(cache=True)
+def _rollout_below(rng_state, n):
+    """A uniform int in 0..n-1 from the SplitMix64 stream in ``rng_state[0]``."""
+    s = rng_state[0] + _SPLITMIX_GAMMA
+    rng_state[0] = s
+    z = (s ^ (s >> _U30)) * _SPLITMIX_MUL1
+    z = (z ^ (z >> _U27)) * _SPLITMIX_MUL2
+    z = z ^ (z >> _U31)
+    return np.int64(((z >> _U32) * np.uint64(n)) >> _U32)
+
+
+@njit(cache=True)
+def playout(
+    adds_mask,
+    goal,
+    faces,
+    bust_scores_one,
+    catch_up,
+    score0,
+    score1,
+    player,
+    turn_total,
+    rolling,
+    target,
+    policy,
+    hold_at,
+    seed,
+):
+    """Play a game of Pig to the end from one position; return the winner (0 or 1).
+
+    The position is the fields of a ``PigState`` (``target`` -1 when there is
+    no catch-up target). ``policy`` is ``ROLLOUT_RANDOM`` (roll or hold with
+    equal chance whenever holding is legal) or ``ROLLOUT_HOLD`` (hold once the
+    turn total reaches ``hold_at`` or the goal; always roll on a last catch-up
+    turn, like ``strategies.HoldAt``). Transitions follow ``PigState.apply``.
+    """
+    rng_state = np.empty(1, dtype=np.uint64)
+    rng_state[0] = seed
+    scores = np.empty(2, dtype=np.int64)
+    scores[0] = score0
+    scores[1] = score1
+    p = player
+    turn = turn_total
+    while True:
+        bank = -1
+        if rolling:
+            rolling = False
+            face = 1 + _rollout_below(rng_state, faces)
+            if adds_mask[face] == 0:
+                if bust_scores_one:
+                    bank = 1
+                else:
+                    if target >= 0:
+                        return 0
+                    p = 1 - p
+                    turn = 0
+                    continue
+            else:
+                turn += face
+                total = scores[p] + turn
+                if target >= 0:
+                    if total > target:
+                        return p
+                elif total >= goal and not (catch_up and p == 0):
+                    return p
+                continue
+        else:
+            roll = True
+            if turn > 0:
+                if policy == ROLLOUT_RANDOM:
+                    roll = _rollout_below(rng_state, 2) == 0
+                elif target < 0:
+                    roll = turn < hold_at and scores[p] + turn < goal
+            if roll:
+                rolling = True
+                continue
+            bank = turn
+        # The turn ends with ``bank`` points added to the mover's score.
+        scores[p] += bank
+        total = scores[p]
+        turn = 0
+        if target >= 0:
+            return 1 if total > target else 0
+        if total >= goal:
+            if catch_up and p == 0:
+                target = total
+                p = 1
+            else:
+                return p
+        else:
+            p = 1 - p

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from stratagem.algorithms.mcts import MCTS, MCTSConfig
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.arena import AgentInfo, AgentSpec, ArenaError, GameSpec
 from stratagem.core.errors import StratagemError
@@ -18,6 +19,16 @@ def _pig_agent(rules: str, spec: AgentSpec) -> Agent:
         return parse_agent(text, r, solve(r) if spec.name == "optimal" else None)
     except StratagemError as exc:
         raise ArenaError(str(exc)) from None
+
+
+def _mcts(rules: str, spec: AgentSpec) -> Agent:
+    from stratagem.games.pig.rollout import rollout
+
+    try:
+        config = MCTSConfig.from_spec(",".join(f"{k}={v}" for k, v in spec.params))
+    except StratagemError as exc:
+        raise ArenaError(str(exc)) from None
+    return MCTS.from_config(config, rollout_fn=rollout)
 
 
 def _random(rules: str, spec: AgentSpec) -> Agent:
@@ -45,5 +56,13 @@ GAME = GameSpec(
         "table": AgentInfo("table", "a rule table file (stratagem pig rules)", _pig_agent,
                            positional="FILE"),
         "random": AgentInfo("random", "uniformly random legal action", _random),
+        "mcts": AgentInfo(
+            "mcts", "Monte Carlo tree search with chance nodes (compiled playouts)", _mcts,
+            params={"c": "exploration constant on min-max normalised values (0.71)",
+                    "sims": "simulations per decision (2500)",
+                    "rollout": "playout policy: random, holdN (e.g. hold20) (random)",
+                    "expand": "visits before a node below the root grows children (1)",
+                    "seed": "seed of advise(); act() uses the arena's generator"},
+        ),
     },
 )  # fmt: skip

@@ -366,3 +366,198 @@ def simulate_optimal(
             out_upper_bonus[g] = 1 if u >= threshold else 0
             out_yahtzee_50[g] = fifty
             out_yahtzee_bonuses[g] = bonuses
+
+
+# ---------------------------------------------------------------------------
+# Compiled playouts for MCTS (see :mod:`stratagem.games.yahtzee.rollout`).
+#
+# Random numbers come from SplitMix64 seeded per call: seeding numba's own
+# Mersenne Twister would cost more than the call overhead budget.
+
+_SPLITMIX_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_SPLITMIX_MUL1 = np.uint64(0xBF58476D1CE4E5B9)
+_SPLITMIX_MUL2 = np.uint64(0x94D049BB133111EB)
+_U30 = np.uint64(30)
+_U27 = np.uint64(27)
+_U31 = np.uint64(31)
+_U32 = np.uint64(32)
+
+ROLLOUT_RANDOM = 0
+ROLLOUT_GREEDY = 1
+
+# Columns of the ``cards`` array a playout takes: one row per player.
+CARD_MASK = 0
+CARD_UPPER = 1
+CARD_FLAG = 2
+CARD_TOTAL = 3
+
+
+@njit(cache=True)
+def _rollout_below(rng_state, n):
+    """A uniform int in 0..n-1 from the SplitMix64 stream in ``rng_state[0]``."""
+    s = rng_state[0] + _SPLITMIX_GAMMA
+    rng_state[0] = s
+    z = (s ^ (s >> _U30)) * _SPLITMIX_MUL1
+    z = (z ^ (z >> _U27)) * _SPLITMIX_MUL2
+    z = z ^ (z >> _U31)
+    return np.int64(((z >> _U32) * np.uint64(n)) >> _U32)
+
+
+@njit(cache=True)
+def chase_tables(score, add, sub, sub_count, roll_prob, chase1, chase2, par):
+    """Per box c, the points of chasing c alone (keeping dice to maximise c).
+
+    ``chase1[c, k]``: expected points in c after keeping k and throwing the
+    rest once; ``chase2[c, k]``: the same with a second reroll played to
+    maximise c; ``par[c]``: expected points in c when a whole turn chases it.
+    Box rules only (no joker, no bonus); the greedy playout's yardsticks.
+    """
+    w = np.zeros(NUM_KEEPS)
+    m = np.empty(NUM_KEEPS)
+    e = np.empty(NUM_KEEPS)
+    for c in range(score.shape[0]):
+        for k in range(ROLL_START, NUM_KEEPS):
+            w[k] = score[c, k]
+        expect(w, add, e)
+        chase1[c, :] = e
+        best_subkeep(e, sub, sub_count, m)
+        expect(m, add, e)
+        chase2[c, :] = e
+        best_subkeep(e, sub, sub_count, m)
+        total = 0.0
+        for k in range(ROLL_START, NUM_KEEPS):
+            total += roll_prob[k] * m[k]
+        par[c] = total
+
+
+@njit(cache=True)
+def _greedy_choice(
+    mask, u, y, roll, rolls_left, score, upper_face, joker_score, counts, ip,
+    subkeeps, subkeep_count, chase1, chase2, par, upper_weight,
+):  # fmt: skip
+    """``(is_keep, keep or box)`` of the greedy playout policy at one decision.
+
+    Every option is valued against par (what a whole turn chasing that box
+    is expected to score): scoring box c now is worth ``points - par[c]``;
+    keeping k to chase c is worth ``chase[c, k] - par[c]``. While the upper
+    bonus is still open and reachable, an upper box also earns
+    ``upper_weight * (points - 3 * face)``: credit for staying on the
+    three-of-each pace to 63. The best option is played; a tie scores now.
+    """
+    ncat = score.shape[0]
+    threshold = ip[I_THRESHOLD]
+    reachable = u
+    for c in range(ncat):
+        if upper_face[c] > 0 and not (mask >> c) & 1:
+            reachable += 5 * upper_face[c]
+    weight = upper_weight if (ip[I_UBONUS] > 0 and u < threshold <= reachable) else 0.0
+    best = NEG
+    choice = -1
+    for c in range(ncat):
+        pts, _, _, legal = category_points(
+            mask, u, y, c, roll, score, upper_face, joker_score, counts, ip
+        )
+        if not legal:
+            continue
+        v = pts - par[c]
+        f = upper_face[c]
+        if f > 0:
+            v += weight * (score[c, roll] - 3 * f)
+        if v > best:
+            best = v
+            choice = c
+    if rolls_left == 0:
+        return False, choice
+    chase = chase1 if rolls_left == 1 else chase2
+    r = roll - ROLL_START
+    keep = -1
+    best_keep = best
+    for c in range(ncat):
+        if (mask >> c) & 1:
+            continue
+        f = upper_face[c]
+        for j in range(subkeep_count[r]):
+            k = subkeeps[r, j]
+            e = chase[c, k]
+            v = e - par[c]
+            if f > 0:
+                v += weight * (e - 3 * f)
+            if v > best_keep:
+                best_keep = v
+                keep = k
+    if keep >= 0:
+        return True, keep
+    return False, choice
+
+
+@njit(cache=True)
+def playout(
+    score, upper_face, joker_score, counts, ip, add, subkeeps, subkeep_count,
+    chase1, chase2, par, upper_weight, cards, player, dice, rolls_left, rolling, policy, seed,
+):  # fmt: skip
+    """Play a game to the end from one position; final totals land in ``cards``.
+
+    ``cards[p]`` holds player p's (filled-box mask, upper total capped at the
+    threshold, Yahtzee flag, points so far with bonuses); ``dice`` is the keep
+    number of the dice kept (at a pending roll) or of the roll showing (at a
+    decision). ``policy`` is ``ROLLOUT_RANDOM`` (a uniform choice among the
+    protocol's legal actions: every distinct keep while rerolls are left, and
+    every legal box) or ``ROLLOUT_GREEDY`` (:func:`_greedy_choice`).
+    """
+    rng_state = np.empty(1, dtype=np.uint64)
+    rng_state[0] = seed
+    ncat = score.shape[0]
+    full = (1 << ncat) - 1
+    nplayers = cards.shape[0]
+    boxes = np.empty(ncat, dtype=np.int64)
+    p = player
+    k = dice
+    left = rolls_left
+    while cards[nplayers - 1, CARD_MASK] != full:
+        if rolling:
+            held = 0
+            for f in range(6):
+                held += counts[k, f]
+            for _ in range(5 - held):
+                k = add[k, _rollout_below(rng_state, 6)]
+            left -= 1
+            rolling = False
+            continue
+        mask = cards[p, CARD_MASK]
+        u = cards[p, CARD_UPPER]
+        y = cards[p, CARD_FLAG]
+        is_keep = False
+        choice = -1
+        if policy == ROLLOUT_GREEDY:
+            is_keep, choice = _greedy_choice(
+                mask, u, y, k, left, score, upper_face, joker_score, counts, ip,
+                subkeeps, subkeep_count, chase1, chase2, par, upper_weight,
+            )  # fmt: skip
+        else:
+            nboxes = 0
+            for c in range(ncat):
+                if category_points(mask, u, y, c, k, score, upper_face, joker_score, counts, ip)[3]:
+                    boxes[nboxes] = c
+                    nboxes += 1
+            nkeeps = subkeep_count[k - ROLL_START] if left > 0 else 0
+            j = _rollout_below(rng_state, nkeeps + nboxes)
+            if j < nkeeps:
+                is_keep = True
+                choice = subkeeps[k - ROLL_START, j]
+            else:
+                choice = boxes[j - nkeeps]
+        if is_keep:
+            k = choice
+            rolling = True
+            continue
+        pts, nu, ny, _ = category_points(
+            mask, u, y, choice, k, score, upper_face, joker_score, counts, ip
+        )
+        cards[p, CARD_MASK] = mask | (1 << choice)
+        cards[p, CARD_UPPER] = nu
+        cards[p, CARD_FLAG] = ny
+        cards[p, CARD_TOTAL] += pts
+        p = (p + 1) % nplayers
+        k = 0
+        left = 3
+        rolling = True

@@ -5,8 +5,10 @@ Every player has their own card and their own dice; a game has 1 to 4 players.
 
 from __future__ import annotations
 
+from stratagem.algorithms.mcts import MCTS, MCTSConfig
 from stratagem.core.agent import Agent, RandomAgent
-from stratagem.core.arena import AgentInfo, AgentSpec, GameSpec
+from stratagem.core.arena import AgentInfo, AgentSpec, ArenaError, GameSpec
+from stratagem.core.errors import StratagemError
 from stratagem.games.yahtzee.rules import PRESETS, preset
 from stratagem.games.yahtzee.solver import solve
 from stratagem.games.yahtzee.state import YahtzeeState
@@ -15,6 +17,16 @@ from stratagem.games.yahtzee.strategies import OptimalStrategy
 
 def _optimal(rules: str, spec: AgentSpec) -> Agent:
     return OptimalStrategy(solve(preset(rules)))
+
+
+def _mcts(rules: str, spec: AgentSpec) -> Agent:
+    from stratagem.games.yahtzee.rollout import rollout
+
+    try:
+        config = MCTSConfig.from_spec(",".join(f"{k}={v}" for k, v in spec.params))
+    except StratagemError as exc:
+        raise ArenaError(str(exc)) from None
+    return MCTS.from_config(config, rollout_fn=rollout)
 
 
 def _random(rules: str, spec: AgentSpec) -> Agent:
@@ -32,5 +44,17 @@ GAME = GameSpec(
     agents={
         "optimal": AgentInfo("optimal", "maximises the expected final score (exact)", _optimal),
         "random": AgentInfo("random", "uniformly random legal action", _random),
+        "mcts": AgentInfo(
+            "mcts",
+            "Monte Carlo tree search with chance nodes (compiled playouts)",
+            _mcts,
+            params={
+                "c": "exploration constant on min-max normalised values (0.71)",
+                "sims": "simulations per decision (2500)",
+                "rollout": "playout policy: random, greedy (random)",
+                "expand": "visits before a node below the root grows children (1)",
+                "seed": "seed of advise(); act() uses the arena's generator",
+            },
+        ),
     },
 )

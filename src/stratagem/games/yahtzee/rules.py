@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from functools import cache
 from typing import Literal
 
 from stratagem.core.errors import InvalidRulesError, InvalidStateError
@@ -187,7 +188,9 @@ def check_dice(dice: Sequence[int], count: int = NUM_DICE) -> None:
             raise InvalidStateError(f"a die shows 1..{NUM_FACES}, got {face!r}")
 
 
+@cache
 def _score_for(family: Family, category: str, dice: tuple[int, ...]) -> int:
+    # Memoised: 252 rolls x 15 boxes; search algorithms score the same rolls again and again.
     counts = Counter(dice)
     total = sum(dice)
     most = max(counts.values())
