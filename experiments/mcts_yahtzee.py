@@ -164,6 +164,10 @@ The report: {REPORTED["tukey"]}.
 
 Across the nine cells: W = {lev_w:.3f}, p = {lev_p:.3g}; across the three values
 of C: W = {lev_c[0]:.3f}, p = {lev_c[1]:.3g}.
+
+What agrees with the report, what does not, and why:
+[mcts_yahtzee_discussion.md](mcts_yahtzee_discussion.md). The best MCTS found under the
+same budget: [mcts_yahtzee_best.md](mcts_yahtzee_best.md).
 """
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
