@@ -136,6 +136,13 @@ def test_parquet_results_resume_through_a_journal(tmp_path: Path) -> None:
     assert key(more) == key(run(exp, 30, tmp_path / "again.csv"))
 
 
+def test_a_parquet_run_interrupted_before_its_first_game_resumes(tmp_path: Path) -> None:
+    exp = make_experiment("pig", "coin-3", ["hold:2", "random"], 4)
+    out = tmp_path / "r.parquet"
+    (tmp_path / "r.parquet.journal.csv").write_text(",".join(arena.RESULT_COLUMNS) + "\n")
+    assert sorted(r["game_index"] for r in run(exp, 6, out)) == list(range(6))
+
+
 def test_a_file_of_another_experiment_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "r.csv"
     run(make_experiment("pig", "coin-3", ["hold:2", "random"], 4), 4, out)

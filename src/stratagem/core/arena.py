@@ -569,9 +569,11 @@ def run(
     plan = schedule(exp, games)
     existing: list[dict[str, Any]] = []
     if out.exists() or _journal(out).exists():
-        existing = read_results(out) if _fmt(out) == "parquet" else _read_csv(out, repair=True)
-        if _fmt(out) == "parquet":
-            _read_csv(_journal(out), repair=True)
+        if _fmt(out) == "csv":
+            existing = _read_csv(out, repair=True)
+        else:
+            journal = _read_csv(_journal(out), repair=True)
+            existing = read_results(out) if out.exists() else journal  # parquet + journal
         foreign = {r["experiment"] for r in existing} - {exp.id}
         if foreign:
             raise ArenaError(
