@@ -39,6 +39,13 @@ returning the final returns of one playout (the game layer passes it, e.g.
 method. Game-provided paths may offer other policies (``greedy`` in Yahtzee,
 ``hold20`` in Pig); the generic playout offers ``random`` only.
 
+A game may also hand over its compiled interface (``fast``, a
+:class:`~stratagem.algorithms.mcts_compiled.FastGame`): then the whole
+search, tree included, runs in numba (:mod:`stratagem.algorithms.mcts_compiled`,
+the same algorithm at a fraction of the cost per simulation) whenever the
+state can be encoded, and the advice is the same kind of record. Its random
+numbers come from one 64-bit seed drawn from the search's generator.
+
 Random numbers all come from the generator given to a search (``advise``
 makes one from ``seed``): it seeds a ``random.Random`` for the tree's own
 draws (expansion order, outcomes of chance nodes that list them) and is
@@ -77,13 +84,14 @@ import gc
 import math
 import random
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from stratagem.algorithms.mcts_compiled import FastGame
+from stratagem.algorithms.mcts_compiled import search as compiled_search
 from stratagem.core.agent import Advice
 from stratagem.core.errors import InvalidRulesError, InvalidStateError
 from stratagem.core.game import CHANCE, TERMINAL, Action, State
@@ -304,6 +312,8 @@ class MCTS:
     ``rollout_fn`` is a game's compiled playout (see :data:`RolloutFn`);
     without it, a state's own ``rollout(policy, rng)`` method is used, and
     without that the generic random playout (policy ``random`` only).
+    ``fast`` is a game's compiled interface: states it can encode are
+    searched entirely in compiled code, others as above.
     Searches are deterministic: ``act`` for a given generator, ``advise``
     for a given ``seed``.
 
@@ -323,12 +333,21 @@ class MCTS:
         *,
         expand_after: int = 1,
         rollout_fn: RolloutFn | None = None,
+        fast: FastGame | None = None,
     ) -> None:
         self.config = MCTSConfig(c, simulations, rollout, seed, expand_after)
         self.rollout_fn = rollout_fn
+        self.fast = fast
+        if fast is not None:
+            fast.policy(rollout)  # an unknown policy is refused now, not at the first search
 
     @classmethod
-    def from_config(cls, config: MCTSConfig, rollout_fn: RolloutFn | None = None) -> MCTS:
+    def from_config(
+        cls,
+        config: MCTSConfig,
+        rollout_fn: RolloutFn | None = None,
+        fast: FastGame | None = None,
+    ) -> MCTS:
         """An agent with these settings (e.g. from :meth:`MCTSConfig.from_spec`)."""
         return cls(
             config.c,
@@ -337,6 +356,7 @@ class MCTS:
             config.seed,
             expand_after=config.expand_after,
             rollout_fn=rollout_fn,
+            fast=fast,
         )
 
     @property
@@ -374,8 +394,23 @@ class MCTS:
         legal = list(state.legal_actions())
         if not legal:
             raise InvalidStateError("MCTS found no legal action to search")
+        fast = self.fast
+        encoded = None if fast is None else fast.encode(state)
+        if fast is not None and encoded is not None:
+            config = self.config
+            found = compiled_search(
+                fast,
+                encoded,
+                fast.policy(config.rollout),
+                c=config.c,
+                simulations=config.simulations,
+                expand_after=config.expand_after,
+                seed=int(rng.bit_generator.random_raw()),
+            )
+            tried = [(fast.decode_action(state, code), v) for code, v in found.samples()]
+            return _advice(tried, legal)
         root = self._run(state, rng)
-        return _advice(root, legal)
+        return _advice([(child.action, child.samples or ()) for child in root.children], legal)
 
     def _playout(
         self, state: State, rng: np.random.Generator, uniform: Callable[[], float]
@@ -501,22 +536,24 @@ class MCTS:
         return root
 
 
-def _advice(root: _Node, legal: Sequence[Action]) -> list[Advice]:
-    """Root statistics as advice, best mean first."""
+def _advice(
+    tried_actions: Sequence[tuple[Action, Sequence[float] | np.ndarray]], legal: Sequence[Action]
+) -> list[Advice]:
+    """Root statistics as advice, best mean first, from each tried action's returns."""
     order = {action: i for i, action in enumerate(legal)}
     rows: list[tuple[float, int, int, Advice]] = []
     tried = set()
-    for child in root.children:
-        samples = np.asarray(child.samples, dtype=np.float64)
+    for action, returns in tried_actions:
+        samples = np.asarray(returns, dtype=np.float64)
         n = len(samples)
         mean = float(samples.mean())
         sd = float(samples.std(ddof=1)) if n >= 2 else None
         se = sd / math.sqrt(n) if sd is not None else None
-        counts = Counter(round(v) for v in child.samples or ())
-        histogram = {k: counts[k] for k in sorted(counts)}
-        advice = Advice(child.action, mean, 0.0, n, se, sd, histogram)
-        rows.append((mean, n, order[child.action], advice))
-        tried.add(order[child.action])
+        values, counts = np.unique(np.rint(samples).astype(np.int64), return_counts=True)
+        histogram = {int(k): int(m) for k, m in zip(values, counts)}
+        advice = Advice(action, mean, 0.0, n, se, sd, histogram)
+        rows.append((mean, n, order[action], advice))
+        tried.add(order[action])
     rows.sort(key=lambda row: (-row[0], -row[1], row[2]))
     best = rows[0][0]
     out = [

@@ -574,3 +574,218 @@ def playout(
                 return p
         else:
             p = 1 - p
+
+
+# ---------------------------------------------------------------------------
+# The compiled game interface of :mod:`stratagem.games.pig.fast` (for
+# :mod:`stratagem.algorithms.mcts_compiled`): a ``PigState`` as an int64
+# array, its rules included, and the moves of ``PigState.apply`` over it.
+
+FAST_SCORE0 = 0
+FAST_SCORE1 = 1
+FAST_PLAYER = 2
+FAST_TURN = 3
+FAST_ROLLING = 4
+FAST_TARGET = 5  # the catch-up turn's total to beat, -1 when none
+FAST_WINNER = 6  # -1 while the game goes on
+FAST_TURNS = 7
+FAST_ROLLS = 8
+FAST_GOAL = 9
+FAST_FACES = 10
+FAST_BUSTS = 11  # two words: bit f of word f // 64 is set when face f busts
+FAST_BUST_SCORES_ONE = 13
+FAST_CATCH_UP = 14
+FAST_SIZE = 15
+
+FAST_ROLL = 0  # PigAction.ROLL
+FAST_HOLD = 1  # PigAction.HOLD
+
+
+@njit(cache=True)
+def fast_busts(s, face):
+    return (s[FAST_BUSTS + (face >> 6)] >> (face & 63)) & 1 == 1
+
+
+@njit(cache=True)
+def fast_player(s):
+    """The player to move, -1 at a roll, -2 once the game is over."""
+    if s[FAST_WINNER] >= 0:
+        return -2
+    if s[FAST_ROLLING] != 0:
+        return -1
+    return s[FAST_PLAYER]
+
+
+@njit(cache=True)
+def fast_legal(s, out):
+    """Roll, and hold once the turn total is above 0; none at a roll or the end."""
+    if s[FAST_ROLLING] != 0 or s[FAST_WINNER] >= 0:
+        return 0
+    out[0] = FAST_ROLL
+    if s[FAST_TURN] == 0:
+        return 1
+    out[1] = FAST_HOLD
+    return 2
+
+
+@njit(cache=True)
+def _fast_end_turn(out):
+    out[FAST_TURN] = 0
+    out[FAST_TURNS] += 1
+    out[FAST_ROLLS] = 0
+
+
+@njit(cache=True)
+def _fast_bank(out, points):
+    """``PigState._bank``: end the mover's turn with ``points`` added."""
+    p = out[FAST_PLAYER]
+    out[FAST_SCORE0 + p] += points
+    total = out[FAST_SCORE0 + p]
+    _fast_end_turn(out)
+    if out[FAST_TARGET] >= 0:
+        out[FAST_WINNER] = 1 if total > out[FAST_TARGET] else 0
+    elif total >= out[FAST_GOAL]:
+        if out[FAST_CATCH_UP] != 0 and p == 0:
+            out[FAST_PLAYER] = 1
+            out[FAST_TARGET] = total
+        else:
+            out[FAST_WINNER] = p
+    else:
+        out[FAST_PLAYER] = 1 - p
+
+
+@njit(cache=True)
+def fast_apply(s, code, out):
+    """``PigState.apply``: ``code`` is an action (0 roll, 1 hold) or, at a roll, the face."""
+    for i in range(FAST_SIZE):
+        out[i] = s[i]
+    if out[FAST_ROLLING] == 0:
+        if code == FAST_ROLL:
+            out[FAST_ROLLING] = 1
+        else:
+            _fast_bank(out, out[FAST_TURN])
+        return
+    out[FAST_ROLLING] = 0
+    p = out[FAST_PLAYER]
+    if fast_busts(out, code):
+        if out[FAST_BUST_SCORES_ONE] != 0:
+            _fast_bank(out, 1)
+        else:
+            _fast_end_turn(out)
+            if out[FAST_TARGET] >= 0:
+                out[FAST_WINNER] = 0
+            else:
+                out[FAST_PLAYER] = 1 - p
+        return
+    turn = out[FAST_TURN] + code
+    total = out[FAST_SCORE0 + p] + turn
+    target = out[FAST_TARGET]
+    if target >= 0:
+        won = total > target
+    else:
+        won = total >= out[FAST_GOAL] and not (out[FAST_CATCH_UP] != 0 and p == 0)
+    if won:  # the winning total is banked at once
+        out[FAST_SCORE0 + p] = total
+        _fast_end_turn(out)
+        out[FAST_WINNER] = p
+    else:
+        out[FAST_TURN] = turn
+        out[FAST_ROLLS] += 1
+
+
+@njit(cache=True)
+def fast_sample(s, rng):
+    """A face of the die, uniform on 1..faces."""
+    return 1 + _rollout_below(rng, s[FAST_FACES])
+
+
+@njit(cache=True)
+def fast_outcome_index(s, face):
+    return face - 1
+
+
+@njit(cache=True)
+def fast_returns(s, out):
+    """1 to the winner, 0 to the other (0 to both before the end)."""
+    w = s[FAST_WINNER]
+    out[0] = 1.0 if w == 0 else 0.0
+    out[1] = 1.0 if w == 1 else 0.0
+
+
+@njit(cache=True)
+def fast_rollout(s, rng, policy, out):
+    """``playout`` from an encoded state, drawing from ``rng``; writes the returns to ``out``.
+
+    ``policy`` is ``(ROLLOUT_RANDOM or ROLLOUT_HOLD, hold_at)``.
+    """
+    winner = s[FAST_WINNER]
+    if winner < 0:
+        code = policy[0]
+        hold_at = policy[1]
+        goal = s[FAST_GOAL]
+        faces = s[FAST_FACES]
+        bust_scores_one = s[FAST_BUST_SCORES_ONE] != 0
+        catch_up = s[FAST_CATCH_UP] != 0
+        target = s[FAST_TARGET]
+        score0 = s[FAST_SCORE0]
+        score1 = s[FAST_SCORE1]
+        p = s[FAST_PLAYER]
+        turn = s[FAST_TURN]
+        rolling = s[FAST_ROLLING] != 0
+        while winner < 0:
+            bank = -1
+            if rolling:
+                rolling = False
+                face = 1 + _rollout_below(rng, faces)
+                if fast_busts(s, face):
+                    if bust_scores_one:
+                        bank = 1
+                    else:
+                        if target >= 0:
+                            winner = 0
+                            break
+                        p = 1 - p
+                        turn = 0
+                        continue
+                else:
+                    turn += face
+                    total = (score0 if p == 0 else score1) + turn
+                    if target >= 0:
+                        if total > target:
+                            winner = p
+                            break
+                    elif total >= goal and not (catch_up and p == 0):
+                        winner = p
+                        break
+                    continue
+            else:
+                roll = True
+                if turn > 0:
+                    if code == ROLLOUT_RANDOM:
+                        roll = _rollout_below(rng, 2) == 0
+                    elif target < 0:
+                        roll = turn < hold_at and (score0 if p == 0 else score1) + turn < goal
+                if roll:
+                    rolling = True
+                    continue
+                bank = turn
+            # The turn ends with ``bank`` points added to the mover's score.
+            if p == 0:
+                score0 += bank
+                total = score0
+            else:
+                score1 += bank
+                total = score1
+            turn = 0
+            if target >= 0:
+                winner = 1 if total > target else 0
+            elif total >= goal:
+                if catch_up and p == 0:
+                    target = total
+                    p = 1
+                else:
+                    winner = p
+            else:
+                p = 1 - p
+    out[0] = 1.0 if winner == 0 else 0.0
+    out[1] = 1.0 if winner == 1 else 0.0

@@ -22,13 +22,14 @@ def _pig_agent(rules: str, spec: AgentSpec) -> Agent:
 
 
 def _mcts(rules: str, spec: AgentSpec) -> Agent:
+    from stratagem.games.pig.fast import fast_game
     from stratagem.games.pig.rollout import rollout
 
     try:
         config = MCTSConfig.from_spec(",".join(f"{k}={v}" for k, v in spec.params))
+        return MCTS.from_config(config, rollout_fn=rollout, fast=fast_game(preset(rules)))
     except StratagemError as exc:
         raise ArenaError(str(exc)) from None
-    return MCTS.from_config(config, rollout_fn=rollout)
 
 
 def _random(rules: str, spec: AgentSpec) -> Agent:
@@ -57,7 +58,7 @@ GAME = GameSpec(
                            positional="FILE"),
         "random": AgentInfo("random", "uniformly random legal action", _random),
         "mcts": AgentInfo(
-            "mcts", "Monte Carlo tree search with chance nodes (compiled playouts)", _mcts,
+            "mcts", "Monte Carlo tree search with chance nodes (compiled tree and playouts)", _mcts,
             params={"c": "exploration constant on min-max normalised values (0.71)",
                     "sims": "simulations per decision (2500)",
                     "rollout": "playout policy: random, holdN (e.g. hold20) (random)",
