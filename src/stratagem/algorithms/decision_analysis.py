@@ -179,6 +179,11 @@ class DecisionAnalysis:
         self.observed = []
         self._left = None
 
+    def begin(self, state: State) -> None:
+        """Start a new game at ``state`` with the opponent to move (its move will be learnt)."""
+        self.reset()
+        self._left = state
+
     def _children_values(self, state: State, player: int) -> tuple[list[Action], np.ndarray]:
         if self.child_values is not None:
             actions, values = self.child_values(state, player)

@@ -202,7 +202,7 @@ def render(state: ScoreFourState, marks: dict[int, str] | None = None) -> str:
     ``marks`` may put a character on a cell (e.g. the last move, shown as a capital).
     """
     marks = marks or {}
-    header = "   ".join(f"  level {z + 1}  " for z in range(SIZE))
+    header = "   ".join(f"   level {z + 1}  " for z in range(SIZE))
     lines = [header]
     for y in reversed(range(SIZE)):
         parts = []
@@ -220,5 +220,5 @@ def render(state: ScoreFourState, marks: dict[int, str] | None = None) -> str:
                     cells.append(".")
             parts.append(f"{y + 1}  " + " ".join(cells) + "  ")
         lines.append("   ".join(parts))
-    lines.append("   ".join("   a b c d    " for _ in range(SIZE)))
-    return "\n".join(lines)
+    lines.append("   ".join("   a b c d  " for _ in range(SIZE)))
+    return "\n".join(line.rstrip() for line in lines)

@@ -1,0 +1,163 @@
+"""``stratagem scorefour ...``: count, evaluate, best, play.
+
+A board is given as levels bottom to top separated by ``/``, each level 16
+cells ``x``, ``o`` or ``.`` for pegs a1 b1 c1 d1 a2 ... d4; levels left out are
+empty (``--board xxx.ooo.........``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.console import Console
+
+from stratagem.algorithms.decision_analysis import DecisionAnalysis, DecisionAnalysisConfig
+from stratagem.core.errors import InvalidRulesError, StratagemError
+from stratagem.games.scorefour import _kernels
+from stratagem.games.scorefour.board import peg_name
+from stratagem.games.scorefour.evaluation import evaluate
+from stratagem.games.scorefour.players import MinimaxAgent, decision_analysis
+from stratagem.games.scorefour.search import Minimax, value_text
+from stratagem.games.scorefour.state import ScoreFourState, render
+
+app = typer.Typer(
+    help="Score Four (4x4x4 with gravity): search, evaluation, play.", no_args_is_help=True
+)
+out = Console(highlight=False)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+BoardOpt = Annotated[
+    str, typer.Option("--board", help="Levels bottom to top, '/'-separated, 16 of x o . each.")
+]
+
+
+def _fail(exc: StratagemError) -> typer.Exit:
+    typer.echo(f"error: {exc}", err=True)
+    return typer.Exit(2)
+
+
+def _board(text: str) -> ScoreFourState:
+    try:
+        return ScoreFourState.from_string(text)
+    except StratagemError as exc:
+        raise _fail(exc) from None
+
+
+@app.command("count")
+def count_command(
+    depth: Annotated[int, typer.Option("--depth", help="Plies from the position.")],
+    board: BoardOpt = "",
+    as_json: JsonOpt = False,
+) -> None:
+    """Count move sequences of exactly DEPTH plies (perft); a won game is not extended."""
+    if not 0 <= depth <= 64:
+        raise _fail(InvalidRulesError(f"--depth must be 0..64, got {depth}"))
+    state = _board(board)
+    beads = np.array(state.beads, dtype=np.uint64)
+    heights = np.array(state.heights(), dtype=np.int64)
+    start = time.perf_counter()
+    leaves = (
+        0
+        if state.is_terminal() and depth > 0
+        else int(_kernels.perft(beads, heights, state.player, depth))
+    )
+    seconds = time.perf_counter() - start
+    if as_json:
+        typer.echo(json.dumps({"depth": depth, "leaves": leaves}))
+        return
+    out.print(f"depth {depth}: {leaves:,} move sequences ({seconds:.2f} s)")
+
+
+@app.command("evaluate")
+def evaluate_command(board: BoardOpt = "", as_json: JsonOpt = False) -> None:
+    """The paper's static evaluation U of a position, for each side."""
+    state = _board(board)
+    values = {"x": evaluate(state, 0), "o": evaluate(state, 1)}
+    if as_json:
+        typer.echo(
+            json.dumps({"board": state.to_string(), "to_move": "xo"[state.player], **values})
+        )
+        return
+    out.print(render(state))
+    out.print(
+        f"U for X: {values['x']:+.0f}   U for O: {values['o']:+.0f}   ({state.result_text()})"
+    )
+
+
+@app.command("best")
+def best_command(
+    board: BoardOpt = "",
+    depth: Annotated[int | None, typer.Option("--depth", help="Plies to search.")] = None,
+    seconds: Annotated[
+        float | None, typer.Option("--seconds", help="Time budget (iterative deepening).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The minimax move of a position (default: 1 second of iterative deepening)."""
+    state = _board(board)
+    if depth is None and seconds is None:
+        seconds = 1.0
+    try:
+        result = Minimax().search(state, depth, seconds)
+    except StratagemError as exc:
+        raise _fail(exc) from None
+    data = {
+        "move": peg_name(result.move), "value": result.value, "depth": result.depth,
+        "nodes": result.nodes, "seconds": result.seconds,
+        "nodes_per_second": result.nodes_per_second,
+    }  # fmt: skip
+    if as_json:
+        typer.echo(json.dumps(data))
+        return
+    out.print(
+        f"best move {data['move']} ({value_text(result.value)}), depth {result.depth}, "
+        f"{result.nodes:,} nodes in {result.seconds:.2f} s ({result.nodes_per_second:,.0f}/s)"
+    )
+
+
+@app.command("play")
+def play_command(
+    ai: Annotated[
+        str, typer.Option("--ai", help="minimax or decision-analysis.")
+    ] = "decision-analysis",
+    depth: Annotated[
+        int | None, typer.Option("--depth", help="AI look-ahead in plies (minimax 4, DA 2).")
+    ] = None,
+    seconds: Annotated[
+        float | None, typer.Option("--seconds", help="Minimax: time per move instead of a depth.")
+    ] = None,
+    f0: Annotated[float, typer.Option("--f0", help="DA: prior estimate of your skill.")] = 1.0,
+    beta: Annotated[
+        float, typer.Option("--beta", help="DA: learning rate of the estimate.")
+    ] = 0.05,
+    second: Annotated[bool, typer.Option("--second", help="Let the AI start.")] = False,
+    seed: Annotated[int | None, typer.Option(help="Seed for the AI's tie-breaks.")] = None,
+) -> None:
+    """Play against the AI, seeing how good each move was and the AI's estimate of your skill."""
+    from stratagem.games.scorefour.play import play_terminal, typed_ahead
+
+    try:
+        player: MinimaxAgent | DecisionAnalysis
+        if ai == "minimax":
+            player = MinimaxAgent(
+                depth=depth if depth or seconds is None else None, seconds=seconds
+            )
+            if depth is None and seconds is None:
+                player = MinimaxAgent(depth=4)
+        elif ai in ("decision-analysis", "da"):
+            player = decision_analysis(DecisionAnalysisConfig(depth or 2, f0, beta))
+        else:
+            raise InvalidRulesError(f"--ai must be minimax or decision-analysis, got {ai!r}")
+    except StratagemError as exc:
+        raise _fail(exc) from None
+    play_terminal(
+        player, np.random.default_rng(seed), human=1 if second else 0, pending=typed_ahead
+    )
+
+
+if __name__ == "__main__":
+    app()

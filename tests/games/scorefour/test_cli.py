@@ -1,0 +1,66 @@
+"""``stratagem scorefour ...`` as a user runs it (the game's typer app)."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from stratagem.games.scorefour.cli import app
+
+runner = CliRunner()
+
+
+def run_json(*args: str) -> dict[str, object]:
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)  # type: ignore[no-any-return]
+
+
+def test_count_prints_depth_and_leaves() -> None:
+    assert run_json("count", "--depth", "3") == {"depth": 3, "leaves": 4096}
+    assert run_json("count", "--depth", "6") == {"depth": 6, "leaves": 16**6 - 16 * 91}
+
+
+def test_count_from_a_board_stops_at_wins() -> None:
+    # X to move with d1 winning: 15 of X's 16 moves go on to O's 16 replies.
+    assert run_json("count", "--depth", "2", "--board", "xxx.ooo.........")["leaves"] == 15 * 16
+
+
+def test_best_finds_the_winning_peg() -> None:
+    data = run_json("best", "--board", "xxx.ooo.........", "--depth", "3")
+    assert data["move"] == "d1" and data["value"] == 999_999.0
+
+
+def test_best_with_a_time_budget_reports_nodes_per_second() -> None:
+    data = run_json("best", "--seconds", "0.2")
+    assert data["depth"] >= 3 and data["nodes_per_second"] > 0  # type: ignore[operator]
+
+
+def test_evaluate_is_zero_sum() -> None:
+    data = run_json("evaluate", "--board", "x" + "." * 15)
+    assert data == {"board": "x" + "." * 15 + "/" + "/".join(["." * 16] * 3), "to_move": "o",
+                    "x": 7.0, "o": -7.0}  # fmt: skip
+
+
+def test_a_malformed_board_is_an_error_naming_the_problem() -> None:
+    result = runner.invoke(app, ["count", "--depth", "1", "--board", "xxq"])
+    assert result.exit_code == 2
+    assert "malformed board" in result.output and "level 1 has 3 cells" in result.output
+
+
+def test_a_bad_depth_or_ai_is_refused() -> None:
+    result = runner.invoke(app, ["count", "--depth", "65"])
+    assert result.exit_code == 2 and "--depth must be 0..64" in result.output
+    result = runner.invoke(app, ["play", "--ai", "oracle"])
+    assert result.exit_code == 2 and "--ai must be minimax or decision-analysis" in result.output
+    result = runner.invoke(app, ["play", "--f0", "3"])
+    assert result.exit_code == 2 and "f0" in result.output
+
+
+def test_play_reads_moves_and_quits() -> None:
+    result = runner.invoke(app, ["play", "--ai", "minimax", "--depth", "2"], input="e5\nb2\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "unknown peg 'e5'" in result.output
+    assert "your move b2: f = " in result.output and "AI plays" in result.output
+    assert "game abandoned" in result.output
