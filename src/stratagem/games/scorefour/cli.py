@@ -143,11 +143,8 @@ def play_command(
     try:
         player: MinimaxAgent | DecisionAnalysis
         if ai == "minimax":
-            player = MinimaxAgent(
-                depth=depth if depth or seconds is None else None, seconds=seconds
-            )
-            if depth is None and seconds is None:
-                player = MinimaxAgent(depth=4)
+            default = None if seconds is not None else 4
+            player = MinimaxAgent(depth if depth is not None else default, seconds)
         elif ai in ("decision-analysis", "da"):
             player = decision_analysis(DecisionAnalysisConfig(depth or 2, f0, beta))
         else:
