@@ -1,0 +1,1 @@
+"""Scrabble: tiles, board, lexicon (DAWG), numba move generation, greedy play."""

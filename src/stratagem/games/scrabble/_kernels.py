@@ -1,0 +1,324 @@
+"""Numba move generation over a DAWG held in flat arrays.
+
+The DAWG is ``child[node, letter]`` (int32, -1 for no edge), ``terminal[node]``
+and ``mask[node]`` (uint64 bit set of the letters leaving the node). A board
+square holds -1, a letter index, or a letter index + 64 for a blank.
+
+Moves are generated one direction at a time on a board whose lines run
+across (the down pass works on the transposed board). For every row and
+every square ``s`` that can start a word (the square before it is empty or
+off the board) whose first anchor lies within reach of the rack, a
+depth-first walk of the DAWG lays rack tiles on empty squares (obeying the
+cross-checks) and reads the tiles already there; a word is recorded when it
+ends on an empty square or the edge, has laid a tile on an anchor, and is a
+word of the DAWG. Because each move is generated from the first square of its
+main word, no move is found twice. A single tile that also forms an across
+word is recorded by the across pass only.
+
+A move record (``info`` row) is: row, col (first square of the main word, on
+the real board), down (0/1), length, score, tiles laid; ``word`` holds the
+main word's square codes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+SIZE = 15
+BLANK = 64
+INFO_FIELDS = 6
+
+
+@njit(cache=True)
+def cross_checks(board, child, terminal, mask, root, values, nletters, cmask, csum):
+    """For play along rows: per empty square, letters whose column word is valid, and its sum.
+
+    ``csum`` is -1 where the square has no neighbour above or below (no cross word).
+    """
+    full = np.uint64(0)
+    for letter in range(nletters):
+        full |= np.uint64(1) << np.uint64(letter)
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if board[r, c] >= 0:
+                cmask[r, c] = np.uint64(0)
+                csum[r, c] = -1
+                continue
+            up = r
+            while up > 0 and board[up - 1, c] >= 0:
+                up -= 1
+            down = r
+            while down < SIZE - 1 and board[down + 1, c] >= 0:
+                down += 1
+            if up == r and down == r:
+                cmask[r, c] = full
+                csum[r, c] = -1
+                continue
+            total = 0
+            node = root
+            for rr in range(up, r):
+                code = board[rr, c]
+                if code < BLANK:
+                    total += values[code]
+                if node >= 0:
+                    node = child[node, code & (BLANK - 1)]
+            for rr in range(r + 1, down + 1):
+                code = board[rr, c]
+                if code < BLANK:
+                    total += values[code]
+            allowed = np.uint64(0)
+            if node >= 0:
+                bits = mask[node]
+                for letter in range(nletters):
+                    if (bits >> np.uint64(letter)) & np.uint64(1):
+                        n2 = child[node, letter]
+                        for rr in range(r + 1, down + 1):
+                            n2 = child[n2, board[rr, c] & (BLANK - 1)]
+                            if n2 < 0:
+                                break
+                        if n2 >= 0 and terminal[n2]:
+                            allowed |= np.uint64(1) << np.uint64(letter)
+            cmask[r, c] = allowed
+            csum[r, c] = total
+
+
+@njit(cache=True)
+def anchors(board, anchor):
+    """Empty squares next to a tile; the centre alone on an empty board."""
+    any_tile = False
+    for r in range(SIZE):
+        for c in range(SIZE):
+            anchor[r, c] = False
+            if board[r, c] >= 0:
+                any_tile = True
+    if not any_tile:
+        anchor[SIZE // 2, SIZE // 2] = True
+        return
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if board[r, c] >= 0:
+                continue
+            if (
+                (r > 0 and board[r - 1, c] >= 0)
+                or (r < SIZE - 1 and board[r + 1, c] >= 0)
+                or (c > 0 and board[r, c - 1] >= 0)
+                or (c < SIZE - 1 and board[r, c + 1] >= 0)
+            ):
+                anchor[r, c] = True
+
+
+@njit(cache=True)
+def _record(r, s, c, down, placed, score, word, best_only, out_info, out_word, count, best):
+    """Store one move (or keep it if it beats the best so far); returns the new count."""
+    if best_only:
+        if score > best[4]:
+            best[0] = s if down else r
+            best[1] = r if down else s
+            best[2] = down
+            best[3] = c - s
+            best[4] = score
+            best[5] = placed
+            for i in range(c - s):
+                best[INFO_FIELDS + i] = word[s + i]
+        return count
+    if count < out_info.shape[0]:
+        out_info[count, 0] = s if down else r
+        out_info[count, 1] = r if down else s
+        out_info[count, 2] = down
+        out_info[count, 3] = c - s
+        out_info[count, 4] = score
+        out_info[count, 5] = placed
+        for i in range(c - s):
+            out_word[count, i] = word[s + i]
+    return count + 1
+
+
+@njit(cache=True)
+def _walk(
+    board, lm, wm, cmask, csum, anchor, child, terminal, mask, values, nletters, rack, root,
+    r, s, tiles, down, bingo, word, best_only, out_info, out_word, count, best, st,
+):  # fmt: skip
+    """Depth-first walk of the DAWG along row ``r`` from square ``s`` (iterative: numba
+    cannot reload recursive functions from its cache).
+
+    ``st[d]`` is the walk's state on reaching square ``s + d``: node, main-word
+    sum, word multiplier, cross-word total, tiles with a cross word, anchor
+    touched, tiles laid, next candidate, rack slot in use, fresh.
+    """
+    d = 0
+    st[0, 0] = root
+    st[0, 1] = 0
+    st[0, 2] = 1
+    st[0, 3] = 0
+    st[0, 4] = 0
+    st[0, 5] = 0
+    st[0, 6] = 0
+    st[0, 7] = 0
+    st[0, 8] = -1
+    st[0, 9] = 0
+    while d >= 0:
+        c = s + d
+        node = st[d, 0]
+        placed = st[d, 6]
+        if st[d, 9]:
+            st[d, 9] = 0
+            # A single tile that also makes an across word was already counted across.
+            if (
+                (c == SIZE or board[r, c] < 0)
+                and st[d, 5]
+                and placed > 0
+                and d >= 2
+                and terminal[node]
+                and not (down and placed == 1 and st[d, 4] > 0)
+            ):
+                score = st[d, 1] * st[d, 2] + st[d, 3]
+                if placed == 7:
+                    score += bingo
+                count = _record(
+                    r, s, c, down, placed, score, word, best_only, out_info, out_word, count, best
+                )
+        if c == SIZE:
+            d -= 1
+            continue
+        code = board[r, c]
+        if code >= 0:
+            if st[d, 7] == 0:
+                st[d, 7] = 1
+                nxt = child[node, code & (BLANK - 1)]
+                if nxt >= 0:
+                    word[c] = code
+                    e = d + 1
+                    st[e, 0] = nxt
+                    st[e, 1] = st[d, 1] + (values[code] if code < BLANK else 0)
+                    st[e, 2] = st[d, 2]
+                    st[e, 3] = st[d, 3]
+                    st[e, 4] = st[d, 4]
+                    st[e, 5] = st[d, 5]
+                    st[e, 6] = placed
+                    st[e, 7] = 0
+                    st[e, 8] = -1
+                    st[e, 9] = 1
+                    d = e
+                    continue
+            d -= 1
+            continue
+        if st[d, 8] >= 0:
+            rack[st[d, 8]] += 1
+            st[d, 8] = -1
+        if placed >= tiles:
+            d -= 1
+            continue
+        allowed = mask[node] & cmask[r, c]
+        idx = st[d, 7]
+        letter = -1
+        blank = 0
+        have_blank = rack[nletters] > 0
+        while idx < 2 * nletters:
+            cand = idx >> 1
+            blank = idx & 1
+            idx += 1
+            if not (allowed >> np.uint64(cand)) & np.uint64(1):
+                idx += 1 - blank
+                continue
+            if blank:
+                if have_blank:
+                    letter = cand
+                    break
+            elif rack[cand] > 0:
+                letter = cand
+                break
+        st[d, 7] = idx
+        if letter < 0:
+            d -= 1
+            continue
+        slot = nletters if blank else letter
+        rack[slot] -= 1
+        st[d, 8] = slot
+        wmul = wm[r, c]
+        value = 0 if blank else values[letter] * lm[r, c]
+        cross = csum[r, c]
+        word[c] = letter + BLANK if blank else letter
+        e = d + 1
+        st[e, 0] = child[node, letter]
+        st[e, 1] = st[d, 1] + value
+        st[e, 2] = st[d, 2] * wmul
+        if cross >= 0:
+            st[e, 3] = st[d, 3] + (cross + value) * wmul
+            st[e, 4] = st[d, 4] + 1
+        else:
+            st[e, 3] = st[d, 3]
+            st[e, 4] = st[d, 4]
+        st[e, 5] = 1 if (st[d, 5] or anchor[r, c]) else 0
+        st[e, 6] = placed + 1
+        st[e, 7] = 0
+        st[e, 8] = -1
+        st[e, 9] = 1
+        d = e
+    return count
+
+
+@njit(cache=True)
+def _generate_lines(
+    board, lm, wm, child, terminal, mask, root, values, nletters, rack, down, bingo,
+    best_only, out_info, out_word, count, best,
+):  # fmt: skip
+    cmask = np.empty((SIZE, SIZE), dtype=np.uint64)
+    csum = np.empty((SIZE, SIZE), dtype=np.int32)
+    anchor = np.empty((SIZE, SIZE), dtype=np.bool_)
+    cross_checks(board, child, terminal, mask, root, values, nletters, cmask, csum)
+    anchors(board, anchor)
+    tiles = 0
+    for i in range(rack.shape[0]):
+        tiles += rack[i]
+    word = np.full(SIZE, -1, dtype=np.int8)
+    st = np.zeros((SIZE + 2, 10), dtype=np.int64)
+    for r in range(SIZE):
+        for s in range(SIZE):
+            if s > 0 and board[r, s - 1] >= 0:
+                continue
+            empties = 0
+            reach = False
+            for c in range(s, SIZE):
+                if board[r, c] < 0:
+                    if anchor[r, c]:
+                        reach = empties < tiles
+                        break
+                    empties += 1
+                    if empties >= tiles:
+                        break
+            if not reach:
+                continue
+            count = _walk(
+                board, lm, wm, cmask, csum, anchor, child, terminal, mask, values, nletters,
+                rack, root, r, s, tiles, down, bingo, word, best_only, out_info, out_word, count,
+                best, st,
+            )  # fmt: skip
+    return count
+
+
+@njit(cache=True)
+def generate(
+    board, lm, wm, child, terminal, mask, root, values, nletters, rack, bingo, best_only,
+    out_info, out_word, best,
+):  # fmt: skip
+    """Every legal placement of ``rack`` (counts, blank last) on ``board``; returns the count.
+
+    With ``best_only`` nothing is stored in ``out_*``; ``best`` (int32, 6 + 15)
+    receives the highest-scoring move (the first found among equals) and
+    ``best[3]`` stays 0 when there is none. Otherwise the count may exceed
+    ``out_info``'s rows, which then hold the first moves only: call again with
+    room for all.
+    """
+    rack = rack.copy()
+    best[3] = 0
+    best[4] = -1
+    count = _generate_lines(
+        board, lm, wm, child, terminal, mask, root, values, nletters, rack, 0, bingo,
+        best_only, out_info, out_word, 0, best,
+    )  # fmt: skip
+    count = _generate_lines(
+        board.T.copy(), lm.T.copy(), wm.T.copy(), child, terminal, mask, root, values,
+        nletters, rack, 1, bingo, best_only, out_info, out_word, count, best,
+    )  # fmt: skip
+    return count

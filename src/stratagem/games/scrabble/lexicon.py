@@ -1,0 +1,311 @@
+"""Word lists as a DAWG (a minimal acyclic word graph) in flat numpy arrays.
+
+A DAWG is the trie of the words with equal subtrees merged. It is stored as
+``child[node, letter]`` (int32, -1 where no edge leaves), ``terminal[node]``
+(a word ends here) and ``mask[node]`` (the letters that leave the node as a
+64-bit set, which the move generator intersects with the cross-checks). The
+DAWG is built with Daciuk et al.'s incremental algorithm for sorted input, so
+only the current word's path is ever unminimised.
+
+Move generation uses a DAWG rather than a GADDAG: the DAWG of ENABLE is a few
+megabytes and builds in seconds, and generating from each possible first
+square of a word (see :mod:`._kernels`) keeps the generator simple and fast
+enough for the self-play goal.
+
+Sources:
+
+* :func:`load_lexicon` reads any UTF-8 list, one word per line (ENABLE, TWL,
+  CSW, an expanded hunspell dictionary...). Words the tile set cannot spell
+  (foreign letters, too few tiles even with both blanks, fewer than 2 or more
+  than 15 letters) are counted, reported and skipped.
+* :func:`default_lexicon` derives an informal list from ``wordfreq`` (the
+  most frequent alphabetic words of 2-15 letters that the tile set can spell).
+  It holds names, abbreviations and foreign words that no official list
+  allows, and misses rare words that one does: use it to try the engine, not
+  to adjudicate a game.
+
+Built lexicons are cached (:class:`stratagem.core.tables.TableCache`), keyed by
+the SHA-256 of the word list and the tile set; a corrupt cache file is rebuilt.
+
+>>> from stratagem.games.scrabble.tiles import tile_set
+>>> lex = Lexicon.from_words(["cat", "cats", "at", "zzzzz"], tile_set("english"))
+>>> "CATS" in lex, "ca" in lex, lex.word_count, lex.skipped
+(True, False, 3, 1)
+>>> sorted(lex.words())
+['AT', 'CAT', 'CATS']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+import warnings
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from stratagem.core.errors import InvalidRulesError
+from stratagem.core.tables import TableCache, fingerprint
+from stratagem.games.scrabble.board import SIZE
+from stratagem.games.scrabble.tiles import LANGUAGE_CODES, TileSet, tile_set
+
+FORMAT_VERSION = 1
+KIND = "scrabble-lexicon"
+DEFAULT_SIZES = {"english": 100_000, "czech": 250_000}
+"""How many of wordfreq's most frequent usable words make each built-in lexicon."""
+
+
+@dataclass(frozen=True, eq=False)
+class Lexicon:
+    """A word list for one tile set, as DAWG arrays (see the module docstring)."""
+
+    tiles: TileSet
+    child: np.ndarray
+    terminal: np.ndarray
+    mask: np.ndarray
+    root: int
+    word_count: int
+    skipped: int = 0
+    skipped_examples: tuple[str, ...] = ()
+    source: str = ""
+
+    @property
+    def node_count(self) -> int:
+        return int(self.child.shape[0])
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        node = self.root
+        for char in word:
+            idx = self.tiles.letter_index(char)
+            if idx is None:
+                return False
+            node = int(self.child[node, idx])
+            if node < 0:
+                return False
+        return bool(self.terminal[node])
+
+    def words(self) -> Iterator[str]:
+        """Every word, upper case (a depth-first walk; meant for small lexicons and tests)."""
+        letters = self.tiles.letters
+        stack: list[tuple[int, str]] = [(self.root, "")]
+        while stack:
+            node, prefix = stack.pop()
+            if self.terminal[node]:
+                yield prefix
+            for idx in np.flatnonzero(self.child[node] >= 0):
+                stack.append((int(self.child[node, idx]), prefix + letters[idx]))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        examples = "\n".join(self.skipped_examples).encode()
+        return {
+            "child": self.child,
+            "terminal": self.terminal,
+            "mask": self.mask,
+            "info": np.array([self.root, self.word_count, self.skipped], dtype=np.int64),
+            "skipped_examples": np.frombuffer(examples, dtype=np.uint8),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], tiles: TileSet, source: str) -> Lexicon:
+        info = arrays["info"]
+        examples = bytes(arrays["skipped_examples"]).decode()
+        return cls(
+            tiles,
+            arrays["child"],
+            arrays["terminal"],
+            arrays["mask"],
+            int(info[0]),
+            int(info[1]),
+            int(info[2]),
+            tuple(examples.split("\n")) if examples else (),
+            source,
+        )
+
+    @classmethod
+    def from_words(cls, words: Iterable[str], tiles: TileSet, source: str = "") -> Lexicon:
+        """Build from words (any case); unspellable words are counted and skipped."""
+        encoded, skipped, examples = _encode_words(words, tiles)
+        child, terminal, root = _build_dawg(sorted(encoded), tiles.size)
+        mask = _masks(child)
+        return cls(
+            tiles, child, terminal, mask, root, len(encoded), skipped, tuple(examples), source
+        )
+
+    def report(self) -> str:
+        """One line on the lexicon, naming skipped words if any."""
+        text = f"{self.word_count} words, {self.node_count} DAWG nodes ({self.source})"
+        if self.skipped:
+            shown = ", ".join(self.skipped_examples[:5])
+            text += (
+                f"; skipped {self.skipped} words that the {self.tiles.name} tiles cannot spell"
+                " or that do not fit 2-15 squares"
+                f" (e.g. {shown})"
+            )
+        return text
+
+
+def _encode_words(
+    words: Iterable[str], tiles: TileSet
+) -> tuple[set[tuple[int, ...]], int, list[str]]:
+    index = tiles.index
+    out: set[tuple[int, ...]] = set()
+    skipped = 0
+    examples: list[str] = []
+    for raw in words:
+        word = unicodedata.normalize("NFC", raw.strip()).upper()
+        if not word:
+            continue
+        codes = tuple(index.get(ch, -1) for ch in word)
+        if -1 in codes or not 2 <= len(word) <= SIZE or not tiles.can_spell(word):
+            skipped += 1
+            if len(examples) < 20:
+                examples.append(word)
+            continue
+        out.add(codes)
+    return out, skipped, examples
+
+
+class _Node:
+    __slots__ = ("edges", "final", "id")
+
+    def __init__(self) -> None:
+        self.edges: dict[int, _Node] = {}
+        self.final = False
+        self.id = -1
+
+
+def _build_dawg(words: list[tuple[int, ...]], nletters: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Daciuk's incremental minimal DAWG of sorted, distinct words -> (child, terminal, root)."""
+    register: dict[tuple[object, ...], _Node] = {}
+    nodes: list[_Node] = []
+    unchecked: list[tuple[_Node, int, _Node]] = []
+    root = _Node()
+
+    def minimise(down_to: int) -> None:
+        while len(unchecked) > down_to:
+            parent, letter, node = unchecked.pop()
+            key = (node.final, *[(k, v.id) for k, v in sorted(node.edges.items())])
+            same = register.get(key)
+            if same is not None:
+                parent.edges[letter] = same
+            else:
+                node.id = len(nodes)
+                nodes.append(node)
+                register[key] = node
+
+    previous: tuple[int, ...] = ()
+    for word in words:
+        common = 0
+        limit = min(len(word), len(previous))
+        while common < limit and word[common] == previous[common]:
+            common += 1
+        minimise(common)
+        node = unchecked[-1][2] if unchecked else root
+        for letter in word[common:]:
+            nxt = _Node()
+            node.edges[letter] = nxt
+            unchecked.append((node, letter, nxt))
+            node = nxt
+        node.final = True
+        previous = word
+    minimise(0)
+    root.id = len(nodes)
+    nodes.append(root)
+    child = np.full((len(nodes), max(nletters, 1)), -1, dtype=np.int32)
+    terminal = np.zeros(len(nodes), dtype=np.bool_)
+    for node in nodes:
+        terminal[node.id] = node.final
+        for letter, nxt in node.edges.items():
+            child[node.id, letter] = nxt.id
+    return child, terminal, root.id
+
+
+def _masks(child: np.ndarray) -> np.ndarray:
+    bits = np.uint64(1) << np.arange(child.shape[1], dtype=np.uint64)
+    masks: np.ndarray = np.bitwise_or.reduce(np.where(child >= 0, bits, np.uint64(0)), axis=1)
+    return masks.astype(np.uint64)
+
+
+def _cached(
+    key_source: dict[str, object],
+    tiles: TileSet,
+    source: str,
+    words: Iterable[str] | None,
+    make_words: object,
+    cache: TableCache | None,
+) -> Lexicon:
+    cache = cache if cache is not None else TableCache()
+    key = fingerprint({**key_source, "tiles": tiles.name, "letters": "".join(tiles.letters)})
+    built: list[Lexicon] = []
+
+    def build() -> dict[str, np.ndarray]:
+        source_words = words if words is not None else make_words()  # type: ignore[operator]
+        lex = Lexicon.from_words(source_words, tiles, source)
+        built.append(lex)
+        return lex.arrays()
+
+    arrays, hit = cache.load_or_build(KIND, key, FORMAT_VERSION, build)
+    lex = built[0] if built else Lexicon.from_arrays(arrays, tiles, source)
+    if not hit and lex.skipped:
+        warnings.warn(lex.report(), stacklevel=3)
+    return lex
+
+
+def load_lexicon(
+    path: str | Path, tiles: TileSet | str = "english", cache: TableCache | None = None
+) -> Lexicon:
+    """The lexicon of a UTF-8 word list (one word per line), built once and then cached."""
+    ts = tile_set(tiles) if isinstance(tiles, str) else tiles
+    p = Path(path)
+    try:
+        blob = p.read_bytes()
+    except OSError as exc:
+        raise InvalidRulesError(f"cannot read lexicon {p}: {exc.strerror or exc}") from None
+    try:
+        text = blob.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidRulesError(
+            f"lexicon {p} is not UTF-8 text (byte {exc.start}); save it as UTF-8, one word a line"
+        ) from None
+    digest = hashlib.sha256(blob).hexdigest()
+    return _cached({"sha256": digest}, ts, str(p), text.splitlines(), None, cache)
+
+
+def default_words(tiles: TileSet) -> list[str]:
+    """The built-in informal list: wordfreq's most frequent usable words for the language."""
+    from wordfreq import iter_wordlist
+
+    language = LANGUAGE_CODES.get(tiles.name)
+    if language is None:
+        raise InvalidRulesError(f"no built-in lexicon for the {tiles.name} tiles; pass --lexicon")
+    want = DEFAULT_SIZES[tiles.name]
+    out: list[str] = []
+    for word in iter_wordlist(language, wordlist="large"):
+        w = unicodedata.normalize("NFC", word).upper()
+        if w.isalpha() and 2 <= len(w) <= SIZE and tiles.can_spell(w):
+            out.append(w)
+            if len(out) >= want:
+                break
+    return out
+
+
+def default_lexicon(tiles: TileSet | str = "english", cache: TableCache | None = None) -> Lexicon:
+    """The built-in informal lexicon of a tile set (derived from wordfreq on first use)."""
+    ts = tile_set(tiles) if isinstance(tiles, str) else tiles
+    key = {"wordfreq": ts.name, "size": DEFAULT_SIZES.get(ts.name, 0)}
+    return _cached(
+        key, ts, f"wordfreq:{ts.name} (informal)", None, lambda: default_words(ts), cache
+    )
+
+
+def get_lexicon(
+    path: str | Path | None, tiles: TileSet | str = "english", cache: TableCache | None = None
+) -> Lexicon:
+    """``load_lexicon(path)`` when a path is given, else the built-in default."""
+    if path is None or str(path) == "":
+        return default_lexicon(tiles, cache)
+    return load_lexicon(path, tiles, cache)

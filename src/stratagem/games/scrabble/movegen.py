@@ -1,0 +1,85 @@
+"""Every legal placement of a rack on a board, with exact scores (numba kernels).
+
+>>> from stratagem.games.scrabble.tiles import tile_set
+>>> from stratagem.games.scrabble.lexicon import Lexicon
+>>> from stratagem.games.scrabble.board import empty_board
+>>> lex = Lexicon.from_words(["cat", "act", "at"], tile_set("english"))
+>>> moves = generate_moves(empty_board(), tile_set("english").rack_counts("CAT"), lex)
+>>> str(moves[0]), len(moves)
+('8G CAT 10', 14)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from stratagem.games.scrabble import _kernels
+from stratagem.games.scrabble.board import BINGO, LETTER_MULT, SIZE, WORD_MULT, Placement
+from stratagem.games.scrabble.lexicon import Lexicon
+
+_INITIAL_ROOM = 4096
+
+
+def _word_text(codes: np.ndarray, lexicon: Lexicon) -> str:
+    square = lexicon.tiles.square_text
+    return "".join(square(int(x)) for x in codes)
+
+
+class MoveGenerator:
+    """Reusable buffers around the kernels for one lexicon (not thread-safe)."""
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self.lexicon = lexicon
+        self._info = np.zeros((_INITIAL_ROOM, _kernels.INFO_FIELDS), dtype=np.int32)
+        self._word = np.zeros((_INITIAL_ROOM, SIZE), dtype=np.int8)
+        self._best = np.zeros(_kernels.INFO_FIELDS + SIZE, dtype=np.int32)
+        self._values = lexicon.tiles.values_array
+        self._empty_info = np.zeros((0, _kernels.INFO_FIELDS), dtype=np.int32)
+        self._empty_word = np.zeros((0, SIZE), dtype=np.int8)
+
+    def _run(self, board: np.ndarray, rack: np.ndarray, best_only: bool) -> int:
+        lex = self.lexicon
+        info, word = (self._empty_info, self._empty_word) if best_only else (self._info, self._word)
+        return int(
+            _kernels.generate(
+                board, LETTER_MULT, WORD_MULT, lex.child, lex.terminal, lex.mask, lex.root,
+                self._values, lex.tiles.size, rack.astype(np.int32, copy=False), BINGO,
+                best_only, info, word, self._best,
+            )
+        )  # fmt: skip
+
+    def raw(self, board: np.ndarray, rack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """All moves as arrays: ``info`` (row, col, down, length, score, laid) and word codes."""
+        count = self._run(board, rack, False)
+        if count > self._info.shape[0]:
+            room = 1 << int(count).bit_length()
+            self._info = np.zeros((room, _kernels.INFO_FIELDS), dtype=np.int32)
+            self._word = np.zeros((room, SIZE), dtype=np.int8)
+            count = self._run(board, rack, False)
+        return self._info[:count].copy(), self._word[:count].copy()
+
+    def moves(self, board: np.ndarray, rack: np.ndarray) -> list[Placement]:
+        """Every legal placement, highest score first (ties in generation order)."""
+        info, words = self.raw(board, rack)
+        order = np.argsort(-info[:, 4], kind="stable")
+        out = []
+        for k in order:
+            row, col, down, length, score, _ = (int(x) for x in info[k])
+            text = _word_text(words[k, :length], self.lexicon)
+            out.append(Placement(row, col, not down, text, score))
+        return out
+
+    def best(self, board: np.ndarray, rack: np.ndarray) -> Placement | None:
+        """The highest-scoring placement (the first generated among equals), or ``None``."""
+        self._run(board, rack, True)
+        b = self._best
+        length = int(b[3])
+        if length == 0:
+            return None
+        text = _word_text(b[_kernels.INFO_FIELDS : _kernels.INFO_FIELDS + length], self.lexicon)
+        return Placement(int(b[0]), int(b[1]), not b[2], text, int(b[4]))
+
+
+def generate_moves(board: np.ndarray, rack: np.ndarray, lexicon: Lexicon) -> list[Placement]:
+    """Every legal placement of ``rack`` (counts, blank last) on ``board``, best first."""
+    return MoveGenerator(lexicon).moves(board, rack)
