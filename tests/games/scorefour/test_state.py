@@ -160,3 +160,18 @@ def test_render_draws_four_levels_side_by_side() -> None:
     lines = text.splitlines()
     assert "level 1" in lines[0] and "level 4" in lines[0]
     assert lines[1].startswith("4  . . . o") and lines[4].startswith("1  x . . .")
+
+
+@pytest.mark.slow
+def test_perft_kernel_agrees_with_the_protocol_in_a_crowded_middle_game() -> None:
+    rng = np.random.default_rng(11)
+    for _ in range(3):
+        state = ScoreFourState.new()
+        while state.plies < 24 or state.is_terminal():
+            state = ScoreFourState.new()
+            for _ in range(24):
+                moves = state.legal_actions()
+                state = state.apply(moves[int(rng.integers(len(moves)))])
+                if state.is_terminal():
+                    break
+        assert perft_kernel(state, 4) == perft_python(state, 4)
