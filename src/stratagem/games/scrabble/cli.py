@@ -1,0 +1,149 @@
+"""``stratagem scrabble ...``: list moves, self-play, play against the greedy AI.
+
+Every command takes ``--tiles`` (english, czech) and ``--lexicon PATH`` (any
+UTF-8 word list, built once then cached); without ``--lexicon`` the built-in
+informal wordfreq-derived lexicon of the tile set is used.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.console import Console
+
+from stratagem.core.errors import StratagemError
+from stratagem.games.scrabble.lexicon import Lexicon, get_lexicon
+from stratagem.games.scrabble.movegen import MoveGenerator
+from stratagem.games.scrabble.position import read_position
+from stratagem.games.scrabble.strategies import selfplay
+from stratagem.games.scrabble.tiles import TILE_SETS, tile_set
+
+app = typer.Typer(help="Scrabble: move generation, greedy self-play, play.", no_args_is_help=True)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+LexiconOpt = Annotated[
+    Path | None,
+    typer.Option("--lexicon", help="Word list, UTF-8, one word a line (default: built-in)."),
+]
+TilesOpt = Annotated[str, typer.Option("--tiles", help=f"Tile set: {', '.join(TILE_SETS)}.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def _fail(exc: StratagemError) -> typer.Exit:
+    err.print(f"error: {exc}")
+    return typer.Exit(2)
+
+
+def _lexicon(path: Path | None, tiles: str, quiet: bool = False) -> Lexicon:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lex = get_lexicon(path, tile_set(tiles))
+    for w in caught:
+        if not quiet:
+            err.print(f"note: {w.message}")
+    return lex
+
+
+@app.command()
+def moves(
+    position: Annotated[
+        Path | None, typer.Option("--position", help="Position file (default: empty board).")
+    ] = None,
+    rack: Annotated[
+        str | None, typer.Option("--rack", help="Rack, ? for a blank (default: the file's).")
+    ] = None,
+    top: Annotated[int, typer.Option("--top", help="How many moves to list.")] = 10,
+    lexicon: LexiconOpt = None,
+    tiles: TilesOpt = "english",
+    as_json: JsonOpt = False,
+) -> None:
+    """List the best placements for a rack, highest score first."""
+    try:
+        lex = _lexicon(lexicon, tiles, quiet=as_json)
+        if position is not None:
+            try:
+                text = position.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise StratagemError(f"cannot read position file {position}: {exc}") from None
+            board = read_position(text, lex)
+            board_array = board.board_array
+            rack_counts = board.rack_array() if rack is None else lex.tiles.rack_counts(rack)
+        else:
+            from stratagem.games.scrabble.board import empty_board
+
+            board_array = empty_board()
+            if rack is None:
+                raise StratagemError("give --rack (or a --position file with racks)")
+            rack_counts = lex.tiles.rack_counts(rack)
+        if top < 1:
+            raise StratagemError(f"--top must be at least 1, got {top}")
+    except StratagemError as exc:
+        raise _fail(exc) from None
+    found = MoveGenerator(lex).moves(board_array, rack_counts)[:top]
+    if as_json:
+        out.print(json.dumps({"moves": [m.to_json() for m in found]}), soft_wrap=True)
+        return
+    if not found:
+        out.print("no placement: exchange or pass")
+    for m in found:
+        out.print(f"{m.score:>4}  {m.direction:<6} {m.row:>2},{m.col:<2}  {m}")
+
+
+@app.command("selfplay")
+def selfplay_cmd(
+    games: Annotated[int, typer.Option("--games", help="Games to play.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same games).")] = 0,
+    players: Annotated[
+        str, typer.Option("--players", help="Agents per seat: greedy, random (2-4).")
+    ] = "greedy,greedy",
+    lexicon: LexiconOpt = None,
+    tiles: TilesOpt = "english",
+    as_json: JsonOpt = False,
+) -> None:
+    """Agents play each other: mean scores, bingos, game length, games per second."""
+    try:
+        lex = _lexicon(lexicon, tiles, quiet=as_json)
+        seats = [p.strip() for p in players.split(",") if p.strip()]
+        result = selfplay(lex, seats, games, seed)
+    except StratagemError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        out.print(json.dumps(result), soft_wrap=True)
+        return
+    out.print(f"{games} games, seed {seed}, lexicon {lex.source}")
+    for i, name in enumerate(seats):
+        mean = result["mean_score"][i]  # type: ignore[index]
+        wins = result["wins"][i]  # type: ignore[index]
+        out.print(f"  seat {i} {name:<8} mean score {mean:>7.2f}  wins {wins:g}")
+    out.print(
+        f"  bingos per game {result['bingos_per_game']}, "
+        f"turns per game {result['turns_per_game']}, "
+        f"{result['games_per_second']} games/s"
+    )
+
+
+@app.command()
+def play(
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the bag.")] = None,
+    ai_first: Annotated[bool, typer.Option("--ai-first", help="The AI moves first.")] = False,
+    lexicon: LexiconOpt = None,
+    tiles: TilesOpt = "english",
+) -> None:
+    """Play against the greedy AI in the terminal (``?`` shows the best moves)."""
+    from stratagem.games.scrabble.play import play_terminal
+
+    try:
+        lex = _lexicon(lexicon, tiles)
+    except StratagemError as exc:
+        raise _fail(exc) from None
+    play_terminal(lex, np.random.default_rng(seed), human=1 if ai_first else 0)
+
+
+if __name__ == "__main__":
+    app()

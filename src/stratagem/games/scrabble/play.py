@@ -1,0 +1,157 @@
+"""Play Scrabble against the greedy AI in the terminal.
+
+Type a move as its first square and the whole word, e.g. ``8H QUIZ`` across or
+``H8 QUIZ`` down (letters already on the board included). A word typed in
+one case uses natural tiles where the rack allows; in mixed case, lower case
+letters are blanks. ``x ABC`` exchanges A, B and C (``?`` for a blank),
+``pass`` passes, ``?`` lists the best moves, ``q`` quits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from stratagem.core.errors import IllegalActionError, StratagemError
+from stratagem.games.scrabble.board import (
+    COLUMNS,
+    PREMIUM_ROWS,
+    SIZE,
+    Placement,
+    new_tiles,
+    parse_coordinate,
+    score_tiles,
+)
+from stratagem.games.scrabble.lexicon import Lexicon
+from stratagem.games.scrabble.state import PASS, Exchange, Pass, ScrabbleState
+from stratagem.games.scrabble.strategies import GreedyAgent
+
+HELP = (
+    "moves: 8H WORD (across) or H8 WORD (down), the whole word with letters on the board; "
+    "lower case in a mixed-case word = blank; x ABC exchanges; pass; ? best moves; q quits"
+)
+PREMIUM_MARKS = {"T": "#", "D": "+", "t": "^", "d": ":", ".": "."}
+LEGEND = "# triple word  + double word  ^ triple letter  : double letter  (lower case = blank)"
+
+
+def draw_board(state: ScrabbleState) -> str:
+    """The board with premium marks on empty squares, columns A-O and rows 1-15."""
+    rows = state.board_rows()
+    lines = ["    " + " ".join(COLUMNS)]
+    for r in range(SIZE):
+        cells = []
+        for c in range(SIZE):
+            ch = rows[r][c]
+            if ch == ".":
+                ch = "*" if (r, c) == (7, 7) else PREMIUM_MARKS[PREMIUM_ROWS[r][c]]
+            cells.append(ch)
+        lines.append(f"{r + 1:>3} " + " ".join(cells))
+    lines.append(LEGEND)
+    return "\n".join(lines)
+
+
+def parse_move(text: str, state: ScrabbleState) -> Placement | Exchange | Pass:
+    """Read the human's move; raises :class:`IllegalActionError` saying what is wrong."""
+    words = text.split()
+    if not words:
+        raise IllegalActionError(HELP)
+    head = words[0].lower()
+    if head == "pass" and len(words) == 1:
+        return PASS
+    if head in ("x", "exchange"):
+        if len(words) != 2:
+            raise IllegalActionError("write x then the tiles to give back, e.g. x QV?")
+        return Exchange(words[1].upper())
+    if len(words) != 2:
+        raise IllegalActionError(f"cannot read {text!r}; {HELP}")
+    row, col, across = parse_coordinate(words[0])
+    typed = words[1]
+    for ch in typed:
+        if state.tiles.letter_index(ch) is None:
+            raise IllegalActionError(
+                f"{ch!r} is not a letter of the {state.tiles.name} tiles "
+                f"({''.join(state.tiles.letters)})"
+            )
+    mixed = typed != typed.upper() and typed != typed.lower()
+    same_square = [
+        m
+        for m in state.legal_actions()
+        if isinstance(m, Placement)
+        and (m.row, m.col, m.across) == (row, col, across)
+        and m.word.upper() == typed.upper()
+    ]
+    if mixed:
+        exact = [m for m in same_square if m.word == typed]
+        if exact:
+            return exact[0]
+    elif same_square:
+        return same_square[0]  # best first: natural tiles before blanks
+    word = typed if mixed else typed.upper()
+    guess = Placement(row, col, across, word, 0)
+    board = state.board_array
+    placed = new_tiles(board, guess, state.tiles)
+    score_tiles(board, placed, state.tiles, state.lexicon.__contains__)
+    # Laid out and scored fine, so the rack must be what is missing.
+    raise IllegalActionError(f"your rack {state.rack_text()} cannot lay {word} at {words[0]}")
+
+
+def play_terminal(
+    lexicon: Lexicon,
+    rng: np.random.Generator,
+    human: int = 0,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> ScrabbleState | None:
+    """Play one game against the greedy AI; returns the final state, ``None`` if abandoned."""
+    ai = GreedyAgent()
+    state = ScrabbleState.new(lexicon, 2)
+    write(f"Scrabble ({lexicon.tiles.name}, {lexicon.source}). {HELP}.")
+    while not state.is_terminal():
+        if state.current_player < 0:
+            state = state.apply(state.sample_chance(rng))
+            continue
+        player = state.current_player
+        if player != human:
+            action = ai.act(state, rng)
+            write(f"AI plays {action}")
+            state = state.apply(action)
+            continue
+        write("")
+        write(draw_board(state))
+        write(
+            f"score: you {state.scores[human]}, AI {state.scores[1 - human]}; "
+            f"bag {state.bag_size()} tiles"
+        )
+        while True:
+            try:
+                text = read(f"your rack {state.rack_text()} > ")
+            except EOFError:
+                write("")
+                write("game abandoned")
+                return None
+            cmd = text.strip()
+            if cmd.lower() in ("q", "quit"):
+                write("game abandoned")
+                return None
+            if cmd.lower() in ("help", "h"):
+                write(HELP)
+                continue
+            if cmd == "?":
+                moves = [m for m in state.legal_actions() if isinstance(m, Placement)]
+                write("best moves: " + ("; ".join(str(m) for m in moves[:10]) or "none"))
+                continue
+            try:
+                action = parse_move(cmd, state)
+                state = state.apply(action)
+            except StratagemError as exc:
+                write(f"  not allowed: {exc}")
+                continue
+            write(f"you play {action}")
+            break
+    write("")
+    write(draw_board(state))
+    you, them = state.scores[human], state.scores[1 - human]
+    write(f"final score: you {you}, AI {them}")
+    write("you win!" if you > them else ("a draw." if you == them else "the AI wins."))
+    return state

@@ -1,0 +1,353 @@
+"""Scrabble positions (implements :mod:`stratagem.core.game`).
+
+Every refill of a rack is a chance event: the player who must draw is
+``drawer`` and :meth:`ScrabbleState.sample_chance` draws the tiles from the
+bag without replacement (the outcome is the sorted tuple of letter indices
+drawn). A new game starts with each player's draw in turn; after a move the
+mover draws, then the turn passes on.
+
+Decisions are a :class:`~stratagem.games.scrabble.board.Placement`, an
+:class:`Exchange` (when the bag holds at least 7 tiles) or :data:`PASS`. The
+game ends when a player empties the rack with the bag empty (they gain the
+others' rack values, the others lose their own) or after six consecutive
+scoreless turns (everyone loses their own rack value).
+
+>>> import numpy as np
+>>> from stratagem.games.scrabble.lexicon import Lexicon
+>>> from stratagem.games.scrabble.tiles import tile_set
+>>> lex = Lexicon.from_words(["cat", "act", "at"], tile_set("english"))
+>>> s = ScrabbleState.new(lex, players=2)
+>>> s.current_player  # the opening draw
+-1
+>>> rng = np.random.default_rng(1)
+>>> while s.current_player < 0:
+...     s = s.apply(s.sample_chance(rng))
+>>> s.current_player, len(s.rack_text(0)), sum(s.bag)
+(0, 7, 86)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from weakref import WeakKeyDictionary
+
+import numpy as np
+
+from stratagem.core.errors import IllegalActionError, InvalidStateError
+from stratagem.core.game import CHANCE, TERMINAL
+from stratagem.games.scrabble.board import (
+    RACK_SIZE,
+    SIZE,
+    Placement,
+    board_text,
+    coordinate,
+    empty_board,
+    new_tiles,
+    score_tiles,
+)
+from stratagem.games.scrabble.lexicon import Lexicon
+from stratagem.games.scrabble.movegen import MoveGenerator
+from stratagem.games.scrabble.tiles import BLANK_FLAG, TileSet
+
+SCORELESS_LIMIT = 6
+"""Consecutive scoreless turns (passes, exchanges, 0-point moves) that end the game."""
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """Swap these tiles (letters, ``?`` for a blank) for as many from the bag."""
+
+    tiles: str
+
+    def __str__(self) -> str:
+        return f"exchange {self.tiles}"
+
+
+@dataclass(frozen=True)
+class Pass:
+    def __str__(self) -> str:
+        return "pass"
+
+
+PASS = Pass()
+
+_GENERATORS: WeakKeyDictionary[Lexicon, MoveGenerator] = WeakKeyDictionary()
+
+
+def move_generator(lexicon: Lexicon) -> MoveGenerator:
+    """One reusable generator per lexicon (its buffers are reused between calls)."""
+    gen = _GENERATORS.get(lexicon)
+    if gen is None:
+        gen = _GENERATORS[lexicon] = MoveGenerator(lexicon)
+    return gen
+
+
+@dataclass(frozen=True)
+class ScrabbleState:
+    """A whole position: board, racks, bag, scores, whose turn and who must draw."""
+
+    lexicon: Lexicon = field(compare=False, repr=False)
+    board: bytes
+    racks: tuple[tuple[int, ...], ...]
+    bag: tuple[int, ...]
+    scores: tuple[int, ...]
+    player: int = 0
+    drawer: int = -1
+    turn: int = 0
+    scoreless: int = 0
+    returned: tuple[int, ...] = ()  # exchanged tiles, back into the bag after the draw
+    bingos: tuple[int, ...] = ()
+    finished: bool = False
+
+    @classmethod
+    def new(cls, lexicon: Lexicon, players: int = 2) -> ScrabbleState:
+        """An empty board and a full bag; the first chance event deals player 0's rack."""
+        if not 2 <= players <= 4:
+            raise InvalidStateError(f"Scrabble takes 2-4 players, got {players}")
+        tiles = lexicon.tiles
+        zero = (0,) * (tiles.size + 1)
+        return cls(
+            lexicon,
+            empty_board().tobytes(),
+            (zero,) * players,
+            tuple(int(x) for x in tiles.bag_counts),
+            (0,) * players,
+            drawer=0,
+            bingos=(0,) * players,
+        )
+
+    # --- views ----------------------------------------------------------------------------
+
+    @property
+    def tiles(self) -> TileSet:
+        return self.lexicon.tiles
+
+    @property
+    def num_players(self) -> int:
+        return len(self.racks)
+
+    @cached_property
+    def board_array(self) -> np.ndarray:
+        """The board as a writable (15, 15) int8 array (a copy)."""
+        return np.frombuffer(self.board, dtype=np.int8).reshape(SIZE, SIZE).copy()
+
+    def rack_array(self, player: int | None = None) -> np.ndarray:
+        return np.array(self.racks[self.player if player is None else player], dtype=np.int32)
+
+    def rack_text(self, player: int | None = None) -> str:
+        return self.tiles.rack_text(self.racks[self.player if player is None else player])
+
+    def board_rows(self) -> list[str]:
+        return board_text(self.board_array, self.tiles)
+
+    def bag_size(self) -> int:
+        return sum(self.bag)
+
+    # --- protocol -------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        if self.finished:
+            return TERMINAL
+        return CHANCE if self.drawer >= 0 else self.player
+
+    def is_terminal(self) -> bool:
+        return self.finished
+
+    def returns(self) -> tuple[float, ...]:
+        return tuple(float(s) for s in self.scores)
+
+    def chance_key(self) -> tuple[int, int]:
+        """(drawing player, turn): the slot of a draw."""
+        return (self.drawer, self.turn)
+
+    def _draw_count(self) -> int:
+        return min(RACK_SIZE - sum(self.racks[self.drawer]), sum(self.bag))
+
+    def sample_chance(self, rng: np.random.Generator) -> tuple[int, ...]:
+        """Draw the tiles the drawer needs from the bag, without replacement."""
+        k = self._draw_count()
+        if k <= 0:
+            return ()
+        pool = np.repeat(np.arange(len(self.bag)), self.bag)
+        picks = rng.choice(len(pool), size=k, replace=False)
+        return tuple(sorted(int(x) for x in pool[picks]))
+
+    def chance_outcomes(self) -> list[tuple[tuple[int, ...], float]]:
+        """Every multiset the drawer may draw, with its probability.
+
+        This can be very wide (millions of outcomes for a full rack from a
+        full bag); algorithms should use :meth:`sample_chance`.
+        """
+        if self.drawer < 0 or self.finished:
+            return []
+        k = self._draw_count()
+        total = math.comb(sum(self.bag), k)
+        kinds = [i for i, n in enumerate(self.bag) if n > 0]
+        out = []
+        for combo in itertools.combinations_with_replacement(kinds, k):
+            ways = 1
+            for letter, n in _count(combo).items():
+                ways *= math.comb(self.bag[letter], n)
+            if ways:
+                out.append((combo, ways / total))
+        return out
+
+    def legal_actions(self) -> list[Placement | Exchange | Pass]:
+        """Every placement (best first), every distinct exchange if allowed, and pass."""
+        if self.current_player < 0:
+            return []
+        actions: list[Placement | Exchange | Pass] = []
+        actions.extend(move_generator(self.lexicon).moves(self.board_array, self.rack_array()))
+        if self.bag_size() >= RACK_SIZE:
+            rack = self.racks[self.player]
+            ranges = [range(n + 1) for n in rack]
+            for pick in itertools.product(*ranges):
+                if any(pick):
+                    actions.append(Exchange(self.tiles.rack_text(pick)))
+        actions.append(PASS)
+        return actions
+
+    def best_placement(self) -> Placement | None:
+        """The highest-scoring placement for the player to move (the greedy choice)."""
+        return move_generator(self.lexicon).best(self.board_array, self.rack_array())
+
+    def apply(self, action: object) -> ScrabbleState:
+        if self.finished:
+            raise IllegalActionError("the game is over")
+        if self.drawer >= 0:
+            if not isinstance(action, tuple):
+                raise IllegalActionError(
+                    f"player {self.drawer} must draw tiles now; got {action!r}, not a draw"
+                )
+            return self._draw(action)
+        if isinstance(action, Placement):
+            return self._place(action)
+        if isinstance(action, Exchange):
+            return self._exchange(action)
+        if isinstance(action, Pass):
+            return self._end_turn(list(self.racks), 0, scoring=False)
+        raise IllegalActionError(
+            f"{action!r} is not a Scrabble move: play a Placement, an Exchange or PASS"
+        )
+
+    # --- transitions ----------------------------------------------------------------------
+
+    def _draw(self, drawn: tuple[int, ...]) -> ScrabbleState:
+        if len(drawn) != self._draw_count():
+            raise IllegalActionError(
+                f"player {self.drawer} must draw {self._draw_count()} tiles, got {len(drawn)}"
+            )
+        bag = list(self.bag)
+        rack = list(self.racks[self.drawer])
+        for letter in drawn:
+            if not 0 <= letter < len(bag) or bag[letter] == 0:
+                raise IllegalActionError(f"tile {letter} is not in the bag")
+            bag[letter] -= 1
+            rack[letter] += 1
+        for letter, n in enumerate(self.returned):
+            bag[letter] += n
+        racks = list(self.racks)
+        racks[self.drawer] = tuple(rack)
+        if self.turn == 0 and self.drawer < self.num_players - 1:
+            drawer, player = self.drawer + 1, 0  # still dealing
+        elif self.turn == 0:
+            drawer, player = -1, 0  # dealt: player 0 starts
+        else:
+            drawer, player = -1, (self.drawer + 1) % self.num_players
+        return replace(
+            self, racks=tuple(racks), bag=tuple(bag), drawer=drawer, player=player, returned=()
+        )
+
+    def _place(self, move: Placement) -> ScrabbleState:
+        tiles = self.tiles
+        board = self.board_array
+        placed = new_tiles(board, move, tiles)
+        rack = list(self.racks[self.player])
+        for _, _, code in placed:
+            slot = tiles.size if code & BLANK_FLAG else code
+            rack[slot] -= 1
+            if rack[slot] < 0:
+                what = "a blank" if code & BLANK_FLAG else f"a {tiles.letters[code]}"
+                raise IllegalActionError(
+                    f"{move.word} at {coordinate(move.row, move.col, move.across)} needs {what} "
+                    f"that rack {self.rack_text()} does not hold"
+                )
+        score, _ = score_tiles(board, placed, tiles, self.lexicon.__contains__)
+        if score != move.score:
+            raise IllegalActionError(f"{move} scores {score}, not {move.score}")
+        for r, c, code in placed:
+            board[r, c] = code
+        racks = list(self.racks)
+        racks[self.player] = tuple(rack)
+        bingos = list(self.bingos)
+        if len(placed) == RACK_SIZE:
+            bingos[self.player] += 1
+        state = replace(self, board=board.tobytes(), bingos=tuple(bingos))
+        return state._end_turn(racks, score, scoring=score > 0)
+
+    def _exchange(self, action: Exchange) -> ScrabbleState:
+        if self.bag_size() < RACK_SIZE:
+            raise IllegalActionError(
+                f"exchanging needs at least {RACK_SIZE} tiles in the bag; "
+                f"it holds {self.bag_size()}"
+            )
+        give = self.tiles.rack_counts(action.tiles)
+        if not give.any():
+            raise IllegalActionError("an exchange must give back at least one tile")
+        rack = np.array(self.racks[self.player]) - give
+        if (rack < 0).any():
+            raise IllegalActionError(
+                f"cannot exchange {action.tiles}: the rack is {self.rack_text()}"
+            )
+        racks = list(self.racks)
+        racks[self.player] = tuple(int(x) for x in rack)
+        state = replace(self, returned=tuple(int(x) for x in give))
+        return state._end_turn(racks, 0, scoring=False)
+
+    def _end_turn(self, racks: list[tuple[int, ...]], points: int, scoring: bool) -> ScrabbleState:
+        p = self.player
+        scores = list(self.scores)
+        scores[p] += points
+        values = self.tiles.values_array
+        scoreless = 0 if scoring else self.scoreless + 1
+        rack_values = [int(np.dot(r, values)) for r in racks]
+        if sum(racks[p]) == 0 and sum(self.bag) == 0:
+            for q in range(len(racks)):
+                if q != p:
+                    scores[p] += rack_values[q]
+                    scores[q] -= rack_values[q]
+            return replace(
+                self, racks=tuple(racks), scores=tuple(scores), scoreless=scoreless,
+                turn=self.turn + 1, finished=True,
+            )  # fmt: skip
+        if scoreless >= SCORELESS_LIMIT:
+            scores = [s - v for s, v in zip(scores, rack_values)]
+            bag = tuple(
+                a + b for a, b in itertools.zip_longest(self.bag, self.returned, fillvalue=0)
+            )
+            return replace(
+                self, racks=tuple(racks), scores=tuple(scores), scoreless=scoreless, bag=bag,
+                turn=self.turn + 1, finished=True, returned=(),
+            )  # fmt: skip
+        needs = sum(racks[p]) < RACK_SIZE and sum(self.bag) > 0
+        return replace(
+            self,
+            racks=tuple(racks),
+            scores=tuple(scores),
+            scoreless=scoreless,
+            turn=self.turn + 1,
+            drawer=p if needs else -1,
+            player=p if needs else (p + 1) % len(racks),
+        )
+
+
+def _count(combo: Sequence[int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for x in combo:
+        out[x] = out.get(x, 0) + 1
+    return out

@@ -1,0 +1,89 @@
+"""The typer CLI: moves (text and JSON), selfplay, errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from stratagem.games.scrabble.cli import app
+
+from .conftest import SMALL_WORDS
+
+runner = CliRunner()
+
+
+@pytest.fixture()
+def words(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "words.txt"
+    path.write_text("\n".join(SMALL_WORDS) + "\nzzzzz\n")
+    return path
+
+
+def test_moves_json(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pos = tmp_path / "pos.txt"
+    rows = ["." * 15] * 7 + [".......CAR....."] + ["." * 15] * 7
+    pos.write_text("racks: E? QZ\nboard:\n" + "\n".join(rows) + "\n")
+    result = runner.invoke(
+        app, ["moves", "--lexicon", str(words), "--position", str(pos), "--top", "500", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    moves = json.loads(result.stdout)["moves"]
+    assert len(moves) > 3
+    assert set(moves[0]) == {"row", "col", "direction", "word", "score"}
+    assert moves[0]["score"] >= moves[1]["score"] >= moves[2]["score"]
+    care = [m for m in moves if m["word"] == "CARE"]
+    assert care == [{"row": 7, "col": 7, "direction": "across", "word": "CARE", "score": 6}]
+
+
+def test_moves_text_with_rack_option(words) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(app, ["moves", "--lexicon", str(words), "--rack", "QUIZ", "--top", "1"])
+    assert result.exit_code == 0, result.output
+    assert "QUIZ 44" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rack", "ABCDEFGH"], "8 tiles"),
+        (["--rack", "AB1"], "'1'"),
+        (["--rack", "AB", "--top", "0"], "--top"),
+        (["--rack", "AB", "--tiles", "elvish"], "unknown tile set"),
+        (["--rack", "AB", "--position", "/nonexistent/pos.txt"], "cannot read position"),
+    ],
+)
+def test_moves_errors(words, args, message) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(app, ["moves", "--lexicon", str(words), *args])
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_bad_lexicon_path(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(app, ["moves", "--lexicon", str(tmp_path / "none.txt"), "--rack", "A"])
+    assert result.exit_code == 2 and "cannot read lexicon" in result.output
+
+
+def test_skipped_words_are_reported(words) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(app, ["moves", "--lexicon", str(words), "--rack", "CAT"])
+    assert result.exit_code == 0
+    assert "skipped 1 words" in result.output and "ZZZZZ" in result.output
+
+
+def test_selfplay_json_is_reproducible(words) -> None:  # type: ignore[no-untyped-def]
+    args = ["selfplay", "--lexicon", str(words), "--games", "2", "--seed", "7", "--json"]
+    first = json.loads(runner.invoke(app, args).stdout)
+    second = json.loads(runner.invoke(app, args).stdout)
+    assert first["mean_score"] == second["mean_score"]
+    assert first["players"] == ["greedy", "greedy"]
+    assert {"bingos_per_game", "turns_per_game", "games_per_second"} <= set(first)
+
+
+def test_selfplay_text_and_bad_agent(words) -> None:  # type: ignore[no-untyped-def]
+    ok = runner.invoke(
+        app, ["selfplay", "--lexicon", str(words), "--games", "1", "--players", "greedy,random"]
+    )
+    assert ok.exit_code == 0 and "games/s" in ok.stdout
+    bad = runner.invoke(app, ["selfplay", "--lexicon", str(words), "--players", "greedy,wizard"])
+    assert bad.exit_code == 2 and "unknown Scrabble agent 'wizard'" in bad.output
