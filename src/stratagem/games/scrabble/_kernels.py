@@ -138,6 +138,7 @@ def _record(r, s, c, down, placed, score, word, best_only, out_info, out_word, c
 def _walk(
     board, lm, wm, cmask, csum, anchor, child, terminal, mask, values, nletters, rack, root,
     r, s, tiles, down, bingo, word, best_only, out_info, out_word, count, best, st,
+    rack_letters, n_rack_letters,
 ):  # fmt: skip
     """Depth-first walk of the DAWG along row ``r`` from square ``s`` (iterative: numba
     cannot reload recursive functions from its cache).
@@ -213,21 +214,26 @@ def _walk(
         idx = st[d, 7]
         letter = -1
         blank = 0
-        have_blank = rack[nletters] > 0
-        while idx < 2 * nletters:
-            cand = idx >> 1
-            blank = idx & 1
-            idx += 1
-            if not (allowed >> np.uint64(cand)) & np.uint64(1):
-                idx += 1 - blank
-                continue
-            if blank:
-                if have_blank:
+        if rack[nletters] > 0:
+            # With a blank, every letter the DAWG and the cross-check allow.
+            while idx < 2 * nletters:
+                cand = idx >> 1
+                blank = idx & 1
+                idx += 1
+                if not (allowed >> np.uint64(cand)) & np.uint64(1):
+                    idx += 1 - blank
+                    continue
+                if blank or rack[cand] > 0:
                     letter = cand
                     break
-            elif rack[cand] > 0:
-                letter = cand
-                break
+        else:
+            # Without one, only the (at most 7) distinct letters of the rack.
+            while idx < n_rack_letters:
+                cand = rack_letters[idx]
+                idx += 1
+                if rack[cand] > 0 and (allowed >> np.uint64(cand)) & np.uint64(1):
+                    letter = cand
+                    break
         st[d, 7] = idx
         if letter < 0:
             d -= 1
@@ -273,6 +279,12 @@ def _generate_lines(
         tiles += rack[i]
     word = np.full(SIZE, -1, dtype=np.int8)
     st = np.zeros((SIZE + 2, 10), dtype=np.int64)
+    rack_letters = np.zeros(nletters, dtype=np.int64)
+    n_rack_letters = 0
+    for letter in range(nletters):
+        if rack[letter] > 0:
+            rack_letters[n_rack_letters] = letter
+            n_rack_letters += 1
     for r in range(SIZE):
         for s in range(SIZE):
             if s > 0 and board[r, s - 1] >= 0:
@@ -292,7 +304,7 @@ def _generate_lines(
             count = _walk(
                 board, lm, wm, cmask, csum, anchor, child, terminal, mask, values, nletters,
                 rack, root, r, s, tiles, down, bingo, word, best_only, out_info, out_word, count,
-                best, st,
+                best, st, rack_letters, n_rack_letters,
             )  # fmt: skip
     return count
 
