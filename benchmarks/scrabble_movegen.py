@@ -1,0 +1,444 @@
+"""Scrabble move generation: the numba generator against a plain Python one, in one run.
+
+It measures, on ENABLE (``--lexicon``, default ``../shared/lexicons/enable1.txt``):
+
+* the lexicon: build time from the word list into a fresh cache (DAWG build
+  and atomic save), the cache file's size, and the load time on a cache hit
+  (in a fresh child process, imports timed apart);
+* move generations per second over a fixed set of positions (every decision
+  of greedy self-play games with ``--seed``): all moves (``MoveGenerator.raw``)
+  and the best move only (what the greedy agent calls);
+* greedy self-play games per second on one core, through the game protocol
+  (``strategies.selfplay``);
+* the same-script peer: a straightforward Appel & Jacobson (1988) generator in
+  plain Python written below (a dict trie, cross-check sets, LeftPart /
+  ExtendRight recursion), timed on a subset of the same positions and on a few
+  greedy games; before timing, its moves are checked to be exactly the numba
+  generator's on that subset.
+
+It prints a table and, as its last line, one JSON object with the figures.
+
+    .venv/bin/python benchmarks/scrabble_movegen.py [--quick] [--positions-games 20]
+        [--games 300] [--peer-positions 60] [--peer-games 3] [--seed 2026]
+        [--markdown docs/results/scrabble_bench.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from stratagem.core.game import CHANCE
+from stratagem.core.tables import TableCache
+from stratagem.games.scrabble.board import (
+    BINGO,
+    CENTER,
+    LETTER_MULT,
+    SIZE,
+    WORD_MULT,
+    Placement,
+)
+from stratagem.games.scrabble.lexicon import KIND, Lexicon, load_lexicon
+from stratagem.games.scrabble.movegen import MoveGenerator
+from stratagem.games.scrabble.state import PASS, Exchange, ScrabbleState
+from stratagem.games.scrabble.strategies import GreedyAgent, selfplay
+from stratagem.games.scrabble.tiles import BLANK_FLAG
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_LEXICON = (REPO / ".." / "shared" / "lexicons" / "enable1.txt").resolve()
+GOAL_GAMES_PER_SECOND = 30.0
+GOAL_BUILD_SECONDS = 30.0
+GOAL_SIZE_MB = 50.0
+GOAL_LOAD_SECONDS = 1.0
+
+
+# --- the peer: plain Python Appel & Jacobson -----------------------------------------------
+
+
+class PyAppelJacobson:
+    """Appel & Jacobson's generator over a dict trie, in plain Python (the peer).
+
+    Moves are ``(row, col, down, codes, score)`` with ``(row, col)`` the first
+    square of the main word, like the numba generator's records.
+    """
+
+    END = -1  # key of the terminal flag in a trie node
+
+    def __init__(self, words: list[str], lexicon: Lexicon) -> None:
+        self.tiles = lexicon.tiles
+        self.n = lexicon.tiles.size
+        self.values = [int(v) for v in lexicon.tiles.values_array]
+        self.root: dict[int, Any] = {}
+        index = self.tiles.index
+        for word in words:
+            node = self.root
+            for ch in word:
+                node = node.setdefault(index[ch], {})
+            node[self.END] = True
+
+    def moves(self, board: np.ndarray, rack_counts: np.ndarray) -> list[tuple[Any, ...]]:
+        grid = board.tolist()
+        rack = [int(x) for x in rack_counts]
+        out: list[tuple[Any, ...]] = []
+        self._direction(grid, rack, False, out)
+        self._direction([list(col) for col in zip(*grid)], rack, True, out)
+        return out
+
+    def _cross(self, grid: list[list[int]]) -> tuple[dict[Any, Any], dict[Any, int]]:
+        """Per empty square with a tile above or below: allowed letters and the column sum."""
+        allowed: dict[tuple[int, int], set[int]] = {}
+        sums: dict[tuple[int, int], int] = {}
+        for r in range(SIZE):
+            for c in range(SIZE):
+                if grid[r][c] >= 0:
+                    continue
+                up = r
+                while up > 0 and grid[up - 1][c] >= 0:
+                    up -= 1
+                down = r
+                while down < SIZE - 1 and grid[down + 1][c] >= 0:
+                    down += 1
+                if up == r and down == r:
+                    continue
+                above = [grid[i][c] for i in range(up, r)]
+                below = [grid[i][c] for i in range(r + 1, down + 1)]
+                sums[(r, c)] = sum(self.values[x] for x in above + below if x < BLANK_FLAG)
+                ok = set()
+                for letter in range(self.n):
+                    node: dict[int, Any] | None = self.root
+                    for x in [*above, letter, *below]:
+                        node = node.get(x & (BLANK_FLAG - 1)) if node is not None else None
+                    if node is not None and node.get(self.END):
+                        ok.add(letter)
+                allowed[(r, c)] = ok
+        return allowed, sums
+
+    def _direction(
+        self, grid: list[list[int]], rack: list[int], down: bool, out: list[tuple[Any, ...]]
+    ) -> None:
+        allowed, sums = self._cross(grid)
+        empty_board = all(x < 0 for row in grid for x in row)
+
+        def is_anchor(r: int, c: int) -> bool:
+            if grid[r][c] >= 0:
+                return False
+            if empty_board:
+                return (r, c) == CENTER
+            return any(
+                0 <= r + a < SIZE and 0 <= c + b < SIZE and grid[r + a][c + b] >= 0
+                for a, b in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            )
+
+        def record(r: int, end: int, word: list[int]) -> None:
+            start = end - len(word)
+            main, mult, cross, laid = 0, 1, 0, 0
+            for i, code in enumerate(word):
+                c = start + i
+                value = 0 if code & BLANK_FLAG else self.values[code]
+                if grid[r][c] >= 0:
+                    main += value
+                    continue
+                laid += 1
+                value *= int(LETTER_MULT[r, c])
+                main += value
+                mult *= int(WORD_MULT[r, c])
+                if (r, c) in sums:
+                    cross += (sums[(r, c)] + value) * int(WORD_MULT[r, c])
+            if down and laid == 1:
+                c = next(start + i for i in range(len(word)) if grid[r][start + i] < 0)
+                if (r, c) in sums:
+                    return  # a single tile with an across word: counted across
+            score = main * mult + cross + (BINGO if laid == 7 else 0)
+            row, col = (start, r) if down else (r, start)
+            out.append((row, col, down, tuple(word), score))
+
+        def extend_right(
+            r: int, c: int, node: dict[int, Any], word: list[int], anchor: int
+        ) -> None:
+            if c == SIZE or grid[r][c] < 0:
+                if c > anchor and node.get(self.END) and len(word) >= 2:
+                    record(r, c, word)
+                if c == SIZE:
+                    return
+            if grid[r][c] >= 0:
+                nxt = node.get(grid[r][c] & (BLANK_FLAG - 1))
+                if nxt is not None:
+                    extend_right(r, c + 1, nxt, [*word, grid[r][c]], anchor)
+                return
+            ok = allowed.get((r, c))
+            for letter, nxt in node.items():
+                if letter == self.END or (ok is not None and letter not in ok):
+                    continue
+                for slot, code in ((letter, letter), (self.n, letter + BLANK_FLAG)):
+                    if rack[slot] > 0:
+                        rack[slot] -= 1
+                        extend_right(r, c + 1, nxt, [*word, code], anchor)
+                        rack[slot] += 1
+
+        def left_part(
+            r: int, node: dict[int, Any], word: list[int], limit: int, anchor: int
+        ) -> None:
+            extend_right(r, anchor, node, word, anchor)
+            if limit == 0:
+                return
+            for letter, nxt in node.items():
+                if letter == self.END:
+                    continue
+                for slot, code in ((letter, letter), (self.n, letter + BLANK_FLAG)):
+                    if rack[slot] > 0:
+                        rack[slot] -= 1
+                        left_part(r, nxt, [*word, code], limit - 1, anchor)
+                        rack[slot] += 1
+
+        for r in range(SIZE):
+            for a in range(SIZE):
+                if not is_anchor(r, a):
+                    continue
+                if a > 0 and grid[r][a - 1] >= 0:
+                    start = a - 1
+                    while start > 0 and grid[r][start - 1] >= 0:
+                        start -= 1
+                    node: dict[int, Any] | None = self.root
+                    for c in range(start, a):
+                        node = node.get(grid[r][c] & (BLANK_FLAG - 1)) if node else None
+                    if node is not None:
+                        extend_right(r, a, node, [grid[r][c] for c in range(start, a)], a)
+                else:
+                    limit = 0
+                    while (
+                        limit < a and grid[r][a - limit - 1] < 0 and not is_anchor(r, a - limit - 1)
+                    ):
+                        limit += 1
+                    left_part(r, self.root, [], min(limit, sum(rack) - 1), a)
+
+
+class PyGreedy:
+    """The greedy agent on the plain Python generator (highest score, first among equals)."""
+
+    def __init__(self, peer: PyAppelJacobson) -> None:
+        self.peer = peer
+
+    def act(self, state: ScrabbleState, rng: np.random.Generator) -> object:
+        moves = self.peer.moves(state.board_array, state.rack_array())
+        if not moves:
+            if state.bag_size() >= 7:
+                return Exchange(state.rack_text())
+            return PASS
+        row, col, down, codes, score = max(moves, key=lambda m: m[4])
+        word = "".join(state.tiles.square_text(int(x)) for x in codes)
+        return Placement(row, col, not down, word, score)
+
+
+# --- measurements --------------------------------------------------------------------------
+
+
+def positions(lexicon: Lexicon, games: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every decision's (board, rack) in greedy self-play games."""
+    out = []
+    agent = GreedyAgent()
+    for i in range(games):
+        rng = np.random.default_rng([seed, i])
+        state = ScrabbleState.new(lexicon)
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state = state.apply(state.sample_chance(rng))
+            else:
+                out.append((state.board_array, state.rack_array()))
+                state = state.apply(agent.act(state, rng))
+    return out
+
+
+def rate(fn: Any, items: list[Any], min_seconds: float) -> tuple[float, int]:
+    """Calls per second of ``fn`` over ``items``, repeating the list for ``min_seconds``."""
+    calls = 0
+    start = time.perf_counter()
+    while True:
+        for item in items:
+            fn(*item)
+        calls += len(items)
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_seconds:
+            return calls / elapsed, calls
+
+
+def load_in_child(path: Path, cache_dir: Path) -> float:
+    code = (
+        "import time, warnings;"
+        "from stratagem.core.tables import TableCache;"
+        "from stratagem.games.scrabble.lexicon import load_lexicon;"
+        "t = time.perf_counter();"
+        f"lex = load_lexicon({str(path)!r}, 'english', TableCache({str(cache_dir)!r}));"
+        "print(time.perf_counter() - t)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=os.environ
+    )
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lexicon", type=Path, default=DEFAULT_LEXICON)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--positions-games", type=int, default=20)
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--peer-positions", type=int, default=60)
+    parser.add_argument("--peer-games", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--markdown", type=Path)
+    args = parser.parse_args()
+    if args.quick:
+        args.positions_games, args.games, args.peer_positions, args.peer_games = 5, 60, 20, 1
+    if not args.lexicon.exists():
+        print(f"lexicon {args.lexicon} not found; pass --lexicon PATH to ENABLE", file=sys.stderr)
+        return 2
+    min_seconds = 1.0 if args.quick else 3.0
+
+    # Lexicon: a cold build into a fresh cache, then a cache hit in a fresh process.
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = TableCache(Path(tmp))
+        start = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lexicon = load_lexicon(args.lexicon, "english", cache)
+        build_seconds = time.perf_counter() - start
+        files = list(Path(tmp).glob(f"{KIND}-*.tbl"))
+        size_mb = sum(f.stat().st_size for f in files) / 1e6
+        load_seconds = min(load_in_child(args.lexicon, Path(tmp)) for _ in range(3))
+
+    gen = MoveGenerator(lexicon)
+    gen.best(*positions(lexicon, 1, 0)[0])  # compile (or load) the kernels
+    fixed = positions(lexicon, args.positions_games, args.seed)
+    all_rate, _ = rate(gen.raw, fixed, min_seconds)
+    best_rate, _ = rate(gen.best, fixed, min_seconds)
+    moves_per_position = float(np.mean([len(gen.raw(b, r)[0]) for b, r in fixed]))
+
+    sp = selfplay(lexicon, ["greedy", "greedy"], args.games, args.seed)
+    games_per_second = float(sp["games_per_second"])  # type: ignore[arg-type]
+
+    # The peer: same moves first, then its speed.
+    words = [w.strip().upper() for w in args.lexicon.read_text().split()]
+    words = [w for w in words if w in lexicon]
+    peer = PyAppelJacobson(words, lexicon)
+    subset = fixed[:: max(1, len(fixed) // args.peer_positions)][: args.peer_positions]
+    for board, rack in subset:
+        info, codes = gen.raw(board, rack)
+        ours = {
+            (int(i[0]), int(i[1]), int(i[2]), tuple(int(x) for x in codes[k, : i[3]]), int(i[4]))
+            for k, i in enumerate(info)
+        }
+        theirs = {(m[0], m[1], int(m[2]), m[3], m[4]) for m in peer.moves(board, rack)}
+        if ours != theirs:
+            print("the peer and the numba generator disagree on a position", file=sys.stderr)
+            return 1
+    peer_rate, _ = rate(peer.moves, subset, min_seconds)
+    ours_subset_rate, _ = rate(gen.raw, subset, min_seconds)
+    py_agent = PyGreedy(peer)
+    start = time.perf_counter()
+    peer_scores = []
+    for i in range(args.peer_games):
+        rng = np.random.default_rng([args.seed, i])
+        state = ScrabbleState.new(lexicon)
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state = state.apply(state.sample_chance(rng))
+            else:
+                state = state.apply(py_agent.act(state, rng))  # type: ignore[arg-type]
+        peer_scores.append(state.scores)
+    peer_games_per_second = args.peer_games / (time.perf_counter() - start)
+
+    figures = {
+        "lexicon_words": lexicon.word_count,
+        "dawg_nodes": lexicon.node_count,
+        "build_seconds": round(build_seconds, 2),
+        "cache_mb": round(size_mb, 2),
+        "load_seconds": round(load_seconds, 3),
+        "positions": len(fixed),
+        "moves_per_position": round(moves_per_position, 1),
+        "movegen_all_per_s": round(all_rate, 1),
+        "movegen_best_per_s": round(best_rate, 1),
+        "greedy_games_per_s": round(games_per_second, 2),
+        "greedy_mean_scores": sp["mean_score"],
+        "bingos_per_game": sp["bingos_per_game"],
+        "peer_positions": len(subset),
+        "peer_movegen_per_s": round(peer_rate, 2),
+        "ours_on_peer_positions_per_s": round(ours_subset_rate, 1),
+        "movegen_speedup": round(ours_subset_rate / peer_rate, 1),
+        "peer_greedy_games_per_s": round(peer_games_per_second, 3),
+        "games_speedup": round(games_per_second / peer_games_per_second, 1),
+        "python": platform.python_version(),
+        "machine": platform.processor() or platform.machine(),
+    }
+    rows = [
+        (
+            "lexicon build (ENABLE -> DAWG, saved)",
+            f"{build_seconds:.2f} s",
+            f"< {GOAL_BUILD_SECONDS:g} s",
+        ),
+        ("lexicon cache file", f"{size_mb:.1f} MB", f"< {GOAL_SIZE_MB:g} MB"),
+        (
+            "lexicon load (cache hit, fresh process)",
+            f"{load_seconds:.3f} s",
+            f"< {GOAL_LOAD_SECONDS:g} s",
+        ),
+        (
+            f"move generations/s, all moves ({len(fixed)} positions, "
+            f"{moves_per_position:.0f} moves each on average)",
+            f"{all_rate:,.0f}",
+            "",
+        ),
+        ("move generations/s, best move only", f"{best_rate:,.0f}", ""),
+        (
+            f"greedy self-play games/s, one core ({args.games} games)",
+            f"{games_per_second:.1f}",
+            f">= {GOAL_GAMES_PER_SECOND:g}",
+        ),
+        (
+            f"plain Python Appel-Jacobson: move generations/s ({len(subset)} positions)",
+            f"{peer_rate:.2f}",
+            "",
+        ),
+        ("numba on the same positions: move generations/s", f"{ours_subset_rate:,.0f}", ""),
+        ("  ratio numba / Python (move generation)", f"{ours_subset_rate / peer_rate:.0f}x", ""),
+        (
+            f"plain Python greedy games/s ({args.peer_games} games)",
+            f"{peer_games_per_second:.3f}",
+            "",
+        ),
+        (
+            "  ratio numba / Python (greedy games)",
+            f"{games_per_second / peer_games_per_second:.0f}x",
+            "",
+        ),
+    ]
+    width = max(len(r[0]) for r in rows)
+    lines = [f"{'measure':<{width}}  {'result':>12}  goal", "-" * (width + 22)]
+    lines += [f"{a:<{width}}  {b:>12}  {c}" for a, b, c in rows]
+    table = "\n".join(lines)
+    print(table)
+    if args.markdown:
+        md = ["| measure | result | goal |", "| --- | ---: | --- |"]
+        md += [f"| {a.strip()} | {b} | {c} |" for a, b, c in rows]
+        args.markdown.write_text(
+            "# Scrabble move generation benchmark\n\n"
+            "`.venv/bin/python benchmarks/scrabble_movegen.py --markdown "
+            "docs/results/scrabble_bench.md`\n\n" + "\n".join(md) + "\n\n```json\n"
+            + json.dumps(figures, indent=1) + "\n```\n"
+        )  # fmt: skip
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
