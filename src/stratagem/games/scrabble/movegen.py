@@ -6,7 +6,7 @@
 >>> lex = Lexicon.from_words(["cat", "act", "at"], tile_set("english"))
 >>> moves = generate_moves(empty_board(), tile_set("english").rack_counts("CAT"), lex)
 >>> str(moves[0]), len(moves)
-('8G CAT 10', 14)
+('8F ACT 10', 16)
 """
 
 from __future__ import annotations

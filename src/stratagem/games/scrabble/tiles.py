@@ -8,7 +8,7 @@ or a letter index + :data:`BLANK_FLAG` for a blank played as that letter.
 >>> ts.size, ts.total_tiles, ts.value("Q"), ts.blanks
 (26, 100, 10, 2)
 >>> ts.encode_word("quiz").tolist()
-[16, 20, 8, 25]
+[24, 9, 2, 25]
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ class TileSet:
     def rack_counts(self, rack: str, max_tiles: int = 7) -> np.ndarray:
         """Counts (int32, blank last) of a rack such as ``AEIR?ST``; bad racks raise.
 
-        >>> tile_set("english").rack_counts("ab?")[[0, 1, 26]].tolist()
+        >>> tile_set("english").rack_counts("ab?")[[1, 12, 26]].tolist()  # A, B, blank
         [1, 1, 1]
         """
         text = rack.replace(" ", "")
