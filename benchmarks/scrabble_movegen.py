@@ -63,6 +63,27 @@ GOAL_SIZE_MB = 50.0
 GOAL_LOAD_SECONDS = 1.0
 
 
+NOTES = """\
+How it is measured: the positions are every decision of greedy self-play
+games (seeded), so they are realistic mid-game boards with the racks the
+greedy player held; "all moves" is the full list with scores, "best move
+only" keeps the top move in the kernel (what the greedy agent calls). Greedy
+games/s plays whole games through the game protocol (state objects, bag draws
+as chance events, each placement re-checked by the plain scorer), on one
+core. The peer is this script's own straightforward Appel & Jacobson (1988)
+generator in plain Python over a dict trie; before it is timed, its move set
+(squares, word, blanks, score) is checked to equal the numba generator's on
+every peer position. The lexicon is ENABLE (the words of 2-15 letters that
+the English tiles can spell). The machine is shared with other work, so
+rates vary by tens of percent between runs; the ratios come from one run.
+
+The engine uses a DAWG (not a GADDAG): it builds in about 2 s into 6 MB,
+and the generator, which walks the DAWG from each square that can start a
+word, already meets the self-play goal; a GADDAG would cut the walks before
+the anchor and is the next step if more speed is needed.
+"""
+
+
 # --- the peer: plain Python Appel & Jacobson -----------------------------------------------
 
 
@@ -433,8 +454,8 @@ def main() -> int:
         args.markdown.write_text(
             "# Scrabble move generation benchmark\n\n"
             "`.venv/bin/python benchmarks/scrabble_movegen.py --markdown "
-            "docs/results/scrabble_bench.md`\n\n" + "\n".join(md) + "\n\n```json\n"
-            + json.dumps(figures, indent=1) + "\n```\n"
+            "docs/results/scrabble_bench.md`\n\n" + "\n".join(md) + "\n\n" + NOTES
+            + "\n```json\n" + json.dumps(figures, indent=1) + "\n```\n"
         )  # fmt: skip
     print(json.dumps(figures))
     return 0

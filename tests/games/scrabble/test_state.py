@@ -143,3 +143,12 @@ def test_tiles_are_conserved_through_a_game(small_lexicon) -> None:  # type: ign
         on_board = int((s.board_array >= 0).sum())
         held = sum(sum(r) for r in s.racks)
         assert on_board + held + s.bag_size() + sum(s.returned) == 100
+
+
+def test_greedy_advice_is_every_action_priced_by_score(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    s = position(small_lexicon, "CATSXYZ ABCDEFG")
+    advice = GreedyAgent().advise(s)
+    assert len(advice) == len(s.legal_actions())
+    assert advice[0].regret == 0 and advice[0].value == max(a.value for a in advice)
+    assert isinstance(advice[0].action, Placement)
+    assert str(GreedyAgent().act(s, np.random.default_rng(0))) == str(advice[0].action)

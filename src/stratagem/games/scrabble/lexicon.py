@@ -40,7 +40,7 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -235,7 +235,7 @@ def _cached(
     tiles: TileSet,
     source: str,
     words: Iterable[str] | None,
-    make_words: object,
+    make_words: Callable[[], Iterable[str]] | None,
     cache: TableCache | None,
 ) -> Lexicon:
     cache = cache if cache is not None else TableCache()
@@ -243,7 +243,11 @@ def _cached(
     built: list[Lexicon] = []
 
     def build() -> dict[str, np.ndarray]:
-        source_words = words if words is not None else make_words()  # type: ignore[operator]
+        if words is not None:
+            source_words = words
+        else:
+            assert make_words is not None
+            source_words = make_words()
         lex = Lexicon.from_words(source_words, tiles, source)
         built.append(lex)
         return lex.arrays()

@@ -15,10 +15,10 @@ import time
 
 import numpy as np
 
-from stratagem.core.agent import RandomAgent
+from stratagem.core.agent import Advice, RandomAgent, with_regrets
 from stratagem.core.errors import StratagemError
 from stratagem.core.game import Action, State
-from stratagem.games.scrabble.board import RACK_SIZE
+from stratagem.games.scrabble.board import RACK_SIZE, Placement
 from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.state import PASS, Exchange, ScrabbleState
 
@@ -26,9 +26,20 @@ AGENTS = ("greedy", "random")
 
 
 class GreedyAgent:
-    """Plays the highest-scoring placement; with none, exchanges the whole rack or passes."""
+    """Plays the highest-scoring placement; with none, exchanges the whole rack or passes.
+
+    As an advisor it prices every placement by its score (exchanges and the
+    pass at 0), best first.
+    """
 
     spec = "greedy"
+
+    def advise(self, state: State) -> list[Advice]:
+        assert isinstance(state, ScrabbleState)
+        options: list[tuple[Action, float]] = []
+        for action in state.legal_actions():
+            options.append((action, float(action.score) if isinstance(action, Placement) else 0.0))
+        return with_regrets(options)
 
     def act(self, state: State, rng: np.random.Generator) -> Action:
         assert isinstance(state, ScrabbleState)
