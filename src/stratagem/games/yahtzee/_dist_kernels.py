@@ -1,0 +1,655 @@
+"""Numba kernels for fixed policies: their decisions, turn outcomes, moments and
+remaining-score distributions; nothing else.
+
+A *policy* fills, for one turn-start state, ``keep2[r]`` and ``keep1[r]`` (the keep
+for each roll with two and one rerolls left; keeping all five means scoring now)
+and ``cat[r]`` (the box for each final roll). :func:`turn_outcomes` pushes the
+probability of the first throw through those choices (the transpose of the
+solver's expectation step) and collects ``prob[c, t]``: the chance that the turn
+ends in box c with t points (bonuses included), with the next state's upper total
+and Yahtzee flag in ``nu[c, t]``, ``ny[c, t]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from stratagem.games.yahtzee._kernels import (
+    NUM_KEEPS,
+    ROLL_START,
+    _best_keep,
+    best_box,
+    category_points,
+    turn_tables,
+)
+
+OPTIMAL = 0
+GREEDY = 1
+YAHTZEE_ONLY = 2
+YAHTZEE_STRAIGHTS = 3
+HEURISTIC = 4
+MAX_POINTS = 256
+
+
+@njit(cache=True)
+def _most_common_face(counts, r):
+    best_f = 0
+    best_n = -1
+    for f in range(5, -1, -1):  # ties go to the higher face
+        if counts[r, f] > best_n:
+            best_n = counts[r, f]
+            best_f = f
+    return best_f, best_n
+
+
+@njit(cache=True)
+def _keep_of(held, code_to_keep):
+    code = 0
+    for f in range(5, -1, -1):
+        code = code * 6 + held[f]
+    return code_to_keep[code]
+
+
+@njit(cache=True)
+def _longest_run(counts, r):
+    """(start face index, length) of the longest run of distinct consecutive faces."""
+    best_s = 0
+    best_len = 0
+    f = 0
+    while f < 6:
+        if counts[r, f] > 0:
+            s = f
+            while f < 6 and counts[r, f] > 0:
+                f += 1
+            if f - s > best_len:
+                best_len = f - s
+                best_s = s
+        else:
+            f += 1
+    return best_s, best_len
+
+
+@njit(cache=True)
+def _rule_keep(pid, mask, r, counts, code_to_keep, cat_ss, cat_ls, cat_fh, held):
+    """The keep of the rule-based policies (see strategies.py for the definitions)."""
+    for f in range(6):
+        held[f] = 0
+    face, n = _most_common_face(counts, r)
+    run_s, run_len = _longest_run(counts, r)
+    straights_open = (cat_ss >= 0 and not (mask >> cat_ss) & 1) or (
+        cat_ls >= 0 and not (mask >> cat_ls) & 1
+    )
+    if pid == YAHTZEE_ONLY:
+        held[face] = n
+        return _keep_of(held, code_to_keep)
+    if pid == YAHTZEE_STRAIGHTS:
+        if straights_open and run_len >= 3 and n < 3:
+            for f in range(run_s, run_s + run_len):
+                held[f] = 1
+        else:
+            held[face] = n
+        return _keep_of(held, code_to_keep)
+    # HEURISTIC
+    if n == 5:
+        held[face] = 5
+        return _keep_of(held, code_to_keep)
+    if straights_open and run_len >= 4:
+        for f in range(run_s, run_s + run_len):
+            held[f] = 1
+        return _keep_of(held, code_to_keep)
+    fh_open = cat_fh >= 0 and not (mask >> cat_fh) & 1
+    pairs = 0
+    for f in range(6):
+        if counts[r, f] >= 2:
+            pairs += 1
+    if fh_open and n == 3 and pairs == 2:  # a full house
+        for f in range(6):
+            held[f] = counts[r, f]
+        return _keep_of(held, code_to_keep)
+    if n >= 3:
+        held[face] = n
+        return _keep_of(held, code_to_keep)
+    if pairs == 2 and fh_open:
+        for f in range(6):
+            if counts[r, f] == 2:
+                held[f] = 2
+        return _keep_of(held, code_to_keep)
+    if n == 2:
+        held[face] = 2
+        return _keep_of(held, code_to_keep)
+    if straights_open and run_len >= 3:
+        for f in range(run_s, run_s + run_len):
+            held[f] = 1
+        return _keep_of(held, code_to_keep)
+    held[5] = counts[r, 5]  # chase sixes
+    return _keep_of(held, code_to_keep)
+
+
+@njit(cache=True)
+def _rule_box(pid, mask, u, y, r, score, upper_face, joker_score, counts, ip, par):
+    """Most points now (zoo rules), or points above par (the heuristic)."""
+    best_c = -1
+    best = -1e300
+    threshold = ip[3]
+    for c in range(score.shape[0]):
+        pts, nu, _ny, legal = category_points(
+            mask, u, y, c, r, score, upper_face, joker_score, counts, ip
+        )
+        if not legal:
+            continue
+        v = float(pts)
+        if pid == HEURISTIC:
+            v -= par[c]
+            if upper_face[c] > 0 and u < threshold and nu >= threshold:
+                v += 10.0  # the bonus itself is in pts; reward reaching it a little more
+        if v > best:
+            best = v
+            best_c = c
+    return best_c
+
+
+@njit(cache=True)
+def policy_tables(
+    pid,
+    V,
+    V0,
+    mask,
+    u,
+    y,
+    score,
+    upper_face,
+    joker_score,
+    counts,
+    ip,
+    add,
+    sub,
+    sub_count,
+    subkeeps,
+    subkeep_count,
+    code_to_keep,
+    cats,
+    par,
+    keep2,
+    keep1,
+    cat,
+    e0,
+    e1,
+    w,
+    held,
+):
+    """Fill keep2, keep1 and cat for every roll of the state (mask, u, y)."""
+    if pid <= GREEDY:  # OPTIMAL or GREEDY: the best box by a value table
+        table = V if pid == OPTIMAL else V0
+        turn_tables(
+            table,
+            mask,
+            u,
+            y,
+            score,
+            upper_face,
+            joker_score,
+            counts,
+            ip,
+            add,
+            sub,
+            sub_count,
+            e0,
+            e1,
+            w,
+        )
+        for r in range(ROLL_START, NUM_KEEPS):
+            c, v = best_box(table, mask, u, y, r, score, upper_face, joker_score, counts, ip)
+            cat[r] = c
+            k = _best_keep(e1, r, subkeeps, subkeep_count)
+            keep2[r] = r if v >= e1[k] else k
+            k = _best_keep(e0, r, subkeeps, subkeep_count)
+            keep1[r] = r if v >= e0[k] else k
+        return
+    for r in range(ROLL_START, NUM_KEEPS):
+        k = _rule_keep(pid, mask, r, counts, code_to_keep, cats[0], cats[1], cats[2], held)
+        keep2[r] = k
+        keep1[r] = k
+        cat[r] = _rule_box(pid, mask, u, y, r, score, upper_face, joker_score, counts, ip, par)
+
+
+@njit(cache=True)
+def _spread(m, add):
+    """Throw the dice not kept: mass on keep k moves to the rolls that complete it."""
+    for k in range(ROLL_START):
+        mk = m[k]
+        if mk != 0.0:
+            share = mk / 6.0
+            for f in range(6):
+                m[add[k, f]] += share
+            m[k] = 0.0
+
+
+@njit(cache=True)
+def turn_outcomes(
+    mask,
+    u,
+    y,
+    keep2,
+    keep1,
+    cat,
+    score,
+    upper_face,
+    joker_score,
+    counts,
+    ip,
+    add,
+    roll_prob,
+    prob,
+    nu_out,
+    ny_out,
+    m1,
+    m2,
+):
+    """prob[c, t]: the chance that the turn ends in box c with t points (see module doc)."""
+    prob[:, :] = 0.0
+    m1[:] = 0.0
+    m2[:] = 0.0
+    for r in range(ROLL_START, NUM_KEEPS):
+        m1[keep2[r]] += roll_prob[r]
+    _spread(m1, add)
+    for r in range(ROLL_START, NUM_KEEPS):
+        m2[keep1[r]] += m1[r]
+    _spread(m2, add)
+    for r in range(ROLL_START, NUM_KEEPS):
+        p = m2[r]
+        if p == 0.0:
+            continue
+        c = cat[r]
+        pts, nu, ny, _legal = category_points(
+            mask, u, y, c, r, score, upper_face, joker_score, counts, ip
+        )
+        prob[c, pts] += p
+        nu_out[c, pts] = nu
+        ny_out[c, pts] = ny
+
+
+@njit(cache=True, parallel=True)
+def moments_layer(
+    pid,
+    V,
+    V0,
+    M1,
+    M2,
+    states,
+    score,
+    upper_face,
+    joker_score,
+    counts,
+    ip,
+    add,
+    sub,
+    sub_count,
+    subkeeps,
+    subkeep_count,
+    code_to_keep,
+    roll_prob,
+    cats,
+    par,
+):
+    """First and second moments of the remaining score under policy ``pid``."""
+    n = states.shape[0]
+    ncat = score.shape[0]
+    nchunks = min(n, 128)
+    for chunk in prange(nchunks):
+        keep2 = np.empty(NUM_KEEPS, dtype=np.int64)
+        keep1 = np.empty(NUM_KEEPS, dtype=np.int64)
+        cat = np.empty(NUM_KEEPS, dtype=np.int64)
+        e0 = np.empty(NUM_KEEPS)
+        e1 = np.empty(NUM_KEEPS)
+        w = np.empty(NUM_KEEPS)
+        a = np.empty(NUM_KEEPS)
+        b = np.empty(NUM_KEEPS)
+        held = np.zeros(6, dtype=np.int64)
+        prob = np.zeros((ncat, MAX_POINTS))
+        nu_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
+        ny_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
+        lo = chunk * n // nchunks
+        hi = (chunk + 1) * n // nchunks
+        for i in range(lo, hi):
+            mask = states[i, 0]
+            u = states[i, 1]
+            y = states[i, 2]
+            policy_tables(
+                pid,
+                V,
+                V0,
+                mask,
+                u,
+                y,
+                score,
+                upper_face,
+                joker_score,
+                counts,
+                ip,
+                add,
+                sub,
+                sub_count,
+                subkeeps,
+                subkeep_count,
+                code_to_keep,
+                cats,
+                par,
+                keep2,
+                keep1,
+                cat,
+                e0,
+                e1,
+                w,
+                held,
+            )
+            turn_outcomes(
+                mask,
+                u,
+                y,
+                keep2,
+                keep1,
+                cat,
+                score,
+                upper_face,
+                joker_score,
+                counts,
+                ip,
+                add,
+                roll_prob,
+                prob,
+                nu_out,
+                ny_out,
+                a,
+                b,
+            )
+            s1 = 0.0
+            s2 = 0.0
+            for c in range(ncat):
+                if (mask >> c) & 1:
+                    continue
+                m2 = mask | (1 << c)
+                for t in range(MAX_POINTS):
+                    p = prob[c, t]
+                    if p == 0.0:
+                        continue
+                    f1 = M1[m2, nu_out[c, t], ny_out[c, t]]
+                    f2 = M2[m2, nu_out[c, t], ny_out[c, t]]
+                    s1 += p * (t + f1)
+                    s2 += p * (t * t + 2.0 * t * f1 + f2)
+            M1[mask, u, y] = s1
+            M2[mask, u, y] = s2
+
+
+@njit(cache=True, parallel=True)
+def distribution_layer(
+    pid,
+    V,
+    V0,
+    states,
+    sid,
+    offsets,
+    lows,
+    lengths,
+    data,
+    out_lows,
+    out_lengths,
+    out,
+    score,
+    upper_face,
+    joker_score,
+    counts,
+    ip,
+    add,
+    sub,
+    sub_count,
+    subkeeps,
+    subkeep_count,
+    code_to_keep,
+    roll_prob,
+    cats,
+    par,
+    trim,
+):
+    """Remaining-score distributions of some states of a layer from those of the next.
+
+    The next layer's distributions are ``data[offsets[s] : offsets[s] + lengths[s]]``
+    over remaining scores ``lows[s]``, ``lows[s] + 1``, ... for state id s. The
+    distribution of ``states[i]`` goes to ``out[i, :out_lengths[i]]`` over scores
+    from ``out_lows[i]``; tails below ``trim`` in total on either side are cut
+    off. Returns False if some distribution did not fit in a row of ``out``.
+    """
+    n = states.shape[0]
+    ncat = score.shape[0]
+    width = out.shape[1]
+    nchunks = min(n, 64)
+    ok = np.ones(nchunks, dtype=np.bool_)
+    for chunk in prange(nchunks):
+        keep2 = np.empty(NUM_KEEPS, dtype=np.int64)
+        keep1 = np.empty(NUM_KEEPS, dtype=np.int64)
+        cat = np.empty(NUM_KEEPS, dtype=np.int64)
+        e0 = np.empty(NUM_KEEPS)
+        e1 = np.empty(NUM_KEEPS)
+        w = np.empty(NUM_KEEPS)
+        a = np.empty(NUM_KEEPS)
+        b = np.empty(NUM_KEEPS)
+        held = np.zeros(6, dtype=np.int64)
+        prob = np.zeros((ncat, MAX_POINTS))
+        nu_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
+        ny_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
+        scratch = np.zeros(2 * width + MAX_POINTS)
+        lo_i = chunk * n // nchunks
+        hi_i = (chunk + 1) * n // nchunks
+        for i in range(lo_i, hi_i):
+            mask = states[i, 0]
+            u = states[i, 1]
+            y = states[i, 2]
+            policy_tables(
+                pid,
+                V,
+                V0,
+                mask,
+                u,
+                y,
+                score,
+                upper_face,
+                joker_score,
+                counts,
+                ip,
+                add,
+                sub,
+                sub_count,
+                subkeeps,
+                subkeep_count,
+                code_to_keep,
+                cats,
+                par,
+                keep2,
+                keep1,
+                cat,
+                e0,
+                e1,
+                w,
+                held,
+            )
+            turn_outcomes(
+                mask,
+                u,
+                y,
+                keep2,
+                keep1,
+                cat,
+                score,
+                upper_face,
+                joker_score,
+                counts,
+                ip,
+                add,
+                roll_prob,
+                prob,
+                nu_out,
+                ny_out,
+                a,
+                b,
+            )
+            top = 0
+            for c in range(ncat):
+                if (mask >> c) & 1:
+                    continue
+                m2 = mask | (1 << c)
+                for t in range(MAX_POINTS):
+                    p = prob[c, t]
+                    if p == 0.0:
+                        continue
+                    s = sid[m2, nu_out[c, t], ny_out[c, t]]
+                    base = t + lows[s]
+                    off = offsets[s]
+                    for j in range(lengths[s]):
+                        scratch[base + j] += p * data[off + j]
+                    if base + lengths[s] > top:
+                        top = base + lengths[s]
+            lo = 0
+            acc = 0.0
+            while lo < top and acc + scratch[lo] < trim:
+                acc += scratch[lo]
+                lo += 1
+            hi = top
+            acc = 0.0
+            while hi > lo and acc + scratch[hi - 1] < trim:
+                acc += scratch[hi - 1]
+                hi -= 1
+            if hi - lo > width:
+                ok[chunk] = False
+                hi = lo + width
+            out_lows[i] = lo
+            out_lengths[i] = hi - lo
+            for j in range(lo, hi):
+                out[i, j - lo] = scratch[j]
+            for j in range(top):
+                scratch[j] = 0.0
+    return ok.all()
+
+
+@njit(cache=True)
+def compact_rows(out, lengths, dest):
+    """Copy ``out[i, :lengths[i]]`` one after another into ``dest``; returns the offsets."""
+    offs = np.empty(out.shape[0], dtype=np.int64)
+    used = 0
+    for i in range(out.shape[0]):
+        offs[i] = used
+        for j in range(lengths[i]):
+            dest[used + j] = out[i, j]
+        used += lengths[i]
+    return offs
+
+
+@njit(cache=True)
+def occupancy_layer(
+    pid,
+    V,
+    V0,
+    occ,
+    states,
+    score,
+    upper_face,
+    joker_score,
+    counts,
+    ip,
+    add,
+    sub,
+    sub_count,
+    subkeeps,
+    subkeep_count,
+    code_to_keep,
+    roll_prob,
+    cats,
+    par,
+    ycat,
+    totals,
+):
+    """Push the probability of reaching each state of a layer to the next layer.
+
+    ``totals[0]`` gathers P(the Yahtzee box scores 50), ``totals[1]`` the expected
+    number of Yahtzee bonuses (a turn ending with 100 or more points holds one).
+    """
+    ncat = score.shape[0]
+    keep2 = np.empty(NUM_KEEPS, dtype=np.int64)
+    keep1 = np.empty(NUM_KEEPS, dtype=np.int64)
+    cat = np.empty(NUM_KEEPS, dtype=np.int64)
+    e0 = np.empty(NUM_KEEPS)
+    e1 = np.empty(NUM_KEEPS)
+    w = np.empty(NUM_KEEPS)
+    a = np.empty(NUM_KEEPS)
+    b = np.empty(NUM_KEEPS)
+    held = np.zeros(6, dtype=np.int64)
+    prob = np.zeros((ncat, MAX_POINTS))
+    nu_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
+    ny_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
+    for i in range(states.shape[0]):
+        mask = states[i, 0]
+        u = states[i, 1]
+        y = states[i, 2]
+        here = occ[mask, u, y]
+        if here == 0.0:
+            continue
+        policy_tables(
+            pid,
+            V,
+            V0,
+            mask,
+            u,
+            y,
+            score,
+            upper_face,
+            joker_score,
+            counts,
+            ip,
+            add,
+            sub,
+            sub_count,
+            subkeeps,
+            subkeep_count,
+            code_to_keep,
+            cats,
+            par,
+            keep2,
+            keep1,
+            cat,
+            e0,
+            e1,
+            w,
+            held,
+        )
+        turn_outcomes(
+            mask,
+            u,
+            y,
+            keep2,
+            keep1,
+            cat,
+            score,
+            upper_face,
+            joker_score,
+            counts,
+            ip,
+            add,
+            roll_prob,
+            prob,
+            nu_out,
+            ny_out,
+            a,
+            b,
+        )
+        for c in range(ncat):
+            if (mask >> c) & 1:
+                continue
+            m2 = mask | (1 << c)
+            for t in range(MAX_POINTS):
+                p = prob[c, t]
+                if p == 0.0:
+                    continue
+                occ[m2, nu_out[c, t], ny_out[c, t]] += here * p
+                if c == ycat and t == 50:
+                    totals[0] += here * p
+                if t >= 100:
+                    totals[1] += here * p

@@ -1,0 +1,304 @@
+"""Exact score distributions and exact evaluation of fixed Yahtzee policies.
+
+For a policy (the optimum or a rule-based strategy) the outcome of a turn from a
+turn-start state is a distribution over (box, points, next state), found by
+pushing the probability of the first throw through the policy's choices. From
+those outcomes, by backward induction over the turn-start states:
+
+* the first two moments of the remaining score (exact mean and SD of a policy);
+* the whole distribution of the remaining score from every state (Glenn 2006,
+  section 7, computes the final-score distribution by a forward pass; the
+  backward form gives every state's distribution at once, which the
+  win-seeking player needs);
+
+and by a forward pass, how often each state is reached (bonus rates).
+
+>>> from stratagem.games.yahtzee.rules import preset
+>>> from stratagem.games.yahtzee.solver import solve
+>>> dist = score_distribution(solve(preset("yatzy")))        # doctest: +SKIP
+>>> round(dist.mean, 4), round(dist.sd, 4), dist.median       # doctest: +SKIP
+(248.44, 38.4..., 249)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from stratagem.core.errors import InvalidStateError
+from stratagem.games.yahtzee import _dist_kernels as DK
+from stratagem.games.yahtzee import dice as D
+from stratagem.games.yahtzee.rules import UPPER, YahtzeeRules
+from stratagem.games.yahtzee.solver import Solution, reachable_states
+
+POLICIES = {
+    "optimal": DK.OPTIMAL,
+    "greedy": DK.GREEDY,
+    "yahtzee-only": DK.YAHTZEE_ONLY,
+    "yahtzee-and-straights": DK.YAHTZEE_STRAIGHTS,
+    "heuristic": DK.HEURISTIC,
+}
+"""Fixed policies the kernels can play and evaluate (definitions in strategies.py)."""
+
+# Points a box usually earns when it is filled (the heuristic scores above par).
+PAR = {
+    **{name: 3 * (i + 1) for i, name in enumerate(UPPER)},
+    "one_pair": 8, "two_pairs": 14, "three_of_a_kind": 18, "four_of_a_kind": 8,
+    "full_house": 14, "small_straight": 17, "large_straight": 20, "yahtzee": 12,
+    "yatzy": 12, "chance": 22,
+}  # fmt: skip
+TRIM = 1e-15
+"""Tail mass cut from each end of a stored distribution (both ends together < 2e-15)."""
+
+
+def _policy_id(policy: str) -> int:
+    try:
+        return POLICIES[policy]
+    except KeyError:
+        raise InvalidStateError(
+            f"unknown Yahtzee strategy {policy!r}; the strategies are: {', '.join(POLICIES)}"
+        ) from None
+
+
+@dataclass(frozen=True)
+class _Kernels:
+    """The arrays every kernel call takes, for one solution."""
+
+    solution: Solution
+    V0: np.ndarray = field(init=False)
+    cats: np.ndarray = field(init=False)
+    par: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        rules = self.solution.rules
+        object.__setattr__(self, "V0", np.zeros_like(self.solution.values))
+        names = rules.categories
+        cats = np.array(
+            [names.index(n) if n in names else -1
+             for n in ("small_straight", "large_straight", "full_house")],
+            dtype=np.int64,
+        )  # fmt: skip
+        object.__setattr__(self, "cats", cats)
+        object.__setattr__(self, "par", np.array([PAR[n] for n in names], dtype=np.float64))
+
+    def args(self) -> tuple[object, ...]:
+        a = self.solution.arrays
+        return (a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB, D.SUB_COUNT,
+                D.SUBKEEPS, D.SUBKEEP_COUNT, D.CODE_TO_KEEP)  # fmt: skip
+
+
+def moment_tables(
+    solution: Solution, policy: str = "optimal", min_filled: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """E[R] and E[R^2] of the remaining score R under ``policy`` for every state.
+
+    Only states with at least ``min_filled`` boxes filled are computed (the others
+    stay 0); indexed like ``solution.values``.
+    """
+    pid = _policy_id(policy)
+    k = _Kernels(solution)
+    rules = solution.rules
+    m1 = np.zeros_like(solution.values)
+    m2 = np.zeros_like(solution.values)
+    layers = reachable_states(rules, solution.arrays)
+    a = solution.arrays
+    for filled in range(rules.num_categories - 1, min_filled - 1, -1):
+        DK.moments_layer(
+            pid, solution.values, k.V0, m1, m2, layers[filled], a.score, a.upper_face,
+            a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB, D.SUB_COUNT, D.SUBKEEPS,
+            D.SUBKEEP_COUNT, D.CODE_TO_KEEP, D.ROLL_PROBABILITY, k.cats, k.par,
+        )  # fmt: skip
+    return m1, m2
+
+
+def policy_moments(solution: Solution, policy: str = "optimal") -> tuple[float, float]:
+    """Exact mean and SD of the final score of a policy from the empty card."""
+    m1, m2 = moment_tables(solution, policy)
+    mean = float(m1[0, 0, 0])
+    var = float(m2[0, 0, 0]) - mean * mean
+    return mean, float(np.sqrt(max(var, 0.0)))
+
+
+@dataclass(frozen=True)
+class RemainingDistributions:
+    """P(remaining score = r) from every turn-start state under one policy.
+
+    ``pmf(mask, upper, flag)`` returns ``(low, p)``: ``p[i]`` is the probability
+    of scoring exactly ``low + i`` more points, bonuses included.
+    """
+
+    rules: YahtzeeRules
+    policy: str
+    sid: np.ndarray
+    offsets: np.ndarray
+    lows: np.ndarray
+    lengths: np.ndarray
+    data: np.ndarray
+    seconds: float
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.sid.nbytes + self.offsets.nbytes + self.lows.nbytes
+                   + self.lengths.nbytes + self.data.nbytes)  # fmt: skip
+
+    def pmf(self, mask: int, upper: int, flag: int) -> tuple[int, np.ndarray]:
+        s = int(self.sid[mask, min(upper, self.rules.upper_bonus_threshold), flag])
+        if s < 0:
+            raise InvalidStateError("that turn-start state cannot occur")
+        off = int(self.offsets[s])
+        return int(self.lows[s]), self.data[off : off + int(self.lengths[s])]
+
+
+def remaining_distributions(
+    solution: Solution,
+    policy: str = "optimal",
+    dtype: type[np.floating] = np.float64,
+    chunk: int = 8192,
+    min_filled: int = 0,
+) -> RemainingDistributions:
+    """Build the distribution of the remaining score for every reachable state.
+
+    ``dtype=np.float32`` halves the memory (the sums are still made in double
+    precision; each stored value carries a relative error below 1e-7). Only
+    states with at least ``min_filled`` boxes filled get a distribution.
+    """
+    start = time.perf_counter()
+    pid = _policy_id(policy)
+    rules = solution.rules
+    k = _Kernels(solution)
+    a = solution.arrays
+    layers = reachable_states(rules, a)
+    nstates = sum(len(layer) for layer in layers)
+    sid = np.full(solution.values.shape, -1, dtype=np.int64)
+    offsets = np.zeros(nstates, dtype=np.int64)
+    lows = np.zeros(nstates, dtype=np.int64)
+    lengths = np.zeros(nstates, dtype=np.int64)
+    ncat = rules.num_categories
+    full = layers[ncat]
+    ids = np.arange(len(full))
+    sid[full[:, 0], full[:, 1], full[:, 2]] = ids
+    offsets[ids] = ids
+    lengths[ids] = 1
+    data = np.ones(len(full), dtype=dtype)
+    used = len(full)
+    next_id = len(full)
+    width = 2048
+    out = np.zeros((min(chunk, max(len(x) for x in layers)), width))
+    for filled in range(ncat - 1, min_filled - 1, -1):
+        layer = layers[filled]
+        ids = np.arange(next_id, next_id + len(layer))
+        sid[layer[:, 0], layer[:, 1], layer[:, 2]] = ids
+        next_id += len(layer)
+        new_parts = []
+        for lo in range(0, len(layer), chunk):
+            part = layer[lo : lo + chunk]
+            out_low = np.zeros(len(part), dtype=np.int64)
+            out_len = np.zeros(len(part), dtype=np.int64)
+            fits = DK.distribution_layer(
+                pid, solution.values, k.V0, part, sid, offsets, lows, lengths, data, out_low,
+                out_len, out, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB,
+                D.SUB_COUNT, D.SUBKEEPS, D.SUBKEEP_COUNT, D.CODE_TO_KEEP, D.ROLL_PROBABILITY,
+                k.cats, k.par, TRIM,
+            )  # fmt: skip
+            if not fits:  # pragma: no cover - a remaining score above 2047 cannot occur
+                raise AssertionError("a remaining-score distribution is longer than 2048")
+            piece = np.empty(int(out_len.sum()), dtype=dtype)
+            part_offsets = DK.compact_rows(out[: len(part)], out_len, piece)
+            part_ids = ids[lo : lo + len(part)]
+            offsets[part_ids] = used + part_offsets
+            lows[part_ids] = out_low
+            lengths[part_ids] = out_len
+            new_parts.append(piece)
+            used += len(piece)
+        data = np.concatenate([data, *new_parts])
+    return RemainingDistributions(
+        rules, policy, sid, offsets, lows, lengths, data, time.perf_counter() - start
+    )
+
+
+@dataclass(frozen=True)
+class ScoreDistribution:
+    """The distribution of the final score from the empty card under a policy."""
+
+    rules: YahtzeeRules
+    policy: str
+    low: int
+    pmf: np.ndarray
+    upper_bonus_rate: float | None = None
+    yahtzee_50_rate: float | None = None
+    yahtzee_bonus_mean: float | None = None
+
+    @cached_property
+    def scores(self) -> np.ndarray:
+        return np.arange(self.low, self.low + len(self.pmf))
+
+    @property
+    def mean(self) -> float:
+        return float(np.dot(self.scores, self.pmf))
+
+    @property
+    def sd(self) -> float:
+        m = self.mean
+        return float(np.sqrt(np.dot((self.scores - m) ** 2, self.pmf)))
+
+    @property
+    def median(self) -> int:
+        return int(self.scores[np.searchsorted(np.cumsum(self.pmf), 0.5)])
+
+    def percentile(self, q: float) -> int:
+        return int(self.scores[np.searchsorted(np.cumsum(self.pmf), q / 100.0)])
+
+    def p_at_least(self, t: int) -> float:
+        return float(self.pmf[self.scores >= t].sum())
+
+    def summary(self) -> dict[str, object]:
+        tails = (200, 250, 300, 350, 400, 500)
+        return {
+            "rules": self.rules.name,
+            "policy": self.policy,
+            "mean": self.mean,
+            "sd": self.sd,
+            "median": self.median,
+            "percentiles": {str(q): self.percentile(q) for q in (1, 5, 10, 25, 75, 90, 95, 99)},
+            "min": int(self.scores[self.pmf > 0][0]),
+            "max": int(self.scores[self.pmf > 0][-1]),
+            "p_at_least": {str(t): self.p_at_least(t) for t in tails},
+            "upper_bonus_rate": self.upper_bonus_rate,
+            "yahtzee_50_rate": self.yahtzee_50_rate,
+            "yahtzee_bonus_mean": self.yahtzee_bonus_mean,
+            "total_probability": float(self.pmf.sum()),
+        }
+
+
+def bonus_rates(solution: Solution, policy: str = "optimal") -> tuple[float, float, float]:
+    """(P(upper bonus), P(Yahtzee box scores 50), expected Yahtzee bonuses) by a forward pass."""
+    pid = _policy_id(policy)
+    rules = solution.rules
+    k = _Kernels(solution)
+    a = solution.arrays
+    layers = reachable_states(rules, a)
+    occ = np.zeros_like(solution.values)
+    occ[0, 0, 0] = 1.0
+    totals = np.zeros(3)
+    ycat = rules.categories.index(rules.yahtzee_category)
+    for filled in range(rules.num_categories):
+        DK.occupancy_layer(
+            pid, solution.values, k.V0, occ, layers[filled], a.score, a.upper_face,
+            a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB, D.SUB_COUNT, D.SUBKEEPS,
+            D.SUBKEEP_COUNT, D.CODE_TO_KEEP, D.ROLL_PROBABILITY, k.cats, k.par, ycat, totals,
+        )  # fmt: skip
+    full = layers[rules.num_categories]
+    threshold = rules.upper_bonus_threshold
+    p_upper = float(occ[full[:, 0], full[:, 1], full[:, 2]][full[:, 1] >= threshold].sum())
+    return p_upper, float(totals[0]), float(totals[1])
+
+
+def score_distribution(solution: Solution, policy: str = "optimal") -> ScoreDistribution:
+    """The exact final-score distribution of ``policy`` with its bonus rates."""
+    table = remaining_distributions(solution, policy)
+    low, pmf = table.pmf(0, 0, 0)
+    upper, fifty, bonuses = bonus_rates(solution, policy)
+    return ScoreDistribution(solution.rules, policy, low, pmf.copy(), upper, fifty, bonuses)

@@ -1,0 +1,131 @@
+"""Exact score distributions and exact evaluation of fixed policies."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from stratagem.core.errors import InvalidStateError
+from stratagem.games.yahtzee.distribution import (
+    POLICIES,
+    moment_tables,
+    policy_moments,
+    remaining_distributions,
+    score_distribution,
+)
+from stratagem.games.yahtzee.solver import Solution, reachable_states
+
+LATE = 3  # open boxes: the fast tests compute the states with at most this many
+
+
+@pytest.mark.parametrize("name", ["yahtzee", "yatzy"])
+def test_remaining_distributions_have_the_solver_mean_and_total_one(
+    solved: Callable[[str], Solution], name: str
+) -> None:
+    sol = solved(name)
+    late = sol.rules.num_categories - LATE
+    table = remaining_distributions(sol, min_filled=late)
+    m1, m2 = moment_tables(sol, "optimal", min_filled=late)
+    layers = reachable_states(sol.rules, sol.arrays)
+    states = np.concatenate(layers[late:])
+    means, squares, totals = [], [], []
+    for mask, u, y in states:
+        low, p = table.pmf(int(mask), int(u), int(y))
+        r = np.arange(low, low + len(p), dtype=np.float64)
+        means.append(float(np.dot(r, p)))
+        squares.append(float(np.dot(r * r, p)))
+        totals.append(float(p.sum()))
+    idx = (states[:, 0], states[:, 1], states[:, 2])
+    np.testing.assert_allclose(totals, 1.0, atol=1e-12)
+    # Two kernels agree: the pmfs' moments are the moment tables' values...
+    np.testing.assert_allclose(means, m1[idx], atol=1e-9)
+    np.testing.assert_allclose(squares, m2[idx], rtol=1e-11, atol=1e-9)
+    # ...and the optimal policy's mean is the solver's value.
+    np.testing.assert_allclose(means, sol.values[idx], atol=1e-9)
+    checked = len(states)
+    assert checked > 5_000
+
+
+def test_float32_tables_stay_within_single_precision(solved: Callable[[str], Solution]) -> None:
+    sol = solved("yahtzee")
+    exact = remaining_distributions(sol, min_filled=11)
+    small = remaining_distributions(sol, dtype=np.float32, min_filled=11)
+    assert small.data.dtype == np.float32
+    assert small.nbytes < exact.nbytes
+    low, p = exact.pmf(0b0111_1111_1111_0, 10, 1)
+    low2, p2 = small.pmf(0b0111_1111_1111_0, 10, 1)
+    assert low == low2
+    np.testing.assert_allclose(p2, p, rtol=1e-6, atol=1e-9)
+
+
+def test_last_turn_distribution_by_hand(solved: Callable[[str], Solution]) -> None:
+    """Only Chance open: the remaining score is the sum of the dice kept by the optimum.
+
+    With one box left the optimum maximises the expected sum: keep 5s and 6s
+    with two rolls left, 4s and up with one (the classic 70.2 / 3 = 23.33 game).
+    """
+    sol = solved("yahtzee-no-bonus")
+    chance = sol.rules.categories.index("chance")
+    full = (1 << sol.rules.num_categories) - 1
+    mask = full & ~(1 << chance)
+    table = remaining_distributions(sol, min_filled=12)
+    low, p = table.pmf(mask, 63, 0)
+    # Independent enumeration: one die's final value under the keep rules, per die.
+    one_roll = np.full(6, 1 / 6)
+    faces = np.arange(1, 7)
+    after_one = np.where(faces >= 4, one_roll, 0.0)  # keep 4-6 with one roll left
+    after_one = after_one + (1 / 2) * one_roll  # else reroll: uniform
+    die = np.where(faces >= 5, one_roll, 0.0) + (4 / 6) * after_one  # keep 5-6, else go on
+    total = np.array([1.0])
+    for _ in range(5):
+        total = np.convolve(total, die)  # sums 5..30 from index 0
+    assert low == 5
+    np.testing.assert_allclose(p, total, atol=1e-12)
+    assert float(np.dot(np.arange(5, 31), p)) == pytest.approx(5 * 14 / 3, abs=1e-12)
+
+
+def test_unknown_policy_and_unreachable_state_are_named(
+    solved: Callable[[str], Solution],
+) -> None:
+    sol = solved("yatzy")
+    with pytest.raises(InvalidStateError, match="unknown Yahtzee strategy 'lucky'"):
+        policy_moments(sol, "lucky")
+    table = remaining_distributions(sol, min_filled=14)
+    with pytest.raises(InvalidStateError, match="cannot occur"):
+        table.pmf(0, 0, 0)
+
+
+def test_fixed_policies_are_no_better_than_the_optimum_late_in_the_game(
+    solved: Callable[[str], Solution],
+) -> None:
+    sol = solved("yahtzee")
+    late = sol.rules.num_categories - 2
+    best, _ = moment_tables(sol, "optimal", min_filled=late)
+    layers = reachable_states(sol.rules, sol.arrays)
+    states = np.concatenate(layers[late:])
+    idx = (states[:, 0], states[:, 1], states[:, 2])
+    for policy in POLICIES:
+        m1, m2 = moment_tables(sol, policy, min_filled=late)
+        assert np.all(m1[idx] <= best[idx] + 1e-9), policy
+        assert np.all(m2[idx] - m1[idx] ** 2 >= -1e-6), policy
+
+
+# Published values. Optimal SD: Glenn (2006), "An optimal strategy for Yahtzee",
+# yahtzee-free-joker 59.6117; Scandinavian yatzy 38.4846 (1M-game simulation quoted in
+# issue 5); medians 248 and 249 from the same simulations.
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "sd", "median"), [("yahtzee-free-joker", 59.6117, 248), ("yatzy", 38.4846, 249)]
+)
+def test_optimal_final_score_distribution_matches_published_values(
+    solved: Callable[[str], Solution], name: str, sd: float, median: int
+) -> None:
+    sol = solved(name)
+    dist = score_distribution(sol)
+    assert dist.mean == pytest.approx(sol.expected_score, abs=1e-9)
+    assert dist.sd == pytest.approx(sd, abs=0.05)  # a 1M-game simulation's SD has SE ~0.04
+    assert dist.median == median
+    assert policy_moments(sol)[1] == pytest.approx(dist.sd, abs=1e-9)
+    assert 0.0 < dist.upper_bonus_rate < 1.0  # type: ignore[operator]
