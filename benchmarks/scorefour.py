@@ -166,6 +166,14 @@ def main() -> None:
         f"**perft(7) from the empty board**: {leaves7:,} leaves in {perft_sec:.2f} s "
         f"({leaves7 / perft_sec:,.0f} leaves/s).",
         "",
+        "At depth 3-4 a compiled search is a few thousand nodes, so the fixed cost of a call "
+        "(converting the position, one call per depth of the iterative deepening) dominates its nodes/s; the rate "
+        "of a one-second search is the engine's speed. Against the plain Python alpha-beta "
+        f"({rows[-1][3] / rows[-1][4]:,.0f} nodes/s at depth 4) that is "
+        f"{np.median(rates) / (rows[-1][3] / rows[-1][4]):,.0f} times as many nodes a second; "
+        "the compiled search also visits fewer nodes for the same depth (the table orders "
+        "moves and merges mirror images), hence the larger time ratio.",
+        "",
     ]
     text = "\n".join(lines)
     print(text)
@@ -180,7 +188,8 @@ def main() -> None:
                 "depth_in_budget_empty": empty.depth,
                 "budget_seconds": args.budget,
                 "plain_python_nodes_per_second": d4[3] / d4[4],
-                "nodes_per_second_ratio_vs_plain": (d4[1] / d4[2]) / (d4[3] / d4[4]),
+                "nodes_per_second_ratio_vs_plain": float(np.median(rates)) / (d4[3] / d4[4]),
+                "time_ratio_vs_plain_depth4": d4[4] / d4[2],
                 "perft7_leaves_per_second": leaves7 / perft_sec,
             }
         )
