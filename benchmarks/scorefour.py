@@ -167,8 +167,9 @@ def main() -> None:
         f"({leaves7 / perft_sec:,.0f} leaves/s).",
         "",
         "At depth 3-4 a compiled search is a few thousand nodes, so the fixed cost of a call "
-        "(converting the position, one call per depth of the iterative deepening) dominates its nodes/s; the rate "
-        "of a one-second search is the engine's speed. Against the plain Python alpha-beta "
+        "(converting the position, one call per depth of the iterative deepening) dominates "
+        "its nodes/s; the rate of a one-second search is the engine's speed. Against the "
+        "plain Python alpha-beta "
         f"({rows[-1][3] / rows[-1][4]:,.0f} nodes/s at depth 4) that is "
         f"{np.median(rates) / (rows[-1][3] / rows[-1][4]):,.0f} times as many nodes a second; "
         "the compiled search also visits fewer nodes for the same depth (the table orders "
