@@ -18,7 +18,7 @@ Nothing here knows a game: it needs the state protocol and an evaluation
 A game may pass ``child_values(state, player)``, the evaluations of all
 children in one call, to speed up the last ply.
 
->>> [round(p, 3) for p in max_entropy_probabilities([1.0, 0.5, 0.0], 0.5)]
+>>> max_entropy_probabilities([1.0, 0.5, 0.0], 0.5).round(3).tolist()
 [0.333, 0.333, 0.333]
 >>> round(update_skill(1.0, 0.5, 0.05), 3)
 0.975
