@@ -1,0 +1,292 @@
+"""Two-player Yahtzee in compiled code: the win-seeking player, the risk-taker, matches.
+
+Both players have their own dice and alternate turns for as many rounds as there
+are boxes; the higher total wins. Three players are compiled:
+
+``optimal``
+    the expected-score optimum (:mod:`.solver`); it ignores the opponent.
+``win``
+    the win-seeking player. At the start of each of its turns it knows both
+    cards. For every way the turn can end (a box and its points) it looks up
+    the exact distribution of its own remaining score from the state that
+    follows, and the exact distribution of the opponent's remaining score from
+    the opponent's current state, both under the optimal strategy
+    (:func:`.distribution.remaining_distributions`). The chance of finishing
+    ahead (a tie counts half) is then a sum over its own remaining scores
+    weighed by the opponent's cumulative distribution. It picks boxes and keeps
+    by that chance, with the same keep-and-reroll recursion the solver uses
+    for expected points. It is a one-turn improvement of the optimum for the
+    objective "win": at each turn it plays the best turn given that both
+    players play the optimum afterwards, so it wins at least as often as the
+    optimum does against the optimum, and re-plans every turn.
+``risk``
+    the risk-taker of the comeback study (see docs/results/yahtzee_comeback.md):
+    the optimum, except that at each keep decision it may take a keep within
+    ``valence`` dice of the optimal keep whose best reachable score this turn
+    is strictly higher; when only a Yahtzee can still lift it above the
+    opponent's current total, it keeps the most common face.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from stratagem.core.errors import InvalidStateError
+from stratagem.core.stats import Summary, mean_ci
+from stratagem.games.yahtzee import _match_kernels as MK
+from stratagem.games.yahtzee import dice as D
+from stratagem.games.yahtzee.distribution import RemainingDistributions, remaining_distributions
+from stratagem.games.yahtzee.solver import Solution
+
+PLAYERS = {"optimal": MK.OPTIMAL, "win": MK.WIN, "risk": MK.RISK}
+"""The compiled players by name."""
+
+_TABLES: dict[str, RemainingDistributions] = {}
+
+
+def optimal_remaining(solution: Solution) -> RemainingDistributions:
+    """The optimal policy's remaining-score tables in single precision, built once per process."""
+    key = solution.rules.name
+    if key not in _TABLES:
+        _TABLES[key] = remaining_distributions(solution, "optimal", dtype=np.float32)
+    return _TABLES[key]
+
+
+def player_id(name: str) -> int:
+    try:
+        return PLAYERS[name]
+    except KeyError:
+        raise InvalidStateError(
+            f"unknown two-player Yahtzee player {name!r}; the players are: {', '.join(PLAYERS)}"
+        ) from None
+
+
+def seed_streams(seed: int, games: int) -> np.ndarray:
+    """Independent SplitMix64 starting states: one dice stream per game and seat."""
+    ss = np.random.SeedSequence(seed)
+    return ss.generate_state(2 * games, dtype=np.uint64).reshape(games, 2)
+
+
+@dataclass
+class Board:
+    """A batch of two-player games in progress (arrays the kernel updates in place)."""
+
+    cards: np.ndarray  # [g, seat, (mask, upper, flag, total)]
+    rng: np.ndarray  # [g, seat] dice streams
+    policy: np.ndarray  # [g, seat] player ids
+    valence: np.ndarray  # [g, seat] the risk-taker's valence
+    round: int = 0
+    win_turns: int = 0
+    win_seconds: float = 0.0
+
+    @classmethod
+    def new(cls, policy: np.ndarray, rng: np.ndarray, valence: np.ndarray | None = None) -> Board:
+        n = len(policy)
+        return cls(
+            np.zeros((n, 2, 4), dtype=np.int64),
+            rng.copy(),
+            np.ascontiguousarray(policy, dtype=np.int64),
+            np.zeros((n, 2), dtype=np.int64) if valence is None else valence.astype(np.int64),
+        )
+
+    def subset(self, idx: np.ndarray) -> Board:
+        return Board(
+            self.cards[idx].copy(), self.rng[idx].copy(), self.policy[idx].copy(),
+            self.valence[idx].copy(), self.round,
+        )  # fmt: skip
+
+    @property
+    def totals(self) -> np.ndarray:
+        return self.cards[:, :, 3]
+
+
+class Match:
+    """Plays batches of two-player games under one rule set."""
+
+    def __init__(self, solution: Solution) -> None:
+        self.solution = solution
+
+    @cached_property
+    def tables(self) -> RemainingDistributions:
+        return optimal_remaining(self.solution)
+
+    def play(self, board: Board, rounds: int | None = None) -> Board:
+        """Play ``rounds`` more rounds (all that are left by default) in place."""
+        ncat = self.solution.rules.num_categories
+        last = ncat if rounds is None else min(ncat, board.round + rounds)
+        if np.any(board.policy == MK.WIN):
+            t = self.tables
+            tabs = (t.sid, t.offsets, t.lows, t.lengths, t.data)
+        else:
+            tabs = (np.zeros((1, 1, 1), dtype=np.int64), *(np.zeros(1, dtype=np.int64),) * 3,
+                    np.zeros(1, dtype=np.float32))  # fmt: skip
+        a = self.solution.arrays
+        turns = np.zeros((len(board.cards), 2), dtype=np.int64)
+        start = time.perf_counter()
+        MK.play_rounds(
+            board.cards, board.rng, board.policy, board.valence, board.round, last,
+            self.solution.values, *tabs, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip,
+            D.ADD, D.SUB, D.SUB_COUNT, D.SUBKEEPS, D.SUBKEEP_COUNT, D.CODE_TO_KEEP, turns,
+        )  # fmt: skip
+        board.win_seconds += time.perf_counter() - start
+        board.win_turns += int(turns.sum())
+        board.round = last
+        return board
+
+
+@dataclass(frozen=True)
+class WinTurn:
+    """One turn of the win-seeking player: win chances of every final roll and keep.
+
+    ``W[r]``/``cat[r]``: the best box for final roll r and the chance of winning
+    after scoring it there; ``E0[k]``/``E1[k]``: the chance after keeping k with
+    one / two rolls left; ``start``: the chance at the start of the turn.
+    """
+
+    W: np.ndarray
+    E0: np.ndarray
+    E1: np.ndarray
+    cat: np.ndarray
+    start: float
+
+
+def opponent_win_table(tables: RemainingDistributions, card: Sequence[int]) -> np.ndarray:
+    """fw[x] = P(opponent finishes below x) + P(exactly x) / 2, from its card
+    ``(mask, upper, flag, total)`` and its optimal remaining-score distribution."""
+    mask, upper, flag, total = (int(v) for v in card)
+    s = int(tables.sid[mask, min(upper, tables.rules.upper_bonus_threshold), flag])
+    if s < 0:
+        raise InvalidStateError("the opponent's card is not a reachable turn-start state")
+    fw = np.empty(MK.FW_LEN)
+    MK.opponent_table(total, s, tables.offsets, tables.lows, tables.lengths, tables.data, fw)
+    return fw
+
+
+def target_win_table(target: int) -> np.ndarray:
+    """fw for the solitaire target: 1 for final scores of at least ``target``, else 0."""
+    if target < 0 or target >= MK.FW_LEN:
+        raise InvalidStateError(f"a target score must lie in 0..{MK.FW_LEN - 1}, not {target}")
+    fw = np.zeros(MK.FW_LEN)
+    fw[target:] = 1.0
+    return fw
+
+
+def win_turn(
+    solution: Solution, tables: RemainingDistributions, card: Sequence[int], fw: np.ndarray
+) -> WinTurn:
+    """The win-seeking tables of one turn from our card ``(mask, upper, flag, total)``."""
+    mask, upper, flag, total = (int(v) for v in card)
+    upper = min(upper, solution.rules.upper_bonus_threshold)
+    if tables.sid[mask, upper, flag] < 0:
+        raise InvalidStateError("that card is not a reachable turn-start state")
+    a = solution.arrays
+    n = D.NUM_KEEPS
+    W, E0, E1, M = (np.zeros(n) for _ in range(4))
+    cat = np.full(n, -1, dtype=np.int64)
+    memo = np.empty((solution.rules.num_categories, MK.MAX_POINTS))
+    MK.win_turn_tables(
+        mask, upper, flag, total, fw, tables.sid, tables.offsets, tables.lows, tables.lengths,
+        tables.data, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB,
+        D.SUB_COUNT, W, E0, E1, M, cat, memo,
+    )  # fmt: skip
+    start = 0.0
+    for r in range(D.ROLL_START, n):
+        best = W[r]
+        for j in range(int(D.SUBKEEP_COUNT[r - D.ROLL_START])):
+            best = max(best, E1[int(D.SUBKEEPS[r - D.ROLL_START, j])])
+        start += float(D.ROLL_PROBABILITY[r]) * best
+    return WinTurn(W, E0, E1, cat, start)
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """``a`` against ``b`` over mirrored pairs of games."""
+
+    rules: str
+    a: str
+    b: str
+    pairs: int
+    seed: int
+    totals_a: np.ndarray
+    totals_b: np.ndarray
+    seconds: float
+
+    @property
+    def games(self) -> int:
+        return 2 * self.pairs
+
+    @property
+    def points(self) -> np.ndarray:
+        """1 for a win of ``a``, 1/2 for a tie, 0 for a loss, game by game."""
+        return (np.sign(self.totals_a - self.totals_b) + 1) / 2
+
+    def win_rate(self) -> Summary:
+        """``a``'s win rate (ties half) with a 95% interval over the independent pairs."""
+        pts = self.points.reshape(self.pairs, 2).mean(axis=1)
+        return mean_ci(pts)
+
+    def summary(self) -> dict[str, object]:
+        s = self.win_rate()
+        pts = self.points
+        return {
+            "rules": self.rules,
+            "a": self.a,
+            "b": self.b,
+            "games": self.games,
+            "seed": self.seed,
+            "wins": int((pts == 1).sum()),
+            "ties": int((pts == 0.5).sum()),
+            "losses": int((pts == 0).sum()),
+            "win_rate": s.mean,
+            "ci95": [s.lo, s.hi],
+            "mean_a": float(self.totals_a.mean()),
+            "mean_b": float(self.totals_b.mean()),
+            "seconds": self.seconds,
+            "games_per_second": self.games / self.seconds if self.seconds else None,
+        }
+
+
+def head_to_head(
+    solution: Solution, a: str, b: str, pairs: int, seed: int, batch: int = 20_000
+) -> HeadToHead:
+    """``pairs`` mirrored pairs: in the second game of a pair the players swap seats
+    and with them the dice streams, so each player meets the other's dice."""
+    ia, ib = player_id(a), player_id(b)
+    if pairs < 1:
+        raise InvalidStateError("a match needs at least one pair of games")
+    match = Match(solution)
+    totals_a = np.empty(2 * pairs, dtype=np.int64)
+    totals_b = np.empty(2 * pairs, dtype=np.int64)
+    start = time.perf_counter()
+    if MK.WIN in (ia, ib):
+        _ = match.tables  # built before the clock of the games themselves matters
+    for lo in range(0, pairs, batch):
+        n = min(batch, pairs - lo)
+        streams = seed_streams(seed + 1_000_003 * (lo // batch), n)
+        rng = np.repeat(streams, 2, axis=0)  # game 2i and 2i + 1 share both streams
+        policy = np.empty((2 * n, 2), dtype=np.int64)
+        policy[0::2] = (ia, ib)
+        policy[1::2] = (ib, ia)
+        board = match.play(Board.new(policy, rng))
+        tot = board.totals
+        g = slice(2 * lo, 2 * (lo + n))
+        totals_a[g] = np.where(policy[:, 0] == ia, tot[:, 0], tot[:, 1])
+        totals_b[g] = np.where(policy[:, 0] == ia, tot[:, 1], tot[:, 0])
+        if ia == ib:
+            totals_a[g][1::2], totals_b[g][1::2] = tot[1::2, 1], tot[1::2, 0]
+    return HeadToHead(
+        solution.rules.name, a, b, pairs, seed, totals_a, totals_b, time.perf_counter() - start
+    )
+
+
+def final_totals(solution: Solution, players: Sequence[str], games: int, seed: int) -> np.ndarray:
+    """Final totals ``[g, seat]`` of ``games`` independent games (no mirroring)."""
+    policy = np.tile([player_id(p) for p in players], (games, 1))
+    board = Match(solution).play(Board.new(policy, seed_streams(seed, games)))
+    totals: np.ndarray = board.totals.copy()
+    return totals
