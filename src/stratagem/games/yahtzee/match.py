@@ -223,7 +223,8 @@ class HeadToHead:
     @property
     def points(self) -> np.ndarray:
         """1 for a win of ``a``, 1/2 for a tie, 0 for a loss, game by game."""
-        return (np.sign(self.totals_a - self.totals_b) + 1) / 2
+        pts: np.ndarray = (np.sign(self.totals_a - self.totals_b) + 1) / 2
+        return pts
 
     def win_rate(self) -> Summary:
         """``a``'s win rate (ties half) with a 95% interval over the independent pairs."""
