@@ -15,6 +15,7 @@ from stratagem import __version__
 from stratagem.arena_cli import app as arena_app
 from stratagem.core.errors import StratagemError
 from stratagem.games.pig.cli import app as pig_app
+from stratagem.games.scorefour.cli import app as scorefour_app
 from stratagem.games.yahtzee.cli import app as yahtzee_app
 
 app = typer.Typer(
@@ -26,6 +27,7 @@ app = typer.Typer(
 )
 app.add_typer(yahtzee_app, name="yahtzee")
 app.add_typer(pig_app, name="pig")
+app.add_typer(scorefour_app, name="scorefour")
 app.add_typer(arena_app, name="arena")
 
 
