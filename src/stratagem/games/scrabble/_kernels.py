@@ -109,32 +109,6 @@ def anchors(board, anchor):
 
 
 @njit(cache=True)
-def _record(r, s, c, down, placed, score, word, best_only, out_info, out_word, count, best):
-    """Store one move (or keep it if it beats the best so far); returns the new count."""
-    if best_only:
-        if score > best[4]:
-            best[0] = s if down else r
-            best[1] = r if down else s
-            best[2] = down
-            best[3] = c - s
-            best[4] = score
-            best[5] = placed
-            for i in range(c - s):
-                best[INFO_FIELDS + i] = word[s + i]
-        return count
-    if count < out_info.shape[0]:
-        out_info[count, 0] = s if down else r
-        out_info[count, 1] = r if down else s
-        out_info[count, 2] = down
-        out_info[count, 3] = c - s
-        out_info[count, 4] = score
-        out_info[count, 5] = placed
-        for i in range(c - s):
-            out_word[count, i] = word[s + i]
-    return count + 1
-
-
-@njit(cache=True)
 def _walk(
     board, lm, wm, cmask, csum, anchor, child, terminal, mask, values, nletters, rack, root,
     r, s, tiles, down, bingo, word, best_only, out_info, out_word, count, best, st,
@@ -176,9 +150,29 @@ def _walk(
                 score = st[d, 1] * st[d, 2] + st[d, 3]
                 if placed == 7:
                     score += bingo
-                count = _record(
-                    r, s, c, down, placed, score, word, best_only, out_info, out_word, count, best
-                )
+                # Stored here rather than in a helper: a call that passes arrays costs
+                # reference counting, which is most of the work per move.
+                if best_only:
+                    if score > best[4]:
+                        best[0] = s if down else r
+                        best[1] = r if down else s
+                        best[2] = down
+                        best[3] = c - s
+                        best[4] = score
+                        best[5] = placed
+                        for i in range(c - s):
+                            best[INFO_FIELDS + i] = word[s + i]
+                else:
+                    if count < out_info.shape[0]:
+                        out_info[count, 0] = s if down else r
+                        out_info[count, 1] = r if down else s
+                        out_info[count, 2] = down
+                        out_info[count, 3] = c - s
+                        out_info[count, 4] = score
+                        out_info[count, 5] = placed
+                        for i in range(c - s):
+                            out_word[count, i] = word[s + i]
+                    count += 1
         if c == SIZE:
             d -= 1
             continue
