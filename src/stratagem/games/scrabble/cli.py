@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 
 from stratagem.core.errors import StratagemError
+from stratagem.games.scrabble.board import empty_board
 from stratagem.games.scrabble.lexicon import Lexicon, get_lexicon
 from stratagem.games.scrabble.movegen import MoveGenerator
 from stratagem.games.scrabble.position import read_position
@@ -75,8 +76,6 @@ def moves(
             board_array = board.board_array
             rack_counts = board.rack_array() if rack is None else lex.tiles.rack_counts(rack)
         else:
-            from stratagem.games.scrabble.board import empty_board
-
             board_array = empty_board()
             if rack is None:
                 raise StratagemError("give --rack (or a --position file with racks)")
