@@ -29,6 +29,12 @@ def _mcts(rules: str, spec: AgentSpec) -> Agent:
     return MCTS.from_config(config, rollout_fn=rollout)
 
 
+def _win(rules: str, spec: AgentSpec) -> Agent:
+    from stratagem.games.yahtzee.winning import WinAgent
+
+    return WinAgent(solve(preset(rules)))
+
+
 def _random(rules: str, spec: AgentSpec) -> Agent:
     return RandomAgent()
 
@@ -43,6 +49,12 @@ GAME = GameSpec(
     result="score",
     agents={
         "optimal": AgentInfo("optimal", "maximises the expected final score (exact)", _optimal),
+        "win": AgentInfo(
+            "win",
+            "maximises the chance of finishing ahead (needs 2+ players; builds the "
+            "remaining-score tables once, about 1 GB)",
+            _win,
+        ),
         "random": AgentInfo("random", "uniformly random legal action", _random),
         "mcts": AgentInfo(
             "mcts",

@@ -120,7 +120,9 @@ def _options_json(advice: list[Advice]) -> dict[str, Any]:
     return {"options": [a.to_json() for a in advice]}
 
 
-def _print_advice(sit: Situation, advice: list[Advice]) -> None:
+def _print_advice(
+    sit: Situation, advice: list[Advice], column: str = "expected final score"
+) -> None:
     filled = ", ".join(c for c in sit.rules.categories if c in sit.filled) or "none"
     out.print(
         f"[bold]{sit.rules.name}[/]  dice {' '.join(map(str, sit.dice))}  "
@@ -129,7 +131,7 @@ def _print_advice(sit: Situation, advice: list[Advice]) -> None:
     table = Table(show_edge=False)
     table.add_column("#", justify="right")
     table.add_column("option")
-    table.add_column("expected final score", justify="right")
+    table.add_column(column, justify="right")
     table.add_column("regret", justify="right")
     for rank, a in enumerate(advice, start=1):
         table.add_row(str(rank), str(a.action), f"{a.value:.4f}", f"{a.regret:.4f}")
@@ -190,21 +192,42 @@ def advise_command(
     batch: Annotated[
         bool, typer.Option("--batch", help="Read one JSON situation per line from stdin.")
     ] = False,
+    target: Annotated[
+        int | None,
+        typer.Option(
+            help="Price options by P(final score >= TARGET) instead of the expected score "
+            "(the rest of the game played optimally; the first use builds the "
+            "remaining-score tables, about a minute, then cached)."
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Price every option of a decision: expected final score and regret, best first."""
     if batch:
+        if target is not None:
+            raise InvalidStateError("--target cannot be combined with --batch")
         _advise_batch(rules)
         return
     if dice is None or rolls_left is None:
         raise InvalidStateError("advise needs --dice and --rolls-left (or --batch)")
     r = preset(rules)
     sit = make_situation(r, dice, rolls_left, parse_filled(filled), upper, yahtzee_box, score)
-    advice = OptimalStrategy(_solution(r, quiet=as_json)).advise_situation(sit)
+    if target is not None:
+        from stratagem.games.yahtzee.match import target_win_table
+        from stratagem.games.yahtzee.winning import ChanceAdvisor
+
+        target_win_table(target)  # a bad target fails before the tables are built
+        if not as_json:
+            err.print("building or loading the remaining-score tables ...")
+        advice = ChanceAdvisor(_solution(r, quiet=as_json)).advise_target(sit, target)
+        column = f"P(final >= {target})"
+    else:
+        advice = OptimalStrategy(_solution(r, quiet=as_json)).advise_situation(sit)
+        column = "expected final score"
     if as_json:
         typer.echo(json.dumps(_options_json(advice)))
     else:
-        _print_advice(sit, advice)
+        _print_advice(sit, advice, column)
 
 
 def _advise_batch(default_rules: str) -> None:
@@ -305,6 +328,64 @@ def _print_simulation(s: dict[str, Any]) -> None:
     for low, count in hist.items():
         bar = "#" * max(1, round(50 * count / peak)) if count else ""
         out.print(f"{int(low):4d}-{int(low) + width - 1:<4d} {count:>9,} {bar}")
+
+
+@app.command("distribution")
+def distribution_command(
+    rules: RulesOption = DEFAULT_PRESET,
+    policy: Annotated[
+        str,
+        typer.Option(
+            help="Strategy: optimal, greedy, yahtzee-only, yahtzee-and-straights, heuristic."
+        ),
+    ] = "optimal",
+    plot: Annotated[
+        str | None, typer.Option(help="Also draw the distribution into this PNG file.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The exact distribution of the final score (no simulation): mean, SD, tails, bonuses."""
+    from stratagem.games.yahtzee.distribution import POLICIES, score_distribution
+
+    if policy not in POLICIES:
+        raise InvalidStateError(
+            f"unknown Yahtzee strategy {policy!r}; the strategies are: {', '.join(POLICIES)}"
+        )
+    if plot is not None and not plot.lower().endswith(".png"):
+        raise InvalidStateError(f"--plot must name a .png file, not {plot!r}")
+    r = preset(rules)
+    solution = _solution(r, quiet=as_json)
+    start = time.perf_counter()
+    dist = score_distribution(solution, policy)
+    summary = dist.summary()
+    summary["seconds"] = time.perf_counter() - start
+    if plot is not None:
+        from stratagem.games.yahtzee.plots import plot_distribution
+
+        plot_distribution(dist, plot)
+        summary["plot"] = plot
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    out.print(
+        f"[bold]{r.name}[/], {policy} strategy: exact final-score distribution "
+        f"({summary['seconds']:.1f} s)"
+    )
+    out.print(
+        f"mean {dist.mean:.4f}  SD {dist.sd:.4f}  median {dist.median}  "
+        f"min {summary['min']}  max {summary['max']}"
+    )
+    pct: dict[str, int] = summary["percentiles"]  # type: ignore[assignment]
+    out.print("percentiles: " + "  ".join(f"p{q} {v}" for q, v in pct.items()))
+    tails: dict[str, float] = summary["p_at_least"]  # type: ignore[assignment]
+    out.print("P(score >= t): " + "  ".join(f"{t}: {100 * p:.4g}%" for t, p in tails.items()))
+    out.print(f"upper bonus earned: {100 * (dist.upper_bonus_rate or 0):.3f}% of games")
+    label = "Yahtzee box scored 50" if r.family == "yahtzee" else "yatzy scored"
+    out.print(f"{label}: {100 * (dist.yahtzee_50_rate or 0):.3f}% of games")
+    if r.has_yahtzee_bonus:
+        out.print(f"Yahtzee bonuses per game: {dist.yahtzee_bonus_mean:.5f}")
+    if plot is not None:
+        out.print(f"plot written to {plot}")
 
 
 @app.command("play")

@@ -38,6 +38,7 @@ import numpy as np
 
 from stratagem.core.errors import InvalidStateError
 from stratagem.core.stats import Summary, mean_ci
+from stratagem.core.tables import TableCache
 from stratagem.games.yahtzee import _match_kernels as MK
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.distribution import RemainingDistributions, remaining_distributions
@@ -47,14 +48,48 @@ PLAYERS = {"optimal": MK.OPTIMAL, "win": MK.WIN, "risk": MK.RISK}
 """The compiled players by name."""
 
 _TABLES: dict[str, RemainingDistributions] = {}
+REMAINING_KIND = "yahtzee-remaining"
+REMAINING_VERSION = 1
 
 
-def optimal_remaining(solution: Solution) -> RemainingDistributions:
-    """The optimal policy's remaining-score tables in single precision, built once per process."""
+def optimal_remaining(
+    solution: Solution, cache: TableCache | None = None, use_cache: bool = True
+) -> RemainingDistributions:
+    """The optimal policy's remaining-score tables in single precision.
+
+    Built once per process; also kept in the table cache (about 1 GB per rule
+    set), so later processes load them in seconds. A corrupt cache file is
+    rebuilt with a warning (see :class:`~stratagem.core.tables.TableCache`).
+    """
     key = solution.rules.name
-    if key not in _TABLES:
-        _TABLES[key] = remaining_distributions(solution, "optimal", dtype=np.float32)
-    return _TABLES[key]
+    if key in _TABLES:
+        return _TABLES[key]
+    if not use_cache:
+        table = remaining_distributions(solution, "optimal", dtype=np.float32)
+    else:
+        built: list[RemainingDistributions] = []
+
+        def build() -> dict[str, np.ndarray]:
+            t = remaining_distributions(solution, "optimal", dtype=np.float32)
+            built.append(t)
+            return {"sid": t.sid, "offsets": t.offsets, "lows": t.lows,
+                    "lengths": t.lengths, "data": t.data}  # fmt: skip
+
+        arrays, _hit = (cache or TableCache()).load_or_build(
+            REMAINING_KIND, solution.rules.fingerprint, REMAINING_VERSION, build,
+            meta={"rules": solution.rules.name, "policy": "optimal"},
+        )  # fmt: skip
+        if built:
+            table = built[0]
+        else:
+            table = RemainingDistributions(
+                solution.rules, "optimal", arrays["sid"], arrays["offsets"], arrays["lows"],
+                arrays["lengths"], arrays["data"], 0.0,
+            )  # fmt: skip
+            if table.sid.shape != solution.values.shape or table.data.dtype != np.float32:
+                table = remaining_distributions(solution, "optimal", dtype=np.float32)
+    _TABLES[key] = table
+    return table
 
 
 def player_id(name: str) -> int:

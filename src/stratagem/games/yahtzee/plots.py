@@ -1,0 +1,51 @@
+"""Plots of Yahtzee results (matplotlib, drawn off-screen into PNG files)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from stratagem.core.errors import StratagemError
+from stratagem.games.yahtzee.distribution import ScoreDistribution
+
+
+def plot_distribution(dist: ScoreDistribution, path: str | Path) -> Path:
+    """Draw the final-score distribution (probability per point, log scale inset)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    keep = dist.pmf > 1e-9
+    scores = dist.scores[keep]
+    pmf = dist.pmf[keep]
+    fig, (ax, lax) = plt.subplots(2, 1, figsize=(9, 6.5), height_ratios=(2, 1), sharex=True)
+    ax.bar(scores, pmf, width=1.0, color="#3b6ea8")
+    ax.axvline(dist.mean, color="k", lw=1, ls="--", label=f"mean {dist.mean:.2f}")
+    ax.axvline(dist.median, color="#c0392b", lw=1, label=f"median {dist.median}")
+    ax.set_ylabel("probability")
+    ax.set_title(
+        f"{dist.rules.name}, {dist.policy} strategy: exact final-score distribution "
+        f"(SD {dist.sd:.2f})"
+    )
+    ax.legend()
+    lax.semilogy(scores, pmf, color="#3b6ea8", lw=0.8)
+    lax.set_xlabel("final score")
+    lax.set_ylabel("probability (log)")
+    lax.set_ylim(1e-9, max(1e-8, float(np.max(pmf)) * 2))
+    fig.tight_layout()
+    # Draw into a temporary file beside the target, then rename: an existing plot
+    # is replaced whole or not at all.
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        fig.savefig(tmp, dpi=110, format="png")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise StratagemError(f"cannot write the plot {path}: {exc}") from exc
+    finally:
+        plt.close(fig)
+    return path

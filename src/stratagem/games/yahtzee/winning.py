@@ -1,0 +1,128 @@
+"""Advisors and agents that maximise a probability instead of the expected score.
+
+:class:`ChanceAdvisor` prices every option of a decision by the probability of
+an event about the final score, when this turn is played as the option says
+and the rest of the game by the optimal (expected-score) strategy:
+
+* ``target`` mode: the probability of finishing with at least T points
+  (``stratagem yahtzee advise --target T``);
+* ``win`` mode: the probability of finishing ahead of the opponents (a tie
+  counts half), from their current cards and their optimal remaining-score
+  distributions.
+
+:class:`WinAgent` plays the best option of ``win`` mode in the arena
+(``--agents win,optimal``); the compiled version of the same player is in
+:mod:`.match`. The turn tables are the compiled ones (:func:`.match.win_turn`),
+so the advisor's numbers are exactly those the compiled player compares.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from stratagem.core.agent import Advice, with_regrets
+from stratagem.core.errors import InvalidStateError
+from stratagem.core.game import State
+from stratagem.games.yahtzee import _kernels as K
+from stratagem.games.yahtzee import _match_kernels as MK
+from stratagem.games.yahtzee import dice as D
+from stratagem.games.yahtzee.distribution import RemainingDistributions
+from stratagem.games.yahtzee.match import (
+    WinTurn,
+    opponent_win_table,
+    optimal_remaining,
+    target_win_table,
+    win_turn,
+)
+from stratagem.games.yahtzee.solver import Solution
+from stratagem.games.yahtzee.state import Keep, Score, Situation, YahtzeeState
+
+
+class ChanceAdvisor:
+    """Prices options by a probability about the final score (see the module doc)."""
+
+    def __init__(self, solution: Solution, tables: RemainingDistributions | None = None) -> None:
+        self.solution = solution
+        self.rules = solution.rules
+        self.tables = tables if tables is not None else optimal_remaining(solution)
+        self._memo: dict[tuple[object, ...], WinTurn] = {}
+
+    def _turn(self, sit: Situation, fw: np.ndarray, key: tuple[object, ...]) -> WinTurn:
+        full = (sit.mask, sit.upper, sit.flag, sit.points, *key)
+        turn = self._memo.get(full)
+        if turn is None:
+            if len(self._memo) > 64:
+                self._memo.clear()
+            turn = win_turn(
+                self.solution, self.tables, (sit.mask, sit.upper, sit.flag, sit.points), fw
+            )
+            self._memo[full] = turn
+        return turn
+
+    def advise_with(self, sit: Situation, fw: np.ndarray, key: tuple[object, ...]) -> list[Advice]:
+        """Every option of ``sit`` with its probability, best first (boxes first on ties)."""
+        if sit.rules != self.rules:
+            raise InvalidStateError(
+                f"this advisor was built for {self.rules.name}, not {sit.rules.name}"
+            )
+        a = self.solution.arrays
+        t = self.tables
+        mask, flag = sit.mask, sit.flag
+        upper = min(sit.upper, self.rules.upper_bonus_threshold)
+        roll = D.KEEP_INDEX[tuple(sorted(sit.dice))]
+        options: list[tuple[Keep | Score, float]] = []
+        for c, name in enumerate(self.rules.categories):
+            pts, nu, ny, legal = K.category_points(
+                mask, upper, flag, c, roll, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip
+            )
+            if not legal:
+                continue
+            s = int(t.sid[mask | (1 << c), nu, ny])
+            v = MK._win_value(sit.points + pts, s, t.offsets, t.lows, t.lengths, t.data, fw)
+            options.append((Score(name), float(v)))
+        if sit.rolls_left > 0:
+            turn = self._turn(sit, fw, key)
+            table = turn.E1 if sit.rolls_left == 2 else turn.E0
+            r = roll - D.ROLL_START
+            for k in D.SUBKEEPS[r, : D.SUBKEEP_COUNT[r]]:
+                options.append((Keep(D.KEEPS[int(k)]), float(table[int(k)])))
+        return with_regrets(options)
+
+    def advise_target(self, sit: Situation, target: int) -> list[Advice]:
+        """Options priced by P(final score >= target)."""
+        return self.advise_with(sit, target_win_table(target), ("target", target))
+
+    def advise_win(self, state: YahtzeeState) -> list[Advice]:
+        """Options of the player to move priced by P(finishing ahead of every opponent)."""
+        me = state.current_player
+        fw = np.ones(MK.FW_LEN)
+        key: list[object] = ["win"]
+        for i, card in enumerate(state.cards):
+            if i == me:
+                continue
+            card_key = (card.mask, card.upper_total, card.flag, card.total)
+            fw *= opponent_win_table(self.tables, card_key)
+            key.append(card_key)
+        return self.advise_with(state.situation(), fw, tuple(key))
+
+
+class WinAgent:
+    """Plays to finish ahead of the opponents (two players: exact one-turn optimum;
+    more: ties between opponents are treated as independent, an approximation)."""
+
+    name = "win"
+
+    def __init__(self, solution: Solution) -> None:
+        self.advisor = ChanceAdvisor(solution)
+
+    def advise(self, state: State) -> list[Advice]:
+        if not isinstance(state, YahtzeeState):
+            raise InvalidStateError("the win-seeking player needs a YahtzeeState")
+        if state.num_players < 2:
+            raise InvalidStateError("the win-seeking player needs at least one opponent")
+        return self.advisor.advise_win(state)
+
+    def act(self, state: State, rng: np.random.Generator) -> Keep | Score:
+        action = self.advise(state)[0].action
+        assert isinstance(action, Keep | Score)
+        return action
