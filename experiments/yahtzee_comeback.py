@@ -8,13 +8,14 @@ dice streams:
 
 (a) the player behind keeps playing the optimum;
 (b) it becomes the risk-taker with valence 3;
-(c) it becomes the risk-taker with valence 1.
+(c) it becomes the risk-taker with valence 1;
+(d) it becomes the win-seeking player of games/yahtzee/match.py.
 
 The opponent plays the optimum throughout. For each cell (X, Y) the first
 ``--games`` base games (in game order, so a uniform sample) that put a player at
 least X behind at the start of round Y are used; each cell reports the
-probability that the player behind still wins (a tie counts half) for (a), (b)
-and (c), and the paired differences (b) - (a) and (c) - (a), with 95% intervals.
+probability that the player behind still wins (a tie counts half) for (a) to
+(d), and the paired differences from (a), with 95% intervals.
 
 Writes docs/results/yahtzee_comeback.md, yahtzee_comeback.png and
 yahtzee_comeback.json. Usage:
@@ -41,7 +42,7 @@ from stratagem.games.yahtzee.solver import solve
 ROOT = Path(__file__).resolve().parents[1]
 XS = list(range(10, 101, 10))
 YS = list(range(7, 14))
-VARIANTS = {"a": ("optimal", 0), "b": ("risk", 3), "c": ("risk", 1)}
+VARIANTS = {"a": ("optimal", 0), "b": ("risk", 3), "c": ("risk", 1), "d": ("win", 0)}
 
 
 def log(msg: str) -> None:
@@ -119,7 +120,9 @@ def continue_games(match: Match, snap: dict[str, Any], y: int) -> dict[str, np.n
     for key, (player, valence) in VARIANTS.items():
         policy = np.zeros((n, 2), dtype=np.int64)
         val = np.zeros((n, 2), dtype=np.int64)
-        policy[np.arange(n), behind] = MK.RISK if player == "risk" else MK.OPTIMAL
+        policy[np.arange(n), behind] = {"risk": MK.RISK, "win": MK.WIN, "optimal": MK.OPTIMAL}[
+            player
+        ]
         val[np.arange(n), behind] = valence
         board = Board(snap["cards"].copy(), snap["rng"].copy(), policy, val, round=y - 1)
         match.play(board)
@@ -136,14 +139,15 @@ def heatmaps(table: dict[str, np.ndarray], path: Path, rules: str) -> None:
     import matplotlib.pyplot as plt
 
     panels = [
-        ("a", "(a) optimal vs optimal", "viridis", 0.0, 0.5),
-        ("b", "(b) risk-taker, valence 3", "viridis", 0.0, 0.5),
-        ("c", "(c) risk-taker, valence 1", "viridis", 0.0, 0.5),
-        ("b-a", "(b) - (a)", "RdBu", -0.05, 0.05),
-        ("c-a", "(c) - (a)", "RdBu", -0.05, 0.05),
+        ("a", "(a) both optimal", "viridis", 0.0, 0.3),
+        ("b", "(b) behind: risk-taker, valence 3", "viridis", 0.0, 0.3),
+        ("d", "(d) behind: win-seeking player", "viridis", 0.0, 0.3),
+        ("b-a", "(b) - (a)", "RdBu", -0.11, 0.11),
+        ("c-a", "(c) - (a)", "RdBu", -0.11, 0.11),
+        ("d-a", "(d) win-seeker - (a)", "RdBu", -0.11, 0.11),
     ]
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4.4))
-    for ax, (key, title, cmap, lo, hi) in zip(axes, panels, strict=True):
+    fig, axes = plt.subplots(2, 3, figsize=(15, 9.5))
+    for ax, (key, title, cmap, lo, hi) in zip(axes.flat, panels, strict=False):
         data = table[key]
         im = ax.imshow(data, origin="lower", cmap=cmap, vmin=lo, vmax=hi, aspect="auto")
         ax.set_xticks(range(len(YS)), [str(y) for y in YS])
@@ -153,14 +157,49 @@ def heatmaps(table: dict[str, np.ndarray], path: Path, rules: str) -> None:
         ax.set_title(title)
         for i in range(len(XS)):
             for j in range(len(YS)):
-                if np.isfinite(data[i, j]):
-                    ax.text(j, i, f"{100 * data[i, j]:.1f}", ha="center", va="center",
-                            fontsize=6, color="w" if key in "abc" else "k")  # fmt: skip
+                v = data[i, j]
+                if np.isfinite(v):
+                    dark = v < 0.15 if key in ("a", "b", "c", "d") else abs(v) > 0.06
+                    ax.text(j, i, f"{100 * v:.1f}", ha="center", va="center", fontsize=7,
+                            color="w" if dark else "k")  # fmt: skip
         fig.colorbar(im, ax=ax, fraction=0.046)
-    fig.suptitle(f"P(the player behind still wins), two-player {rules}, in %")
+    fig.suptitle(
+        f"P(the player behind still wins), two-player {rules}, in % (10,000+ games a cell)"
+    )
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+def _fmt(v: list[float]) -> str:
+    return f"{100 * v[0]:.1f} ({100 * v[1]:.1f} to {100 * v[2]:.1f})"
+
+
+def report(data: dict[str, Any], out: Path) -> None:
+    """Heatmaps and the Markdown tables from the saved JSON."""
+    shape = (len(XS), len(YS))
+    table = {k: np.full(shape, np.nan) for k in ("a", "b", "c", "d", "b-a", "c-a", "d-a")}
+    cells = {(c["X"], c["Y"]): c for c in data["cells"]}
+    for (x, y), c in cells.items():
+        for k in table:
+            if k in c:
+                table[k][XS.index(x), YS.index(y)] = c[k][0]
+    heatmaps(table, out / "yahtzee_comeback.png", data["rules"])
+    lines = [f"Games per cell: {min(c['games'] for c in data['cells']):,} to "
+             f"{max(c['games'] for c in data['cells']):,}; {data['base_games']:,} base games, "
+             f"seed {data['seed']}, {data['seconds']:.0f} s.", ""]  # fmt: skip
+    for key, title in (("a", "(a) P(win) of the player behind, both optimal"),
+                       ("b-a", "(b) - (a): risk-taker (valence 3) minus optimal"),
+                       ("c-a", "(c) - (a): risk-taker (valence 1) minus optimal"),
+                       ("d-a", "(d) - (a): win-seeking player minus optimal")):  # fmt: skip
+        lines += [f"### {title}, % with 95% interval", ""]
+        lines.append("| X \\ Y | " + " | ".join(str(y) for y in YS) + " |")
+        lines.append("|---|" + "---|" * len(YS))
+        for x in XS:
+            row = [_fmt(cells[(x, y)][key]) if key in cells.get((x, y), {}) else "-" for y in YS]
+            lines.append(f"| {x} | " + " | ".join(row) + " |")
+        lines.append("")
+    (out / "yahtzee_comeback_tables.md").write_text("\n".join(lines))
 
 
 def main() -> None:
@@ -171,14 +210,18 @@ def main() -> None:
     p.add_argument("--batch", type=int, default=200_000)
     p.add_argument("--max-base-games", type=int, default=6_000_000)
     p.add_argument("--out", type=Path, default=ROOT / "docs/results")
+    p.add_argument("--report-only", action="store_true", help="redraw from the saved JSON")
     args = p.parse_args()
+    if args.report_only:
+        report(json.loads((args.out / "yahtzee_comeback.json").read_text()), args.out)
+        return
     start = time.perf_counter()
     sol = solve(preset(args.rules))
     match = Match(sol)
     snaps = collect(match, args.games, args.seed, args.batch, args.max_base_games)
     cells: list[dict[str, Any]] = []
     shape = (len(XS), len(YS))
-    table = {k: np.full(shape, np.nan) for k in ("a", "b", "c", "b-a", "c-a")}
+    table = {k: np.full(shape, np.nan) for k in ("a", "b", "c", "d", "b-a", "c-a", "d-a")}
     for j, y in enumerate(YS):
         if y not in snaps:
             continue
@@ -190,22 +233,23 @@ def main() -> None:
             if len(idx) < 2:
                 cells.append(row)
                 continue
-            for key in ("a", "b", "c"):
+            for key in ("a", "b", "c", "d"):
                 pts = res[key][idx]
                 lo, hi = wilson(round(float(pts.sum())), len(pts))[1:]
                 row[key] = [float(pts.mean()), lo, hi]
                 table[key][i, j] = float(pts.mean())
-            for key in ("b", "c"):
+            for key in ("b", "c", "d"):
                 s = mean_ci(res[key][idx] - res["a"][idx])
                 row[f"{key}-a"] = [s.mean, s.lo, s.hi]
                 table[f"{key}-a"][i, j] = s.mean
             cells.append(row)
     seconds = time.perf_counter() - start
     args.out.mkdir(parents=True, exist_ok=True)
-    heatmaps(table, args.out / "yahtzee_comeback.png", args.rules)
     meta = {"rules": args.rules, "games_per_cell": args.games, "seed": args.seed,
             "base_games": snaps["base_games"], "seconds": seconds}  # fmt: skip
-    (args.out / "yahtzee_comeback.json").write_text(json.dumps({**meta, "cells": cells}, indent=1))
+    data = {**meta, "cells": cells}
+    (args.out / "yahtzee_comeback.json").write_text(json.dumps(data, indent=1))
+    report(data, args.out)
     log(f"done in {seconds:.0f} s")
 
 
