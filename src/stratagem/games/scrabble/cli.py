@@ -134,7 +134,7 @@ def play(
     lexicon: LexiconOpt = None,
     tiles: TilesOpt = "english",
 ) -> None:
-    """Play against the greedy AI in the terminal (``?`` shows the best moves)."""
+    """Play against the greedy AI in the terminal (type ? for the best moves)."""
     from stratagem.games.scrabble.play import play_terminal
 
     try:
