@@ -16,6 +16,7 @@ from stratagem.arena_cli import app as arena_app
 from stratagem.core.errors import StratagemError
 from stratagem.games.pig.cli import app as pig_app
 from stratagem.games.scorefour.cli import app as scorefour_app
+from stratagem.games.scrabble.cli import app as scrabble_app
 from stratagem.games.yahtzee.cli import app as yahtzee_app
 
 app = typer.Typer(
@@ -28,6 +29,7 @@ app = typer.Typer(
 app.add_typer(yahtzee_app, name="yahtzee")
 app.add_typer(pig_app, name="pig")
 app.add_typer(scorefour_app, name="scorefour")
+app.add_typer(scrabble_app, name="scrabble")
 app.add_typer(arena_app, name="arena")
 
 
