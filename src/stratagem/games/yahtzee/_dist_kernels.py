@@ -90,59 +90,22 @@ def _rule_keep(pid, mask, r, counts, code_to_keep, cat_ss, cat_ls, cat_fh, held)
         else:
             held[face] = n
         return _keep_of(held, code_to_keep)
-    # HEURISTIC
-    if n == 5:
-        held[face] = 5
-        return _keep_of(held, code_to_keep)
-    if straights_open and run_len >= 4:
-        for f in range(run_s, run_s + run_len):
-            held[f] = 1
-        return _keep_of(held, code_to_keep)
-    fh_open = cat_fh >= 0 and not (mask >> cat_fh) & 1
-    pairs = 0
-    for f in range(6):
-        if counts[r, f] >= 2:
-            pairs += 1
-    if fh_open and n == 3 and pairs == 2:  # a full house
-        for f in range(6):
-            held[f] = counts[r, f]
-        return _keep_of(held, code_to_keep)
-    if n >= 3:
-        held[face] = n
-        return _keep_of(held, code_to_keep)
-    if pairs == 2 and fh_open:
-        for f in range(6):
-            if counts[r, f] == 2:
-                held[f] = 2
-        return _keep_of(held, code_to_keep)
-    if n == 2:
-        held[face] = 2
-        return _keep_of(held, code_to_keep)
-    if straights_open and run_len >= 3:
-        for f in range(run_s, run_s + run_len):
-            held[f] = 1
-        return _keep_of(held, code_to_keep)
-    held[5] = counts[r, 5]  # chase sixes
+    held[face] = n
     return _keep_of(held, code_to_keep)
 
 
 @njit(cache=True)
 def _rule_box(pid, mask, u, y, r, score, upper_face, joker_score, counts, ip, par):
-    """Most points now (zoo rules), or points above par (the heuristic)."""
+    """The box with the most points now (bonuses included; the first of equals)."""
     best_c = -1
     best = -1e300
-    threshold = ip[3]
     for c in range(score.shape[0]):
-        pts, nu, _ny, legal = category_points(
+        pts, _nu, _ny, legal = category_points(
             mask, u, y, c, r, score, upper_face, joker_score, counts, ip
         )
         if not legal:
             continue
         v = float(pts)
-        if pid == HEURISTIC:
-            v -= par[c]
-            if upper_face[c] > 0 and u < threshold and nu >= threshold:
-                v += 10.0  # the bonus itself is in pts; reward reaching it a little more
         if v > best:
             best = v
             best_c = c
@@ -179,8 +142,8 @@ def policy_tables(
     held,
 ):
     """Fill keep2, keep1 and cat for every roll of the state (mask, u, y)."""
-    if pid <= GREEDY:  # OPTIMAL or GREEDY: the best box by a value table
-        table = V if pid == OPTIMAL else V0
+    if pid <= GREEDY or pid == HEURISTIC:  # the best box and keeps by a value table
+        table = V if pid == OPTIMAL else V0  # V0: zeros (greedy) or the heuristic's card values
         turn_tables(
             table,
             mask,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from stratagem.algorithms.mcts import MCTS, MCTSConfig
 from stratagem.core.agent import Agent, RandomAgent
-from stratagem.core.arena import AgentInfo, AgentSpec, ArenaError, GameSpec
+from stratagem.core.arena import AgentFactory, AgentInfo, AgentSpec, ArenaError, GameSpec
 from stratagem.core.errors import StratagemError
 from stratagem.games.yahtzee.rules import PRESETS, preset
 from stratagem.games.yahtzee.solver import solve
@@ -35,6 +35,15 @@ def _win(rules: str, spec: AgentSpec) -> Agent:
     return WinAgent(solve(preset(rules)))
 
 
+def _policy(name: str) -> AgentFactory:
+    def make(rules: str, spec: AgentSpec) -> Agent:
+        from stratagem.games.yahtzee.strategies import PolicyAgent
+
+        return PolicyAgent(solve(preset(rules)), name)
+
+    return make
+
+
 def _random(rules: str, spec: AgentSpec) -> Agent:
     return RandomAgent()
 
@@ -54,6 +63,22 @@ GAME = GameSpec(
             "maximises the chance of finishing ahead (needs 2+ players; builds the "
             "remaining-score tables once, about 1 GB)",
             _win,
+        ),
+        "greedy": AgentInfo("greedy", "maximises this turn's points", _policy("greedy")),
+        "yahtzee-only": AgentInfo(
+            "yahtzee-only",
+            "keeps its most common face; most points now",
+            _policy("yahtzee-only"),
+        ),
+        "yahtzee-and-straights": AgentInfo(
+            "yahtzee-and-straights",
+            "as yahtzee-only, but also chases open straights",
+            _policy("yahtzee-and-straights"),
+        ),
+        "heuristic": AgentInfo(
+            "heuristic",
+            "one-turn expectimax over a hand-written worth of the card",
+            _policy("heuristic"),
         ),
         "random": AgentInfo("random", "uniformly random legal action", _random),
         "mcts": AgentInfo(

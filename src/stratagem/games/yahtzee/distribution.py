@@ -43,7 +43,56 @@ POLICIES = {
 }
 """Fixed policies the kernels can play and evaluate (definitions in strategies.py)."""
 
-# Points a box usually earns when it is filled (the heuristic scores above par).
+# What an open box is worth to the heuristic: roughly the points a good player
+# averages in it (hand-set constants, rounded; not taken from the solver).
+BOX_WORTH = {
+    "ones": 2.0, "twos": 5.0, "threes": 8.5, "fours": 12.0, "fives": 15.5, "sixes": 19.0,
+    "three_of_a_kind": 21.5, "four_of_a_kind": 13.0, "full_house": 22.5,
+    "small_straight": 29.5, "large_straight": 32.5, "yahtzee": 17.0, "chance": 22.0,
+    "one_pair": 10.0, "two_pairs": 17.0, "yatzy": 15.0,
+}  # fmt: skip
+YATZY_WORTH = {"three_of_a_kind": 13.0, "four_of_a_kind": 10.0, "full_house": 15.0,
+               "small_straight": 9.0, "large_straight": 12.0}  # fmt: skip
+
+
+def heuristic_values(solution: Solution) -> np.ndarray:
+    """The heuristic's hand-written worth of a turn-start card, shaped like ``values``.
+
+    Worth = the sum of BOX_WORTH over the open boxes, plus the upper bonus weighed
+    by a hand rule: with ``need`` points still missing for the bonus and ``pace``
+    = three of each open upper face, credit the bonus by
+    ``clip(0.5 + (pace - need) / (6 + 3 * open upper boxes), 0, 1)``; plus 3
+    points per open box while the Yahtzee box holds 50 (future bonuses).
+    """
+    rules = solution.rules
+    worth = dict(BOX_WORTH)
+    if rules.family == "yatzy":
+        worth.update(YATZY_WORTH)
+    names = rules.categories
+    w = np.array([worth[n] for n in names])
+    nup = len(UPPER)
+    faces = np.arange(1, nup + 1)
+    masks = np.arange(1 << len(names))
+    bits = (masks[:, None] >> np.arange(len(names))) & 1  # filled boxes
+    base = ((1 - bits) * w).sum(axis=1)
+    open_up = 1 - bits[:, :nup]
+    pace = (open_up * 3 * faces).sum(axis=1)
+    n_up = open_up.sum(axis=1)
+    u = np.arange(rules.upper_bonus_threshold + 1)
+    need = rules.upper_bonus_threshold - u
+    credit = np.clip(0.5 + (pace[:, None] - need[None, :]) / (6 + 3 * n_up[:, None]), 0, 1)
+    credit[:, -1] = 0.0  # reached: the bonus is already in the points
+    credit[n_up == 0, :] = 0.0
+    bonus = rules.upper_bonus * credit
+    vals = np.zeros_like(solution.values)
+    vals[:, :, 0] = base[:, None] + bonus
+    if vals.shape[2] > 1:
+        open_boxes = (1 - bits).sum(axis=1)
+        vals[:, :, 1] = vals[:, :, 0] + 3.0 * open_boxes[:, None]
+    return vals
+
+
+# Points a box usually earns when it is filled (the rule-based players' yardstick).
 PAR = {
     **{name: 3 * (i + 1) for i, name in enumerate(UPPER)},
     "one_pair": 8, "two_pairs": 14, "three_of_a_kind": 18, "four_of_a_kind": 8,
@@ -68,13 +117,17 @@ class _Kernels:
     """The arrays every kernel call takes, for one solution."""
 
     solution: Solution
+    pid: int = DK.OPTIMAL
     V0: np.ndarray = field(init=False)
     cats: np.ndarray = field(init=False)
     par: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
         rules = self.solution.rules
-        object.__setattr__(self, "V0", np.zeros_like(self.solution.values))
+        if self.pid == DK.HEURISTIC:
+            object.__setattr__(self, "V0", heuristic_values(self.solution))
+        else:
+            object.__setattr__(self, "V0", np.zeros_like(self.solution.values))
         names = rules.categories
         cats = np.array(
             [names.index(n) if n in names else -1
@@ -99,7 +152,7 @@ def moment_tables(
     stay 0); indexed like ``solution.values``.
     """
     pid = _policy_id(policy)
-    k = _Kernels(solution)
+    k = _Kernels(solution, pid)
     rules = solution.rules
     m1 = np.zeros_like(solution.values)
     m2 = np.zeros_like(solution.values)
@@ -168,7 +221,7 @@ def remaining_distributions(
     start = time.perf_counter()
     pid = _policy_id(policy)
     rules = solution.rules
-    k = _Kernels(solution)
+    k = _Kernels(solution, pid)
     a = solution.arrays
     layers = reachable_states(rules, a)
     nstates = sum(len(layer) for layer in layers)
@@ -277,7 +330,7 @@ def bonus_rates(solution: Solution, policy: str = "optimal") -> tuple[float, flo
     """(P(upper bonus), P(Yahtzee box scores 50), expected Yahtzee bonuses) by a forward pass."""
     pid = _policy_id(policy)
     rules = solution.rules
-    k = _Kernels(solution)
+    k = _Kernels(solution, pid)
     a = solution.arrays
     layers = reachable_states(rules, a)
     occ = np.zeros_like(solution.values)

@@ -276,7 +276,9 @@ class YahtzeeState:
             self.rolls_left,
             card.filled,
             card.upper_total,
-            card.yahtzee_box,
+            # Only American Yahtzee's box value matters (bonus and jokers); a filled
+            # Yatzy box must not be passed on (Situation refuses it).
+            card.yahtzee_box if self.rules.family == "yahtzee" else None,
             card.total,
         )
 

@@ -29,7 +29,7 @@ from stratagem.games.yahtzee.rules import UPPER
 from stratagem.games.yahtzee.solver import Solution, solve
 from stratagem.games.yahtzee.state import Keep, Score, Situation, YahtzeeState
 
-__all__ = ["OptimalStrategy", "SimulationResult", "simulate", "solve"]
+__all__ = ["OptimalStrategy", "PolicyAgent", "SimulationResult", "simulate", "solve"]
 
 
 class OptimalStrategy:
@@ -112,6 +112,127 @@ class OptimalStrategy:
         action = self.advise(state)[0].action
         assert isinstance(action, Keep | Score)
         return action
+
+
+class PolicyAgent:
+    """A fixed strategy of the zoo, as an agent and an advisor.
+
+    The strategies (``stratagem.games.yahtzee.distribution.POLICIES``):
+
+    ``greedy``
+        maximises this turn's points: the same keep-and-reroll expectimax as the
+        optimum, with every future worth 0 (bonuses earned this turn count).
+    ``yahtzee-only``
+        keeps every die of its most common face (ties: the higher face) and,
+        when the dice are final, scores the box with the most points now.
+    ``yahtzee-and-straights``
+        as ``yahtzee-only``, but while a straight box is open and no face shows
+        three times, keeps one die of each face of its longest run of three or
+        more consecutive faces.
+    ``heuristic``
+        the optimum's expectimax over one turn with the expected future
+        replaced by a hand-written worth of the card: a fixed worth per open
+        box plus a hand rule for the upper bonus (``distribution.heuristic_values``).
+
+    Its advice prices every option by the strategy's own exact expected final
+    score when this option is taken and the strategy plays the rest.
+    """
+
+    def __init__(self, solution: Solution, policy: str) -> None:
+        from stratagem.games.yahtzee import _dist_kernels as DK
+        from stratagem.games.yahtzee.distribution import _Kernels, _policy_id
+
+        self.solution = solution
+        self.rules = solution.rules
+        self.name = policy
+        self.pid = _policy_id(policy)
+        self._k = _Kernels(solution, self.pid)
+        self._dk = DK
+        self._m1: np.ndarray | None = None
+        self._memo: OrderedDict[tuple[int, int, int], tuple[np.ndarray, ...]] = OrderedDict()
+
+    def _choices(self, mask: int, upper: int, flag: int) -> tuple[np.ndarray, ...]:
+        key = (mask, min(upper, self.rules.upper_bonus_threshold), flag)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        n = D.NUM_KEEPS
+        keep2, keep1, cat = (np.zeros(n, dtype=np.int64) for _ in range(3))
+        e0, e1, w = (np.zeros(n) for _ in range(3))
+        a = self.solution.arrays
+        self._dk.policy_tables(
+            self.pid, self.solution.values, self._k.V0, *key, a.score, a.upper_face,
+            a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB, D.SUB_COUNT, D.SUBKEEPS,
+            D.SUBKEEP_COUNT, D.CODE_TO_KEEP, self._k.cats, self._k.par, keep2, keep1, cat,
+            e0, e1, w, np.zeros(6, dtype=np.int64),
+        )  # fmt: skip
+        self._memo[key] = (keep2, keep1, cat)
+        if len(self._memo) > 256:
+            self._memo.popitem(last=False)
+        return keep2, keep1, cat
+
+    def _decide(self, sit: Situation) -> Keep | Score:
+        keep2, keep1, cat = self._choices(sit.mask, sit.upper, sit.flag)
+        r = D.KEEP_INDEX[tuple(sorted(sit.dice))]
+        k = int(keep2[r] if sit.rolls_left == 2 else keep1[r])
+        if sit.rolls_left == 0 or k == r:
+            return Score(self.rules.categories[int(cat[r])])
+        return Keep(D.KEEPS[k])
+
+    def act(self, state: State, rng: np.random.Generator) -> Keep | Score:
+        if not isinstance(state, YahtzeeState):
+            raise InvalidStateError("a Yahtzee strategy needs a YahtzeeState")
+        return self._decide(state.situation())
+
+    def _future(self) -> np.ndarray:
+        if self._m1 is None:
+            from stratagem.games.yahtzee.distribution import moment_tables
+
+            self._m1 = moment_tables(self.solution, self.name)[0]
+        return self._m1
+
+    def advise(self, state: State) -> list[Advice]:
+        if not isinstance(state, YahtzeeState):
+            raise InvalidStateError("a Yahtzee strategy needs a YahtzeeState")
+        return self.advise_situation(state.situation())
+
+    def advise_situation(self, sit: Situation) -> list[Advice]:
+        """Every option with this strategy's exact expected final score, best first.
+
+        The first call computes the strategy's value table (tens of seconds)."""
+        m1 = self._future()
+        a = self.solution.arrays
+        mask, flag = sit.mask, sit.flag
+        upper = min(sit.upper, self.rules.upper_bonus_threshold)
+        _keep2, keep1, cat = self._choices(mask, upper, flag)
+
+        def box_value(c: int, r: int) -> tuple[bool, float]:
+            pts, nu, ny, legal = K.category_points(
+                mask, upper, flag, c, r, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip
+            )
+            return bool(legal), float(pts) + float(m1[mask | (1 << c), nu, ny])
+
+        n = D.NUM_KEEPS
+        f0 = np.zeros(n)
+        for r in range(D.ROLL_START, n):
+            f0[r] = box_value(int(cat[r]), r)[1]
+        g1 = np.zeros(n)
+        K.expect(f0, D.ADD, g1)
+        f1 = np.where(keep1 == np.arange(n), f0, g1[keep1])
+        g2 = np.zeros(n)
+        K.expect(f1, D.ADD, g2)
+        r = D.KEEP_INDEX[tuple(sorted(sit.dice))]
+        options: list[tuple[Keep | Score, float]] = []
+        for c, name in enumerate(self.rules.categories):
+            legal, v = box_value(c, r)
+            if legal:
+                options.append((Score(name), v))
+        if sit.rolls_left > 0:
+            table = g2 if sit.rolls_left == 2 else g1
+            j = r - D.ROLL_START
+            for k in D.SUBKEEPS[j, : D.SUBKEEP_COUNT[j]]:
+                options.append((Keep(D.KEEPS[int(k)]), float(table[int(k)])))
+        return [replace(o, value=sit.points + o.value) for o in with_regrets(options)]
 
 
 @dataclass(frozen=True)
