@@ -12,7 +12,7 @@ For each rule set (default: yahtzee and yatzy):
    with its 95% interval, mean scores, games per second and the cost of a
    win-seeking turn.
 
-Results go to docs/results/yahtzee_win.md (``--out``) and as JSON to stdout.
+Results go to docs/results/yahtzee_win_bench.md (``--out``) and as JSON to stdout.
 Usage: ``python benchmarks/yahtzee_games.py [--pairs 100000] [--rules yahtzee,yatzy]``.
 """
 
@@ -158,7 +158,7 @@ def main() -> None:
     p.add_argument("--rules", default="yahtzee,yatzy")
     p.add_argument("--pairs", type=int, default=100_000)
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--out", type=Path, default=ROOT / "docs/results/yahtzee_win.md")
+    p.add_argument("--out", type=Path, default=ROOT / "docs/results/yahtzee_win_bench.md")
     args = p.parse_args()
     results = [run(rules, args.pairs, args.seed) for rules in args.rules.split(",")]
     args.out.write_text(markdown(results, args.pairs, args.seed))
