@@ -226,7 +226,7 @@ def main() -> None:
         if y not in snaps:
             continue
         res = continue_games(match, snaps[y], y)
-        log(f"round {y}: {len(snaps[y]['cards']):,} positions continued three ways")
+        log(f"round {y}: {len(snaps[y]['cards']):,} positions continued four ways")
         for i, x in enumerate(XS):
             idx = snaps[y]["cells"][x]
             row: dict[str, Any] = {"X": x, "Y": y, "games": len(idx)}
