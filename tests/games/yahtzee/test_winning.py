@@ -107,3 +107,23 @@ def test_advise_target_cli_prices_probabilities() -> None:
     options = json.loads(result.output)["options"]
     assert all(0.0 <= o["value"] <= 1.0 for o in options)
     assert options[0]["value"] >= options[-1]["value"]
+
+
+def test_distribution_cli_from_a_late_card(solved: Callable[[str], Solution]) -> None:
+    sol = solved("yahtzee")
+    filled = OTHERS[:10]  # with --yahtzee-box 50: chance and large straight open
+    result = runner.invoke(
+        app,
+        ["yahtzee", "distribution", "--filled", ",".join(filled), "--upper", "63",
+         "--yahtzee-box", "50", "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    # A given Yahtzee box value means the Yahtzee box is filled too.
+    mask = sum(1 << sol.rules.category_index(b) for b in [*filled, "yahtzee"])
+    points = summary["points_so_far"]
+    assert points == 63 + 35 + 50  # the card implies the upper total, its bonus and 50
+    assert summary["mean"] == pytest.approx(points + sol.values[mask, 63, 1], abs=1e-9)
+    assert summary["total_probability"] == pytest.approx(1.0, abs=1e-12)
+    bad = runner.invoke(app, ["yahtzee", "distribution", "--filled", "ones,sevens"])
+    assert "sevens" in str(bad.exception)

@@ -342,10 +342,31 @@ def distribution_command(
     plot: Annotated[
         str | None, typer.Option(help="Also draw the distribution into this PNG file.")
     ] = None,
+    filled: Annotated[
+        str | None,
+        typer.Option(help="Start from a card with these boxes filled (comma separated)."),
+    ] = None,
+    upper: Annotated[int, typer.Option(help="Upper-section total of that card.")] = 0,
+    yahtzee_box: Annotated[
+        int | None, typer.Option(help="What its filled Yahtzee box holds: 50 or 0.")
+    ] = None,
+    score: Annotated[
+        int | None,
+        typer.Option(help="Its points so far, bonuses included (default: what the card implies)."),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """The exact distribution of the final score (no simulation): mean, SD, tails, bonuses."""
-    from stratagem.games.yahtzee.distribution import POLICIES, score_distribution
+    """The exact distribution of the final score (no simulation): mean, SD, tails, bonuses.
+
+    With --filled (and --upper, --yahtzee-box, --score) it starts from that card at
+    the start of a turn instead of the empty card.
+    """
+    from stratagem.games.yahtzee.distribution import (
+        POLICIES,
+        ScoreDistribution,
+        remaining_distributions,
+        score_distribution,
+    )
 
     if policy not in POLICIES:
         raise InvalidStateError(
@@ -354,10 +375,21 @@ def distribution_command(
     if plot is not None and not plot.lower().endswith(".png"):
         raise InvalidStateError(f"--plot must name a .png file, not {plot!r}")
     r = preset(rules)
+    boxes = parse_filled(filled)
+    card = make_situation(r, (1, 1, 1, 1, 1), 2, boxes, upper, yahtzee_box, score)
+    if len(boxes) == r.num_categories:
+        raise InvalidStateError("every box is filled: the game is over")
     solution = _solution(r, quiet=as_json)
     start = time.perf_counter()
-    dist = score_distribution(solution, policy)
+    if boxes:
+        table = remaining_distributions(solution, policy, min_filled=len(boxes))
+        low, pmf = table.pmf(card.mask, card.upper, card.flag)
+        dist = ScoreDistribution(r, policy, low + card.points, pmf.copy())
+    else:
+        dist = score_distribution(solution, policy)
     summary = dist.summary()
+    summary["filled"] = boxes
+    summary["points_so_far"] = card.points
     summary["seconds"] = time.perf_counter() - start
     if plot is not None:
         from stratagem.games.yahtzee.plots import plot_distribution
@@ -367,8 +399,9 @@ def distribution_command(
     if as_json:
         typer.echo(json.dumps(summary))
         return
+    where = f" from {', '.join(boxes)} filled, {card.points} points" if boxes else ""
     out.print(
-        f"[bold]{r.name}[/], {policy} strategy: exact final-score distribution "
+        f"[bold]{r.name}[/], {policy} strategy: exact final-score distribution{where} "
         f"({summary['seconds']:.1f} s)"
     )
     out.print(
@@ -379,11 +412,12 @@ def distribution_command(
     out.print("percentiles: " + "  ".join(f"p{q} {v}" for q, v in pct.items()))
     tails: dict[str, float] = summary["p_at_least"]  # type: ignore[assignment]
     out.print("P(score >= t): " + "  ".join(f"{t}: {100 * p:.4g}%" for t, p in tails.items()))
-    out.print(f"upper bonus earned: {100 * (dist.upper_bonus_rate or 0):.3f}% of games")
-    label = "Yahtzee box scored 50" if r.family == "yahtzee" else "yatzy scored"
-    out.print(f"{label}: {100 * (dist.yahtzee_50_rate or 0):.3f}% of games")
-    if r.has_yahtzee_bonus:
-        out.print(f"Yahtzee bonuses per game: {dist.yahtzee_bonus_mean:.5f}")
+    if dist.upper_bonus_rate is not None:
+        out.print(f"upper bonus earned: {100 * dist.upper_bonus_rate:.3f}% of games")
+        label = "Yahtzee box scored 50" if r.family == "yahtzee" else "yatzy scored"
+        out.print(f"{label}: {100 * (dist.yahtzee_50_rate or 0):.3f}% of games")
+        if r.has_yahtzee_bonus:
+            out.print(f"Yahtzee bonuses per game: {dist.yahtzee_bonus_mean:.5f}")
     if plot is not None:
         out.print(f"plot written to {plot}")
 
