@@ -12,7 +12,8 @@ For each rule set (default: yahtzee and yatzy):
    with its 95% interval, mean scores, games per second and the cost of a
    win-seeking turn.
 
-Results go to docs/results/yahtzee_win_bench.md (``--out``) and as JSON to stdout.
+Results go to docs/results/yahtzee_win_bench.md (``--out``) and to stdout: the
+table, then one line of JSON with the headline figures.
 Usage: ``python benchmarks/yahtzee_games.py [--pairs 100000] [--rules yahtzee,yatzy]``.
 """
 
@@ -161,8 +162,25 @@ def main() -> None:
     p.add_argument("--out", type=Path, default=ROOT / "docs/results/yahtzee_win_bench.md")
     args = p.parse_args()
     results = [run(rules, args.pairs, args.seed) for rules in args.rules.split(",")]
-    args.out.write_text(markdown(results, args.pairs, args.seed))
-    print(json.dumps(results, indent=2))
+    text = markdown(results, args.pairs, args.seed)
+    args.out.write_text(text)
+    print(text)
+    headline = {
+        r["rules"]: {
+            "win_rate": r["win_vs_optimal"]["win_rate"],
+            "ci95": r["win_vs_optimal"]["ci95"],
+            "games": r["win_vs_optimal"]["games"],
+            "optimal_games_per_s": r["optimal_vs_optimal"]["games_per_second"],
+            "peer_games_per_s": r["peer_two_player_games_per_s"],
+            "win_games_per_s": r["win_vs_optimal"]["games_per_second"],
+            "cpu_ms_per_win_turn": r["win_vs_optimal"]["cpu_ms_per_win_turn"],
+            "tables_s": r["distribution"]["seconds"],
+            "tables_mib": r["distribution"]["table_mib"],
+            "peak_mib": r["distribution"]["peak_mib"],
+        }
+        for r in results
+    }
+    print(json.dumps(headline))
 
 
 if __name__ == "__main__":
