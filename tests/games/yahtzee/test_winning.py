@@ -127,3 +127,12 @@ def test_distribution_cli_from_a_late_card(solved: Callable[[str], Solution]) ->
     assert summary["total_probability"] == pytest.approx(1.0, abs=1e-12)
     bad = runner.invoke(app, ["yahtzee", "distribution", "--filled", "ones,sevens"])
     assert "sevens" in str(bad.exception)
+
+
+@pytest.mark.slow
+def test_zoo_cli_prints_glenns_column() -> None:
+    result = runner.invoke(app, ["yahtzee", "zoo", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = {r["policy"]: r for r in json.loads(result.output)["strategies"]}
+    assert rows["optimal"]["sd"] == pytest.approx(59.6117, abs=5e-5)  # Glenn (2006)
+    assert rows["greedy"]["glenn"] == [218.05, 46.87]
