@@ -8,6 +8,11 @@ probability of the first throw through those choices (the transpose of the
 solver's expectation step) and collects ``prob[c, t]``: the chance that the turn
 ends in box c with t points (bonuses included), with the next state's upper total
 and Yahtzee flag in ``nu[c, t]``, ``ny[c, t]``.
+
+Every kernel takes the rule set and the dice tables as one tuple ``R`` (built by
+``distribution._Kernels``): ``(score, upper_face, joker_score, counts, ip, add,
+sub, sub_count, subkeeps, subkeep_count, code_to_keep, roll_prob, cats)``, where
+``cats`` holds the small and large straight boxes (-1 if the rules have none).
 """
 
 from __future__ import annotations
@@ -71,96 +76,48 @@ def _longest_run(counts, r):
 
 
 @njit(cache=True)
-def _rule_keep(pid, mask, r, counts, code_to_keep, cat_ss, cat_ls, cat_fh, held):
-    """The keep of the rule-based policies (see strategies.py for the definitions)."""
+def _rule_keep(pid, mask, r, counts, code_to_keep, cat_ss, cat_ls, held):
+    """The keep of the rule-based policies (see strategies.PolicyAgent for the definitions)."""
     for f in range(6):
         held[f] = 0
     face, n = _most_common_face(counts, r)
-    run_s, run_len = _longest_run(counts, r)
-    straights_open = (cat_ss >= 0 and not (mask >> cat_ss) & 1) or (
-        cat_ls >= 0 and not (mask >> cat_ls) & 1
-    )
-    if pid == YAHTZEE_ONLY:
-        held[face] = n
-        return _keep_of(held, code_to_keep)
-    if pid == YAHTZEE_STRAIGHTS:
-        if straights_open and run_len >= 3 and n < 3:
+    if pid == YAHTZEE_STRAIGHTS and n < 3:
+        run_s, run_len = _longest_run(counts, r)
+        straights_open = (cat_ss >= 0 and not (mask >> cat_ss) & 1) or (
+            cat_ls >= 0 and not (mask >> cat_ls) & 1
+        )
+        if straights_open and run_len >= 3:
             for f in range(run_s, run_s + run_len):
                 held[f] = 1
-        else:
-            held[face] = n
-        return _keep_of(held, code_to_keep)
+            return _keep_of(held, code_to_keep)
     held[face] = n
     return _keep_of(held, code_to_keep)
 
 
 @njit(cache=True)
-def _rule_box(pid, mask, u, y, r, score, upper_face, joker_score, counts, ip, par):
+def _rule_box(mask, u, y, r, score, upper_face, joker_score, counts, ip):
     """The box with the most points now (bonuses included; the first of equals)."""
     best_c = -1
-    best = -1e300
+    best = -1
     for c in range(score.shape[0]):
         pts, _nu, _ny, legal = category_points(
             mask, u, y, c, r, score, upper_face, joker_score, counts, ip
         )
-        if not legal:
-            continue
-        v = float(pts)
-        if v > best:
-            best = v
+        if legal and pts > best:
+            best = pts
             best_c = c
     return best_c
 
 
 @njit(cache=True)
-def policy_tables(
-    pid,
-    V,
-    V0,
-    mask,
-    u,
-    y,
-    score,
-    upper_face,
-    joker_score,
-    counts,
-    ip,
-    add,
-    sub,
-    sub_count,
-    subkeeps,
-    subkeep_count,
-    code_to_keep,
-    cats,
-    par,
-    keep2,
-    keep1,
-    cat,
-    e0,
-    e1,
-    w,
-    held,
-):
+def policy_tables(pid, V, V0, mask, u, y, R, keep2, keep1, cat, e0, e1, w, held):
     """Fill keep2, keep1 and cat for every roll of the state (mask, u, y)."""
+    score, upper_face, joker_score, counts, ip, add, sub, sub_count = R[:8]
+    subkeeps, subkeep_count, code_to_keep, _roll_prob, cats = R[8:]
     if pid <= GREEDY or pid == HEURISTIC:  # the best box and keeps by a value table
         table = V if pid == OPTIMAL else V0  # V0: zeros (greedy) or the heuristic's card values
-        turn_tables(
-            table,
-            mask,
-            u,
-            y,
-            score,
-            upper_face,
-            joker_score,
-            counts,
-            ip,
-            add,
-            sub,
-            sub_count,
-            e0,
-            e1,
-            w,
-        )
+        turn_tables(table, mask, u, y, score, upper_face, joker_score, counts, ip, add, sub,
+                    sub_count, e0, e1, w)  # fmt: skip
         for r in range(ROLL_START, NUM_KEEPS):
             c, v = best_box(table, mask, u, y, r, score, upper_face, joker_score, counts, ip)
             cat[r] = c
@@ -170,10 +127,10 @@ def policy_tables(
             keep1[r] = r if v >= e0[k] else k
         return
     for r in range(ROLL_START, NUM_KEEPS):
-        k = _rule_keep(pid, mask, r, counts, code_to_keep, cats[0], cats[1], cats[2], held)
+        k = _rule_keep(pid, mask, r, counts, code_to_keep, cats[0], cats[1], held)
         keep2[r] = k
         keep1[r] = k
-        cat[r] = _rule_box(pid, mask, u, y, r, score, upper_face, joker_score, counts, ip, par)
+        cat[r] = _rule_box(mask, u, y, r, score, upper_face, joker_score, counts, ip)
 
 
 @njit(cache=True)
@@ -189,27 +146,10 @@ def _spread(m, add):
 
 
 @njit(cache=True)
-def turn_outcomes(
-    mask,
-    u,
-    y,
-    keep2,
-    keep1,
-    cat,
-    score,
-    upper_face,
-    joker_score,
-    counts,
-    ip,
-    add,
-    roll_prob,
-    prob,
-    nu_out,
-    ny_out,
-    m1,
-    m2,
-):
+def turn_outcomes(mask, u, y, keep2, keep1, cat, R, prob, nu_out, ny_out, m1, m2):
     """prob[c, t]: the chance that the turn ends in box c with t points (see module doc)."""
+    score, upper_face, joker_score, counts, ip, add = R[:6]
+    roll_prob = R[11]
     prob[:, :] = 0.0
     m1[:] = 0.0
     m2[:] = 0.0
@@ -232,100 +172,45 @@ def turn_outcomes(
         ny_out[c, pts] = ny
 
 
+@njit(cache=True)
+def workspace(ncat):
+    """Scratch arrays of :func:`state_outcomes` (one set per thread)."""
+    return (
+        np.empty(NUM_KEEPS, dtype=np.int64),  # keep2
+        np.empty(NUM_KEEPS, dtype=np.int64),  # keep1
+        np.empty(NUM_KEEPS, dtype=np.int64),  # cat
+        np.empty(NUM_KEEPS),  # e0
+        np.empty(NUM_KEEPS),  # e1
+        np.empty(NUM_KEEPS),  # w
+        np.empty(NUM_KEEPS),  # mass after the first reroll
+        np.empty(NUM_KEEPS),  # mass after the second
+        np.zeros(6, dtype=np.int64),  # held
+        np.zeros((ncat, MAX_POINTS)),  # prob
+        np.zeros((ncat, MAX_POINTS), dtype=np.int64),  # nu
+        np.zeros((ncat, MAX_POINTS), dtype=np.int64),  # ny
+    )
+
+
+@njit(cache=True)
+def state_outcomes(pid, V, V0, mask, u, y, R, ws):
+    """The policy's choices at one state, then its turn outcomes; returns (prob, nu, ny)."""
+    keep2, keep1, cat, e0, e1, w, m1, m2, held, prob, nu_out, ny_out = ws
+    policy_tables(pid, V, V0, mask, u, y, R, keep2, keep1, cat, e0, e1, w, held)
+    turn_outcomes(mask, u, y, keep2, keep1, cat, R, prob, nu_out, ny_out, m1, m2)
+    return prob, nu_out, ny_out
+
+
 @njit(cache=True, parallel=True)
-def moments_layer(
-    pid,
-    V,
-    V0,
-    M1,
-    M2,
-    states,
-    score,
-    upper_face,
-    joker_score,
-    counts,
-    ip,
-    add,
-    sub,
-    sub_count,
-    subkeeps,
-    subkeep_count,
-    code_to_keep,
-    roll_prob,
-    cats,
-    par,
-):
+def moments_layer(pid, V, V0, M1, M2, states, R):
     """First and second moments of the remaining score under policy ``pid``."""
     n = states.shape[0]
-    ncat = score.shape[0]
+    ncat = R[0].shape[0]
     nchunks = min(n, 128)
     for chunk in prange(nchunks):
-        keep2 = np.empty(NUM_KEEPS, dtype=np.int64)
-        keep1 = np.empty(NUM_KEEPS, dtype=np.int64)
-        cat = np.empty(NUM_KEEPS, dtype=np.int64)
-        e0 = np.empty(NUM_KEEPS)
-        e1 = np.empty(NUM_KEEPS)
-        w = np.empty(NUM_KEEPS)
-        a = np.empty(NUM_KEEPS)
-        b = np.empty(NUM_KEEPS)
-        held = np.zeros(6, dtype=np.int64)
-        prob = np.zeros((ncat, MAX_POINTS))
-        nu_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
-        ny_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
-        lo = chunk * n // nchunks
-        hi = (chunk + 1) * n // nchunks
-        for i in range(lo, hi):
-            mask = states[i, 0]
-            u = states[i, 1]
-            y = states[i, 2]
-            policy_tables(
-                pid,
-                V,
-                V0,
-                mask,
-                u,
-                y,
-                score,
-                upper_face,
-                joker_score,
-                counts,
-                ip,
-                add,
-                sub,
-                sub_count,
-                subkeeps,
-                subkeep_count,
-                code_to_keep,
-                cats,
-                par,
-                keep2,
-                keep1,
-                cat,
-                e0,
-                e1,
-                w,
-                held,
-            )
-            turn_outcomes(
-                mask,
-                u,
-                y,
-                keep2,
-                keep1,
-                cat,
-                score,
-                upper_face,
-                joker_score,
-                counts,
-                ip,
-                add,
-                roll_prob,
-                prob,
-                nu_out,
-                ny_out,
-                a,
-                b,
-            )
+        ws = workspace(ncat)
+        for i in range(chunk * n // nchunks, (chunk + 1) * n // nchunks):
+            mask, u, y = states[i, 0], states[i, 1], states[i, 2]
+            prob, nu_out, ny_out = state_outcomes(pid, V, V0, mask, u, y, R, ws)
             s1 = 0.0
             s2 = 0.0
             for c in range(ncat):
@@ -346,33 +231,7 @@ def moments_layer(
 
 @njit(cache=True, parallel=True)
 def distribution_layer(
-    pid,
-    V,
-    V0,
-    states,
-    sid,
-    offsets,
-    lows,
-    lengths,
-    data,
-    out_lows,
-    out_lengths,
-    out,
-    score,
-    upper_face,
-    joker_score,
-    counts,
-    ip,
-    add,
-    sub,
-    sub_count,
-    subkeeps,
-    subkeep_count,
-    code_to_keep,
-    roll_prob,
-    cats,
-    par,
-    trim,
+    pid, V, V0, states, sid, offsets, lows, lengths, data, out_lows, out_lengths, out, R, trim
 ):
     """Remaining-score distributions of some states of a layer from those of the next.
 
@@ -381,80 +240,18 @@ def distribution_layer(
     distribution of ``states[i]`` goes to ``out[i, :out_lengths[i]]`` over scores
     from ``out_lows[i]``; tails below ``trim`` in total on either side are cut
     off. Returns False if some distribution did not fit in a row of ``out``.
-    """
+    """  # fmt: skip
     n = states.shape[0]
-    ncat = score.shape[0]
+    ncat = R[0].shape[0]
     width = out.shape[1]
     nchunks = min(n, 64)
     ok = np.ones(nchunks, dtype=np.bool_)
     for chunk in prange(nchunks):
-        keep2 = np.empty(NUM_KEEPS, dtype=np.int64)
-        keep1 = np.empty(NUM_KEEPS, dtype=np.int64)
-        cat = np.empty(NUM_KEEPS, dtype=np.int64)
-        e0 = np.empty(NUM_KEEPS)
-        e1 = np.empty(NUM_KEEPS)
-        w = np.empty(NUM_KEEPS)
-        a = np.empty(NUM_KEEPS)
-        b = np.empty(NUM_KEEPS)
-        held = np.zeros(6, dtype=np.int64)
-        prob = np.zeros((ncat, MAX_POINTS))
-        nu_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
-        ny_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
+        ws = workspace(ncat)
         scratch = np.zeros(2 * width + MAX_POINTS)
-        lo_i = chunk * n // nchunks
-        hi_i = (chunk + 1) * n // nchunks
-        for i in range(lo_i, hi_i):
-            mask = states[i, 0]
-            u = states[i, 1]
-            y = states[i, 2]
-            policy_tables(
-                pid,
-                V,
-                V0,
-                mask,
-                u,
-                y,
-                score,
-                upper_face,
-                joker_score,
-                counts,
-                ip,
-                add,
-                sub,
-                sub_count,
-                subkeeps,
-                subkeep_count,
-                code_to_keep,
-                cats,
-                par,
-                keep2,
-                keep1,
-                cat,
-                e0,
-                e1,
-                w,
-                held,
-            )
-            turn_outcomes(
-                mask,
-                u,
-                y,
-                keep2,
-                keep1,
-                cat,
-                score,
-                upper_face,
-                joker_score,
-                counts,
-                ip,
-                add,
-                roll_prob,
-                prob,
-                nu_out,
-                ny_out,
-                a,
-                b,
-            )
+        for i in range(chunk * n // nchunks, (chunk + 1) * n // nchunks):
+            mask, u, y = states[i, 0], states[i, 1], states[i, 2]
+            prob, nu_out, ny_out = state_outcomes(pid, V, V0, mask, u, y, R, ws)
             top = 0
             for c in range(ncat):
                 if (mask >> c) & 1:
@@ -507,102 +304,20 @@ def compact_rows(out, lengths, dest):
 
 
 @njit(cache=True)
-def occupancy_layer(
-    pid,
-    V,
-    V0,
-    occ,
-    states,
-    score,
-    upper_face,
-    joker_score,
-    counts,
-    ip,
-    add,
-    sub,
-    sub_count,
-    subkeeps,
-    subkeep_count,
-    code_to_keep,
-    roll_prob,
-    cats,
-    par,
-    ycat,
-    totals,
-):
+def occupancy_layer(pid, V, V0, occ, states, R, ycat, totals):
     """Push the probability of reaching each state of a layer to the next layer.
 
     ``totals[0]`` gathers P(the Yahtzee box scores 50), ``totals[1]`` the expected
     number of Yahtzee bonuses (a turn ending with 100 or more points holds one).
     """
-    ncat = score.shape[0]
-    keep2 = np.empty(NUM_KEEPS, dtype=np.int64)
-    keep1 = np.empty(NUM_KEEPS, dtype=np.int64)
-    cat = np.empty(NUM_KEEPS, dtype=np.int64)
-    e0 = np.empty(NUM_KEEPS)
-    e1 = np.empty(NUM_KEEPS)
-    w = np.empty(NUM_KEEPS)
-    a = np.empty(NUM_KEEPS)
-    b = np.empty(NUM_KEEPS)
-    held = np.zeros(6, dtype=np.int64)
-    prob = np.zeros((ncat, MAX_POINTS))
-    nu_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
-    ny_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
+    ncat = R[0].shape[0]
+    ws = workspace(ncat)
     for i in range(states.shape[0]):
-        mask = states[i, 0]
-        u = states[i, 1]
-        y = states[i, 2]
+        mask, u, y = states[i, 0], states[i, 1], states[i, 2]
         here = occ[mask, u, y]
         if here == 0.0:
             continue
-        policy_tables(
-            pid,
-            V,
-            V0,
-            mask,
-            u,
-            y,
-            score,
-            upper_face,
-            joker_score,
-            counts,
-            ip,
-            add,
-            sub,
-            sub_count,
-            subkeeps,
-            subkeep_count,
-            code_to_keep,
-            cats,
-            par,
-            keep2,
-            keep1,
-            cat,
-            e0,
-            e1,
-            w,
-            held,
-        )
-        turn_outcomes(
-            mask,
-            u,
-            y,
-            keep2,
-            keep1,
-            cat,
-            score,
-            upper_face,
-            joker_score,
-            counts,
-            ip,
-            add,
-            roll_prob,
-            prob,
-            nu_out,
-            ny_out,
-            a,
-            b,
-        )
+        prob, nu_out, ny_out = state_outcomes(pid, V, V0, mask, u, y, R, ws)
         for c in range(ncat):
             if (mask >> c) & 1:
                 continue

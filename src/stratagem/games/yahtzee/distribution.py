@@ -92,13 +92,6 @@ def heuristic_values(solution: Solution) -> np.ndarray:
     return vals
 
 
-# Points a box usually earns when it is filled (the rule-based players' yardstick).
-PAR = {
-    **{name: 3 * (i + 1) for i, name in enumerate(UPPER)},
-    "one_pair": 8, "two_pairs": 14, "three_of_a_kind": 18, "four_of_a_kind": 8,
-    "full_house": 14, "small_straight": 17, "large_straight": 20, "yahtzee": 12,
-    "yatzy": 12, "chance": 22,
-}  # fmt: skip
 TRIM = 1e-15
 """Tail mass cut from each end of a stored distribution (both ends together < 2e-15)."""
 
@@ -114,33 +107,29 @@ def _policy_id(policy: str) -> int:
 
 @dataclass(frozen=True)
 class _Kernels:
-    """The arrays every kernel call takes, for one solution."""
+    """What every kernel call takes for one solution and policy: the policy's value
+    table ``V0`` (zeros for greedy, the hand-written worth for the heuristic) and
+    the rules tuple ``R`` (see :mod:`._dist_kernels`)."""
 
     solution: Solution
     pid: int = DK.OPTIMAL
     V0: np.ndarray = field(init=False)
-    cats: np.ndarray = field(init=False)
-    par: np.ndarray = field(init=False)
+    R: tuple[np.ndarray, ...] = field(init=False)
 
     def __post_init__(self) -> None:
-        rules = self.solution.rules
         if self.pid == DK.HEURISTIC:
             object.__setattr__(self, "V0", heuristic_values(self.solution))
         else:
             object.__setattr__(self, "V0", np.zeros_like(self.solution.values))
-        names = rules.categories
+        names = self.solution.rules.categories
         cats = np.array(
-            [names.index(n) if n in names else -1
-             for n in ("small_straight", "large_straight", "full_house")],
+            [names.index(n) if n in names else -1 for n in ("small_straight", "large_straight")],
             dtype=np.int64,
-        )  # fmt: skip
-        object.__setattr__(self, "cats", cats)
-        object.__setattr__(self, "par", np.array([PAR[n] for n in names], dtype=np.float64))
-
-    def args(self) -> tuple[object, ...]:
+        )
         a = self.solution.arrays
-        return (a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB, D.SUB_COUNT,
-                D.SUBKEEPS, D.SUBKEEP_COUNT, D.CODE_TO_KEEP)  # fmt: skip
+        R = (a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB, D.SUB_COUNT,
+             D.SUBKEEPS, D.SUBKEEP_COUNT, D.CODE_TO_KEEP, D.ROLL_PROBABILITY, cats)  # fmt: skip
+        object.__setattr__(self, "R", R)
 
 
 def moment_tables(
@@ -157,13 +146,8 @@ def moment_tables(
     m1 = np.zeros_like(solution.values)
     m2 = np.zeros_like(solution.values)
     layers = reachable_states(rules, solution.arrays)
-    a = solution.arrays
     for filled in range(rules.num_categories - 1, min_filled - 1, -1):
-        DK.moments_layer(
-            pid, solution.values, k.V0, m1, m2, layers[filled], a.score, a.upper_face,
-            a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB, D.SUB_COUNT, D.SUBKEEPS,
-            D.SUBKEEP_COUNT, D.CODE_TO_KEEP, D.ROLL_PROBABILITY, k.cats, k.par,
-        )  # fmt: skip
+        DK.moments_layer(pid, solution.values, k.V0, m1, m2, layers[filled], k.R)
     return m1, m2
 
 
@@ -252,9 +236,7 @@ def remaining_distributions(
             out_len = np.zeros(len(part), dtype=np.int64)
             fits = DK.distribution_layer(
                 pid, solution.values, k.V0, part, sid, offsets, lows, lengths, data, out_low,
-                out_len, out, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB,
-                D.SUB_COUNT, D.SUBKEEPS, D.SUBKEEP_COUNT, D.CODE_TO_KEEP, D.ROLL_PROBABILITY,
-                k.cats, k.par, TRIM,
+                out_len, out, k.R, TRIM,
             )  # fmt: skip
             if not fits:  # pragma: no cover - a remaining score above 2047 cannot occur
                 raise AssertionError("a remaining-score distribution is longer than 2048")
@@ -338,11 +320,7 @@ def bonus_rates(solution: Solution, policy: str = "optimal") -> tuple[float, flo
     totals = np.zeros(3)
     ycat = rules.categories.index(rules.yahtzee_category)
     for filled in range(rules.num_categories):
-        DK.occupancy_layer(
-            pid, solution.values, k.V0, occ, layers[filled], a.score, a.upper_face,
-            a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB, D.SUB_COUNT, D.SUBKEEPS,
-            D.SUBKEEP_COUNT, D.CODE_TO_KEEP, D.ROLL_PROBABILITY, k.cats, k.par, ycat, totals,
-        )  # fmt: skip
+        DK.occupancy_layer(pid, solution.values, k.V0, occ, layers[filled], k.R, ycat, totals)
     full = layers[rules.num_categories]
     threshold = rules.upper_bonus_threshold
     p_upper = float(occ[full[:, 0], full[:, 1], full[:, 2]][full[:, 1] >= threshold].sum())

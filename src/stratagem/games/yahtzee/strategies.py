@@ -23,8 +23,10 @@ import numpy as np
 from stratagem.core.agent import Advice, with_regrets
 from stratagem.core.errors import InvalidStateError
 from stratagem.core.game import State
+from stratagem.games.yahtzee import _dist_kernels as DK
 from stratagem.games.yahtzee import _kernels as K
 from stratagem.games.yahtzee import dice as D
+from stratagem.games.yahtzee.distribution import _Kernels, _policy_id, moment_tables
 from stratagem.games.yahtzee.rules import UPPER
 from stratagem.games.yahtzee.solver import Solution, solve
 from stratagem.games.yahtzee.state import Keep, Score, Situation, YahtzeeState
@@ -139,15 +141,11 @@ class PolicyAgent:
     """
 
     def __init__(self, solution: Solution, policy: str) -> None:
-        from stratagem.games.yahtzee import _dist_kernels as DK
-        from stratagem.games.yahtzee.distribution import _Kernels, _policy_id
-
         self.solution = solution
         self.rules = solution.rules
         self.name = policy
         self.pid = _policy_id(policy)
         self._k = _Kernels(solution, self.pid)
-        self._dk = DK
         self._m1: np.ndarray | None = None
         self._memo: OrderedDict[tuple[int, int, int], tuple[np.ndarray, ...]] = OrderedDict()
 
@@ -159,11 +157,8 @@ class PolicyAgent:
         n = D.NUM_KEEPS
         keep2, keep1, cat = (np.zeros(n, dtype=np.int64) for _ in range(3))
         e0, e1, w = (np.zeros(n) for _ in range(3))
-        a = self.solution.arrays
-        self._dk.policy_tables(
-            self.pid, self.solution.values, self._k.V0, *key, a.score, a.upper_face,
-            a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB, D.SUB_COUNT, D.SUBKEEPS,
-            D.SUBKEEP_COUNT, D.CODE_TO_KEEP, self._k.cats, self._k.par, keep2, keep1, cat,
+        DK.policy_tables(
+            self.pid, self.solution.values, self._k.V0, *key, self._k.R, keep2, keep1, cat,
             e0, e1, w, np.zeros(6, dtype=np.int64),
         )  # fmt: skip
         self._memo[key] = (keep2, keep1, cat)
@@ -186,8 +181,6 @@ class PolicyAgent:
 
     def _future(self) -> np.ndarray:
         if self._m1 is None:
-            from stratagem.games.yahtzee.distribution import moment_tables
-
             self._m1 = moment_tables(self.solution, self.name)[0]
         return self._m1
 
