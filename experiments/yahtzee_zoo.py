@@ -14,21 +14,11 @@ import sys
 import time
 from pathlib import Path
 
-from stratagem.games.yahtzee.distribution import POLICIES, policy_moments
+from stratagem.games.yahtzee.distribution import GLENN_FREE_JOKER, POLICIES, policy_moments
 from stratagem.games.yahtzee.rules import preset
 from stratagem.games.yahtzee.solver import solve
 
 ROOT = Path(__file__).resolve().parents[1]
-
-# Glenn (2006), "An optimal strategy for Yahtzee", Connecticut College tech. report
-# CS-TR-0002, table of strategies on yahtzee-free-joker rules: mean +- SD.
-GLENN = {
-    "yahtzee-only": (171.52, 68.17),
-    "yahtzee-and-straights": (202.51, 65.90),
-    "greedy": (218.05, 46.87),
-    "heuristic": (240.67, 60.90),
-    "optimal": (254.59, 59.61),
-}
 
 
 def main() -> None:
@@ -46,7 +36,9 @@ def main() -> None:
             results.append({"rules": name, "policy": policy, "mean": mean, "sd": sd,
                             "seconds": seconds})  # fmt: skip
             print(f"{name} {policy}: {mean:.4f} +- {sd:.4f} ({seconds:.1f} s)", file=sys.stderr)
-    args.out.write_text(json.dumps({"glenn_free_joker": GLENN, "results": results}, indent=1))
+    args.out.write_text(
+        json.dumps({"glenn_free_joker": GLENN_FREE_JOKER, "results": results}, indent=1)
+    )
 
 
 if __name__ == "__main__":

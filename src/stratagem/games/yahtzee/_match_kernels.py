@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from stratagem.games.yahtzee._dist_kernels import _keep_of, _most_common_face
 from stratagem.games.yahtzee._kernels import (
     I_THRESHOLD,
     I_UBONUS,
@@ -212,27 +213,21 @@ def _risk_keep(roll, opt_keep, table, C, valence, subkeeps, subkeep_count, count
 
 
 @njit(cache=True)
-def _most_common_keep(roll, counts, code_to_keep):
-    best_f = 0
-    best_n = -1
-    for f in range(5, -1, -1):
-        if counts[roll, f] > best_n:
-            best_n = counts[roll, f]
-            best_f = f
-    code = 0
-    for f in range(5, -1, -1):
-        code = code * 6 + (best_n if f == best_f else 0)
-    return code_to_keep[code]
+def _most_common_keep(roll, counts, code_to_keep, held):
+    """Every die of the roll's most common face (ties: the higher face)."""
+    face, n = _most_common_face(counts, roll)
+    for f in range(6):
+        held[f] = 0
+    held[face] = n
+    return _keep_of(held, code_to_keep)
 
 
 @njit(cache=True)
 def _throw(held, nheld, rng, g, seat, code_to_keep):
+    """Throw the dice not held; returns the roll (held is updated to all five)."""
     for _ in range(5 - nheld):
         held[_die(rng, g, seat) - 1] += 1
-    code = 0
-    for f in range(5, -1, -1):
-        code = code * 6 + held[f]
-    return code_to_keep[code]
+    return _keep_of(held, code_to_keep)
 
 
 @njit(cache=True, parallel=True)
@@ -330,7 +325,7 @@ def play_rounds(
                             keep = roll  # score now (a tie scores now)
                         if pol == RISK:
                             if chase:
-                                keep = _most_common_keep(roll, counts, code_to_keep)
+                                keep = _most_common_keep(roll, counts, code_to_keep, held)
                             else:
                                 keep = _risk_keep(roll, keep, table, ceil, valence[g, seat],
                                                   subkeeps, subkeep_count, counts)  # fmt: skip

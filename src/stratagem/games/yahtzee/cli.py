@@ -422,28 +422,17 @@ def distribution_command(
         out.print(f"plot written to {plot}")
 
 
-# Glenn (2006), "An optimal strategy for Yahtzee", CS-TR-0002: strategies on the
-# yahtzee-free-joker rules, mean and SD.
-GLENN_ZOO = {
-    "yahtzee-only": (171.52, 68.17),
-    "yahtzee-and-straights": (202.51, 65.90),
-    "greedy": (218.05, 46.87),
-    "heuristic": (240.67, 60.90),
-    "optimal": (254.59, 59.61),
-}
-
-
 @app.command("zoo")
 def zoo_command(rules: RulesOption = "yahtzee-free-joker", as_json: JsonOption = False) -> None:
     """Exact mean and SD of every zoo strategy (no simulation), beside Glenn's table."""
-    from stratagem.games.yahtzee.distribution import POLICIES, policy_moments
+    from stratagem.games.yahtzee.distribution import GLENN_FREE_JOKER, POLICIES, policy_moments
 
     r = preset(rules)
     solution = _solution(r, quiet=as_json)
     rows: list[dict[str, Any]] = []
     for policy in POLICIES:
         mean, sd = policy_moments(solution, policy)
-        glenn = GLENN_ZOO.get(policy) if r.name == "yahtzee-free-joker" else None
+        glenn = GLENN_FREE_JOKER.get(policy) if r.name == "yahtzee-free-joker" else None
         rows.append({"policy": policy, "mean": mean, "sd": sd,
                      "glenn": list(glenn) if glenn else None})  # fmt: skip
     if as_json:

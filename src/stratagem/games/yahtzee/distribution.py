@@ -92,6 +92,15 @@ def heuristic_values(solution: Solution) -> np.ndarray:
     return vals
 
 
+# Glenn (2006), "An optimal strategy for Yahtzee", Connecticut College tech. report
+# CS-TR-0002: strategies on the yahtzee-free-joker rules, mean and SD.
+GLENN_FREE_JOKER = {
+    "yahtzee-only": (171.52, 68.17),
+    "yahtzee-and-straights": (202.51, 65.90),
+    "greedy": (218.05, 46.87),
+    "heuristic": (240.67, 60.90),
+    "optimal": (254.59, 59.61),
+}
 TRIM = 1e-15
 """Tail mass cut from each end of a stored distribution (both ends together < 2e-15)."""
 

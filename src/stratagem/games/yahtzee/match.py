@@ -309,12 +309,10 @@ def head_to_head(
         policy[0::2] = (ia, ib)
         policy[1::2] = (ib, ia)
         board = match.play(Board.new(policy, rng))
-        tot = board.totals
-        g = slice(2 * lo, 2 * (lo + n))
-        totals_a[g] = np.where(policy[:, 0] == ia, tot[:, 0], tot[:, 1])
-        totals_b[g] = np.where(policy[:, 0] == ia, tot[:, 1], tot[:, 0])
-        if ia == ib:
-            totals_a[g][1::2], totals_b[g][1::2] = tot[1::2, 1], tot[1::2, 0]
+        seat_a = np.tile([0, 1], n)  # where a sits: first in game 2i, second in 2i + 1
+        games = np.arange(2 * n)
+        totals_a[2 * lo : 2 * (lo + n)] = board.totals[games, seat_a]
+        totals_b[2 * lo : 2 * (lo + n)] = board.totals[games, 1 - seat_a]
     return HeadToHead(
         solution.rules.name, a, b, pairs, seed, totals_a, totals_b, time.perf_counter() - start
     )
