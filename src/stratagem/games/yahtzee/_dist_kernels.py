@@ -95,8 +95,9 @@ def _rule_keep(pid, mask, r, counts, code_to_keep, cat_ss, cat_ls, held):
 
 
 @njit(cache=True)
-def _rule_box(mask, u, y, r, score, upper_face, joker_score, counts, ip):
-    """The box with the most points now (bonuses included; the first of equals)."""
+def most_points(mask, u, y, r, score, upper_face, joker_score, counts, ip):
+    """``(box, points)``: the box where roll r scores most now (bonuses included; the
+    first of equals)."""
     best_c = -1
     best = -1
     for c in range(score.shape[0]):
@@ -106,7 +107,7 @@ def _rule_box(mask, u, y, r, score, upper_face, joker_score, counts, ip):
         if legal and pts > best:
             best = pts
             best_c = c
-    return best_c
+    return best_c, best
 
 
 @njit(cache=True)
@@ -130,7 +131,7 @@ def policy_tables(pid, V, V0, mask, u, y, R, keep2, keep1, cat, e0, e1, w, held)
         k = _rule_keep(pid, mask, r, counts, code_to_keep, cats[0], cats[1], held)
         keep2[r] = k
         keep1[r] = k
-        cat[r] = _rule_box(mask, u, y, r, score, upper_face, joker_score, counts, ip)
+        cat[r] = most_points(mask, u, y, r, score, upper_face, joker_score, counts, ip)[0]
 
 
 @njit(cache=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from stratagem.games.yahtzee._dist_kernels import _keep_of, _most_common_face
+from stratagem.games.yahtzee._dist_kernels import _keep_of, _most_common_face, most_points
 from stratagem.games.yahtzee._kernels import (
     I_THRESHOLD,
     I_UBONUS,
@@ -145,13 +145,7 @@ def win_turn_tables(
 def _ceiling(mask, u, y, score, upper_face, joker_score, counts, ip, add, C):
     """C[k]: the most points (with bonuses) any completion of keep k can score now."""
     for r in range(ROLL_START, NUM_KEEPS):
-        best = 0
-        for c in range(score.shape[0]):
-            pts, _nu, _ny, legal = category_points(mask, u, y, c, r, score, upper_face,
-                                                   joker_score, counts, ip)  # fmt: skip
-            if legal and pts > best:
-                best = pts
-        C[r] = best
+        C[r] = most_points(mask, u, y, r, score, upper_face, joker_score, counts, ip)[1]
     for k in range(ROLL_START - 1, -1, -1):
         top = 0.0
         for f in range(6):
