@@ -6,9 +6,9 @@ points so far with bonuses)``. Each seat throws its own dice from its own
 SplitMix64 stream (``rng[g, seat]``), so a game can be replayed, mirrored or
 continued from a saved position.
 
-The remaining-score tables (``sid, offsets, lows, lengths, data``) are those of
-:func:`stratagem.games.yahtzee.distribution.remaining_distributions` under the
-optimal policy.
+The remaining-score tables ``T = (sid, offsets, lows, lengths, data)`` are those
+of :func:`stratagem.games.yahtzee.distribution.remaining_distributions` under the
+optimal policy; ``R`` is the rules tuple of :mod:`._dist_kernels`.
 """
 
 from __future__ import annotations
@@ -84,39 +84,16 @@ def _win_value(total, s, offsets, lows, lengths, data, fw):
 
 
 @njit(cache=True)
-def win_turn_tables(
-    mask,
-    u,
-    y,
-    total,
-    fw,
-    sid,
-    offsets,
-    lows,
-    lengths,
-    data,
-    score,
-    upper_face,
-    joker_score,
-    counts,
-    ip,
-    add,
-    sub,
-    sub_count,
-    W,
-    E0,
-    E1,
-    M,
-    cat,
-    memo,
-):
+def win_turn_tables(mask, u, y, total, fw, T, R, W, E0, E1, M, cat, memo):
     """Win-probability tables for one turn of the win-seeking player.
 
     ``W[r]``/``cat[r]``: the best box of final roll r and its win chance;
     ``E0[k]``, ``E1[k]``: the win chance of keeping k with one and two rolls
     left. After this turn both players are assumed to play the optimal
     (expected-score) strategy, whose remaining-score distributions are known.
-    """  # fmt: skip
+    """
+    sid, offsets, lows, lengths, data = T
+    score, upper_face, joker_score, counts, ip, add, sub, sub_count = R[:8]
     memo[:, :] = -1.0
     for r in range(ROLL_START, NUM_KEEPS):
         best = -1.0
@@ -225,38 +202,16 @@ def _throw(held, nheld, rng, g, seat, code_to_keep):
 
 
 @njit(cache=True, parallel=True)
-def play_rounds(
-    cards,
-    rng,
-    policy,
-    valence,
-    first_round,
-    last_round,
-    V,
-    sid,
-    offsets,
-    lows,
-    lengths,
-    data,
-    score,
-    upper_face,
-    joker_score,
-    counts,
-    ip,
-    add,
-    sub,
-    sub_count,
-    subkeeps,
-    subkeep_count,
-    code_to_keep,
-    turns_out,
-):
+def play_rounds(cards, rng, policy, valence, first_round, last_round, V, T, R, turns_out):
     """Play rounds ``first_round .. last_round - 1`` of every game in place.
 
     ``policy[g, seat]`` is OPTIMAL, WIN or RISK (``valence[g, seat]`` bounds the
     risk-taker's keeps); seat 0 moves first in every round. ``turns_out[g, seat]``
     counts the win-seeking turns played (its decisions' cost is timed per turn).
-    """  # fmt: skip
+    """
+    sid, offsets, lows, lengths, data = T
+    score, upper_face, joker_score, counts, ip, add, sub, sub_count = R[:8]
+    subkeeps, subkeep_count, code_to_keep = R[8:11]
     ngames = cards.shape[0]
     ncat = score.shape[0]
     ycat = ip[I_YCAT]
@@ -287,9 +242,7 @@ def play_rounds(
                         o = cards[g, other]
                         opponent_table(o[3], sid[o[0], o[1], o[2]], offsets, lows, lengths,
                                        data, fw)  # fmt: skip
-                        win_turn_tables(mask, u, y, total, fw, sid, offsets, lows, lengths, data,
-                                        score, upper_face, joker_score, counts, ip, add, sub,
-                                        sub_count, w, e0, e1, m, cat, memo)  # fmt: skip
+                        win_turn_tables(mask, u, y, total, fw, T, R, w, e0, e1, m, cat, memo)
                         turns_out[g, seat] += 1
                     else:
                         turn_tables(V, mask, u, y, score, upper_face, joker_score, counts, ip,

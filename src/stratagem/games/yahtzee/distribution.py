@@ -114,6 +114,18 @@ def _policy_id(policy: str) -> int:
         ) from None
 
 
+def rules_tuple(solution: Solution) -> tuple[np.ndarray, ...]:
+    """The rules and dice tables every kernel takes, as one tuple (see :mod:`._dist_kernels`)."""
+    names = solution.rules.categories
+    cats = np.array(
+        [names.index(n) if n in names else -1 for n in ("small_straight", "large_straight")],
+        dtype=np.int64,
+    )
+    a = solution.arrays
+    return (a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB, D.SUB_COUNT,
+            D.SUBKEEPS, D.SUBKEEP_COUNT, D.CODE_TO_KEEP, D.ROLL_PROBABILITY, cats)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class _Kernels:
     """What every kernel call takes for one solution and policy: the policy's value
@@ -130,15 +142,7 @@ class _Kernels:
             object.__setattr__(self, "V0", heuristic_values(self.solution))
         else:
             object.__setattr__(self, "V0", np.zeros_like(self.solution.values))
-        names = self.solution.rules.categories
-        cats = np.array(
-            [names.index(n) if n in names else -1 for n in ("small_straight", "large_straight")],
-            dtype=np.int64,
-        )
-        a = self.solution.arrays
-        R = (a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB, D.SUB_COUNT,
-             D.SUBKEEPS, D.SUBKEEP_COUNT, D.CODE_TO_KEEP, D.ROLL_PROBABILITY, cats)  # fmt: skip
-        object.__setattr__(self, "R", R)
+        object.__setattr__(self, "R", rules_tuple(self.solution))
 
 
 def moment_tables(
@@ -189,6 +193,11 @@ class RemainingDistributions:
     def nbytes(self) -> int:
         return int(self.sid.nbytes + self.offsets.nbytes + self.lows.nbytes
                    + self.lengths.nbytes + self.data.nbytes)  # fmt: skip
+
+    @property
+    def kernel_tables(self) -> tuple[np.ndarray, ...]:
+        """``(sid, offsets, lows, lengths, data)``, as the two-player kernels take them."""
+        return (self.sid, self.offsets, self.lows, self.lengths, self.data)
 
     def pmf(self, mask: int, upper: int, flag: int) -> tuple[int, np.ndarray]:
         s = int(self.sid[mask, min(upper, self.rules.upper_bonus_threshold), flag])

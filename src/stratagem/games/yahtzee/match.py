@@ -41,7 +41,11 @@ from stratagem.core.stats import Summary, mean_ci
 from stratagem.core.tables import TableCache
 from stratagem.games.yahtzee import _match_kernels as MK
 from stratagem.games.yahtzee import dice as D
-from stratagem.games.yahtzee.distribution import RemainingDistributions, remaining_distributions
+from stratagem.games.yahtzee.distribution import (
+    RemainingDistributions,
+    remaining_distributions,
+    rules_tuple,
+)
 from stratagem.games.yahtzee.solver import Solution
 
 PLAYERS = {"optimal": MK.OPTIMAL, "win": MK.WIN, "risk": MK.RISK}
@@ -147,6 +151,10 @@ class Match:
         self.solution = solution
 
     @cached_property
+    def rules_tuple(self) -> tuple[np.ndarray, ...]:
+        return rules_tuple(self.solution)
+
+    @cached_property
     def tables(self) -> RemainingDistributions:
         return optimal_remaining(self.solution)
 
@@ -155,18 +163,15 @@ class Match:
         ncat = self.solution.rules.num_categories
         last = ncat if rounds is None else min(ncat, board.round + rounds)
         if np.any(board.policy == MK.WIN):
-            t = self.tables
-            tabs = (t.sid, t.offsets, t.lows, t.lengths, t.data)
-        else:
+            tabs = self.tables.kernel_tables
+        else:  # not read, but typed as the real tables (one compiled signature)
             tabs = (np.zeros((1, 1, 1), dtype=np.int64), *(np.zeros(1, dtype=np.int64),) * 3,
                     np.zeros(1, dtype=np.float32))  # fmt: skip
-        a = self.solution.arrays
         turns = np.zeros((len(board.cards), 2), dtype=np.int64)
         start = time.perf_counter()
         MK.play_rounds(
             board.cards, board.rng, board.policy, board.valence, board.round, last,
-            self.solution.values, *tabs, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip,
-            D.ADD, D.SUB, D.SUB_COUNT, D.SUBKEEPS, D.SUBKEEP_COUNT, D.CODE_TO_KEEP, turns,
+            self.solution.values, tabs, self.rules_tuple, turns,
         )  # fmt: skip
         board.win_seconds += time.perf_counter() - start
         board.win_turns += int(turns.sum())
@@ -219,15 +224,13 @@ def win_turn(
     upper = min(upper, solution.rules.upper_bonus_threshold)
     if tables.sid[mask, upper, flag] < 0:
         raise InvalidStateError("that card is not a reachable turn-start state")
-    a = solution.arrays
     n = D.NUM_KEEPS
     W, E0, E1, M = (np.zeros(n) for _ in range(4))
     cat = np.full(n, -1, dtype=np.int64)
     memo = np.empty((solution.rules.num_categories, MK.MAX_POINTS))
     MK.win_turn_tables(
-        mask, upper, flag, total, fw, tables.sid, tables.offsets, tables.lows, tables.lengths,
-        tables.data, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB,
-        D.SUB_COUNT, W, E0, E1, M, cat, memo,
+        mask, upper, flag, total, fw, tables.kernel_tables, rules_tuple(solution), W, E0, E1, M,
+        cat, memo,
     )  # fmt: skip
     start = 0.0
     for r in range(D.ROLL_START, n):
