@@ -31,7 +31,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq
 
 from stratagem.core.agent import Advice, with_regrets
 from stratagem.core.errors import InvalidRulesError, StratagemError
@@ -95,6 +94,9 @@ def max_entropy_probabilities(f: Sequence[float] | np.ndarray, skill: float) -> 
         a *= 2
     while excess(b) < 0:
         b *= 2
+    # Imported here: scipy.optimize would add about 0.2 s to every `stratagem` command.
+    from scipy.optimize import brentq
+
     lam = brentq(excess, a, b, xtol=1e-12, rtol=1e-12)
     return _softmax(fs, lam)
 
