@@ -34,8 +34,7 @@ from typing import Any
 import numpy as np
 
 from stratagem.core.stats import mean_ci, wilson
-from stratagem.games.yahtzee import _match_kernels as MK
-from stratagem.games.yahtzee.match import Board, Match, seed_streams
+from stratagem.games.yahtzee.match import Board, Match, player_id, seed_streams
 from stratagem.games.yahtzee.rules import preset
 from stratagem.games.yahtzee.solver import solve
 
@@ -120,9 +119,7 @@ def continue_games(match: Match, snap: dict[str, Any], y: int) -> dict[str, np.n
     for key, (player, valence) in VARIANTS.items():
         policy = np.zeros((n, 2), dtype=np.int64)
         val = np.zeros((n, 2), dtype=np.int64)
-        policy[np.arange(n), behind] = {"risk": MK.RISK, "win": MK.WIN, "optimal": MK.OPTIMAL}[
-            player
-        ]
+        policy[np.arange(n), behind] = player_id(player)
         val[np.arange(n), behind] = valence
         board = Board(snap["cards"].copy(), snap["rng"].copy(), policy, val, round=y - 1)
         match.play(board)
