@@ -20,7 +20,6 @@ interrupted resumes from the file without repeating or losing a game.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import importlib
 import importlib.util
@@ -28,7 +27,7 @@ import json
 import os
 import pkgutil
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,18 +36,14 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from stratagem.core.agent import Agent
-from stratagem.core.errors import StratagemError
+from stratagem.core.errors import ArenaError as ArenaError
 from stratagem.core.game import CHANCE, State, chance_key, sample_chance
+from stratagem.core.results import RESULT_COLUMNS as RESULT_COLUMNS
+from stratagem.core.results import ResultsWriter, results_format
+from stratagem.core.results import read_results as read_results
+from stratagem.core.results import report as report
 
 Mode = Literal["solitaire", "match", "round-robin"]
-RESULT_COLUMNS = (
-    "experiment", "game", "rules", "mode", "game_index", "pair_index", "deal_seed",
-    "seats", "returns", "length", "seconds",
-)  # fmt: skip
-
-
-class ArenaError(StratagemError):
-    """A bad experiment: unknown game or agent, bad counts, a foreign results file."""
 
 
 # --- agent specs --------------------------------------------------------------------------
@@ -351,129 +346,6 @@ def schedule(exp: Experiment, games: int) -> list[tuple[int, int, int, tuple[str
     return out
 
 
-# --- results files ------------------------------------------------------------------------
-
-
-def _fmt(path: Path) -> Literal["csv", "parquet"]:
-    suffix = path.suffix.lower()
-    if suffix == ".csv":
-        return "csv"
-    if suffix in (".parquet", ".pq"):
-        return "parquet"
-    raise ArenaError(f"results file {path} must end in .csv or .parquet")
-
-
-def _journal(path: Path) -> Path:
-    return path.with_name(path.name + ".journal.csv")
-
-
-def _read_csv(path: Path, repair: bool = False) -> list[dict[str, Any]]:
-    """Rows of a results CSV; a torn last line (interrupted write) is cut off if ``repair``."""
-    if not path.exists():
-        return []
-    raw = path.read_bytes()
-    if raw and not raw.endswith(b"\n"):
-        cut = raw.rfind(b"\n") + 1
-        if repair:
-            with open(path, "r+b") as handle:
-                handle.truncate(cut)
-        raw = raw[:cut]
-    lines = raw.decode("utf-8").splitlines()
-    if not lines:
-        return []
-    reader = csv.DictReader(lines)
-    if tuple(reader.fieldnames or ()) != RESULT_COLUMNS:
-        raise ArenaError(f"{path} is not a Stratagem results file (columns {reader.fieldnames})")
-    return [_typed(row, path) for row in reader]
-
-
-def _typed(row: Mapping[str, Any], path: Path) -> dict[str, Any]:
-    try:
-        return {
-            **row,
-            "game_index": int(row["game_index"]),
-            "pair_index": int(row["pair_index"]),
-            "deal_seed": int(row["deal_seed"]),
-            "length": int(row["length"]),
-            "seconds": float(row["seconds"]),
-        }
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ArenaError(f"{path} has a malformed row: {exc}") from None
-
-
-def read_results(path: Path | str) -> list[dict[str, Any]]:
-    """Every row of a results file (CSV, or Parquet plus its journal of a run in progress)."""
-    path = Path(path)
-    kind = _fmt(path)
-    if kind == "csv":
-        if not path.exists():
-            raise ArenaError(f"no results file {path}")
-        return _read_csv(path)
-    rows: list[dict[str, Any]] = []
-    if path.exists():
-        import pyarrow.parquet as pq
-
-        try:
-            table = pq.read_table(path)
-        except Exception as exc:  # pyarrow raises several types for a bad file
-            raise ArenaError(f"cannot read {path}: {exc}") from None
-        if tuple(table.column_names) != RESULT_COLUMNS:
-            raise ArenaError(f"{path} is not a Stratagem results file")
-        rows = [_typed(r, path) for r in table.to_pylist()]
-    rows += _read_csv(_journal(path))
-    if not rows and not path.exists():
-        raise ArenaError(f"no results file {path}")
-    return rows
-
-
-class _Writer:
-    """Appends rows as they arrive: straight into a CSV, or into a CSV journal that is
-    folded into the Parquet file (atomically) when the run ends."""
-
-    def __init__(self, path: Path, exp: Experiment) -> None:
-        self.path = path
-        self.exp = exp
-        self.kind = _fmt(path)
-        self.target = path if self.kind == "csv" else _journal(path)
-        new = not self.target.exists() or self.target.stat().st_size == 0
-        self.target.parent.mkdir(parents=True, exist_ok=True)
-        self.handle = open(self.target, "a", newline="", encoding="utf-8")  # noqa: SIM115
-        self.writer = csv.DictWriter(self.handle, fieldnames=RESULT_COLUMNS)
-        if new:
-            self.writer.writeheader()
-            self.handle.flush()
-
-    def write(self, rows: Iterable[Mapping[str, Any]]) -> None:
-        for row in rows:
-            self.writer.writerow(
-                {"experiment": self.exp.id, "game": self.exp.game, "rules": self.exp.rules,
-                 "mode": self.exp.mode, **row}
-            )  # fmt: skip
-        self.handle.flush()
-        os.fsync(self.handle.fileno())
-
-    def close(self) -> None:
-        self.handle.close()
-        if self.kind == "parquet":
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-
-            rows = read_results(self.path)
-            rows.sort(key=lambda r: r["game_index"])
-            table = pa.Table.from_pylist(
-                [{c: r[c] for c in RESULT_COLUMNS} for r in rows],
-                schema=pa.schema(
-                    [(c, pa.int64() if c in ("game_index", "pair_index", "deal_seed", "length")
-                      else pa.float64() if c == "seconds" else pa.string())
-                     for c in RESULT_COLUMNS]
-                ),
-            )  # fmt: skip
-            tmp = self.path.with_name(self.path.name + ".tmp")
-            pq.write_table(table, tmp)
-            os.replace(tmp, self.path)
-            _journal(self.path).unlink(missing_ok=True)
-
-
 # --- executors ----------------------------------------------------------------------------
 
 
@@ -565,29 +437,16 @@ def run(
     Refuses a file that holds another experiment's results.
     """
     out = Path(out)
-    _fmt(out)
+    results_format(out)
     plan = schedule(exp, games)
-    existing: list[dict[str, Any]] = []
-    if out.exists() or _journal(out).exists():
-        if _fmt(out) == "csv":
-            existing = _read_csv(out, repair=True)
-        else:
-            journal = _read_csv(_journal(out), repair=True)
-            existing = read_results(out) if out.exists() else journal  # parquet + journal
-        foreign = {r["experiment"] for r in existing} - {exp.id}
-        if foreign:
-            raise ArenaError(
-                f"{out} holds results of another experiment (not {exp.describe()}); "
-                "use another --out file or delete it"
-            )
-    done = {r["game_index"] for r in existing}
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise ArenaError(f"chunk must be a whole number >= 1, got {chunk!r}")
+    writer = ResultsWriter(out, exp)  # refuses any file but this experiment's, untouched
+    done = {r["game_index"] for r in writer.existing}
     todo = [g for g in plan if g[0] not in done]
-    if chunk < 1:
-        raise ArenaError(f"chunk must be at least 1, got {chunk}")
     tasks = [
         Task(exp.game, exp.rules, tuple(todo[i : i + chunk])) for i in range(0, len(todo), chunk)
     ]
-    writer = _Writer(out, exp)
     finished = len(done & {g[0] for g in plan})
     if progress:
         progress(finished, games)
@@ -600,99 +459,3 @@ def run(
     finally:
         writer.close()
     return read_results(out)
-
-
-# --- reporting ----------------------------------------------------------------------------
-
-
-def report(rows: Sequence[Mapping[str, Any]], confidence: float = 0.95) -> dict[str, Any]:
-    """Per agent: games, mean/SD/CI of results, and in matches win rate (Wilson) and the
-    paired difference per deal with its interval."""
-    from stratagem.core.stats import mean_ci, wilson
-
-    if not rows:
-        raise ArenaError("no games to report")
-    ids = {r["experiment"] for r in rows}
-    if len(ids) > 1:
-        raise ArenaError("the file mixes several experiments")
-    first = rows[0]
-    mode = first["mode"]
-    per_agent: dict[str, list[float]] = {}
-    wins: dict[str, float] = {}
-    counts: dict[str, int] = {}
-    by_pair: dict[tuple[int, str, str], list[float]] = {}
-    for r in rows:
-        seats = json.loads(r["seats"])
-        returns = json.loads(r["returns"])
-        for seat, agent in enumerate(seats):
-            per_agent.setdefault(agent, []).append(returns[seat])
-            counts[agent] = counts.get(agent, 0) + 1
-        if len(seats) == 2:
-            a, b = seats
-            ra, rb = returns
-            wins[a] = wins.get(a, 0.0) + (1.0 if ra > rb else 0.5 if ra == rb else 0.0)
-            wins[b] = wins.get(b, 0.0) + (1.0 if rb > ra else 0.5 if ra == rb else 0.0)
-            first_agent, second_agent = sorted((a, b))
-            margin = (ra - rb) if a == first_agent else (rb - ra)
-            by_pair.setdefault((r["pair_index"], first_agent, second_agent), []).append(margin)
-        elif mode == "solitaire":
-            by_pair.setdefault((r["pair_index"], agent, ""), []).append(returns[0])
-    agents_out: dict[str, Any] = {}
-    for agent, values in per_agent.items():
-        summary = mean_ci(values, confidence)
-        entry: dict[str, Any] = {"games": len(values), **summary.to_json()}
-        if agent in wins:
-            # a tie counts half a win; Wilson's interval takes the rounded count
-            _, lo, hi = wilson(round(wins[agent]), counts[agent], confidence)
-            entry["win_rate"] = wins[agent] / counts[agent]
-            entry["win_lo"], entry["win_hi"] = lo, hi
-        agents_out[agent] = entry
-    paired: list[dict[str, Any]] = []
-    if mode in ("match", "round-robin"):
-        margins: dict[tuple[str, str], list[float]] = {}
-        for (_, a, b), ms in by_pair.items():
-            if len(ms) == 2:  # both games of the pair finished
-                margins.setdefault((a, b), []).append(sum(ms) / 2)
-        for (a, b), ms in sorted(margins.items()):
-            s = mean_ci(ms, confidence)
-            paired.append(
-                {
-                    "a": a,
-                    "b": b,
-                    "pairs": len(ms),
-                    "mean_diff": s.mean,
-                    "se": s.se,
-                    "lo": s.lo,
-                    "hi": s.hi,
-                }
-            )
-    elif mode == "solitaire" and len(per_agent) > 1:
-        deals: dict[int, dict[str, float]] = {}
-        for (pair, agent, _), values in by_pair.items():
-            deals.setdefault(pair, {})[agent] = values[0]
-        names = list(per_agent)
-        for other in names[1:]:
-            diffs = [d[other] - d[names[0]] for d in deals.values() if other in d and names[0] in d]
-            if len(diffs) > 1:
-                s = mean_ci(diffs, confidence)
-                paired.append(
-                    {
-                        "a": other,
-                        "b": names[0],
-                        "pairs": len(diffs),
-                        "mean_diff": s.mean,
-                        "se": s.se,
-                        "lo": s.lo,
-                        "hi": s.hi,
-                    }
-                )
-    return {
-        "experiment": first["experiment"],
-        "game": first["game"],
-        "rules": first["rules"],
-        "mode": mode,
-        "games": len(rows),
-        "confidence": confidence,
-        "agents": agents_out,
-        "paired": paired,
-    }

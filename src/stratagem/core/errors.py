@@ -26,3 +26,7 @@ class IllegalActionError(StratagemError, ValueError):
 
 class CacheError(StratagemError):
     """A cached table that is missing, corrupt or written for other rules."""
+
+
+class ArenaError(StratagemError):
+    """A bad experiment: unknown game or agent, bad counts, a foreign results file."""

@@ -1,0 +1,133 @@
+"""Reading the files a user names, safely: size-limited, with named errors.
+
+Every file a user hands to Stratagem (a rule table, a position, a word list, a
+results file) is read through :func:`read_user_bytes` or :func:`read_user_text`:
+
+- a missing file, a folder, or a path under a file is a :class:`FileInputError`
+  that names the path and what was expected;
+- at most ``limit`` bytes are read, so an endless input (``/dev/zero``, a pipe
+  that never ends) or a huge file is refused instead of filling the memory;
+- a named pipe with no writer is read as empty instead of blocking forever;
+- text must be UTF-8; the error says where it is not.
+
+>>> import tempfile, pathlib
+>>> p = pathlib.Path(tempfile.mkdtemp()) / "t.txt"
+>>> _ = p.write_text("hold 20\\n")
+>>> read_user_text(p, limit=100, what="rule table")
+'hold 20\\n'
+>>> read_user_text(p, limit=3, what="rule table")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+stratagem.core.files.FileInputError: rule table ...t.txt is larger than 3 bytes
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import stat
+from pathlib import Path
+
+from stratagem.core.errors import StratagemError
+
+MiB = 1 << 20
+
+
+class FileInputError(StratagemError, ValueError):
+    """A file the user named that cannot be read as asked: missing, a folder, too big, not text."""
+
+
+def check_readable(path: Path | str, what: str = "file") -> Path:
+    """``path`` if it names something that can be opened for reading as a file."""
+    path = Path(path)
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise FileInputError(f"{what} {path} does not exist") from None
+    except NotADirectoryError:
+        raise FileInputError(f"{what} {path}: a part of the path is a file, not a folder") from None
+    except OSError as exc:
+        raise FileInputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
+        raise FileInputError(f"{what} {path} is a folder; name a file")
+    return path
+
+
+def read_user_bytes(path: Path | str, *, limit: int, what: str = "file") -> bytes:
+    """The bytes of ``path``, refusing more than ``limit`` of them (see the module doc)."""
+    path = check_readable(path, what)
+    flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+    fifo = stat.S_ISFIFO(path.stat().st_mode)
+    try:
+        # a named pipe without a writer would block open() forever: open it without
+        # waiting, then read normally (an absent writer reads as end of file)
+        fd = os.open(path, flags | (os.O_NONBLOCK if fifo else 0))
+    except OSError as exc:
+        raise FileInputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    try:
+        if fifo:
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        chunks = []
+        size = 0
+        while size <= limit:
+            try:
+                chunk = os.read(fd, min(MiB, limit + 1 - size))
+            except IsADirectoryError:
+                raise FileInputError(f"{what} {path} is a folder; name a file") from None
+            except OSError as exc:
+                raise FileInputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise FileInputError(f"{what} {path} is larger than {limit} bytes")
+    return b"".join(chunks)
+
+
+def decode_utf8(blob: bytes, path: Path | str, what: str = "file") -> str:
+    """``blob`` as UTF-8 text, or an error naming the first bad byte's line."""
+    try:
+        return blob.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = blob[: exc.start].count(b"\n") + 1
+        raise FileInputError(
+            f"{what} {path} is not UTF-8 text (a bad byte on line {line}); save it as UTF-8"
+        ) from None
+
+
+def read_user_text(path: Path | str, *, limit: int, what: str = "file") -> str:
+    """The UTF-8 text of ``path``, at most ``limit`` bytes (see the module doc)."""
+    return decode_utf8(read_user_bytes(path, limit=limit, what=what), path, what)
+
+
+def check_writable_target(path: Path | str, what: str = "output file") -> Path:
+    """``path`` if a file can be created or replaced there: its folder exists (it is not
+    created silently), and the path itself is not a folder, a device or a pipe."""
+    path = Path(path)
+    parent = path.parent
+    try:
+        parent_mode = parent.stat().st_mode
+    except FileNotFoundError:
+        raise FileInputError(
+            f"the folder {parent} of {what} {path} does not exist; create it first"
+        ) from None
+    except NotADirectoryError:
+        raise FileInputError(f"{what} {path}: a part of the path is a file, not a folder") from None
+    except OSError as exc:
+        raise FileInputError(f"cannot use {what} {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISDIR(parent_mode):
+        raise FileInputError(f"{what} {path}: {parent} is a file, not a folder")
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise FileInputError(f"cannot use {what} {path}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
+        raise FileInputError(f"{what} {path} is a folder; name a file")
+    if not stat.S_ISREG(mode):
+        raise FileInputError(f"{what} {path} is not a regular file (a device or a pipe)")
+    return path

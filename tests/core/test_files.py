@@ -1,0 +1,53 @@
+"""Reading user files: size-limited, never blocking, with named errors."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from stratagem.core.files import (
+    FileInputError,
+    check_writable_target,
+    read_user_bytes,
+    read_user_text,
+)
+
+
+def test_an_endless_input_is_refused_at_the_limit() -> None:
+    with pytest.raises(FileInputError, match="larger than 1000 bytes"):
+        read_user_bytes("/dev/zero", limit=1000, what="rule table")
+
+
+def test_a_named_pipe_without_a_writer_reads_as_empty_instead_of_blocking(
+    tmp_path: Path,
+) -> None:
+    os.mkfifo(tmp_path / "p")
+    assert read_user_bytes(tmp_path / "p", limit=10) == b""
+
+
+def test_a_folder_a_missing_file_and_a_path_under_a_file_are_named(tmp_path: Path) -> None:
+    with pytest.raises(FileInputError, match="is a folder; name a file"):
+        read_user_text(tmp_path, limit=10, what="position")
+    with pytest.raises(FileInputError, match=r"position .* does not exist"):
+        read_user_text(tmp_path / "nope", limit=10, what="position")
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(FileInputError, match="is a file, not a folder"):
+        read_user_text(tmp_path / "f" / "g", limit=10)
+
+
+def test_text_must_be_utf8_and_the_line_is_named(tmp_path: Path) -> None:
+    (tmp_path / "t").write_bytes(b"ok\nok\nbad \xff\n")
+    with pytest.raises(FileInputError, match=r"not UTF-8 text .*line 3"):
+        read_user_text(tmp_path / "t", limit=100)
+
+
+def test_a_write_target_needs_an_existing_folder_and_a_regular_file(tmp_path: Path) -> None:
+    assert check_writable_target(tmp_path / "new.csv") == tmp_path / "new.csv"
+    with pytest.raises(FileInputError, match="does not exist"):
+        check_writable_target(tmp_path / "a" / "b.csv")
+    with pytest.raises(FileInputError, match="is a folder"):
+        check_writable_target(tmp_path)
+    with pytest.raises(FileInputError, match="not a regular file"):
+        check_writable_target(Path("/dev/null"))
