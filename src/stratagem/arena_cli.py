@@ -110,27 +110,31 @@ def report_command(
     _print_report(summary)
 
 
+def _num(value: float | None, fmt: str = ".4f") -> str:
+    return "n too small" if value is None else format(value, fmt)
+
+
+def _span(lo: float | None, hi: float | None, fmt: str = ".4f") -> str:
+    return "n too small" if lo is None or hi is None else f"{lo:{fmt}} to {hi:{fmt}}"
+
+
 def _print_report(s: dict[str, Any]) -> None:
+    level = f"{100 * s['confidence']:g}%"
     table = Table(
         title=f"{s['game']} ({s['rules']}), {s['mode']}, {s['games']} games", show_edge=False
     )
-    for col in ("agent", "games", "mean", "SD", "95% CI", "win rate", "Wilson 95%"):
+    for col in ("agent", "games", "mean", "SD", f"{level} CI", "win rate", f"Wilson {level}"):
         table.add_column(col, justify="left" if col == "agent" else "right")
     for name, a in s["agents"].items():
         win = f"{a['win_rate']:.4f}" if "win_rate" in a else "-"
-        wil = f"{a['win_lo']:.4f}-{a['win_hi']:.4f}" if "win_rate" in a else "-"
+        wil = _span(a["win_lo"], a["win_hi"]) if "win_rate" in a else "-"
         table.add_row(
-            name,
-            str(a["games"]),
-            f"{a['mean']:.4f}",
-            f"{a['sd']:.4f}",
-            f"{a['lo']:.4f}-{a['hi']:.4f}",
-            win,
-            wil,
-        )
+            name, str(a["games"]), f"{a['mean']:.4f}", _num(a["sd"]), _span(a["lo"], a["hi"]),
+            win, wil,
+        )  # fmt: skip
     out.print(table)
     for p in s["paired"]:
         out.print(
             f"paired: {p['a']} - {p['b']} = {p['mean_diff']:+.4f} per game "
-            f"(95% CI {p['lo']:+.4f} to {p['hi']:+.4f}, {p['pairs']} deals)"
+            f"({level} CI {_span(p['lo'], p['hi'], '+.4f')}, {p['pairs']} deals)"
         )

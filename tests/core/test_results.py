@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -222,3 +223,51 @@ def test_a_duplicated_row_counts_once_and_a_conflicting_one_is_an_error() -> Non
     assert report(rows + rows)["games"] == 1
     with pytest.raises(ArenaError, match="appears twice with different results"):
         dedupe([*rows, {**rows[0], "returns": "[0, 1]"}])
+
+
+def _rows(games: list[tuple[list[str], list[float]]], mode: str = "match") -> list[dict]:  # type: ignore[type-arg]
+    return [
+        {"experiment": "0123456789abcdef", "game": "pig", "rules": "pig", "mode": mode,
+         "game_index": i, "pair_index": i // 2, "deal_seed": 7, "seats": json.dumps(seats),
+         "returns": json.dumps(returns), "length": 3, "seconds": 0.1}
+        for i, (seats, returns) in enumerate(games)
+    ]  # fmt: skip
+
+
+def test_one_game_has_no_spread_and_one_deal_no_paired_interval() -> None:
+    s = report(_rows([(["a", "b"], [1, 0]), (["b", "a"], [1, 0])]))
+    a = s["agents"]["a"]
+    assert a["games"] == 2 and a["win_rate"] == 0.5 and 0 < a["win_lo"] < 0.5 < a["win_hi"] < 1
+    (paired,) = s["paired"]
+    assert paired["pairs"] == 1 and paired["mean_diff"] == 0.0
+    assert paired["lo"] is None and paired["hi"] is None and paired["se"] is None
+    one = report(_rows([(["a"], [12.0])], mode="solitaire"))["agents"]["a"]
+    assert one["mean"] == 12.0 and one["sd"] is None and one["se"] is None and one["lo"] is None
+
+
+def test_one_agent_in_both_seats_keeps_the_seats_apart() -> None:
+    s = report(_rows([(["optimal", "optimal"], [1, 0]), (["optimal", "optimal"], [1, 0])]))
+    assert set(s["agents"]) == {"optimal (seat 1)", "optimal (seat 2)"}
+    assert s["agents"]["optimal (seat 1)"]["win_rate"] == 1.0
+    assert s["agents"]["optimal (seat 2)"]["win_hi"] < 1.0
+    (paired,) = s["paired"]
+    assert paired["a"] == "optimal (seat 1)" and paired["mean_diff"] == 1.0
+
+
+def test_win_rate_intervals_are_wilson_inside_0_1_with_ties() -> None:
+    games = [(["a", "b"], [1, 1])] * 3 + [(["a", "b"], [1, 0])]
+    for g, row in enumerate(rows := _rows(games)):
+        row["game_index"] = g
+    a = report(rows)["agents"]["a"]
+    assert a["win_rate"] == 0.625 and 0 <= a["win_lo"] < 0.625 < a["win_hi"] <= 1
+
+
+def test_the_printed_report_says_n_too_small(tmp_path: Path) -> None:
+    out = tmp_path / "r.csv"
+    result = runner.invoke(
+        app, ["arena", "run", "--game", "pig", "--rules", "coin-3", "--agents",
+              "hold:2,random", "--games", "1", "--out", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "n too small" in result.output
+    assert "0.0000-0.0000" not in result.output

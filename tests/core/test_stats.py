@@ -122,6 +122,19 @@ def test_bad_samples_are_refused() -> None:
         wilson(5, 3)
 
 
-def test_a_single_value_has_a_degenerate_interval() -> None:
+def test_a_single_value_has_no_spread_and_no_interval() -> None:
     s = mean_ci(np.array([3.0]))
-    assert (s.lo, s.hi, s.sd) == (3.0, 3.0, 0.0)
+    assert s.mean == 3.0 and all(np.isnan(v) for v in (s.lo, s.hi, s.sd, s.se))
+    assert s.to_json()["sd"] is None and s.to_json()["mean"] == 3.0
+
+
+def test_a_bounded_mean_keeps_its_interval_inside_the_bounds() -> None:
+    s = mean_ci([1.0, 1.0, 1.0, 0.5], bounds=(0.0, 1.0))
+    assert 0.0 <= s.lo <= s.mean <= s.hi == 1.0
+    assert mean_ci([1.0, 1.0, 1.0, 0.5]).hi > 1.0  # what the cut prevents
+
+
+def test_wilson_with_half_wins_stays_inside_0_1() -> None:
+    for wins in (0.0, 0.5, 1.5, 2.5, 3.0):
+        p, lo, hi = wilson(wins, 3)
+        assert 0.0 <= lo <= p <= hi <= 1.0

@@ -358,9 +358,28 @@ def dedupe(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
 # --- reporting ----------------------------------------------------------------------------
 
 
+def _seat_labels(seats: Sequence[str]) -> list[str]:
+    """The agents of a row, told apart by seat when one agent sits twice (``a (seat 1)``)."""
+    if len(set(seats)) == len(seats):
+        return list(seats)
+    return [f"{agent} (seat {i + 1})" for i, agent in enumerate(seats)]
+
+
+def _interval(values: Sequence[float], confidence: float) -> dict[str, Any]:
+    from stratagem.core.stats import mean_ci
+
+    s = mean_ci(values, confidence)
+    return {"pairs": s.n, **{k: v for k, v in s.to_json().items() if k in ("se", "lo", "hi")},
+            "mean_diff": s.mean}  # fmt: skip
+
+
 def report(rows: Sequence[Mapping[str, Any]], confidence: float = 0.95) -> dict[str, Any]:
     """Per agent: games, mean/SD/CI of results, and in matches win rate (Wilson) and the
-    paired difference per deal with its interval."""
+    paired difference per deal with its interval.
+
+    A game that appears twice counts once. Where a sample is too small for a
+    spread (one game, one deal), SD, SE and the interval are ``None``.
+    """
     from stratagem.core.stats import mean_ci, wilson
 
     if not rows:
@@ -376,30 +395,30 @@ def report(rows: Sequence[Mapping[str, Any]], confidence: float = 0.95) -> dict[
     counts: dict[str, int] = {}
     by_pair: dict[tuple[int, str, str], list[float]] = {}
     for r in rows:
-        seats = json.loads(r["seats"])
+        seats = _seat_labels(json.loads(r["seats"]))
         returns = json.loads(r["returns"])
         for seat, agent in enumerate(seats):
             per_agent.setdefault(agent, []).append(returns[seat])
-            counts[agent] = counts.get(agent, 0) + 1
         if len(seats) == 2:
             a, b = seats
             ra, rb = returns
+            for agent in seats:
+                counts[agent] = counts.get(agent, 0) + 1
             wins[a] = wins.get(a, 0.0) + (1.0 if ra > rb else 0.5 if ra == rb else 0.0)
             wins[b] = wins.get(b, 0.0) + (1.0 if rb > ra else 0.5 if ra == rb else 0.0)
             first_agent, second_agent = sorted((a, b))
             margin = (ra - rb) if a == first_agent else (rb - ra)
             by_pair.setdefault((r["pair_index"], first_agent, second_agent), []).append(margin)
         elif mode == "solitaire":
-            by_pair.setdefault((r["pair_index"], agent, ""), []).append(returns[0])
+            by_pair.setdefault((r["pair_index"], seats[0], ""), []).append(returns[0])
     agents_out: dict[str, Any] = {}
     for agent, values in per_agent.items():
         summary = mean_ci(values, confidence)
         entry: dict[str, Any] = {"games": len(values), **summary.to_json()}
-        if agent in wins:
-            # a tie counts half a win; Wilson's interval takes the rounded count
-            _, lo, hi = wilson(round(wins[agent]), counts[agent], confidence)
-            entry["win_rate"] = wins[agent] / counts[agent]
-            entry["win_lo"], entry["win_hi"] = lo, hi
+        if counts.get(agent):
+            # a tie counts half a win; Wilson's interval takes the count as it is
+            rate, lo, hi = wilson(wins[agent], counts[agent], confidence)
+            entry["win_rate"], entry["win_lo"], entry["win_hi"] = rate, lo, hi
         agents_out[agent] = entry
     paired: list[dict[str, Any]] = []
     if mode in ("match", "round-robin"):
@@ -408,18 +427,7 @@ def report(rows: Sequence[Mapping[str, Any]], confidence: float = 0.95) -> dict[
             if len(ms) == 2:  # both games of the pair finished
                 margins.setdefault((a, b), []).append(sum(ms) / 2)
         for (a, b), ms in sorted(margins.items()):
-            s = mean_ci(ms, confidence)
-            paired.append(
-                {
-                    "a": a,
-                    "b": b,
-                    "pairs": len(ms),
-                    "mean_diff": s.mean,
-                    "se": s.se,
-                    "lo": s.lo,
-                    "hi": s.hi,
-                }
-            )
+            paired.append({"a": a, "b": b, **_interval(ms, confidence)})
     elif mode == "solitaire" and len(per_agent) > 1:
         deals: dict[int, dict[str, float]] = {}
         for (pair, agent, _), values in by_pair.items():
@@ -427,19 +435,8 @@ def report(rows: Sequence[Mapping[str, Any]], confidence: float = 0.95) -> dict[
         names = list(per_agent)
         for other in names[1:]:
             diffs = [d[other] - d[names[0]] for d in deals.values() if other in d and names[0] in d]
-            if len(diffs) > 1:
-                s = mean_ci(diffs, confidence)
-                paired.append(
-                    {
-                        "a": other,
-                        "b": names[0],
-                        "pairs": len(diffs),
-                        "mean_diff": s.mean,
-                        "se": s.se,
-                        "lo": s.lo,
-                        "hi": s.hi,
-                    }
-                )
+            if diffs:
+                paired.append({"a": other, "b": names[0], **_interval(diffs, confidence)})
     return {
         "experiment": first["experiment"],
         "game": first["game"],

@@ -25,7 +25,11 @@ from stratagem.core.errors import StratagemError
 
 @dataclass(frozen=True)
 class Summary:
-    """Mean with its t-based confidence interval, SD and SE of a sample."""
+    """Mean with its t-based confidence interval, SD and SE of a sample.
+
+    With one value there is no spread to estimate: ``sd``, ``se``, ``lo`` and
+    ``hi`` are NaN (``None`` in :meth:`to_json`), and reports say "n too small".
+    """
 
     n: int
     mean: float
@@ -37,11 +41,17 @@ class Summary:
     maximum: float
     confidence: float = 0.95
 
-    def to_json(self) -> dict[str, float]:
-        return {
+    def to_json(self) -> dict[str, float | None]:
+        values = {
             "n": self.n, "mean": self.mean, "sd": self.sd, "se": self.se, "lo": self.lo,
             "hi": self.hi, "min": self.minimum, "max": self.maximum,
         }  # fmt: skip
+        return {k: finite_or_none(v) for k, v in values.items()}
+
+
+def finite_or_none(value: float) -> float | None:
+    """``value``, or ``None`` for NaN (an estimate the sample is too small for) and infinity."""
+    return float(value) if np.isfinite(value) else None
 
 
 def _sample(values: Sequence[float] | np.ndarray, least: int = 1) -> np.ndarray:
@@ -53,29 +63,61 @@ def _sample(values: Sequence[float] | np.ndarray, least: int = 1) -> np.ndarray:
     return x
 
 
-def mean_ci(values: Sequence[float] | np.ndarray, confidence: float = 0.95) -> Summary:
-    """Mean and its Student-t confidence interval (the interval is (mean, mean) for n = 1)."""
+def _check_confidence(confidence: float) -> None:
+    if not (isinstance(confidence, float | int) and 0 < confidence < 1):
+        raise StratagemError(
+            f"the confidence level must lie strictly between 0 and 1, got {confidence!r}"
+        )
+
+
+def mean_ci(
+    values: Sequence[float] | np.ndarray,
+    confidence: float = 0.95,
+    bounds: tuple[float, float] | None = None,
+) -> Summary:
+    """Mean and its Student-t confidence interval.
+
+    One value has no SD, SE or interval (NaN). ``bounds``: the range the
+    true mean must lie in (``(0, 1)`` for a rate); the interval is cut to it.
+
+    >>> s = mean_ci([5.0])
+    >>> s.mean, s.sd, s.lo
+    (5.0, nan, nan)
+    >>> s = mean_ci([1.0, 1.0, 0.0], bounds=(0.0, 1.0))
+    >>> 0.0 <= s.lo < s.hi <= 1.0
+    True
+    """
+    _check_confidence(confidence)
     x = _sample(values)
     n = len(x)
     mean = float(x.mean())
     if n == 1:
-        return Summary(1, mean, 0.0, 0.0, mean, mean, mean, mean, confidence)
+        nan = float("nan")
+        return Summary(1, mean, nan, nan, nan, nan, mean, mean, confidence)
     sd = float(x.std(ddof=1))
     se = sd / np.sqrt(n)
     lo, hi = sps.t.interval(confidence, n - 1, loc=mean, scale=se) if se > 0 else (mean, mean)
+    if bounds is not None:
+        lo, hi = max(float(lo), bounds[0]), min(float(hi), bounds[1])
     return Summary(
         n, mean, sd, se, float(lo), float(hi), float(x.min()), float(x.max()), confidence
     )
 
 
-def wilson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float, float]:
-    """``(p, lo, hi)``: a proportion and its Wilson score interval (statsmodels)."""
+def wilson(successes: float, n: int, confidence: float = 0.95) -> tuple[float, float, float]:
+    """``(p, lo, hi)``: a proportion and its Wilson score interval (statsmodels).
+
+    ``successes`` may count a tie as half a win; the interval stays inside 0..1.
+    """
     from statsmodels.stats.proportion import proportion_confint
 
+    _check_confidence(confidence)
     if n < 1 or not 0 <= successes <= n:
         raise StratagemError(f"need 0 <= successes <= n and n >= 1, got {successes} of {n}")
     lo, hi = proportion_confint(successes, n, alpha=1 - confidence, method="wilson")
-    return successes / n, float(lo), float(hi)
+    p = successes / n
+    # the exact ends of Wilson's interval at 0 and n (statsmodels' float error can miss them)
+    return p, 0.0 if successes == 0 else max(0.0, float(lo)), 1.0 if p == 1 else min(1.0, float(hi))
 
 
 @dataclass(frozen=True)
