@@ -253,6 +253,15 @@ class ScrabbleState:
             bag[letter] += n
         racks = list(self.racks)
         racks[self.drawer] = tuple(rack)
+        if self.scoreless >= SCORELESS_LIMIT:
+            # the sixth scoreless turn was an exchange: it ends once its tiles are drawn,
+            # and every player loses the value of the rack they now hold
+            values = self.tiles.values_array
+            scores = tuple(s - int(np.dot(r, values)) for s, r in zip(self.scores, racks))
+            return replace(
+                self, racks=tuple(racks), bag=tuple(bag), scores=scores, drawer=-1,
+                returned=(), finished=True,
+            )  # fmt: skip
         if self.turn == 0 and self.drawer < self.num_players - 1:
             drawer, player = self.drawer + 1, 0  # still dealing
         elif self.turn == 0:
@@ -325,7 +334,8 @@ class ScrabbleState:
                 self, racks=tuple(racks), scores=tuple(scores), scoreless=scoreless,
                 turn=self.turn + 1, finished=True,
             )  # fmt: skip
-        if scoreless >= SCORELESS_LIMIT:
+        exchanging = any(self.returned)
+        if scoreless >= SCORELESS_LIMIT and not exchanging:
             scores = [s - v for s, v in zip(scores, rack_values)]
             bag = tuple(
                 a + b for a, b in itertools.zip_longest(self.bag, self.returned, fillvalue=0)
