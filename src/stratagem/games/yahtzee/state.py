@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
+from itertools import combinations_with_replacement
 
 import numpy as np
 
@@ -28,6 +29,7 @@ from stratagem.core.game import CHANCE, TERMINAL
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.rules import (
     NUM_DICE,
+    NUM_FACES,
     ROLLS_PER_TURN,
     UPPER,
     YahtzeeRules,
@@ -362,9 +364,18 @@ class Situation:
         least = self.known_points
         if self.score is None:
             object.__setattr__(self, "score", least)
-        elif isinstance(self.score, bool) or not isinstance(self.score, int) or self.score < least:
+            return
+        if isinstance(self.score, bool) or not isinstance(self.score, int):
+            raise InvalidStateError(f"the score must be a whole number, got {self.score!r}")
+        if self.score < least:
             raise InvalidStateError(
                 f"a score of {self.score!r} is less than the {least} points the card already shows"
+            )
+        most = self.most_points
+        if self.score > most:
+            raise InvalidStateError(
+                f"a score of {self.score} is more than the {most} points the card can hold "
+                f"with these boxes filled; possible scores: {least}..{most}"
             )
 
     @property
@@ -372,6 +383,22 @@ class Situation:
         """Points implied by the upper total, the upper bonus and the Yahtzee box."""
         bonus = self.rules.upper_bonus if self.upper >= self.rules.upper_bonus_threshold else 0
         return self.upper + bonus + (self.yahtzee_box or 0)
+
+    @property
+    def most_points(self) -> int:
+        """The most points the filled boxes can hold: the known points, every filled lower
+        box at its best, and (Yahtzee box at 50) a bonus Yahtzee for each other filled box."""
+        rules = self.rules
+        ybox = rules.yahtzee_category
+        lower = [c for c in self.filled if c not in UPPER and c != ybox]
+        if ybox in self.filled and self.yahtzee_box is None:
+            lower.append(ybox)  # Yatzy: the yatzy box is an ordinary box
+        bonuses = len(self.filled - {ybox}) if self.yahtzee_box == 50 else 0
+        return (
+            self.known_points
+            + sum(box_maximum(rules, c) for c in lower)
+            + bonuses * rules.yahtzee_bonus
+        )
 
     @property
     def mask(self) -> int:
@@ -386,6 +413,16 @@ class Situation:
         """The score so far (``score`` after validation, never ``None``)."""
         assert self.score is not None
         return self.score
+
+
+@cache
+def box_maximum(rules: YahtzeeRules, category: str) -> int:
+    """The most points ``category`` can hold under ``rules`` (joker scores included)."""
+    return max(
+        max(rules.score(category, dice), rules.joker_score(category, dice, True),
+            rules.joker_score(category, dice, False))
+        for dice in combinations_with_replacement(range(1, NUM_FACES + 1), NUM_DICE)
+    )  # fmt: skip
 
 
 def upper_totals(rules: YahtzeeRules, filled: frozenset[str] | set[str]) -> set[int]:
