@@ -127,10 +127,10 @@ class PigSolution:
         """P(0, 0, 0): the starting player's chance to win under optimal play."""
         return self.p_win(0, 0, 0)
 
-    def _check(self, me: int, opp: int, turn: int) -> None:
+    def _check(self, me: int, opp: int, turn: int, starter: bool = True) -> None:
         from stratagem.games.pig.state import check_position
 
-        check_position(self.rules, me, opp, turn)
+        check_position(self.rules, me, opp, turn, starter)
 
     def _tables(self, starter: bool) -> tuple[np.ndarray, np.ndarray]:
         if starter:
@@ -150,7 +150,7 @@ class PigSolution:
         holding wins (or, for the starter with a catch-up turn, leaves the
         opponent one turn to beat the total).
         """
-        self._check(me, opp, turn)
+        self._check(me, opp, turn, starter)
         rules = self.rules
         arr = self._arrays
         g = rules.goal

@@ -179,7 +179,19 @@ class PigState:
         )
 
 
-def check_position(rules: PigRules, me: int, opp: int, turn: int) -> None:
+def most_turn_total(rules: PigRules, me: int, starter: bool = True) -> int:
+    """The largest turn total a player on ``me`` can hold a decision at.
+
+    A roll that reaches the goal ends the game at once, so the total before it
+    is below ``goal - me``; only the starter of a game with a catch-up turn
+    rolls on past the goal (bounded here by the solver's overshoot table).
+    """
+    if rules.catch_up_turn and starter:
+        return 3 * rules.goal + 50 * rules.faces - me
+    return rules.goal - 1 - me
+
+
+def check_position(rules: PigRules, me: int, opp: int, turn: int, starter: bool = True) -> None:
     """Raise :class:`InvalidStateError` unless (me, opp, turn) can occur before the goal."""
     g = rules.goal
     for label, value in (("my score", me), ("the opponent's score", opp)):
@@ -189,6 +201,17 @@ def check_position(rules: PigRules, me: int, opp: int, turn: int) -> None:
             )
     if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
         raise InvalidStateError(f"the turn total must be a whole number >= 0, got {turn!r}")
+    most = most_turn_total(rules, me, starter)
+    if turn > most:
+        why = (
+            f"a roll reaching {g} ends the game"
+            if most == g - 1 - me
+            else "the catch-up turn's overshoot is bounded"
+        )
+        raise InvalidStateError(
+            f"a turn total of {turn} cannot occur from a score of {me}: {why}, so the "
+            f"turn total is 0..{most}"
+        )
     steps = set(rules.adding_faces)
     if not _makes(turn, steps):
         raise InvalidStateError(
