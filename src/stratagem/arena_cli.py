@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from stratagem.cli_types import GAMES_MAX, SEED_MAX
 from stratagem.core.arena import (
     ArenaError,
     available_games,
@@ -54,15 +55,21 @@ def run_command(
     game: Annotated[str, typer.Option("--game", help=f"Game: {', '.join(available_games())}.")],
     agents: Annotated[str, typer.Option("--agents", help="Agent specs, e.g. optimal,hold:20.")],
     out_file: Annotated[Path, typer.Option("--out", help="Results file (.csv or .parquet).")],
-    games: Annotated[int, typer.Option("--games", help="Games to play in all.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Experiment seed.")] = 0,
+    games: Annotated[
+        int, typer.Option("--games", min=1, max=GAMES_MAX, help="Games to play in all.")
+    ] = 100,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Experiment seed.")] = 0,
     rules: Annotated[str | None, typer.Option("--rules", help="Rule preset.")] = None,
     mode: Annotated[
         str | None, typer.Option("--mode", help="solitaire, match or round-robin (inferred).")
     ] = None,
-    workers: Annotated[int | None, typer.Option("--workers", help="Processes (all cores).")] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, max=256, help="Processes (all cores).")
+    ] = None,
     backend: Annotated[str, typer.Option("--backend", help="local or ray.")] = "local",
-    chunk: Annotated[int, typer.Option("--chunk", help="Games per work unit.")] = 8,
+    chunk: Annotated[
+        int, typer.Option("--chunk", min=1, max=100_000, help="Games per work unit.")
+    ] = 8,
 ) -> None:
     """Play (or resume) an experiment, streaming one row per game to --out."""
     if mode is not None and mode not in ("solitaire", "match", "round-robin"):

@@ -15,17 +15,25 @@ import numpy as np
 import typer
 from rich.console import Console
 
+from stratagem.cli_types import GAMES_MAX, SEED_MAX
 from stratagem.core.errors import InvalidRulesError
-from stratagem.games.pig.rules import DEFAULT_PRESET, PRESETS, PigRules, preset
+from stratagem.core.stats import finite_or_none
+from stratagem.games.pig.rules import DEFAULT_PRESET, MAX_FACES, MAX_GOAL, PRESETS, PigRules, preset
 from stratagem.games.pig.solver import PigSolution, evaluate, solve
 from stratagem.games.pig.strategies import STRATEGIES, agent_policies, parse_agent, simulate
+from stratagem.games.pig.thumb import MAX_ROWS
 
 app = typer.Typer(help="Pig and its variants.", no_args_is_help=True)
 out = Console(highlight=False)
 
 RulesOpt = Annotated[str, typer.Option("--rules", help=f"Preset: {', '.join(PRESETS)}.")]
-GoalOpt = Annotated[int | None, typer.Option("--goal", help="Points needed to win.")]
-FacesOpt = Annotated[int | None, typer.Option("--faces", help="Faces of the die (2 = coin).")]
+GoalOpt = Annotated[
+    int | None, typer.Option("--goal", min=1, max=MAX_GOAL, help="Points needed to win.")
+]
+FacesOpt = Annotated[
+    int | None,
+    typer.Option("--faces", min=2, max=MAX_FACES, help="Faces of the die (2 = coin)."),
+]
 BustOpt = Annotated[
     str | None, typer.Option("--bust", help="Face(s) that bust, comma separated, e.g. 1 or 1,2.")
 ]
@@ -197,9 +205,10 @@ def simulate_command(
     a: Annotated[str, typer.Option("--a", help=f"Strategy A: {STRATEGIES}.")] = "optimal",
     b: Annotated[str, typer.Option("--b", help="Strategy B.")] = "hold:20",
     games: Annotated[
-        int, typer.Option(help="Number of games (A starts every other one).")
+        int,
+        typer.Option(min=1, max=GAMES_MAX, help="Number of games (A starts every other one)."),
     ] = 100_000,
-    seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Random seed.")] = 0,
     rules: RulesOpt = DEFAULT_PRESET,
     goal: GoalOpt = None,
     faces: FacesOpt = None,
@@ -226,12 +235,12 @@ def simulate_command(
         "games": games,
         "seed": seed,
         "a_wins": m.a_wins,
-        "p_a": p,
-        "se": se,
-        "p_a_first": m.a_wins_first / max(m.games_first, 1),
-        "p_a_second": m.a_wins_second / max(m.games_second, 1),
+        "p_a": finite_or_none(p),
+        "se": finite_or_none(se),
+        "p_a_first": m.a_wins_first / m.games_first if m.games_first else None,
+        "p_a_second": m.a_wins_second / m.games_second if m.games_second else None,
         "exact_coin": exact.coin,
-        "z": (p - exact.coin) / se if se else 0.0,
+        "z": finite_or_none((p - exact.coin) / se) if se > 0 else None,
         "mean_turns": m.mean_turns,
         "seconds": seconds,
     }
@@ -239,15 +248,28 @@ def simulate_command(
         typer.echo(json.dumps(result))
         return
     out.print(f"{r.describe()}: {agent_a.spec} vs {agent_b.spec}, {games:,} games, seed {seed}")
+    small = "n too small"
+    rate = small if result["p_a"] is None else f"{p:.5f}"
+    spread = small if result["se"] is None else f"{se:.5f}"
+    z = small if result["z"] is None else f"{result['z']:+.2f}"
     out.print(
-        f"A wins {p:.5f} ± {se:.5f} (SE)   exact {exact.coin:.5f}   z = {result['z']:+.2f}   "
+        f"A wins {rate} ± {spread} (SE)   exact {exact.coin:.5f}   z = {z}   "
         f"({m.mean_turns:.1f} turns a game, {games / seconds:,.0f} games/s)"
     )
 
 
 @app.command("rules")
 def rules_command(
-    max_rows: Annotated[int, typer.Option("--max-rows", help="Most rows the table may have.")] = 8,
+    max_rows: Annotated[
+        int,
+        typer.Option(
+            "--max-rows",
+            min=1,
+            max=MAX_ROWS,
+            help="Most rows the table may have (the search stops early when a row no longer "
+            "helps).",
+        ),
+    ] = 8,
     role: Annotated[
         str,
         typer.Option(
@@ -266,8 +288,6 @@ def rules_command(
     """Derive a rule-of-thumb table from the optimum and price it exactly."""
     from stratagem.games.pig.thumb import ThumbResult, derive_tables, format_table
 
-    if max_rows < 1:
-        raise InvalidRulesError(f"--max-rows must be at least 1, got {max_rows}")
     if role not in ("both", "first", "second"):
         raise InvalidRulesError(f"--role must be both, first or second, got {role!r}")
     r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
@@ -279,6 +299,12 @@ def rules_command(
                 f"  {found.max_rows} row(s): cost {100 * found.objective:.4f} points "
                 f"({found.seconds:.0f} s)"
             )
+
+    if err.is_terminal and not as_json:
+        err.print(
+            f"searching tables of 1..{max_rows} rows (each row takes longer than the last; "
+            "Ctrl-C stops)"
+        )
 
     result = derive_tables(_solution(r), max_rows, role, progress=report)[-1]  # type: ignore[arg-type]
     if as_json:
@@ -296,7 +322,10 @@ def play_command(
     bust_scores_one: BsoOpt = None,
     catch_up_turn: CatchOpt = None,
     second: Annotated[bool, typer.Option("--second", help="Let the AI start.")] = False,
-    seed: Annotated[int | None, typer.Option(help="Seed for the dice (default: random).")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(min=0, max=SEED_MAX, help="Seed for the dice (default: random)."),
+    ] = None,
 ) -> None:
     """Play against the optimal AI, seeing your chance to win before every decision."""
     from stratagem.games.pig.play import play_terminal

@@ -295,13 +295,19 @@ class MatchResult:
         return self.a_wins_first + self.a_wins_second
 
     def p_a(self) -> tuple[float, float]:
-        """A's win rate with alternating starts (an estimate of the coin-toss value) and its SE."""
-        p1 = self.a_wins_first / max(self.games_first, 1)
-        p2 = self.a_wins_second / max(self.games_second, 1)
+        """A's win rate with alternating starts (an estimate of the coin-toss value) and its SE.
+
+        NaN where the sample cannot say: the rate needs a game in each role, the
+        SE two games in each role.
+        """
+        if self.games_first < 1 or self.games_second < 1:
+            return math.nan, math.nan
+        p1 = self.a_wins_first / self.games_first
+        p2 = self.a_wins_second / self.games_second
         p = 0.5 * (p1 + p2)
-        var = 0.25 * (
-            p1 * (1 - p1) / max(self.games_first, 1) + p2 * (1 - p2) / max(self.games_second, 1)
-        )
+        if self.games_first < 2 or self.games_second < 2:
+            return p, math.nan
+        var = 0.25 * (p1 * (1 - p1) / self.games_first + p2 * (1 - p2) / self.games_second)
         return p, math.sqrt(var)
 
 
