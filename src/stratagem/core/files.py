@@ -18,7 +18,7 @@ results file) is read through :func:`read_user_bytes` or :func:`read_user_text`:
 >>> read_user_text(p, limit=3, what="rule table")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-stratagem.core.files.FileInputError: rule table ...t.txt is larger than 3 bytes
+stratagem.core.files.FileInputError: cannot read rule table ...t.txt: it is larger than 3 bytes
 """
 
 from __future__ import annotations
@@ -43,13 +43,15 @@ def check_readable(path: Path | str, what: str = "file") -> Path:
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
-        raise FileInputError(f"{what} {path} does not exist") from None
+        raise FileInputError(f"cannot read {what} {path}: it does not exist") from None
     except NotADirectoryError:
-        raise FileInputError(f"{what} {path}: a part of the path is a file, not a folder") from None
+        raise FileInputError(
+            f"cannot read {what} {path}: a part of the path is a file, not a folder"
+        ) from None
     except OSError as exc:
         raise FileInputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     if stat.S_ISDIR(mode):
-        raise FileInputError(f"{what} {path} is a folder; name a file")
+        raise FileInputError(f"cannot read {what} {path}: it is a folder; name a file")
     return path
 
 
@@ -73,7 +75,7 @@ def read_user_bytes(path: Path | str, *, limit: int, what: str = "file") -> byte
             try:
                 chunk = os.read(fd, min(MiB, limit + 1 - size))
             except IsADirectoryError:
-                raise FileInputError(f"{what} {path} is a folder; name a file") from None
+                raise FileInputError(f"cannot read {what} {path}: it is a folder") from None
             except OSError as exc:
                 raise FileInputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
             if not chunk:
@@ -83,7 +85,7 @@ def read_user_bytes(path: Path | str, *, limit: int, what: str = "file") -> byte
     finally:
         os.close(fd)
     if size > limit:
-        raise FileInputError(f"{what} {path} is larger than {limit} bytes")
+        raise FileInputError(f"cannot read {what} {path}: it is larger than {limit} bytes")
     return b"".join(chunks)
 
 
@@ -94,7 +96,8 @@ def decode_utf8(blob: bytes, path: Path | str, what: str = "file") -> str:
     except UnicodeDecodeError as exc:
         line = blob[: exc.start].count(b"\n") + 1
         raise FileInputError(
-            f"{what} {path} is not UTF-8 text (a bad byte on line {line}); save it as UTF-8"
+            f"cannot read {what} {path}: it is not UTF-8 text (a bad byte on line {line}); "
+            "save it as UTF-8"
         ) from None
 
 

@@ -17,10 +17,11 @@ import typer
 from rich.console import Console
 
 from stratagem.core.errors import StratagemError
+from stratagem.core.files import read_user_text
 from stratagem.games.scrabble.board import empty_board
 from stratagem.games.scrabble.lexicon import Lexicon, get_lexicon
 from stratagem.games.scrabble.movegen import MoveGenerator
-from stratagem.games.scrabble.position import read_position
+from stratagem.games.scrabble.position import POSITION_LIMIT, read_position
 from stratagem.games.scrabble.strategies import selfplay
 from stratagem.games.scrabble.tiles import TILE_SETS, tile_set
 
@@ -68,11 +69,12 @@ def moves(
     try:
         lex = _lexicon(lexicon, tiles, quiet=as_json)
         if position is not None:
-            try:
-                text = position.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise StratagemError(f"cannot read position file {position}: {exc}") from None
-            board = read_position(text, lex)
+            text = read_user_text(position, limit=POSITION_LIMIT, what="position file")
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                board = read_position(text, lex)
+            for w in caught:
+                err.print(f"note: {w.message}")
             board_array = board.board_array
             rack_counts = board.rack_array() if rack is None else lex.tiles.rack_counts(rack)
         else:

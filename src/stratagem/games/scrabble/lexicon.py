@@ -47,11 +47,14 @@ from pathlib import Path
 import numpy as np
 
 from stratagem.core.errors import InvalidRulesError
+from stratagem.core.files import FileInputError, read_user_bytes
 from stratagem.core.tables import TableCache, fingerprint
 from stratagem.games.scrabble.board import SIZE
 from stratagem.games.scrabble.tiles import LANGUAGE_CODES, TileSet, tile_set
 
 FORMAT_VERSION = 1
+LEXICON_LIMIT = 256 << 20
+"""Largest word list read (256 MiB; the biggest published lists are under 30 MiB)."""
 KIND = "scrabble-lexicon"
 DEFAULT_SIZES = {"english": 100_000, "czech": 250_000}
 """How many of wordfreq's most frequent usable words make each built-in lexicon."""
@@ -266,9 +269,9 @@ def load_lexicon(
     ts = tile_set(tiles) if isinstance(tiles, str) else tiles
     p = Path(path)
     try:
-        blob = p.read_bytes()
-    except OSError as exc:
-        raise InvalidRulesError(f"cannot read lexicon {p}: {exc.strerror or exc}") from None
+        blob = read_user_bytes(p, limit=LEXICON_LIMIT, what="lexicon")
+    except FileInputError as exc:
+        raise InvalidRulesError(str(exc)) from None
     try:
         text = blob.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

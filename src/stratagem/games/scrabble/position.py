@@ -31,14 +31,18 @@ True
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from stratagem.core.errors import InvalidStateError
-from stratagem.games.scrabble.board import RACK_SIZE, SIZE, board_from_text
+from stratagem.games.scrabble.board import CENTER, RACK_SIZE, SIZE, board_from_text
 from stratagem.games.scrabble.lexicon import Lexicon
-from stratagem.games.scrabble.state import ScrabbleState
-from stratagem.games.scrabble.tiles import BLANK_FLAG
+from stratagem.games.scrabble.state import SCORELESS_LIMIT, ScrabbleState
+from stratagem.games.scrabble.tiles import BLANK_FLAG, TileSet
 
+POSITION_LIMIT = 1 << 16
+"""Largest position file read (64 KiB; a position is about 400 bytes)."""
 KEYS = ("tiles", "to_move", "scores", "racks", "scoreless", "bag", "turn", "board")
 
 
@@ -101,6 +105,21 @@ def read_position(text: str, lexicon: Lexicon) -> ScrabbleState:
         raise InvalidStateError(f"position: to_move must be a player 0-{players - 1}")
     scoreless = _ints("scoreless", fields.get("scoreless", "0"))
     turn = _ints("turn", fields.get("turn", "1"))
+    if any(score < 0 for score in scores):
+        raise InvalidStateError(
+            f"position: scores {scores} include a negative one; before the game ends every "
+            "score is >= 0"
+        )
+    if len(scoreless) != 1 or not 0 <= scoreless[0] < SCORELESS_LIMIT:
+        raise InvalidStateError(
+            f"position: scoreless counts the scoreless turns in a row, 0..{SCORELESS_LIMIT - 1} "
+            f"(the game ends at {SCORELESS_LIMIT}), got {fields.get('scoreless')!r}"
+        )
+    if len(turn) != 1 or turn[0] < 1:
+        raise InvalidStateError(
+            f"position: turn is one whole number >= 1, got {fields.get('turn')!r}"
+        )
+    check_board_shape(board)
     used = np.zeros(tiles.size + 1, dtype=np.int64)
     for code in board.ravel():
         if code >= 0:
@@ -122,17 +141,82 @@ def read_position(text: str, lexicon: Lexicon) -> ScrabbleState:
             f"position uses {int(used_all[i])} {name} tiles; "
             f"the {tiles.name} set has {int(full[i])}"
         )
-    return ScrabbleState(
+    state = ScrabbleState(
         lexicon,
         board.tobytes(),
         tuple(racks),
         tuple(int(x) for x in bag),
         tuple(scores),
         player=to_move[0],
-        turn=max(turn[0], 1) if turn else 1,
-        scoreless=scoreless[0] if scoreless else 0,
+        turn=turn[0],
+        scoreless=scoreless[0],
         bingos=(0,) * players,
     )
+    lacking = unknown_words(state)
+    if lacking:
+        warnings.warn(
+            f"the lexicon lacks {len(lacking)} word(s) on the board: {', '.join(lacking[:20])}"
+            f"{' ...' if len(lacking) > 20 else ''} (kept as played: a phony that stood or "
+            "a word of another dictionary)",
+            UserWarning,
+            stacklevel=2,
+        )
+    return state
+
+
+def check_board_shape(board: np.ndarray) -> None:
+    """Raise :class:`InvalidStateError` unless the tiles can stand after legal play: none,
+    or at least two that cover the centre square and hang together in one group."""
+    filled = board >= 0
+    count = int(filled.sum())
+    if count == 0:
+        return
+    if count == 1:
+        raise InvalidStateError(
+            "position: the board holds a single tile; the first word has at least two"
+        )
+    if not filled[CENTER]:
+        raise InvalidStateError(
+            "position: no tile covers the centre square (8H), where the first word is played"
+        )
+    seen = np.zeros_like(filled)
+    stack = [CENTER]
+    seen[CENTER] = True
+    while stack:
+        r, c = stack.pop()
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= nr < SIZE and 0 <= nc < SIZE and filled[nr, nc] and not seen[nr, nc]:
+                seen[nr, nc] = True
+                stack.append((nr, nc))
+    apart = np.argwhere(filled & ~seen)
+    if len(apart):
+        r, c = (int(x) for x in apart[0])
+        raise InvalidStateError(
+            f"position: the tile at row {r + 1}, column {c + 1} is not connected to the tiles "
+            "on the centre square; every word joins the ones already played"
+        )
+
+
+def board_words(board: np.ndarray, tiles: TileSet) -> list[str]:
+    """Every word on the board: the runs of two or more tiles across and down."""
+    words = []
+    for grid in (board, board.T):
+        for line in grid:
+            run: list[str] = []
+            for code in [*line.tolist(), -1]:
+                if code >= 0:
+                    run.append(tiles.letters[code & ~BLANK_FLAG])
+                else:
+                    if len(run) >= 2:
+                        words.append("".join(run))
+                    run = []
+    return words
+
+
+def unknown_words(state: ScrabbleState) -> list[str]:
+    """Words on the board that the lexicon lacks (phonies that stood, other dictionaries)."""
+    found = board_words(state.board_array, state.tiles)
+    return sorted({w for w in found if w not in state.lexicon})
 
 
 def write_position(state: ScrabbleState) -> str:
