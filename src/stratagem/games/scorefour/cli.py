@@ -16,12 +16,13 @@ import typer
 from rich.console import Console
 
 from stratagem.algorithms.decision_analysis import DecisionAnalysis, DecisionAnalysisConfig
+from stratagem.cli_types import SEED_MAX, finite
 from stratagem.core.errors import InvalidRulesError, StratagemError
 from stratagem.games.scorefour import _kernels
 from stratagem.games.scorefour.board import peg_name
 from stratagem.games.scorefour.evaluation import evaluate
 from stratagem.games.scorefour.players import MinimaxAgent, decision_analysis
-from stratagem.games.scorefour.search import Minimax, value_text
+from stratagem.games.scorefour.search import MAX_DEPTH, MAX_SECONDS, Minimax, value_text
 from stratagem.games.scorefour.state import ScoreFourState, render
 
 app = typer.Typer(
@@ -30,6 +31,10 @@ app = typer.Typer(
 out = Console(highlight=False)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+DEPTH_TIME_LIMIT = 60.0
+"""A search given only a depth still stops after this many seconds (with the deepest
+finished depth's move)."""
+MAX_DA_DEPTH = 4
 BoardOpt = Annotated[
     str, typer.Option("--board", help="Levels bottom to top, '/'-separated, 16 of x o . each.")
 ]
@@ -91,16 +96,25 @@ def evaluate_command(board: BoardOpt = "", as_json: JsonOpt = False) -> None:
 @app.command("best")
 def best_command(
     board: BoardOpt = "",
-    depth: Annotated[int | None, typer.Option("--depth", help="Plies to search.")] = None,
+    depth: Annotated[
+        int | None, typer.Option("--depth", min=1, max=MAX_DEPTH, help="Plies to search, 1..64.")
+    ] = None,
     seconds: Annotated[
-        float | None, typer.Option("--seconds", help="Time budget (iterative deepening).")
+        float | None,
+        typer.Option(
+            "--seconds",
+            parser=finite(0.0, MAX_SECONDS, low_open=True),
+            metavar="SECONDS",
+            help="Time budget of the iterative deepening, 0 < s <= 3600 (default 1 without "
+            f"--depth; with --depth the search also stops after {DEPTH_TIME_LIMIT:g} s).",
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The minimax move of a position (default: 1 second of iterative deepening)."""
     state = _board(board)
-    if depth is None and seconds is None:
-        seconds = 1.0
+    if seconds is None:
+        seconds = 1.0 if depth is None else DEPTH_TIME_LIMIT
     try:
         result = Minimax().search(state, depth, seconds)
     except StratagemError as exc:
@@ -125,17 +139,47 @@ def play_command(
         str, typer.Option("--ai", help="minimax or decision-analysis.")
     ] = "decision-analysis",
     depth: Annotated[
-        int | None, typer.Option("--depth", help="AI look-ahead in plies (minimax 4, DA 2).")
+        int | None,
+        typer.Option(
+            "--depth",
+            min=1,
+            max=MAX_DEPTH,
+            help=f"AI look-ahead in plies: minimax 1..64 (default 4), DA 1..{MAX_DA_DEPTH} "
+            "(default 2).",
+        ),
     ] = None,
     seconds: Annotated[
-        float | None, typer.Option("--seconds", help="Minimax: time per move instead of a depth.")
+        float | None,
+        typer.Option(
+            "--seconds",
+            parser=finite(0.0, MAX_SECONDS, low_open=True),
+            metavar="SECONDS",
+            help="Minimax: time per move instead of a depth, 0 < s <= 3600 (with --depth, "
+            f"a move stops after {DEPTH_TIME_LIMIT:g} s).",
+        ),
     ] = None,
-    f0: Annotated[float, typer.Option("--f0", help="DA: prior estimate of your skill.")] = 1.0,
+    f0: Annotated[
+        float,
+        typer.Option(
+            "--f0",
+            parser=finite(0.0, 1.0),
+            metavar="F0",
+            help="DA: prior estimate of your skill, 0..1.",
+        ),
+    ] = 1.0,
     beta: Annotated[
-        float, typer.Option("--beta", help="DA: learning rate of the estimate.")
+        float,
+        typer.Option(
+            "--beta",
+            parser=finite(0.0, 1.0),
+            metavar="BETA",
+            help="DA: learning rate of the estimate, 0..1.",
+        ),
     ] = 0.05,
     second: Annotated[bool, typer.Option("--second", help="Let the AI start.")] = False,
-    seed: Annotated[int | None, typer.Option(help="Seed for the AI's tie-breaks.")] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, max=SEED_MAX, help="Seed for the AI's tie-breaks.")
+    ] = None,
 ) -> None:
     """Play against the AI, seeing how good each move was and the AI's estimate of your skill."""
     from stratagem.games.scorefour.play import play_terminal, typed_ahead
@@ -144,8 +188,17 @@ def play_command(
         player: MinimaxAgent | DecisionAnalysis
         if ai == "minimax":
             default = None if seconds is not None else 4
+            if depth is not None and seconds is None:
+                seconds = DEPTH_TIME_LIMIT
             player = MinimaxAgent(depth if depth is not None else default, seconds)
         elif ai in ("decision-analysis", "da"):
+            if seconds is not None:
+                raise InvalidRulesError("--seconds applies to minimax; DA looks --depth ahead")
+            if depth is not None and depth > MAX_DA_DEPTH:
+                raise InvalidRulesError(
+                    f"decision analysis looks 1..{MAX_DA_DEPTH} plies ahead (its tree grows "
+                    f"16-fold a ply), got --depth {depth}"
+                )
             player = decision_analysis(DecisionAnalysisConfig(depth or 2, f0, beta))
         else:
             raise InvalidRulesError(f"--ai must be minimax or decision-analysis, got {ai!r}")

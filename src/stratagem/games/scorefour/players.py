@@ -30,7 +30,7 @@ from stratagem.core.agent import Advice, with_regrets
 from stratagem.core.errors import IllegalActionError, InvalidRulesError
 from stratagem.core.game import Action, State
 from stratagem.games.scorefour.evaluation import PAPER, EvalParams, child_values, evaluate
-from stratagem.games.scorefour.search import Minimax
+from stratagem.games.scorefour.search import Minimax, check_budget
 from stratagem.games.scorefour.state import ScoreFourState
 
 
@@ -68,6 +68,7 @@ class MinimaxAgent:
     ) -> None:
         if depth is None and seconds is None:
             raise InvalidRulesError("minimax needs a depth or a time per move")
+        check_budget(depth, seconds)  # refuse before the first move, not at it
         self.depth, self.seconds = depth, seconds
         self.searcher = Minimax(params, table_bits)
         self.last_depth = 0

@@ -52,6 +52,29 @@ def value_text(value: float) -> str:
     return f"{value:+.0f}"
 
 
+MAX_DEPTH = 64
+"""A game has 64 plies, so no search goes deeper."""
+MAX_SECONDS = 3600.0
+"""Longest time budget of one search."""
+
+
+def check_budget(depth: int | None, seconds: float | None) -> None:
+    """Raise :class:`InvalidRulesError` unless the depth is 1..64 plies and the time budget
+    a finite number of seconds in (0, 3600]."""
+    if depth is not None and (
+        isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH
+    ):
+        raise InvalidRulesError(f"the depth must be 1..{MAX_DEPTH} plies, got {depth!r}")
+    if seconds is not None and (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not 0 < seconds <= MAX_SECONDS
+    ):
+        raise InvalidRulesError(
+            f"the time budget must be a number of seconds in (0, {MAX_SECONDS:g}], got {seconds!r}"
+        )
+
+
 class Minimax:
     """Alpha-beta with iterative deepening, move ordering, a symmetric transposition table."""
 
@@ -101,10 +124,7 @@ class Minimax:
             raise IllegalActionError(f"the game is over ({state.result_text()}); nothing to search")
         if depth is None and seconds is None:
             raise InvalidRulesError("give a depth, a time budget in seconds, or both")
-        if depth is not None and depth < 1:
-            raise InvalidRulesError(f"the depth must be at least 1 ply, got {depth}")
-        if seconds is not None and not seconds > 0:
-            raise InvalidRulesError(f"the time budget must be positive, got {seconds}")
+        check_budget(depth, seconds)
         limit = depth if depth is not None else 64 - state.plies
         start = time.perf_counter()
         total = 0
