@@ -16,6 +16,7 @@ import numpy as np
 import typer
 from rich.console import Console
 
+from stratagem.cli_types import SEED_MAX
 from stratagem.core.errors import StratagemError
 from stratagem.core.files import read_user_text
 from stratagem.games.scrabble.board import empty_board
@@ -60,7 +61,9 @@ def moves(
     rack: Annotated[
         str | None, typer.Option("--rack", help="Rack, ? for a blank (default: the file's).")
     ] = None,
-    top: Annotated[int, typer.Option("--top", help="How many moves to list.")] = 10,
+    top: Annotated[
+        int, typer.Option("--top", min=1, max=10_000, help="How many moves to list, 1..10000.")
+    ] = 10,
     lexicon: LexiconOpt = None,
     tiles: TilesOpt = "english",
     as_json: JsonOpt = False,
@@ -98,8 +101,13 @@ def moves(
 
 @app.command("selfplay")
 def selfplay_cmd(
-    games: Annotated[int, typer.Option("--games", help="Games to play.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same games).")] = 0,
+    games: Annotated[
+        int, typer.Option("--games", min=1, max=1_000_000, help="Games to play, 1..10**6.")
+    ] = 100,
+    seed: Annotated[
+        int,
+        typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed (same seed, same games)."),
+    ] = 0,
     players: Annotated[
         str, typer.Option("--players", help="Agents per seat: greedy, random (2-4).")
     ] = "greedy,greedy",
@@ -131,7 +139,9 @@ def selfplay_cmd(
 
 @app.command()
 def play(
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the bag.")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=0, max=SEED_MAX, help="Seed of the bag.")
+    ] = None,
     ai_first: Annotated[bool, typer.Option("--ai-first", help="The AI moves first.")] = False,
     lexicon: LexiconOpt = None,
     tiles: TilesOpt = "english",

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from stratagem.cli_types import GAMES_MAX, SEED_MAX
 from stratagem.core.agent import Advice
 from stratagem.core.errors import InvalidStateError, StratagemError
 from stratagem.games.yahtzee.rules import DEFAULT_PRESET, PRESETS, YahtzeeRules, preset
@@ -230,18 +231,51 @@ def advise_command(
         _print_advice(sit, advice, column)
 
 
+BATCH_LINE_LIMIT = 1 << 16
+"""Longest batch line read (64 KiB; a situation takes about 100 bytes)."""
+
+
+def _stdin_lines() -> Iterator[bytes]:
+    """Standard input line by line as bytes, each cut at ``BATCH_LINE_LIMIT + 1`` bytes (the
+    rest of an overlong line is skipped unread into memory)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream without bytes underneath (tests)
+        for text in sys.stdin:
+            yield text.encode("utf-8", "surrogateescape")
+        return
+    while True:
+        line = stream.readline(BATCH_LINE_LIMIT + 1)
+        if not line:
+            return
+        if len(line) > BATCH_LINE_LIMIT and not line.endswith(b"\n"):
+            while True:  # skip the rest of the overlong line
+                more = stream.readline(BATCH_LINE_LIMIT)
+                if not more or more.endswith(b"\n"):
+                    break
+        yield line
+
+
 def _advise_batch(default_rules: str) -> None:
     """One JSON result per input line, in order; a bad line gets ``{"error": ...}``."""
     strategies: dict[str, OptimalStrategy] = {}
-    for lineno, line in enumerate(sys.stdin, start=1):
-        if not line.strip():
-            typer.echo(json.dumps({"error": f"line {lineno}: empty line"}))
-            continue
+    for lineno, raw in enumerate(_stdin_lines(), start=1):
         try:
+            if len(raw) > BATCH_LINE_LIMIT:
+                raise InvalidStateError(
+                    f"the line is longer than {BATCH_LINE_LIMIT} bytes (a situation takes ~100)"
+                )
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InvalidStateError("not UTF-8 text") from None
+            if not line.strip():
+                raise InvalidStateError("empty line")
             try:
                 fields = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise InvalidStateError(f"not JSON: {exc.msg}") from None
+            except RecursionError:
+                raise InvalidStateError("not JSON: nested too deeply") from None
             if not isinstance(fields, dict):
                 raise InvalidStateError("expected a JSON object")
             known = {"rules", "dice", "rolls_left", "filled", "upper", "yahtzee_box", "score"}
@@ -276,8 +310,10 @@ def _advise_batch(default_rules: str) -> None:
 @app.command("simulate")
 def simulate_command(
     rules: RulesOption = DEFAULT_PRESET,
-    games: Annotated[int, typer.Option(help="Number of games.")] = 100_000,
-    seed: Annotated[int, typer.Option(help="Random seed (same seed, same games).")] = 0,
+    games: Annotated[int, typer.Option(min=1, max=GAMES_MAX, help="Number of games.")] = 100_000,
+    seed: Annotated[
+        int, typer.Option(min=0, max=SEED_MAX, help="Random seed (same seed, same games).")
+    ] = 0,
     as_json: JsonOption = False,
 ) -> None:
     """Play the optimal strategy many times and summarise the final scores."""
@@ -455,7 +491,10 @@ def zoo_command(rules: RulesOption = "yahtzee-free-joker", as_json: JsonOption =
 @app.command("play")
 def play_command(
     rules: RulesOption = DEFAULT_PRESET,
-    seed: Annotated[int | None, typer.Option(help="Seed for the dice (default: random).")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(min=0, max=SEED_MAX, help="Seed for the dice (default: random)."),
+    ] = None,
 ) -> None:
     """Play a solitaire game in the terminal; '?' shows the advisor's table."""
     from stratagem.games.yahtzee.play import play_terminal

@@ -182,7 +182,9 @@ class YahtzeeRules:
 def check_dice(dice: Sequence[int], count: int = NUM_DICE) -> None:
     """Raise :class:`InvalidStateError` unless ``dice`` is ``count`` faces in 1..6."""
     if len(dice) != count:
-        raise InvalidStateError(f"expected {count} dice, got {len(dice)}: {list(dice)}")
+        shown = list(dice[:10])
+        more = " ..." if len(dice) > 10 else ""
+        raise InvalidStateError(f"expected {count} dice, got {len(dice)}: {shown}{more}")
     for face in dice:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= NUM_FACES:
             raise InvalidStateError(f"a die shows 1..{NUM_FACES}, got {face!r}")
