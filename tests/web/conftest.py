@@ -108,7 +108,8 @@ def page(browser: Any, live_server: str) -> Iterator[Any]:
     p = context.new_page()
     errors: list[str] = []
     p.on("pageerror", lambda exc: errors.append(str(exc)))
-    p.set_default_timeout(20_000)
+    # generous: a cold cache solves a rule set (seconds to a minute on a busy machine)
+    p.set_default_timeout(120_000)
     yield p
     context.close()
     assert not errors, f"script errors on the page: {errors}"
@@ -126,7 +127,7 @@ def phone(browser: Any, live_server: str) -> Iterator[Any]:
         has_touch=True,
     )
     p = context.new_page()
-    p.set_default_timeout(20_000)
+    p.set_default_timeout(120_000)
     yield p
     context.close()
 

@@ -210,3 +210,9 @@ export function siteHeader(active) {
       .map(([g, name]) => el("a", { href: `/${g}`, "aria-current": g === active ? "page" : null }, name)));
   return el("header", { class: "site" }, el("a", { class: "home", href: "/" }, "Stratagem"), nav);
 }
+
+// A failed API call has already been shown to the player (see `api`); do not let it
+// surface again as an unhandled rejection from an event handler.
+window.addEventListener("unhandledrejection", (ev) => {
+  if (ev.reason instanceof ApiError) ev.preventDefault();
+});
