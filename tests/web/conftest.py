@@ -39,8 +39,8 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 @pytest.fixture(scope="session")
 def app() -> Any:
-    """One app for the API tests (large tables are not built on request)."""
-    return create_app(build_tables=False)
+    """One app for the API tests (large tables are never loaded: off)."""
+    return create_app(tables="off", max_mcts_sims=500)
 
 
 @pytest.fixture(scope="session")
@@ -63,7 +63,7 @@ def live_server() -> Iterator[str]:
 
     port = _free_port()
     config = uvicorn.Config(
-        create_app(build_tables=False), host="127.0.0.1", port=port, log_level="warning"
+        create_app(tables="cached"), host="127.0.0.1", port=port, log_level="warning"
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

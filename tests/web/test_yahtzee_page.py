@@ -13,7 +13,8 @@ def _follow_hint(page: Any) -> None:
     first = page.locator("#hint-table tbody tr").first
     first.wait_for()
     action = first.get_attribute("data-action")
-    decisions = int(page.locator("#feedback .small").inner_text().split("decisions ")[1].split()[0])
+    feedback = page.locator("#feedback .small").inner_text()
+    decisions = int(feedback.split("decisions ")[1].split()[0])
     if action.startswith("score "):
         page.locator(f'#card tr[data-box="{action[6:]}"]').click()
     else:
@@ -94,3 +95,25 @@ def test_assistant_prices_a_pasted_position(page: Any, screenshot: Any, rules: s
     page.locator("#m-table tbody tr td.num").first.wait_for()
     assert page.locator("#m-table tbody tr").count() == page.locator("#a-table tbody tr").count()
     screenshot(page, "yahtzee-assistant")
+
+
+def test_against_the_ai_both_cards_and_the_ais_turn_are_shown(page: Any, screenshot: Any) -> None:
+    page.goto("/yahtzee?mode=ai&seed=9")
+    page.locator("#dice .die").first.wait_for()
+    assert page.locator("#card thead th").count() == 3  # box, you, AI
+    for _ in range(3):
+        _follow_hint(page)
+    page.locator("#ai-log div").first.wait_for()
+    ai_total = int(page.locator("#total-ai").inner_text())
+    assert ai_total > 0 or "score" in page.locator("#ai-log").inner_text()
+    screenshot(page, "yahtzee-ai")
+
+
+def test_the_coach_page_on_a_phone_in_dark_mode(phone: Any, screenshot: Any) -> None:
+    phone.goto("/yahtzee?mode=coach&seed=1")
+    phone.locator("#dice .die").first.wait_for()
+    phone.locator("#dice .die").nth(0).tap()
+    assert phone.locator("#dice .die.kept").count() == 1
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways on a phone ({width} px)"
+    screenshot(phone, "yahtzee-coach-phone-dark")

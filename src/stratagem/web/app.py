@@ -1,8 +1,8 @@
 """The FastAPI app: every game's API router, the static pages, the limits.
 
->>> app = create_app()
->>> sorted(r.path for r in app.routes if r.path.startswith("/api/games"))
-['/api/games']
+>>> paths = create_app().openapi()["paths"]
+>>> "/api/yahtzee/games/{sid}/act" in paths, "/api/pig/games/{sid}/advice" in paths
+(True, True)
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import importlib.util
 import re
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, FastAPI, HTTPException
 from fastapi.responses import FileResponse, JSONResponse
@@ -61,11 +61,14 @@ def create_app(
     session_ttl_seconds: float = 3600.0,
     max_body_bytes: int = 64 * 1024,
     max_mcts_sims: int = 20_000,
-    build_tables: bool = True,
+    tables: Literal["build", "cached", "off"] = "build",
 ) -> FastAPI:
-    """The web app. ``lexicon`` is a server-side Scrabble word list (never a client's path)."""
+    """The web app. ``lexicon`` is a server-side Scrabble word list (never a client's path);
+    ``tables`` says whether large tables are built, only loaded from the cache, or off."""
     if lexicon is not None and not Path(lexicon).is_file():
         raise StratagemError(f"lexicon {lexicon} is not a readable file")
+    if tables not in ("build", "cached", "off"):
+        raise StratagemError(f"tables must be build, cached or off, not {tables!r}")
     for name, value in (("max_sessions", max_sessions), ("max_body_bytes", max_body_bytes),
                         ("max_mcts_sims", max_mcts_sims)):  # fmt: skip
         if value < 1:
@@ -85,7 +88,7 @@ def create_app(
         session_ttl_seconds=session_ttl_seconds,
         max_body_bytes=max_body_bytes,
         max_mcts_sims=max_mcts_sims,
-        build_tables=build_tables,
+        tables=tables,
     )
     app.state.sessions = {}
     app.state.jobs = Jobs()

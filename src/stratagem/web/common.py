@@ -45,9 +45,10 @@ class WebSettings:
     session_ttl_seconds: float = 3600.0
     max_body_bytes: int = 64 * 1024
     max_mcts_sims: int = 20_000
-    build_tables: bool = True
-    """Whether a request may start building a missing large table (the Yahtzee
-    remaining-score tables, about 1 GB); tests of the page turn it off."""
+    tables: Literal["build", "cached", "off"] = "build"
+    """Large tables (the Yahtzee remaining-score tables, about 1 GB): built when
+    missing (``build``), only loaded when already in the cache (``cached``, for
+    tests of the page), or never used (``off``)."""
 
 
 class ErrorBody(BaseModel):

@@ -360,12 +360,18 @@ def _act(game: PigGame, action_text: str) -> None:
 
 
 # --- endpoints ---------------------------------------------------------------------------
+# A decision costs a few look-ups in the solved table: state, legal, act and advice are
+# answered on the event loop; solving a variant and the map go to worker threads.
 
 
 @router.get("/presets")
-def presets() -> list[RulesView]:
+async def presets() -> list[RulesView]:
     """The named variants with the starter's optimal chance."""
-    return [_rules_view(solution_for(r)) for r in PRESETS.values()]
+
+    def run() -> list[RulesView]:
+        return [_rules_view(solution_for(r)) for r in PRESETS.values()]
+
+    return await run_heavy(run)
 
 
 @router.post("/rules")
@@ -382,19 +388,19 @@ async def new_game(request: Request, body: NewGame) -> PigView:
 
 
 @router.get("/games/{sid}")
-def game_state(request: Request, sid: SessionId) -> PigView:
+async def game_state(request: Request, sid: SessionId) -> PigView:
     game = sessions(request, "pig").get(sid, PigGame)
     return _view(sid, game)
 
 
 @router.get("/games/{sid}/legal")
-def legal_actions(request: Request, sid: SessionId) -> LegalView:
+async def legal_actions(request: Request, sid: SessionId) -> LegalView:
     game = sessions(request, "pig").get(sid, PigGame)
     return LegalView(actions=_view(sid, game).legal)
 
 
 @router.post("/games/{sid}/act")
-def act(request: Request, sid: SessionId, body: ActRequest) -> PigView:
+async def act(request: Request, sid: SessionId, body: ActRequest) -> PigView:
     """Roll or hold; the die is thrown and the AI plays until your next decision."""
     with sessions(request, "pig").use(sid, PigGame) as game:
         _act(game, body.action)
@@ -402,7 +408,7 @@ def act(request: Request, sid: SessionId, body: ActRequest) -> PigView:
 
 
 @router.get("/games/{sid}/advice")
-def advice(request: Request, sid: SessionId) -> Odds:
+async def advice(request: Request, sid: SessionId) -> Odds:
     """The hint: your chance to win if you roll and if you hold (exact, optimal play after)."""
     game = sessions(request, "pig").get(sid, PigGame)
     odds = game.odds()

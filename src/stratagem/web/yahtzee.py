@@ -156,8 +156,9 @@ def _start_remaining(request: Request, name: str) -> JobStatus:
     status = jobs(request).status(key)
     if status.state in ("building", "ready"):
         return status
+    mode = settings(request).tables
     cached = _remaining_cached(name)
-    if not cached and not settings(request).build_tables:
+    if mode == "off" or (not cached and mode != "build"):
         return status
 
     def build(progress: Any) -> RemainingDistributions:
@@ -183,7 +184,7 @@ def _tables_view(request: Request, name: str) -> TablesView:
         expected_score=sol.expected_score if sol is not None else None,
         remaining=rem,
         remaining_cached=rem.state == "ready" or _remaining_cached(name),
-        can_build=settings(request).build_tables,
+        can_build=settings(request).tables == "build",
     )
 
 
@@ -427,6 +428,13 @@ class YahtzeeGame:
         self.state = state
 
 
+def _light(game: YahtzeeGame) -> bool:
+    """Whether requests on this game are cheap enough to answer on the event loop: a
+    coach game whose table is loaded costs a few table look-ups (milliseconds); the AI's
+    turns and the win meter go to a worker thread."""
+    return game.mode == "coach" and game.rules in _ADVISORS
+
+
 def _size(regret: float) -> Literal["none", "small", "medium", "large"]:
     if regret <= 1e-9:
         return "none"
@@ -666,6 +674,8 @@ async def new_game(request: Request, body: NewGame) -> GameView:
 @router.get("/games/{sid}")
 async def game_state(request: Request, sid: SessionId) -> GameView:
     game = sessions(request, "yahtzee").get(sid, YahtzeeGame)
+    if _light(game):
+        return _view(request, sid, game)
     return await run_heavy(_view, request, sid, game)
 
 
@@ -685,6 +695,8 @@ async def act(request: Request, sid: SessionId, body: ActRequest) -> GameView:
             _act(request, game, body.action)
             return _view(request, sid, game)
 
+    if _light(sessions(request, "yahtzee").get(sid, YahtzeeGame)):
+        return run()
     return await run_heavy(run)
 
 
@@ -695,6 +707,8 @@ async def game_advice(request: Request, sid: SessionId) -> AdviceView:
     if game.state.is_terminal():
         raise InvalidStateError("the game is over: there is nothing to advise")
     sit = game.state.situation()
+    if game.rules in _ADVISORS:
+        return _advise(request, _position(game.rules, sit), None)
     return await run_heavy(_advise, request, _position(game.rules, sit), None)
 
 
@@ -744,6 +758,8 @@ def _advise(request: Request, pos: Position, target: int | None) -> AdviceView:
 async def advise(request: Request, body: AdviseRequest) -> AdviceView:
     """The assistant: every option of a position with its expected final score and,
     with ``target``, P(final >= target)."""
+    if body.target is None and body.rules in _ADVISORS:
+        return _advise(request, body, None)
     return await run_heavy(_advise, request, body, body.target)
 
 
