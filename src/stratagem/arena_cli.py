@@ -98,7 +98,15 @@ def run_command(
             rate = (done - first[0]) / elapsed if elapsed > 0 else 0.0
             bar.update(task, completed=done, total=total, rate=f"{rate:.1f} games/s")
 
-        rows = run(exp, games, out_file, executor, chunk=chunk, progress=progress)
+        try:
+            rows = run(exp, games, out_file, executor, chunk=chunk, progress=progress)
+        except KeyboardInterrupt:
+            done = bar.tasks[0].completed if bar.tasks else 0
+            err.print(
+                f"interrupted: {done:.0f} of {games} games are in {out_file}; "
+                "the same command resumes the run"
+            )
+            raise typer.Exit(130) from None
     summary = report(rows)
     out.print(f"{len(rows)} games in {out_file} ({exp.describe()})")
     _print_report(summary)

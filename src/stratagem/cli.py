@@ -62,3 +62,7 @@ def main() -> None:
     except StratagemError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
+    except KeyboardInterrupt:
+        # every command leaves its files whole (atomic writes, resumable results files)
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
