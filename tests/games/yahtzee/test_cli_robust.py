@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -100,3 +101,12 @@ def test_any_batch_answers_every_line(lines: list[str]) -> None:
 def test_bad_numbers_are_refused_with_exit_2(args: list[str]) -> None:
     code, _ = outcome(["yahtzee", *args])
     assert code == 2
+
+
+def test_a_plot_into_a_folder_or_a_missing_folder_is_refused_before_work(tmp_path: Path) -> None:
+    (tmp_path / "d.png").mkdir()
+    for target, message in [(tmp_path / "d.png", "is a folder"),
+                            (tmp_path / "no" / "p.png", "does not exist")]:  # fmt: skip
+        code, output = outcome(["yahtzee", "distribution", "--plot", str(target)])
+        assert code == 2 and message in output
+    assert not (tmp_path / "no").exists()

@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from rich.table import Table
 from stratagem.cli_types import GAMES_MAX, SEED_MAX
 from stratagem.core.agent import Advice
 from stratagem.core.errors import InvalidStateError, StratagemError
+from stratagem.core.files import check_writable_target
 from stratagem.games.yahtzee.rules import DEFAULT_PRESET, PRESETS, YahtzeeRules, preset
 from stratagem.games.yahtzee.solver import Solution, solve
 from stratagem.games.yahtzee.state import Situation
@@ -410,6 +412,8 @@ def distribution_command(
         )
     if plot is not None and not plot.lower().endswith(".png"):
         raise InvalidStateError(f"--plot must name a .png file, not {plot!r}")
+    if plot is not None:
+        check_writable_target(Path(plot), "plot")  # a folder or a missing folder: before work
     r = preset(rules)
     boxes = parse_filled(filled)
     card = make_situation(r, (1, 1, 1, 1, 1), 2, boxes, upper, yahtzee_box, score)
