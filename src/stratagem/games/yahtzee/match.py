@@ -267,7 +267,7 @@ class HeadToHead:
     def win_rate(self) -> Summary:
         """``a``'s win rate (ties half) with a 95% interval over the independent pairs."""
         pts = self.points.reshape(self.pairs, 2).mean(axis=1)
-        return mean_ci(pts)
+        return mean_ci(pts, bounds=(0.0, 1.0))
 
     def summary(self) -> dict[str, object]:
         s = self.win_rate()
