@@ -29,6 +29,7 @@ from tests.cli_outcome import allowed, outcome
         ["play", "--beta", "2"],
         ["play", "--seed", "-1"],
         ["count", "--depth", "65"],
+        ["count", "--depth", "20"],  # 16**20 sequences: refused, not left running
     ],
 )
 def test_bad_numbers_are_refused_before_the_first_move(args: list[str]) -> None:

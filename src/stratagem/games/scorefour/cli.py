@@ -35,6 +35,8 @@ DEPTH_TIME_LIMIT = 60.0
 """A search given only a depth still stops after this many seconds (with the deepest
 finished depth's move)."""
 MAX_DA_DEPTH = 4
+MAX_COUNT = 10**10
+"""Most move sequences count visits (about a minute at 2e8 a second)."""
 BoardOpt = Annotated[
     str, typer.Option("--board", help="Levels bottom to top, '/'-separated, 16 of x o . each.")
 ]
@@ -62,6 +64,16 @@ def count_command(
     if not 0 <= depth <= 64:
         raise _fail(InvalidRulesError(f"--depth must be 0..64, got {depth}"))
     state = _board(board)
+    open_pegs = sum(1 for h in state.heights() if h < 4)
+    bound = open_pegs ** min(depth, 64 - state.plies)
+    if bound > MAX_COUNT:
+        raise _fail(
+            InvalidRulesError(
+                f"--depth {depth} from this position may mean up to {open_pegs}^{depth} = "
+                f"{float(bound):.2g} move sequences, each visited; at most {MAX_COUNT:.0e} "
+                "are counted (a smaller --depth, or a fuller board)"
+            )
+        )
     beads = np.array(state.beads, dtype=np.uint64)
     heights = np.array(state.heights(), dtype=np.int64)
     start = time.perf_counter()
