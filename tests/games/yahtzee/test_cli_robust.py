@@ -110,3 +110,11 @@ def test_a_plot_into_a_folder_or_a_missing_folder_is_refused_before_work(tmp_pat
         code, output = outcome(["yahtzee", "distribution", "--plot", str(target)])
         assert code == 2 and message in output
     assert not (tmp_path / "no").exists()
+
+
+def test_one_simulated_game_has_no_spread() -> None:
+    code, output = outcome(["yahtzee", "simulate", "--games", "1", "--json"])
+    data = json.loads(output)
+    assert code == 0 and data["sd"] is None and data["se"] is None
+    code, output = outcome(["yahtzee", "simulate", "--games", "1"])
+    assert code == 0 and "SD n too small" in output and "z = n too small" in output

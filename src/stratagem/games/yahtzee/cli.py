@@ -338,13 +338,14 @@ def simulate_command(
 
 def _print_simulation(s: dict[str, Any]) -> None:
     mean, se = s["mean"], s["se"]
-    z = (mean - s["exact_mean"]) / se if se else 0.0
+    small = "n too small"
+    z = f"{(mean - s['exact_mean']) / se:+.2f}" if se else small
     out.print(
         f"[bold]{s['rules']}[/]: {s['games']:,} games (seed {s['seed']}) in {s['seconds']:.2f} s"
     )
     out.print(
-        f"mean {mean:.3f}  SD {s['sd']:.3f}  SE {se:.3f}  "
-        f"(exact {s['exact_mean']:.4f}, z = {z:+.2f})"
+        f"mean {mean:.3f}  SD {small if se is None else format(s['sd'], '.3f')}  "
+        f"SE {small if se is None else format(se, '.3f')}  (exact {s['exact_mean']:.4f}, z = {z})"
     )
     pct = s["percentiles"]
     out.print(

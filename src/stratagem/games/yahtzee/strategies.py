@@ -247,7 +247,7 @@ class SimulationResult:
         """Mean, SD, SE, extremes, percentiles, bonus rates and a histogram."""
         s = self.scores.astype(np.float64)
         n = len(s)
-        sd = float(s.std(ddof=1)) if n > 1 else 0.0
+        sd = float(s.std(ddof=1)) if n > 1 else None  # one game has no spread
         pct = (1, 5, 10, 25, 50, 75, 90, 95, 99)
         values = np.percentile(s, pct) if n else np.zeros(len(pct))
         low = int(s.min()) // bin_width * bin_width if n else 0
@@ -261,7 +261,7 @@ class SimulationResult:
             "seed": self.seed,
             "mean": float(s.mean()) if n else 0.0,
             "sd": sd,
-            "se": sd / np.sqrt(n) if n else 0.0,
+            "se": sd / np.sqrt(n) if sd is not None else None,
             "min": int(s.min()) if n else 0,
             "percentiles": {str(p): float(v) for p, v in zip(pct, values)},
             "max": int(s.max()) if n else 0,
