@@ -271,3 +271,27 @@ def test_the_printed_report_says_n_too_small(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "n too small" in result.output
     assert "0.0000-0.0000" not in result.output
+
+
+_CELL = st.sampled_from(
+    ["0123456789abcdef", "pig", "match", "solitaire", "0", "1", "-1", "3.5", "nan", "",
+     '"[""a"", ""b""]"', '"[1, 0]"', '"[1]"', '"[""a""]"', "[]", '"{}"', "1e999"]
+) | st.text(alphabet="0123456789,.\"[]ab-", max_size=8)  # fmt: skip
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.lists(_CELL, min_size=9, max_size=12).map(",".join), max_size=5))
+def test_report_of_any_rows_is_a_report_or_a_named_error(tmp_path: Path, rows: list[str]) -> None:
+    out = tmp_path / "any.csv"
+    content = (HEADER + "\r\n".join(rows) + ("\r\n" if rows else "")).encode()
+    out.write_bytes(content)
+    try:
+        summary = report(read_results(out))
+    except StratagemError:
+        pass
+    else:
+        for agent in summary["agents"].values():
+            assert agent["games"] >= 1
+            if "win_rate" in agent:
+                assert 0 <= agent["win_lo"] <= agent["win_rate"] <= agent["win_hi"] <= 1
+    assert out.read_bytes() == content  # reading never changes a file
