@@ -295,3 +295,12 @@ def test_report_of_any_rows_is_a_report_or_a_named_error(tmp_path: Path, rows: l
             if "win_rate" in agent:
                 assert 0 <= agent["win_lo"] <= agent["win_rate"] <= agent["win_hi"] <= 1
     assert out.read_bytes() == content  # reading never changes a file
+
+
+def test_the_mean_of_win_returns_keeps_its_interval_inside_0_1() -> None:
+    games = [(["a", "b"], [1, 0]), (["b", "a"], [0, 1])] * 2 + [(["a", "b"], [0, 1])] * 2
+    rows = _rows(games)
+    for g, row in enumerate(rows):
+        row["game_index"], row["pair_index"] = g, g // 2
+    for agent in report(rows)["agents"].values():  # pig: returns are wins
+        assert 0.0 <= agent["lo"] <= agent["mean"] <= agent["hi"] <= 1.0

@@ -373,6 +373,16 @@ def _interval(values: Sequence[float], confidence: float) -> dict[str, Any]:
             "mean_diff": s.mean}  # fmt: skip
 
 
+def _result_kind(game: str) -> str:
+    """``win`` when the game's returns are 1/0 wins (their mean is a rate), else ``score``."""
+    from stratagem.core.arena import load_game
+
+    try:
+        return str(load_game(game).result)
+    except StratagemError:  # a file of a game this installation does not have
+        return "score"
+
+
 def report(rows: Sequence[Mapping[str, Any]], confidence: float = 0.95) -> dict[str, Any]:
     """Per agent: games, mean/SD/CI of results, and in matches win rate (Wilson) and the
     paired difference per deal with its interval.
@@ -411,9 +421,10 @@ def report(rows: Sequence[Mapping[str, Any]], confidence: float = 0.95) -> dict[
             by_pair.setdefault((r["pair_index"], first_agent, second_agent), []).append(margin)
         elif mode == "solitaire":
             by_pair.setdefault((r["pair_index"], seats[0], ""), []).append(returns[0])
+    bounds = (0.0, 1.0) if _result_kind(first["game"]) == "win" else None
     agents_out: dict[str, Any] = {}
     for agent, values in per_agent.items():
-        summary = mean_ci(values, confidence)
+        summary = mean_ci(values, confidence, bounds)
         entry: dict[str, Any] = {"games": len(values), **summary.to_json()}
         if counts.get(agent):
             # a tie counts half a win; Wilson's interval takes the count as it is
