@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The test suite runs OpenSpiel's, PettingZoo's and Gymnasium's checkers on the adapters.
+INTEROP := $(VENV)/.interop
 
 .PHONY: run test test-all lint bench clean
 
@@ -12,6 +14,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+$(INTEROP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,interop]'
+	touch $(INTEROP)
+
 run: $(STAMP)
 	$(BIN)/stratagem yahtzee solve --rules yahtzee
 	$(BIN)/stratagem yahtzee advise --rules yahtzee --dice 11114 --rolls-left 2
@@ -19,11 +25,11 @@ run: $(STAMP)
 	$(BIN)/stratagem pig solve --rules pig
 	$(BIN)/stratagem pig evaluate --rules pig --a optimal --b hold:20
 
-test: $(STAMP)
+test: $(INTEROP)
 	$(BIN)/python -m pytest -m "not slow" -q
 
-test-all: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench,distributed]'
+test-all: $(INTEROP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench,distributed,interop]'
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
