@@ -179,3 +179,19 @@ def test_spiel_state_refuses_an_illegal_action():
     with pytest.raises(openspiel.InteropError, match="legal ids are: 0, 1, 2, 3, 4, 5, 6"):
         state.apply(9)
     assert state.apply(3) == state.apply(3) and hash(state.apply(3)) == hash(state.apply(3))
+
+
+def test_the_arena_runs_an_openspiel_game_by_name(tmp_path):
+    from stratagem.core.arena import make_experiment, report, run
+
+    exp = make_experiment("openspiel:connect_four", None, ["mcts:sims=100", "random"], 3, None)
+    rows = run(exp, 2, tmp_path / "c4.csv")
+    summary = report(rows)
+    assert summary["agents"]["mcts:sims=100"]["win_rate"] == 1.0
+
+
+def test_an_unknown_openspiel_game_is_refused_by_name():
+    from stratagem.core.arena import load_game
+
+    with pytest.raises(openspiel.InteropError, match="OpenSpiel cannot load 'no_such_game'"):
+        load_game("openspiel:no_such_game")

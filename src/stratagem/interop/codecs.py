@@ -43,7 +43,7 @@ import numpy as np
 from stratagem.core.game import CHANCE, Action
 from stratagem.games.pig.rules import PigRules
 from stratagem.games.pig.state import PigAction, PigState
-from stratagem.games.scorefour.board import CELLS, PEGS
+from stratagem.games.scorefour.board import CELLS, PEGS, playable
 from stratagem.games.scorefour.state import ScoreFourState
 from stratagem.games.scrabble.board import RACK_SIZE, SIZE
 from stratagem.games.scrabble.lexicon import Lexicon
@@ -84,6 +84,13 @@ class Codec(Generic[S]):
 
     def action(self, state: S, action_id: int) -> Action:
         """Our action for an id (raises :class:`InteropError` if it is not legal here)."""
+        legal = self.legal_ids(state)
+        if _int_id(action_id) not in legal:
+            raise _not_legal(self.name, action_id, legal)
+        return self.decode(state, int(action_id))
+
+    def decode(self, state: S, action_id: int) -> Action:
+        """Our action for an id already known to be legal in ``state`` (no check)."""
         raise NotImplementedError
 
     def action_id(self, state: S, action: Action) -> int:
@@ -124,6 +131,15 @@ class Codec(Generic[S]):
         """A string that identifies the position (what OpenSpiel's ``str(state)`` shows)."""
         return str(state)
 
+    def checked(self, state: S, action_id: object, mask: np.ndarray | None) -> Action:
+        """Our action for an id, checked against ``mask`` (the mask of ``state``) if given."""
+        if mask is None:
+            return self.action(state, action_id)  # type: ignore[arg-type]
+        i = _int_id(action_id)
+        if not (0 <= i < len(mask) and mask[i]):
+            raise _not_legal(self.name, action_id, np.flatnonzero(mask).tolist())
+        return self.decode(state, i)
+
     def mask(self, state: S) -> np.ndarray:
         """1 for each legal action id, else 0 (int8, length ``num_actions``)."""
         out = np.zeros(self.num_actions, dtype=np.int8)
@@ -131,7 +147,11 @@ class Codec(Generic[S]):
         return out
 
 
+_TITLES = {"pig": "Pig", "scorefour": "Score Four", "yahtzee": "Yahtzee", "scrabble": "Scrabble"}
+
+
 def _not_legal(game: str, action_id: object, legal: Sequence[int]) -> InteropError:
+    game = _TITLES.get(game, game)
     shown = ", ".join(map(str, legal[:20])) + (" ..." if len(legal) > 20 else "")
     return InteropError(
         f"{action_id!r} is not a legal {game} action id here; the legal ids are: {shown or 'none'}"
@@ -174,11 +194,8 @@ class PigCodec(Codec[PigState]):
     def legal_ids(self, state: PigState) -> list[int]:
         return [int(a) for a in state.legal_actions()]
 
-    def action(self, state: PigState, action_id: int) -> PigAction:
-        legal = self.legal_ids(state)
-        if _int_id(action_id) not in legal:
-            raise _not_legal("Pig", action_id, legal)
-        return PigAction(int(action_id))
+    def decode(self, state: PigState, action_id: int) -> PigAction:
+        return PigAction(action_id)
 
     def action_id(self, state: PigState, action: Action) -> int:
         return int(cast(int, action))
@@ -221,6 +238,8 @@ class PigCodec(Codec[PigState]):
 
 # --- Score Four ---------------------------------------------------------------------------
 
+_PEG_BITS = np.arange(PEGS, dtype=np.int64)
+
 
 @dataclass
 class ScoreFourCodec(Codec[ScoreFourState]):
@@ -240,14 +259,23 @@ class ScoreFourCodec(Codec[ScoreFourState]):
     def new_state(self) -> ScoreFourState:
         return ScoreFourState.new()
 
-    def legal_ids(self, state: ScoreFourState) -> list[int]:
-        return state.legal_actions()
+    @staticmethod
+    def _open_pegs(state: ScoreFourState) -> int:
+        """Bit ``p`` set when peg ``p`` has room (the same as ``legal_actions``, as bits)."""
+        if state.winner is not None:
+            return 0
+        free = playable(state.occupied)
+        return (free | free >> PEGS | free >> 2 * PEGS | free >> 3 * PEGS) & ((1 << PEGS) - 1)
 
-    def action(self, state: ScoreFourState, action_id: int) -> int:
-        legal = state.legal_actions()
-        if _int_id(action_id) not in legal:
-            raise _not_legal("Score Four", action_id, legal)
-        return int(action_id)
+    def legal_ids(self, state: ScoreFourState) -> list[int]:
+        pegs = self._open_pegs(state)
+        return [p for p in range(PEGS) if pegs >> p & 1]
+
+    def mask(self, state: ScoreFourState) -> np.ndarray:
+        return ((self._open_pegs(state) >> _PEG_BITS) & 1).astype(np.int8)
+
+    def decode(self, state: ScoreFourState, action_id: int) -> int:
+        return action_id
 
     def action_id(self, state: ScoreFourState, action: Action) -> int:
         return int(cast(int, action))
@@ -317,6 +345,8 @@ class YahtzeeCodec(Codec[YahtzeeState]):
         self.observation_high = np.array(high, dtype=np.float32)
         self.observation_low = np.zeros(self.observation_size, dtype=np.float32)
         self._score_ids = {cat: D.NUM_KEEPS + i for i, cat in enumerate(self.categories)}
+        self._actions: list[Keep | Score] = [Keep(k) for k in D.KEEPS]
+        self._actions += [Score(cat) for cat in self.categories]
         self._outcomes = [
             [(D.KEEP_INDEX[k], p) for k, p in D.outcomes(count)] for count in range(NUM_DICE + 1)
         ]
@@ -334,12 +364,8 @@ class YahtzeeCodec(Codec[YahtzeeState]):
         ids.sort()
         return ids
 
-    def action(self, state: YahtzeeState, action_id: int) -> Keep | Score:
-        i = _int_id(action_id)
-        legal = self.legal_ids(state)
-        if i not in legal:
-            raise _not_legal("Yahtzee", action_id, legal)
-        return Keep(D.KEEPS[i]) if i < D.NUM_KEEPS else Score(self.categories[i - D.NUM_KEEPS])
+    def decode(self, state: YahtzeeState, action_id: int) -> Keep | Score:
+        return self._actions[action_id]
 
     def action_id(self, state: YahtzeeState, action: Action) -> int:
         if isinstance(action, Keep):
@@ -349,9 +375,7 @@ class YahtzeeCodec(Codec[YahtzeeState]):
         raise InteropError(f"{action!r} is not a Yahtzee action")
 
     def action_text(self, state: YahtzeeState, action_id: int) -> str:
-        if 0 <= action_id < D.NUM_KEEPS:
-            return str(Keep(D.KEEPS[action_id]))
-        return str(Score(self.categories[action_id - D.NUM_KEEPS]))
+        return str(self._actions[action_id])
 
     def chance_ids(self, state: YahtzeeState, pending: tuple[int, ...]) -> list[tuple[int, float]]:
         if not state.rolling or state.is_terminal():
@@ -487,6 +511,9 @@ class ScrabbleCodec(Codec[ScrabbleState]):
                 else "no move is legal here"
             )
         return moves[i]
+
+    def decode(self, state: ScrabbleState, action_id: int) -> Action:
+        return self.moves(state)[action_id]
 
     def action_id(self, state: ScrabbleState, action: Action) -> int:
         try:

@@ -76,6 +76,7 @@ class YahtzeeEnv(gym.Env[Any, Any]):
             }
         )
         self.state: Any = None
+        self._mask: np.ndarray | None = None  # the mask of the state shown last
 
     def _throw(self) -> None:
         while self.state.current_player == CHANCE:
@@ -86,7 +87,8 @@ class YahtzeeEnv(gym.Env[Any, Any]):
             self.codec.mask(self.state) if not self.state.is_terminal()
             else np.zeros(self.codec.num_actions, dtype=np.int8)
         )  # fmt: skip
-        return {"observation": self.codec.observation(self.state, 0), "action_mask": mask}
+        self._mask = mask
+        return {"observation": self.codec.observation(self.state, 0), "action_mask": mask.copy()}
 
     def action_masks(self) -> np.ndarray:
         """The legal actions (bool), for maskable learners."""
@@ -111,7 +113,7 @@ class YahtzeeEnv(gym.Env[Any, Any]):
         if self.state.is_terminal():
             raise InteropError("the game is over: call reset()")
         try:
-            move = self.codec.action(self.state, action)
+            move = self.codec.checked(self.state, action, self._mask)
         except InteropError:
             if self.illegal == "raise":
                 raise

@@ -68,6 +68,7 @@ class StratagemAEC(AECEnv):  # type: ignore[misc]
         }
         self._rng = np.random.default_rng()
         self.state: Any = None
+        self._masked: tuple[Any, np.ndarray] | None = None  # (state, its mask)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -102,10 +103,12 @@ class StratagemAEC(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         i = self._index[agent]
         mover = self.state.current_player
-        mask = (
-            self.codec.mask(self.state) if mover == i
-            else np.zeros(self.codec.num_actions, dtype=np.int8)
-        )  # fmt: skip
+        if mover == i:
+            mask = self.codec.mask(self.state)
+            self._masked = (self.state, mask)
+            mask = mask.copy()  # the agent may write on its copy
+        else:
+            mask = np.zeros(self.codec.num_actions, dtype=np.int8)
         return {"observation": self.codec.observation(self.state, i), "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -113,7 +116,8 @@ class StratagemAEC(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        move = self.codec.action(self.state, action)
+        known = self._masked[1] if self._masked and self._masked[0] is self.state else None
+        move = self.codec.checked(self.state, action, known)
         before = self._values() if self._scores else None
         self._cumulative_rewards[agent] = 0.0
         self.state = self.state.apply(move)
