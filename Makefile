@@ -5,20 +5,24 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # The test suite runs OpenSpiel's, PettingZoo's and Gymnasium's checkers on the adapters.
 INTEROP := $(VENV)/.interop
+PORT ?= 8000
 
-.PHONY: run test test-all lint bench clean
+.PHONY: run demo test test-all lint bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web]'
 	touch $(STAMP)
 
 $(INTEROP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,interop]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,interop]'
 	touch $(INTEROP)
 
 run: $(STAMP)
+	$(BIN)/stratagem serve --host 127.0.0.1 --port $(PORT)
+
+demo: $(STAMP)
 	$(BIN)/stratagem yahtzee solve --rules yahtzee
 	$(BIN)/stratagem yahtzee advise --rules yahtzee --dice 11114 --rolls-left 2
 	$(BIN)/stratagem yahtzee simulate --rules yahtzee --games 100000 --seed 1
@@ -29,7 +33,7 @@ test: $(INTEROP)
 	$(BIN)/python -m pytest -m "not slow" -q
 
 test-all: $(INTEROP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench,distributed,interop]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,bench,distributed,interop]'
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
@@ -37,7 +41,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,bench]'
 	$(BIN)/python benchmarks/yahtzee_solve.py
 
 clean:
