@@ -120,12 +120,18 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 function drawTrace(trace) {
   const svg = $("skill-trace");
   svg.replaceChildren();
-  const w = 320, h = 70, pad = 4;
+  const w = 320, h = 70, pad = 6, left = 22;
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
-  svg.append(svgEl("line", { class: "axis", x1: pad, x2: w - pad, y1: h - pad, y2: h - pad }));
+  for (const [v, text] of [[1, "1"], [0.5, "0.5"], [0, "0"]]) {
+    const y = h - pad - v * (h - 2 * pad);
+    svg.append(svgEl("line", { class: v ? "sf-guide" : "axis", x1: left, x2: w - pad, y1: y, y2: y }));
+    const t = svgEl("text", { x: left - 3, y: y + 3, "text-anchor": "end" });
+    t.textContent = text;
+    svg.append(t);
+  }
   if (trace.length < 1) return;
   const pts = trace.map((v, i) => {
-    const x = trace.length === 1 ? w / 2 : pad + (i / (trace.length - 1)) * (w - 2 * pad);
+    const x = trace.length === 1 ? left + 4 : left + (i / (trace.length - 1)) * (w - pad - left);
     return `${x.toFixed(1)},${(h - pad - v * (h - 2 * pad)).toFixed(1)}`;
   });
   svg.append(svgEl("polyline", { points: pts.join(" "), class: "sf-trace" }));
