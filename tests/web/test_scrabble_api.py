@@ -8,12 +8,15 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from stratagem.core.errors import IllegalActionError
 from stratagem.games.scrabble.board import PREMIUM_ROWS, board_from_text
 from stratagem.games.scrabble.lexicon import default_lexicon
 from stratagem.games.scrabble.movegen import generate_moves
+from stratagem.games.scrabble.play import parse_move
+from stratagem.games.scrabble.position import read_position
 from stratagem.games.scrabble.tiles import tile_set
 from stratagem.web.app import create_app
-from stratagem.web.scrabble import MAX_TOP
+from stratagem.web.scrabble import MAX_TOP, read_move
 
 API = "/api/scrabble"
 EMPTY = ["." * 15] * 15
@@ -220,3 +223,21 @@ def test_the_tile_set_and_the_premium_squares(client: TestClient) -> None:
     assert info["letters"] == list(czech.letters) and info["values"] == list(czech.values)
     assert info["premium"] == list(PREMIUM_ROWS) and info["bingo"] == 50
     assert client.get(f"{API}/tiles/french").status_code == 422
+
+
+def test_reading_a_move_agrees_with_the_cli_parser() -> None:
+    # read_move looks up only the placements on the typed square; the CLI lists every move.
+    lex = default_lexicon("english")
+    state = read_position(position(with_row(7, "......CAT......"), "SERTIAE -"), lex)
+    legal = 0
+    for text in ("9G ATE", "8G CATS", "8F ECAT", "G7 ACE", "8G ATE", "G5 STACKS", "H1 TZAR",
+                 "G5 S1", "x AB", "pass", "8H", "Q9 AT"):  # fmt: skip
+        outcomes: list[str] = []
+        for parse in (read_move, parse_move):
+            try:
+                outcomes.append(str(parse(text, state)))
+            except IllegalActionError as exc:
+                outcomes.append(f"error: {exc}")
+        assert outcomes[0] == outcomes[1], text
+        legal += not outcomes[0].startswith("error")
+    assert legal >= 5  # placements, an exchange and a pass among them

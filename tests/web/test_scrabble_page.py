@@ -21,7 +21,8 @@ def test_a_first_move_by_clicking_rack_tiles_and_squares(page: Any, screenshot: 
     assert len(rack) == 7
     page.click("#hint")
     page.wait_for_selector("#hint-panel:not(.hidden)")
-    best, score = (c.inner_text() for c in page.locator("#hint-table tbody tr").first.locator("td").all())
+    first = page.locator("#hint-table tbody tr").first
+    best, score = (cell.inner_text() for cell in first.locator("td").all())
     coordinate, word = best.split()
     row, col, across = parse_coordinate(coordinate)
     # Lay the word tile by tile: pick a rack tile, then its square (a blank asks for its letter).
@@ -40,7 +41,7 @@ def test_a_first_move_by_clicking_rack_tiles_and_squares(page: Any, screenshot: 
     assert page.locator("#board .sc-sq.pending").count() == len(word)
     assert page.input_value("#move") == best  # the clicks spell the CLI's notation
     page.keyboard.press("Enter")
-    page.wait_for_function("() => document.querySelectorAll('#history div').length >= 2", timeout=5000)
+    page.wait_for_function("() => document.querySelectorAll('#history div').length >= 2")
     history = page.locator("#history").inner_text()
     assert f"You: {best} {score} (+{score})" in history
     assert page.locator("#your-score").inner_text() == score
@@ -94,9 +95,10 @@ def test_the_assistant_lists_shows_and_links_the_best_moves(
     other.wait_for_selector("#a-table tbody tr.selected")
     again = [r.locator("td").nth(1).inner_text() for r in other.locator("#a-table tbody tr").all()]
     assert again == [s for s, _ in shown]
-    assert other.locator("#a-board .sc-sq.preview").count() == page.locator(
-        "#a-board .sc-sq.preview"
-    ).count()
+    assert (
+        other.locator("#a-board .sc-sq.preview").count()
+        == page.locator("#a-board .sc-sq.preview").count()
+    )
     other.context.close()
 
 

@@ -175,7 +175,7 @@ def ai_spec(config: NewGame) -> str:
 class NewGame(BaseModel):
     """A new game: the opponent and its settings, and which side the player takes."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     ai: Literal["decision-analysis", "minimax"] = Field(
         "decision-analysis", description="the opponent"
@@ -196,7 +196,7 @@ class NewGame(BaseModel):
 
 
 class Move(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     action: str = Field(
         pattern=PEG_PATTERN, description="a peg, column a-d then row 1-4 (the CLI's notation)"
     )

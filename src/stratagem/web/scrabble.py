@@ -295,7 +295,7 @@ Top = Annotated[int, Query(ge=1, le=MAX_TOP, description=f"how many moves (at mo
 class NewGame(BaseModel):
     """A new game: tile set and lexicon, the opponent, who starts."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     tiles: TilesName = Field("english", description="tile set (and built-in lexicon) language")
     lexicon: LexiconChoice = Field(
@@ -322,7 +322,7 @@ class NewGame(BaseModel):
 
 
 class Move(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     move: str = Field(
         min_length=1,
         max_length=40,
@@ -388,7 +388,7 @@ class LegalView(BaseModel):
 class Analyse(BaseModel):
     """The assistant: a position in the text format, optionally a rack for the player to move."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     tiles: TilesName = "english"
     lexicon: LexiconChoice = "builtin"
@@ -437,7 +437,7 @@ def _move_rows(state: ScrabbleState, moves: list[Placement]) -> list[MoveRow]:
                 word=m.word,
                 row=m.row,
                 col=m.col,
-                direction=m.direction,
+                direction="across" if m.across else "down",
                 score=m.score,
                 tiles=laid,
             )
@@ -515,7 +515,7 @@ def options(request: Request) -> OptionsView:
             out.append(
                 LexiconView(
                     tiles=tiles,  # type: ignore[arg-type]
-                    lexicon=choice,  # type: ignore[arg-type]
+                    lexicon=choice,
                     available=choice == "builtin" or server,
                     loaded=entry is not None,
                     words=None if entry is None else entry.lexicon.word_count,
