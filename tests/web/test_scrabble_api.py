@@ -194,7 +194,7 @@ def test_bad_assistant_queries_are_4xx_naming_the_problem(
 def test_the_servers_word_list_is_used_when_chosen(tmp_path: Path) -> None:
     words = tmp_path / "words.txt"
     words.write_text("ŽÁBA\nBÁBA\nŽÁBY\n", encoding="utf-8")
-    client = TestClient(create_app(lexicon=words, build_tables=False))
+    client = TestClient(create_app(lexicon=words))
     result = client.post(
         f"{API}/analyse",
         json={"tiles": "czech", "lexicon": "server", "position": position(EMPTY), "rack": "ŽÁBAY"},

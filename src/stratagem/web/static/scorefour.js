@@ -79,7 +79,8 @@ function describeQuality(m) {
     : `the best move scores ${m.best_text}`;
   return el("div", {},
     el("div", { class: "sf-big " + cls }, `${m.action}: f = ${fmt(m.quality, 2)}`),
-    el("div", { class: "small" }, `rank ${m.rank} of ${m.of} moves by one-ply evaluation (f = 1 is your best).`),
+    el("div", { class: "small" }, m.rank === 1 ? `Your best of ${m.of} moves by one-ply evaluation (f = 1).`
+      : `${m.rank - 1} of the ${m.of} moves were better by one-ply evaluation (f = 1 is your best, 0 your worst).`),
     el("div", { class: "small" }, `Search value ${m.value_text}: ${verdict}.`));
 }
 
