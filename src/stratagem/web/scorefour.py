@@ -14,6 +14,8 @@ Every agent is built through the arena registry (``decision-analysis:...``,
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
@@ -25,6 +27,7 @@ from stratagem.algorithms.decision_analysis import DecisionAnalysis
 from stratagem.core.arena import load_game, parse_spec
 from stratagem.core.errors import IllegalActionError
 from stratagem.games.scorefour.board import LINES, parse_peg, peg_name
+from stratagem.games.scorefour.evaluation import PAPER
 from stratagem.games.scorefour.players import MinimaxAgent, move_qualities
 from stratagem.games.scorefour.search import Minimax, value_text
 from stratagem.games.scorefour.state import DRAW, ScoreFourState
@@ -39,8 +42,26 @@ MAX_DA_DEPTH = 3
 """Deepest decision-analysis look-ahead (depth 4 costs seconds in Python per move)."""
 HINT_DEPTH = 5
 """Plies the hint engine searches for every move's value (about 10 ms per position)."""
-TABLE_BITS = 16
-"""Transposition table of a session's minimax (2 MB, not the 33 MB of the CLI's default)."""
+HINT_TABLE_BITS = 14
+"""Transposition table of each hint search (0.5 MB, fresh per call: the values do not
+depend on what was searched before)."""
+
+_SEARCHER: Minimax | None = None
+_SEARCH_LOCK = threading.Lock()
+
+
+def shared_searcher() -> Minimax:
+    """One alpha-beta searcher (33 MB of tables) for every minimax opponent, used under a lock.
+
+    The kernels hold the GIL, so searches of two sessions could not run at once anyway;
+    one shared table keeps the memory of hundreds of sessions bounded.
+    """
+    global _SEARCHER
+    with _SEARCH_LOCK:
+        if _SEARCHER is None:
+            _SEARCHER = Minimax()
+        return _SEARCHER
+
 
 SIDES = ("x", "o")
 PEG_PATTERN = r"^[a-dA-D][1-4]$"
@@ -89,11 +110,9 @@ class ScoreFourGame:
 
     def __post_init__(self) -> None:
         self.ai = load_game("scorefour").make_agent("scorefour", parse_spec(self.ai_spec))
-        if isinstance(self.ai, MinimaxAgent):
-            # A session's searcher gets a small table: sessions are many, the budget is short.
-            self.ai.searcher = Minimax(self.ai.searcher.params, TABLE_BITS)
+        if isinstance(self.ai, MinimaxAgent) and self.ai.searcher.params == PAPER:
+            self.ai.searcher = shared_searcher()
         self.rng = np.random.default_rng(self.seed)
-        self.hinter = Minimax(table_bits=TABLE_BITS)
         if isinstance(self.ai, DecisionAnalysis) and self.human == 0:
             self.ai.begin(self.state)  # so that it learns from the player's first move too
         self._ai_moves()
@@ -113,7 +132,9 @@ class ScoreFourGame:
 
     def _ai_moves(self) -> None:
         while not self.state.is_terminal() and self.state.player != self.human:
-            peg = int(self.ai.act(self.state, self.rng))  # type: ignore[call-overload]
+            shared = isinstance(self.ai, MinimaxAgent) and self.ai.searcher is _SEARCHER
+            with _SEARCH_LOCK if shared else contextlib.nullcontext():
+                peg = int(self.ai.act(self.state, self.rng))  # type: ignore[call-overload]
             cell = self.state.drop_cell(peg)
             side = SIDES[self.state.player]
             self.state = self.state.apply(peg)
@@ -132,7 +153,7 @@ class ScoreFourGame:
         moves, f = move_qualities(before)
         index = moves.index(peg)
         rank = 1 + int(np.sum(f > f[index] + 1e-12))
-        values = self.hinter.move_values(before, HINT_DEPTH)
+        values = Minimax(table_bits=HINT_TABLE_BITS).move_values(before, HINT_DEPTH)
         record = MoveRecord(
             SIDES[self.human], peg, cell, by_ai=False, quality=float(f[index]), rank=rank,
             of=len(moves), value=values[peg], best_value=max(values.values()),
@@ -150,7 +171,7 @@ class ScoreFourGame:
             raise IllegalActionError(
                 "no hint: " + ("the game is over" if self.state.is_terminal() else "not your turn")
             )
-        values = self.hinter.move_values(self.state, HINT_DEPTH)
+        values = Minimax(table_bits=HINT_TABLE_BITS).move_values(self.state, HINT_DEPTH)
         moves, f = move_qualities(self.state)
         quality = dict(zip(moves, f.tolist()))
         best = max(values.values())
