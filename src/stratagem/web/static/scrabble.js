@@ -208,7 +208,16 @@ function resetMove() {
 async function newGame(event) {
   event?.preventDefault();
   busy = true;
-  $("play-loading").classList.remove("hidden");
+  const loading = $("play-loading");
+  const started = Date.now();
+  const tick = () => {
+    const secs = Math.round((Date.now() - started) / 1000);
+    loading.textContent = `Preparing the game and its word list… ${secs} s (the first use of a lexicon builds it, a few seconds to a minute; then it is cached)`;
+  };
+  tick();
+  const timer = setInterval(tick, 1000);
+  // Shown only if the answer takes a moment (a lexicon built for the first time).
+  const show = setTimeout(() => loading.classList.remove("hidden"), 400);
   $("new-game").disabled = true;
   try {
     const body = { tiles: $("tiles").value, lexicon: $("lexicon").value, ai: $("ai").value, ai_first: $("ai-first").checked };
@@ -217,7 +226,9 @@ async function newGame(event) {
     writeState({ mode: "play", game: game.id });
   } finally {
     busy = false;
-    $("play-loading").classList.add("hidden");
+    clearInterval(timer);
+    clearTimeout(show);
+    loading.classList.add("hidden");
     $("new-game").disabled = false;
   }
   resetMove();
