@@ -363,7 +363,7 @@ function positionText() {
 
 async function analyse(body) {
   $("a-find").disabled = true;
-  $("a-note").textContent = "Searching…";
+  $("a-note").textContent = "Searching… (the first use of a word list builds it: seconds to a minute, then it is cached)";
   try {
     results = await api(`${API}/analyse`, { body });
   } catch (e) {
