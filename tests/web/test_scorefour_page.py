@@ -44,7 +44,7 @@ def test_a_whole_game_by_clicks_following_the_hints(page: Any, screenshot: Any) 
     meter = page.locator("#skill-meter .label").inner_text()
     assert meter.startswith("f = ")
     assert page.locator(".sf-cell:not([disabled])").count() == 0  # the board is closed
-    screenshot(page, "scorefour")
+    screenshot(page, "scorefour-end")
 
 
 def test_a_typed_peg_plays_and_a_bad_one_is_explained(page: Any) -> None:
@@ -80,4 +80,4 @@ def test_minimax_opponent_and_the_phone_layout(phone: Any, screenshot: Any) -> N
     phone.wait_for_function(THINKING_DONE, arg=1)
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390  # nothing wider than the phone
-    screenshot(phone, "scorefour_phone")
+    screenshot(phone, "scorefour-phone-dark")

@@ -52,7 +52,7 @@ def test_a_first_move_by_clicking_rack_tiles_and_squares(page: Any, screenshot: 
         assert square.inner_text().split("\n")[0] == letter.upper()
     if "AI: exchange" not in history and "AI: pass" not in history:
         assert page.locator("#board .sc-sq.last-ai").count() >= 1  # the AI's move is marked
-    screenshot(page, "scrabble_play")
+    screenshot(page, "scrabble-play")
 
 
 def test_an_illegal_typed_move_is_explained(page: Any) -> None:
@@ -86,7 +86,7 @@ def test_the_assistant_lists_shows_and_links_the_best_moves(
     assert page.locator("#a-board .sc-sq.preview").count() == sum(
         rows[r][c] == "." for r, c in second.squares()
     )
-    screenshot(page, "scrabble_assistant")
+    screenshot(page, "scrabble-assistant")
     # The address restores the position, the rack, the list and the move shown.
     url = page.url
     assert "board=" in url and "rack=" in url and "show=1" in url
@@ -123,7 +123,7 @@ def test_the_phone_layout(phone: Any, screenshot: Any) -> None:
     phone.goto("/scrabble?mode=play")
     phone.wait_for_selector("#status:has-text('Your move')")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    screenshot(phone, "scrabble_phone")
+    screenshot(phone, "scrabble-phone-dark")
 
 
 def coordinate_of(move: Any) -> str:
