@@ -70,7 +70,8 @@ class EndgameResult:
     under best play; ``gain`` is what the mover nets from here on
     (``value`` minus the current spread). ``exact`` says whether the search
     reached the end of every line it needed; ``depth`` is the deepest
-    finished iteration in plies; ``pv`` the expected line of play.
+    finished iteration in plies; ``seconds`` the CPU time spent; ``pv`` the
+    expected line of play.
     """
 
     best_move: Placement | Pass
@@ -194,7 +195,7 @@ class _Search:
     ) -> tuple[int, bool]:
         """(value for ``p``, exact) of the position with ``p`` to move; value = p's net gain."""
         self.nodes += 1
-        if not self.nodes & 255 and time.perf_counter() > self.deadline:
+        if not self.nodes & 63 and time.process_time() > self.deadline:
             raise _Timeout
         q = 1 - p
         key = self._key(p, scoreless)
@@ -216,17 +217,17 @@ class _Search:
         info, words, count = self._generate(p, ply)
         order: list[int] = []
         if count:
-            scores = info[:count, 4].astype(np.int64)
-            out = info[:count, 5] == self.tiles_left[p]
+            scores = info[:count, _kernels.SCORE].astype(np.int64)
+            out = info[:count, _kernels.TILES] == self.tiles_left[p]
             keys = scores + out * (_OUT_BONUS + 2 * self.rack_value[q])
             order = np.argsort(-keys, kind="stable").tolist()
         if tt_move is not None and tt_move[3] > 0:
             row, col, down, length = tt_move[:4]
             hit = np.flatnonzero(
-                (info[:count, 0] == row)
-                & (info[:count, 1] == col)
-                & (info[:count, 2] == down)
-                & (info[:count, 3] == length)
+                (info[:count, _kernels.ROW] == row)
+                & (info[:count, _kernels.COL] == col)
+                & (info[:count, _kernels.DOWN] == down)
+                & (info[:count, _kernels.LENGTH] == length)
             )
             for k in hit.tolist():
                 if words[k, :length].tobytes() == tt_move[6]:
@@ -366,8 +367,9 @@ def solve_endgame(
 ) -> EndgameResult:
     """Search the endgame of ``state`` (bag empty, two players) for the player to move.
 
-    ``time_limit`` (seconds, > 0) and ``max_depth`` (plies, 1-64) bound the
-    search; when either stops it before an iteration proves the value, the
+    ``time_limit`` (seconds of this process's CPU time, > 0, so that a busy
+    machine does not change the answer much) and ``max_depth`` (plies, 1-64)
+    bound the search; when either stops it before an iteration proves the value, the
     deepest finished iteration answers with ``exact=False``. At least the
     first iteration (depth 1) always finishes.
     """
@@ -378,7 +380,7 @@ def solve_endgame(
         )
     if not 1 <= max_depth <= MAX_DEPTH:
         raise InvalidStateError(f"max_depth must be 1-{MAX_DEPTH} plies, got {max_depth}")
-    start = time.perf_counter()
+    start = time.process_time()
     p = state.player
     spread = state.scores[p] - state.scores[1 - p]
     search = _Search(state, deadline=_INF)
@@ -403,7 +405,7 @@ def solve_endgame(
         exact=exact,
         depth=depth,
         nodes=search.nodes,
-        seconds=time.perf_counter() - start,
+        seconds=time.process_time() - start,
         pv=tuple(_action(m, state) for m in line),
     )
 
