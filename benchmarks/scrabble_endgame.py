@@ -209,11 +209,12 @@ def summarise(
                 f"{'yes' if r['exact'] else 'no'} | {r['seconds']} | {r['nodes']} | "
                 f"{r['value']} | {r['gain_mover']}, {r['gain_other']} |"
             )
+        command = " ".join(sys.argv[1:])
         text = (
             "# Scrabble endgame solver\n\n"
             + ("" if final else f"(partial: {len(rows)} of {args.positions} positions so far)\n\n")
-            + "`nice -n 10 .venv/bin/python benchmarks/scrabble_endgame.py --markdown "
-            "docs/results/scrabble_endgame.md`\n\n" + "\n".join(md) + "\n\n" + NOTES
+            + f"`nice -n 10 .venv/bin/python benchmarks/scrabble_endgame.py {command}`\n\n"
+            + "\n".join(md) + "\n\n" + NOTES
             + "\n## Every position\n\n" + "\n".join(per) + "\n\n```json\n"
             + json.dumps(figures, indent=1) + "\n```\n"
         )  # fmt: skip
