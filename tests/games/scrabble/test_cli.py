@@ -86,4 +86,4 @@ def test_selfplay_text_and_bad_agent(words) -> None:  # type: ignore[no-untyped-
     )
     assert ok.exit_code == 0 and "games/s" in ok.stdout
     bad = runner.invoke(app, ["selfplay", "--lexicon", str(words), "--players", "greedy,wizard"])
-    assert bad.exit_code == 2 and "unknown Scrabble agent 'wizard'" in bad.output
+    assert bad.exit_code == 2 and "unknown agent 'wizard' for scrabble" in bad.output

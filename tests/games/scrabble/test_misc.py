@@ -29,10 +29,10 @@ def test_arena_plays_a_greedy_game(tmp_path, monkeypatch) -> None:  # type: igno
     game = load_game("scrabble")
     assert game.check_rules("czech") == "czech"
     arena = importlib.import_module("stratagem.games.scrabble.arena")
-    arena._lexicon.cache_clear()
+    arena.lexicon.cache_clear()
     returns, decisions = play_game(game, "english", ["greedy", "random"], deal_seed=3)
     assert len(returns) == 2 and decisions > 5
-    arena._lexicon.cache_clear()
+    arena.lexicon.cache_clear()
 
 
 def test_czech_moves_with_diacritics() -> None:

@@ -14,7 +14,6 @@ exact values choose its moves and price every option for a person.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -316,17 +315,3 @@ def simulate(solution: Solution, games: int, seed: int, batch: int = 1 << 16) ->
             bonuses[start:stop],
         )
     return SimulationResult(rules.name, seed, scores, upper, fifty, bonuses)
-
-
-def play_game(
-    agents: Sequence[OptimalStrategy], state: YahtzeeState, rng: np.random.Generator
-) -> YahtzeeState:
-    """Play ``state`` to the end with one agent per player (dice from ``rng``)."""
-    from stratagem.core.game import CHANCE, sample_chance
-
-    while not state.is_terminal():
-        if state.current_player == CHANCE:
-            state = state.apply(sample_chance(state, rng))
-        else:
-            state = state.apply(agents[state.current_player].act(state, rng))
-    return state
