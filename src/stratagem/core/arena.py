@@ -29,10 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-import numpy as np
-
 from stratagem.core.errors import ArenaError
-from stratagem.core.play import Deal, play
+from stratagem.core.play import Deal, deal_seed, play
 from stratagem.core.registry import (
     AgentInfo,
     AgentSpec,
@@ -88,14 +86,14 @@ def run_task(task: Task) -> list[dict[str, Any]]:
     """Play the games of a task (top-level, so that process pools and Ray can ship it)."""
     game = load_game(task.game)
     rows = []
-    for game_index, pair_index, deal_seed, seats in task.games:
+    for game_index, pair_index, seed, seats in task.games:
         start = time.perf_counter()
-        returns, length = play_game(game, task.rules, seats, deal_seed)
+        returns, length = play_game(game, task.rules, seats, seed)
         rows.append(
             {
                 "game_index": game_index,
                 "pair_index": pair_index,
-                "deal_seed": deal_seed,
+                "deal_seed": seed,
                 "seats": json.dumps(list(seats)),
                 "returns": json.dumps(list(returns)),
                 "length": length,
@@ -162,11 +160,6 @@ def make_experiment(
     for a in canonical:
         spec.check_agent(a)  # fail now, not in a worker
     return Experiment(game, rules, canonical, mode, seed)
-
-
-def deal_seed(seed: int, pair_index: int) -> int:
-    """The seed of a deal: a function of the experiment's seed and the pair number only."""
-    return int(np.random.SeedSequence([seed, pair_index]).generate_state(1)[0])
 
 
 def schedule(exp: Experiment, games: int) -> list[tuple[int, int, int, tuple[str, ...]]]:

@@ -29,7 +29,13 @@ from stratagem.core.agent import Agent
 from stratagem.core.errors import ArenaError
 from stratagem.core.game import CHANCE, Action, State, chance_key, sample_chance
 
-__all__ = ["Deal", "Played", "play"]
+__all__ = ["Deal", "Played", "deal_seed", "play"]
+
+
+def deal_seed(seed: int, index: int) -> int:
+    """The seed of deal ``index`` of a run seeded ``seed`` (a function of the two only,
+    so one worker, many, or Ray deal the same games)."""
+    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
 
 
 class Deal:

@@ -50,6 +50,7 @@ def test_moves_text_with_rack_option(words) -> None:  # type: ignore[no-untyped-
         (["--rack", "ABCDEFGH"], "8 tiles"),
         (["--rack", "AB1"], "'1'"),
         (["--rack", "AB", "--top", "0"], "--top"),
+        (["--rack", "AB", "--rules", "elvish"], "unknown tile set"),
         (["--rack", "AB", "--tiles", "elvish"], "unknown tile set"),
         (["--rack", "AB", "--position", "/nonexistent/pos.txt"], "cannot read position"),
     ],

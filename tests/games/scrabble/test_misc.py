@@ -1,27 +1,16 @@
-"""Doctests of the package, the arena entry, and Czech end to end."""
+"""The arena entry, and Czech end to end (the doctests run with pytest --doctest-modules)."""
 
 from __future__ import annotations
 
-import doctest
 import importlib
 
 import numpy as np
-import pytest
 
 from stratagem.core.arena import load_game, play_game
 from stratagem.games.scrabble.board import empty_board, new_tiles, score_tiles
 from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.movegen import MoveGenerator
 from stratagem.games.scrabble.tiles import tile_set
-
-MODULES = ["tiles", "board", "lexicon", "movegen", "state", "strategies", "position"]
-
-
-@pytest.mark.parametrize("name", MODULES)
-def test_doctests(name: str) -> None:
-    module = importlib.import_module(f"stratagem.games.scrabble.{name}")
-    result = doctest.testmod(module)
-    assert result.failed == 0
 
 
 def test_arena_plays_a_greedy_game(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

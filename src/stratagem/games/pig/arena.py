@@ -6,6 +6,7 @@ and the web page all build Pig agents from here (see :mod:`stratagem.core.regist
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,10 +18,19 @@ from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.errors import InvalidAgentError, InvalidRulesError
 from stratagem.core.game import State
 from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.core.series import SeriesResult
 from stratagem.games.pig.rules import PRESETS, PigRules, preset
 from stratagem.games.pig.solver import PigSolution, solve
 from stratagem.games.pig.state import PigState
-from stratagem.games.pig.strategies import MAX_HOLD, HoldAt, KeepPace, OptimalAgent, RuleTable
+from stratagem.games.pig.strategies import (
+    MAX_HOLD,
+    HoldAt,
+    KeepPace,
+    OptimalAgent,
+    RuleAgent,
+    RuleTable,
+    simulate,
+)
 
 MAX_TABLE_BYTES = 1 << 20
 """Largest rule-table file read."""
@@ -75,6 +85,20 @@ def _rollout(state: State, policy: str, rng: np.random.Generator) -> tuple[float
     return rollout(state, policy, rng)
 
 
+def _series(
+    rules: PigRules, agents: Sequence[Agent], games: int, seed: int
+) -> SeriesResult | None:
+    """Fixed-policy agents play in the compiled simulation (A starts the even games)."""
+    if len(agents) != 2 or not all(isinstance(a, RuleAgent | OptimalAgent) for a in agents):
+        return None
+    a, b = agents
+    m = simulate(rules, a, b, games, seed)  # type: ignore[arg-type]
+    a_won = m.winner_is_a.astype(np.float64)
+    returns = np.stack([a_won, 1.0 - a_won], axis=1)
+    first = np.where(m.a_starts, 0, 1)
+    return SeriesResult((), seed, returns, first, True, m)
+
+
 AGENTS = (
     AgentInfo("optimal", "maximises the probability of winning (exact)", _optimal),
     AgentInfo(
@@ -118,5 +142,6 @@ GAME = GameSpec(
     new=PigState.new,
     result="win",
     agents=agent_table(*AGENTS),
+    extra={"series": _series},
     rules_type=PigRules,
 )

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -250,6 +250,10 @@ class MatchResult:
     a_wins_second: int
     games_second: int
     mean_turns: float
+    winner_is_a: np.ndarray = field(default_factory=lambda: np.zeros(0, bool), compare=False)
+    """Per game: did A win."""
+    a_starts: np.ndarray = field(default_factory=lambda: np.zeros(0, bool), compare=False)
+    """Per game: did A start."""
 
     @property
     def a_wins(self) -> int:
@@ -304,6 +308,8 @@ def simulate(
         int(winner_is_a[~a_starts].sum()),
         int((~a_starts).sum()),
         float(turns.mean()),
+        winner_is_a,
+        a_starts,
     )
 
 

@@ -7,6 +7,7 @@ the arena and the web page all build Yahtzee agents from here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -15,10 +16,11 @@ from stratagem.algorithms import mcts
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.game import State
 from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.core.series import SeriesResult
 from stratagem.games.yahtzee.rules import PRESETS, YahtzeeRules, preset
 from stratagem.games.yahtzee.solver import Solution, solve
 from stratagem.games.yahtzee.state import YahtzeeState
-from stratagem.games.yahtzee.strategies import OptimalStrategy
+from stratagem.games.yahtzee.strategies import OptimalStrategy, simulate
 
 
 @lru_cache(maxsize=4)
@@ -52,6 +54,17 @@ def _rollout(state: State, policy: str, rng: np.random.Generator) -> tuple[float
     return rollout(state, policy, rng)
 
 
+def _series(
+    rules: YahtzeeRules, agents: Sequence[Agent], games: int, seed: int
+) -> SeriesResult | None:
+    """The optimal strategy alone: the compiled solitaire simulation (``simulate``)."""
+    if len(agents) != 1 or type(agents[0]) is not OptimalStrategy:
+        return None
+    result = simulate(solution(rules), games, seed)
+    returns = result.scores.astype(np.float64)[:, None]
+    return SeriesResult((), seed, returns, np.zeros(games, dtype=np.int64), True, result)
+
+
 AGENTS = (
     AgentInfo("optimal", "maximises the expected final score (exact)", _optimal),
     AgentInfo(
@@ -83,5 +96,6 @@ GAME = GameSpec(
     new=YahtzeeState.new,
     result="score",
     agents=agent_table(*AGENTS),
+    extra={"series": _series},
     rules_type=YahtzeeRules,
 )

@@ -6,7 +6,8 @@ exact values choose its moves and price every option for a person.
 >>> from stratagem.games.yahtzee.rules import preset
 >>> from stratagem.games.yahtzee.state import Situation
 >>> opt = OptimalStrategy(solve(preset("yahtzee")))                 # doctest: +SKIP
->>> best = opt.advise_situation(Situation(preset("yahtzee"), (1, 1, 1, 1, 4), 2))[0]
+>>> sit = Situation(preset("yahtzee"), (1, 1, 1, 1, 4), 2)
+>>> best = opt.advise_situation(sit)[0]                             # doctest: +SKIP
 >>> str(best.action), round(best.value, 2)                          # doctest: +SKIP
 ('keep 1 1 1 1', 248.42)
 """
