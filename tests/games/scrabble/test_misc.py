@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 
 import numpy as np
+import pytest
 
 from stratagem.core.arena import load_game, play_game
 from stratagem.games.scrabble.board import empty_board, new_tiles, score_tiles
@@ -39,3 +40,15 @@ def test_czech_moves_with_diacritics() -> None:
     # ŽENA over 8E-8H: Ž 4 + E 1 + N 1 + A 1 = 7, x2 on the star = 14 (no letter premium).
     assert any(str(m) == "8E ŽENA 14" for m in moves)
     assert np.all(ts.bag_counts >= 1)
+
+
+def test_arena_endgame_agent_takes_a_cpu_budget() -> None:
+    from stratagem.core.arena import ArenaError, parse_spec
+    from stratagem.games.scrabble.endgame import EndgameAgent
+
+    game = load_game("scrabble")
+    agent = game.make_agent("english", parse_spec("endgame:time=1.5"))
+    assert isinstance(agent, EndgameAgent) and agent.time_limit == 1.5
+    for bad in ("0", "nan", "x", "4000"):
+        with pytest.raises(ArenaError, match=r"time must be a number > 0\.0 and <= 3600\.0"):
+            game.make_agent("english", parse_spec(f"endgame:time={bad}"))

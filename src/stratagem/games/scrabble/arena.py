@@ -1,4 +1,4 @@
-"""Scrabble for core: the built-in lexicons as presets, and every agent with its parameters.
+"""Scrabble for core: the built-in lexicons as presets; greedy, random and endgame agents.
 
 The presets ``english`` and ``czech`` play with the built-in informal
 lexicons (derived from wordfreq; see :mod:`.lexicon`). A game's rules object
@@ -10,7 +10,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from stratagem.core.agent import RandomAgent
-from stratagem.core.registry import AgentInfo, GameSpec, agent_table
+from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.games.scrabble.endgame import EndgameAgent
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.strategies import GreedyAgent
@@ -27,6 +28,12 @@ AGENTS = (
     AgentInfo("greedy", "highest-scoring placement; else exchange all or pass",
               lambda rules: GreedyAgent()),
     AgentInfo("random", "uniformly random legal action", lambda rules: RandomAgent()),
+    AgentInfo(
+        "endgame", "greedy until the bag is empty, then the exact endgame solver",
+        lambda rules, time: EndgameAgent(GreedyAgent(), time_limit=time),
+        (Param("time", float, 5.0, "CPU seconds a move for the solver", low=0.0, low_open=True,
+               high=3600.0),),
+    ),
 )  # fmt: skip
 
 GAME = GameSpec(
