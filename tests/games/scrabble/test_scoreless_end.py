@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from stratagem.core.play import play
 from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.position import read_position
 from stratagem.games.scrabble.state import Exchange, ScrabbleState
-from stratagem.games.scrabble.strategies import make_agent, play_game, selfplay
+from stratagem.games.scrabble.strategies import GreedyAgent, selfplay
 from stratagem.games.scrabble.tiles import tile_set
 
 
@@ -32,9 +33,9 @@ def test_an_exchange_as_the_sixth_scoreless_turn_draws_before_the_game_ends(
 def test_with_no_words_both_seats_lose_a_full_rack_on_average() -> None:
     lexicon = Lexicon.from_words([], tile_set("english"))
     for i in range(4):
-        end = play_game(
-            ScrabbleState.new(lexicon, 2), [make_agent("greedy")] * 2, np.random.default_rng([5, i])
-        )
+        agents = [GreedyAgent(), GreedyAgent()]
+        end = play(ScrabbleState.new(lexicon, 2), agents, np.random.default_rng([5, i])).state
+        assert isinstance(end, ScrabbleState)
         assert end.is_terminal() and all(sum(r) == 7 for r in end.racks)
         values = end.tiles.values_array
         assert end.scores == tuple(-int(np.dot(r, values)) for r in end.racks)

@@ -15,15 +15,16 @@ import numpy as np
 import typer
 from rich.console import Console
 
-from stratagem.algorithms.decision_analysis import DecisionAnalysis, DecisionAnalysisConfig
+from stratagem.algorithms.decision_analysis import DecisionAnalysis
 from stratagem.cli_types import SEED_MAX, finite
-from stratagem.core.errors import InvalidRulesError, StratagemError
+from stratagem.core.errors import InvalidAgentError, InvalidRulesError, StratagemError
+from stratagem.core.registry import make_agent
 from stratagem.games.scorefour import _kernels
 from stratagem.games.scorefour.board import peg_name
 from stratagem.games.scorefour.evaluation import evaluate
-from stratagem.games.scorefour.players import MinimaxAgent, decision_analysis
+from stratagem.games.scorefour.players import MinimaxAgent
 from stratagem.games.scorefour.search import MAX_DEPTH, MAX_SECONDS, Minimax, value_text
-from stratagem.games.scorefour.state import ScoreFourState, render
+from stratagem.games.scorefour.state import RULES, ScoreFourState, render
 
 app = typer.Typer(
     help="Score Four (4x4x4 with gravity): search, evaluation, play.", no_args_is_help=True
@@ -188,7 +189,8 @@ def play_command(
             help="DA: learning rate of the estimate, 0..1.",
         ),
     ] = 0.05,
-    second: Annotated[bool, typer.Option("--second", help="Let the AI start.")] = False,
+    ai_first: Annotated[bool, typer.Option("--ai-first", help="Let the AI start.")] = False,
+    second: Annotated[bool, typer.Option("--second", hidden=True, help="Old --ai-first.")] = False,
     seed: Annotated[
         int | None, typer.Option(min=0, max=SEED_MAX, help="Seed for the AI's tie-breaks.")
     ] = None,
@@ -196,29 +198,30 @@ def play_command(
     """Play against the AI, seeing how good each move was and the AI's estimate of your skill."""
     from stratagem.games.scorefour.play import play_terminal, typed_ahead
 
+    name = "decision-analysis" if ai == "da" else ai
+    options = {
+        "minimax": {"depth": depth, "seconds": seconds},
+        "decision-analysis": {"depth": depth, "f0": f0, "beta": beta},
+    }.get(name)
     try:
-        player: MinimaxAgent | DecisionAnalysis
-        if ai == "minimax":
-            default = None if seconds is not None else 4
-            if depth is not None and seconds is None:
-                seconds = DEPTH_TIME_LIMIT
-            player = MinimaxAgent(depth if depth is not None else default, seconds)
-        elif ai in ("decision-analysis", "da"):
-            if seconds is not None:
-                raise InvalidRulesError("--seconds applies to minimax; DA looks --depth ahead")
-            if depth is not None and depth > MAX_DA_DEPTH:
-                raise InvalidRulesError(
-                    f"decision analysis looks 1..{MAX_DA_DEPTH} plies ahead (its tree grows "
-                    f"16-fold a ply), got --depth {depth}"
-                )
-            player = decision_analysis(DecisionAnalysisConfig(depth or 2, f0, beta))
-        else:
-            raise InvalidRulesError(f"--ai must be minimax or decision-analysis, got {ai!r}")
+        if options is None:
+            raise InvalidAgentError(f"--ai must be minimax or decision-analysis, got {ai!r}")
+        if name == "minimax" and depth is not None and seconds is None:
+            options["seconds"] = DEPTH_TIME_LIMIT  # a depth-only search still ends
+        if name == "decision-analysis" and seconds is not None:
+            raise InvalidRulesError("--seconds applies to minimax; DA looks --depth ahead")
+        if name == "decision-analysis" and depth is not None and depth > MAX_DA_DEPTH:
+            raise InvalidRulesError(
+                f"decision analysis looks 1..{MAX_DA_DEPTH} plies ahead (its tree grows "
+                f"16-fold a ply), got --depth {depth}"
+            )
+        given = ",".join(f"{k}={v}" for k, v in options.items() if v is not None)
+        player = make_agent("scorefour", RULES, f"{name}:{given}" if given else name)
+        assert isinstance(player, MinimaxAgent | DecisionAnalysis)
     except StratagemError as exc:
         raise _fail(exc) from None
-    play_terminal(
-        player, np.random.default_rng(seed), human=1 if second else 0, pending=typed_ahead
-    )
+    human = 1 if ai_first or second else 0
+    play_terminal(player, np.random.default_rng(seed), human=human, pending=typed_ahead)
 
 
 if __name__ == "__main__":
