@@ -70,7 +70,7 @@ def test_bad_specs_are_refused(spec: str, message: str) -> None:
 def test_a_rule_table_file_over_the_size_limit_is_refused(tmp_path: Path) -> None:
     table = tmp_path / "big.txt"
     table.write_text("me=0-99 opp=0-99 hold=20\n" * 50_000)
-    with pytest.raises(InvalidAgentError, match="at most 1048576 are read"):
+    with pytest.raises(InvalidAgentError, match="larger than 1048576 bytes"):
         make_agent("pig", "pig", f"table:{table}")
 
 

@@ -119,5 +119,5 @@ def test_endgame_refuses_a_bag_with_tiles_and_bad_limits(words, tmp_path) -> Non
     big = tmp_path / "big.txt"
     big.write_bytes(b"#" * (70 * 1024))
     result = runner.invoke(app, ["endgame", "--lexicon", str(words), "--position", str(big)])
-    assert result.exit_code == 2 and "over 64 KB" in " ".join(result.output.split())
+    assert result.exit_code == 2 and "larger than 65536 bytes" in " ".join(result.output.split())
     assert big.read_bytes() == b"#" * (70 * 1024)

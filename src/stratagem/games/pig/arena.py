@@ -16,6 +16,7 @@ from stratagem.algorithms import mcts
 from stratagem.algorithms.mcts_compiled import FastGame
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.errors import InvalidAgentError, InvalidRulesError
+from stratagem.core.files import FileInputError, read_user_text
 from stratagem.core.game import State
 from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
 from stratagem.core.series import SeriesResult
@@ -55,18 +56,10 @@ def _keep_pace(rules: PigRules, base: int, race: int, div: int) -> Agent:
 
 
 def _table(rules: PigRules, file: str) -> Agent:
-    path = Path(file)
-    try:
-        size = path.stat().st_size
-        if size > MAX_TABLE_BYTES:
-            raise InvalidAgentError(
-                f"rule table {file} has {size} bytes; at most {MAX_TABLE_BYTES} are read"
-            )
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidAgentError(f"cannot read rule table {file}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise InvalidAgentError(f"rule table {file} is not UTF-8 text") from None
+    try:  # size-limited: a folder, a pipe or /dev/zero is a named error, not a hang
+        text = read_user_text(Path(file), limit=MAX_TABLE_BYTES, what="rule table")
+    except FileInputError as exc:
+        raise InvalidAgentError(str(exc)) from None
     try:
         return RuleTable.parse(text, rules, name=f"table:{file}")
     except InvalidRulesError as exc:
