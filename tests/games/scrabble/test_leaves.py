@@ -11,6 +11,7 @@ from stratagem.games.scrabble.leaves import (
     MAX_COPIES,
     LeavesError,
     LeaveTable,
+    anchor_leaves,
     fit_leaves,
     load_leaves,
     save_leaves,
@@ -44,10 +45,24 @@ def test_fit_recovers_a_known_table() -> None:
     kept = random_leaves(rng, 20_000)
     target = np.array([truth.value(k) for k in kept]) + 20.0 + rng.normal(0, 1.0, len(kept))
     fitted = fit_leaves(kept, target, TS, ridge=0.1)
-    for rack in ["?", "S", "Q", "ES", "QS?"]:
+    anchored = anchor_leaves(truth)  # the fit's convention: a random single tile averages 0
+    for rack in ["?", "S", "Q", "ES", "QS?", "EE"]:
         counts = TS.rack_counts(rack)
-        assert abs(fitted.value(counts) - truth.value(counts)) < 0.5, rack
+        assert abs(fitted.value(counts) - anchored.value(counts)) < 0.5, rack
     assert fitted.value(np.zeros(TS.size + 1)) == 0.0  # the intercept (20) is taken off
+    # differences between leaves of one size are the truth's, whatever the anchor
+    diff = fitted.value(TS.rack_counts("?")) - fitted.value(TS.rack_counts("Q"))
+    assert abs(diff - 32.0) < 0.5
+
+
+def test_anchor_makes_a_random_single_tile_worth_zero() -> None:
+    table = LeaveTable.zeros(TS)
+    table.per_letter[TS.size, 1] = 30.0
+    table.per_letter[TS.index["E"], 1] = 3.0
+    anchored = anchor_leaves(table)
+    singles = [anchored.value(np.eye(TS.size + 1, dtype=np.int64)[i]) for i in range(TS.size + 1)]
+    assert abs(float(np.dot(TS.bag_counts, singles))) < 1e-9
+    assert anchored.value(np.zeros(TS.size + 1, dtype=np.int64)) == 0.0
 
 
 def test_vowels() -> None:

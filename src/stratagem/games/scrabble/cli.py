@@ -137,7 +137,7 @@ def _explain(
         raise StratagemError(f"--player takes heuristic[:...] or equity[:...], got {player!r}")
     from stratagem.games.scrabble import arena as scrabble_arena
 
-    agent = scrabble_arena.GAME.agents[spec.name].make(lex.tiles.name, spec)
+    agent = scrabble_arena.GAME.make_agent(lex.tiles.name, spec)
     racks = [tuple(int(x) for x in rack_counts), (0,) * (lex.tiles.size + 1)]
     if state is None:
         bag = tuple(int(x) for x in lex.tiles.bag_counts - rack_counts)

@@ -17,10 +17,11 @@ How it is learned (:func:`learn_leaves`): in self-play games, every move made
 with at least 7 tiles in the bag gives a sample (the tiles kept, and the
 points the same player scores on their next move plus the leave value of
 what they keep then, by the current table); a ridge least-squares fit of that
-target on the table's indicator features, with an intercept, gives the table,
-and the intercept (the expected next-move worth of a fresh rack) is taken
-off, so that keeping nothing is worth 0. Repeating with players that use the
-new table (``iterations``) moves the values toward the policy that uses them.
+target on the table's indicator features, with an intercept, gives the table;
+keeping nothing is worth 0, and every other leave is shifted by one constant
+so that a single tile drawn at random from a full bag is worth 0 on average
+(:func:`anchor_leaves` says why). Repeating with players that use the new
+table (``iterations``) moves the values toward the policy that uses them.
 
 The table is stored as a JSON file (:func:`save_leaves` / :func:`load_leaves`);
 the package ships one per tile set under ``games/scrabble/data/``.
@@ -233,9 +234,29 @@ def fit_leaves(
     per_letter = coef[: width * (MAX_COPIES + 1)].reshape(width, MAX_COPIES + 1).copy()
     per_letter[:, 0] = 0.0
     balance = coef[width * (MAX_COPIES + 1) : cols].reshape(MAX_COPIES + 1, MAX_COPIES + 1)
-    balance = balance.copy()
-    balance[0, 0] = 0.0
-    return LeaveTable(tiles, per_letter, balance, note)
+    return anchor_leaves(LeaveTable(tiles, per_letter, balance.copy(), note))
+
+
+def anchor_leaves(table: LeaveTable) -> LeaveTable:
+    """Shift every non-empty leave by one constant so that a single tile drawn at random
+    from a full bag is worth 0 on average (the empty leave stays 0).
+
+    The fit's own reference, the empty leave, is met almost only after bingos, whose
+    next turns score above the average (the bingo opened the board); measured from it,
+    every leave came out several points too low, which pushes the player to turn over
+    tiles. Published leave tables follow the same convention (single tiles average
+    about 0), and only differences between leaves of equal size are unaffected by it.
+    """
+    tiles = table.tiles
+    counts = tiles.bag_counts.astype(float)
+    singles = np.zeros(tiles.size + 1)
+    for i in range(tiles.size + 1):
+        one = np.zeros(tiles.size + 1, dtype=np.int64)
+        one[i] = 1
+        singles[i] = table.value(one)
+    shift = float(counts @ singles / counts.sum())
+    balance = table.balance - shift
+    return LeaveTable(tiles, table.per_letter.copy(), balance, table.note)
 
 
 def selfplay_samples(
