@@ -46,6 +46,7 @@ weights, unless the agent is made with ``endgame=False``.
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import os
@@ -383,17 +384,26 @@ def _placement(info_row: np.ndarray, word_row: np.ndarray, state: ScrabbleState)
     return Placement(row, col, not down, text, score)
 
 
+ENDGAME_SECONDS = 10.0
+"""Time limit of one endgame search (the deepest finished iteration answers after it)."""
+
+
 def _endgame_move(state: ScrabbleState) -> Action | None:
     """The exact endgame solver's move when the module exists (it is built separately)."""
+    if state.num_players != 2:
+        return None
     try:
-        from stratagem.games.scrabble import endgame  # type: ignore[attr-defined]
+        endgame = importlib.import_module("stratagem.games.scrabble.endgame")
     except ImportError:
         return None
     solve = getattr(endgame, "solve_endgame", None)
     if solve is None:
         return None
-    move, _ = solve(state)
-    return move  # type: ignore[no-any-return]
+    result = solve(state, time_limit=ENDGAME_SECONDS)
+    move: Action | None = getattr(result, "best_move", None)
+    if move is None and isinstance(result, tuple):
+        move = result[0]
+    return move
 
 
 class _Player:
