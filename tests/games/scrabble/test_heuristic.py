@@ -233,3 +233,43 @@ def test_arena_builds_heuristic_and_equity_agents(tmp_path) -> None:  # type: ig
 
 def test_doctest() -> None:
     assert doctest.testmod(heuristic).failed == 0
+
+
+def test_shipped_weights_load_and_are_the_default() -> None:
+    tuned = heuristic.shipped_weights("tuned")
+    assert tuned.array.shape == (5, 4) and not tuned.with_leave
+    assert np.array_equal(HeuristicAgent(TS).weights.array, tuned.array)
+    leave = heuristic.shipped_weights("leave")
+    assert leave.with_leave and leave.array.shape == (5, 5)
+    with pytest.raises(WeightsError, match="no shipped weights"):
+        heuristic.shipped_weights("nonesuch")
+
+
+def test_the_closing_phase_goes_to_the_endgame_solver(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import sys
+    import types
+
+    s = ScrabbleState.new(LEX).apply((2, 1, 6, 13, 0, 0, 3)).apply((0,) * 7)
+    closing = ScrabbleState(LEX, s.board, s.racks, (0,) * len(s.bag), s.scores, turn=30,
+                            bingos=(0, 0))  # fmt: skip
+    calls = []
+
+    class Result:
+        best_move = PASS
+
+    def solve_endgame(state, time_limit):  # type: ignore[no-untyped-def]
+        calls.append(time_limit)
+        return Result()
+
+    fake = types.ModuleType("stratagem.games.scrabble.endgame")
+    fake.solve_endgame = solve_endgame  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "stratagem.games.scrabble.endgame", fake)
+    rng = np.random.default_rng(0)
+    for agent in (HeuristicAgent(TS, SOURCE_WEIGHTS), EquityAgent(TS)):
+        assert agent.act(closing, rng) is PASS
+    assert len(calls) == 2
+    off = HeuristicAgent(TS, SOURCE_WEIGHTS, endgame=False)
+    assert off.act(closing, rng) is not PASS  # its own weights: a placement scores
+    assert len(calls) == 2
+    assert HeuristicAgent(TS, SOURCE_WEIGHTS).act(s, rng) is not PASS  # not the closing phase
+    assert len(calls) == 2
