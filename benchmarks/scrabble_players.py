@@ -39,7 +39,7 @@ GOAL = 50.0
 
 
 def measure(lexicon, agents: list[Agent], games: int, seed: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
-    play_game(ScrabbleState.new(lexicon), agents, np.random.default_rng([seed, -1]))  # type: ignore[arg-type]
+    play_game(ScrabbleState.new(lexicon), agents, np.random.default_rng([seed, 10**6]))  # type: ignore[arg-type]
     wall, cpu = time.perf_counter(), time.process_time()
     turns = 0
     for i in range(games):
