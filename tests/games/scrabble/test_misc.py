@@ -14,7 +14,7 @@ from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.movegen import MoveGenerator
 from stratagem.games.scrabble.tiles import tile_set
 
-MODULES = ["tiles", "board", "lexicon", "movegen", "state", "strategies", "position"]
+MODULES = ["tiles", "board", "lexicon", "movegen", "state", "strategies", "position", "endgame"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -50,3 +50,15 @@ def test_czech_moves_with_diacritics() -> None:
     # ŽENA over 8E-8H: Ž 4 + E 1 + N 1 + A 1 = 7, x2 on the star = 14 (no letter premium).
     assert any(str(m) == "8E ŽENA 14" for m in moves)
     assert np.all(ts.bag_counts >= 1)
+
+
+def test_arena_endgame_agent_takes_a_cpu_budget() -> None:
+    from stratagem.core.arena import ArenaError, parse_spec
+    from stratagem.games.scrabble.endgame import EndgameAgent
+
+    game = load_game("scrabble")
+    agent = game.make_agent("english", parse_spec("endgame:time=1.5"))
+    assert isinstance(agent, EndgameAgent) and agent.time_limit == 1.5
+    for bad in ("0", "nan", "x", "4000"):
+        with pytest.raises(ArenaError, match="CPU seconds"):
+            game.make_agent("english", parse_spec(f"endgame:time={bad}"))

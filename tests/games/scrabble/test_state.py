@@ -152,3 +152,15 @@ def test_greedy_advice_is_every_action_priced_by_score(small_lexicon) -> None:  
     assert advice[0].regret == 0 and advice[0].value == max(a.value for a in advice)
     assert isinstance(advice[0].action, Placement)
     assert str(GreedyAgent().act(s, np.random.default_rng(0))) == str(advice[0].action)
+
+
+def test_a_state_can_be_left_by_several_placements(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    # Searches apply many moves to one state: a placement must not write into
+    # the board that the state caches.
+    s = position(small_lexicon, "CATDOG? EEEEEEE", bag="")
+    first, second = [a for a in s.legal_actions() if isinstance(a, Placement)][:2]
+    before = s.board_rows()
+    assert s.apply(first).board_rows() != before
+    assert s.board_rows() == before
+    s.apply(second)
+    assert s.board_rows() == before

@@ -1,4 +1,5 @@
-"""Scrabble in the arena: the built-in lexicons as presets; greedy, random, heuristic, equity.
+"""Scrabble in the arena: the built-in lexicons as presets; greedy, random, endgame,
+heuristic and equity agents.
 
 The presets ``english`` and ``czech`` play with the built-in informal
 lexicons (derived from wordfreq; see :mod:`.lexicon`).
@@ -10,6 +11,7 @@ from functools import lru_cache
 
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.arena import AgentInfo, AgentSpec, ArenaError, GameSpec
+from stratagem.games.scrabble.endgame import EndgameAgent
 from stratagem.games.scrabble.heuristic import (
     EquityAgent,
     HeuristicAgent,
@@ -37,11 +39,22 @@ def _random(rules: str, spec: AgentSpec) -> Agent:
     return RandomAgent()
 
 
+def _endgame(rules: str, spec: AgentSpec) -> Agent:
+    text = spec.param("time", "5")
+    try:
+        seconds = float(text or "")
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds <= 3600:
+        raise ArenaError(f"endgame: time is CPU seconds a move, 0-3600; got {text!r}")
+    return EndgameAgent(GreedyAgent(), time_limit=seconds)
+
+
 def _tiles(rules: str) -> TileSet:
     return tile_set(rules) if rules in TILE_SETS else _lexicon(rules).tiles
 
 
-def _endgame(spec: AgentSpec) -> bool:
+def _endgame_on(spec: AgentSpec) -> bool:
     value = spec.param("endgame", "on")
     if value not in ("on", "off"):
         raise ArenaError(f"endgame takes on or off, got {value!r}")
@@ -62,14 +75,14 @@ def _heuristic(rules: str, spec: AgentSpec) -> Agent:
         weights = load_weights(source)
     leaves_file = spec.param("leaves")
     leaves = load_leaves(leaves_file, tiles) if leaves_file else None
-    return HeuristicAgent(tiles, weights, leaves, endgame=_endgame(spec))
+    return HeuristicAgent(tiles, weights, leaves, endgame=_endgame_on(spec))
 
 
 def _equity(rules: str, spec: AgentSpec) -> Agent:
     tiles = _tiles(rules)
     leaves_file = spec.param("leaves")
     leaves = load_leaves(leaves_file, tiles) if leaves_file else shipped_leaves(tiles)
-    return EquityAgent(tiles, leaves, endgame=_endgame(spec))
+    return EquityAgent(tiles, leaves, endgame=_endgame_on(spec))
 
 
 GAME = GameSpec(
@@ -84,6 +97,10 @@ GAME = GameSpec(
         "greedy": AgentInfo("greedy", "highest-scoring placement; else exchange all or pass",
                             _greedy),
         "random": AgentInfo("random", "uniformly random legal action", _random),
+        "endgame": AgentInfo(
+            "endgame", "greedy until the bag is empty, then the exact endgame solver", _endgame,
+            params={"time": "CPU seconds a move for the solver (default 5, at most 3600)"},
+        ),
         "heuristic": AgentInfo(
             "heuristic",
             "five heuristics weighted per game phase (GA-tuned weights shipped)",

@@ -1,4 +1,4 @@
-"""``stratagem scrabble ...``: list moves, self-play, play against the greedy AI.
+"""``stratagem scrabble ...``: list moves, self-play, play against the greedy AI, solve endgames.
 
 Every command takes ``--tiles`` (english, czech) and ``--lexicon PATH`` (any
 UTF-8 word list, built once then cached); without ``--lexicon`` the built-in
@@ -331,6 +331,55 @@ def tune_cmd(
     if h is not None:
         out.print(f"{result.generation} generations in {out_dir}; last best {h['best']:g} of "
                   f"{games} games; weights in {out_dir / 'best_weights.json'}")  # fmt: skip
+
+
+POSITION_LIMIT = 64 * 1024
+"""Largest position file read (bytes); a position is about 400."""
+
+
+@app.command()
+def endgame(
+    position: Annotated[Path, typer.Option("--position", help="Position file, bag empty.")],
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", help="CPU seconds for the search (0-3600).")
+    ] = 30.0,
+    lexicon: LexiconOpt = None,
+    tiles: TilesOpt = "english",
+    as_json: JsonOpt = False,
+) -> None:
+    """Solve an endgame (bag empty, two players): best move, final spread, line of play."""
+    from stratagem.games.scrabble.endgame import solve_endgame
+
+    try:
+        if not 0 < time_limit <= 3600:
+            raise StratagemError(f"--time-limit must be 0-3600 seconds, got {time_limit}")
+        try:
+            with position.open("rb") as handle:
+                blob = handle.read(POSITION_LIMIT + 1)
+        except OSError as exc:
+            raise StratagemError(f"cannot read position file {position}: {exc}") from None
+        if len(blob) > POSITION_LIMIT:
+            raise StratagemError(
+                f"position file {position} is over {POSITION_LIMIT // 1024} KB; "
+                "a position is 15 board rows and a few key: value lines"
+            )
+        try:
+            text = blob.decode("utf-8")
+        except UnicodeDecodeError:
+            raise StratagemError(f"position file {position} is not UTF-8 text") from None
+        lex = _lexicon(lexicon, tiles, quiet=as_json)
+        result = solve_endgame(read_position(text, lex), time_limit=time_limit)
+    except StratagemError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        out.print(json.dumps(result.to_json()), soft_wrap=True)
+        return
+    proof = "exact" if result.exact else f"not proved (deepest search {result.depth} plies)"
+    out.print(
+        f"best move {result.best_move}: final spread {result.value:+d} for the mover ({proof})"
+    )
+    out.print("line: " + ", ".join(str(m) for m in result.pv))
+    out.print(f"{result.nodes} nodes, {result.seconds:.2f} s")
 
 
 if __name__ == "__main__":
