@@ -31,11 +31,22 @@ from stratagem.core.agent import Agent
 from stratagem.games.scrabble.heuristic import EquityAgent, HeuristicAgent
 from stratagem.games.scrabble.lexicon import default_lexicon, load_lexicon
 from stratagem.games.scrabble.state import ScrabbleState
-from stratagem.games.scrabble.strategies import GreedyAgent, play_game
+from stratagem.games.scrabble.strategies import GreedyAgent
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_LEXICON = (REPO / ".." / "shared" / "lexicons" / "enable1.txt").resolve()
 GOAL = 50.0
+
+
+def play_game(state, agents, rng):  # type: ignore[no-untyped-def]
+    """Play to the end; draws and the agents' choices use ``rng``."""
+    while not state.is_terminal():
+        player = state.current_player
+        if player < 0:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            state = state.apply(agents[player].act(state, rng))
+    return state
 
 
 def measure(lexicon, agents: list[Agent], games: int, seed: int) -> dict[str, float]:  # type: ignore[no-untyped-def]

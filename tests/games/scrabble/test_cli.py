@@ -50,6 +50,7 @@ def test_moves_text_with_rack_option(words) -> None:  # type: ignore[no-untyped-
         (["--rack", "ABCDEFGH"], "8 tiles"),
         (["--rack", "AB1"], "'1'"),
         (["--rack", "AB", "--top", "0"], "--top"),
+        (["--rack", "AB", "--rules", "elvish"], "unknown tile set"),
         (["--rack", "AB", "--tiles", "elvish"], "unknown tile set"),
         (["--rack", "AB", "--position", "/nonexistent/pos.txt"], "cannot read position"),
     ],
@@ -86,7 +87,7 @@ def test_selfplay_text_and_bad_agent(words) -> None:  # type: ignore[no-untyped-
     )
     assert ok.exit_code == 0 and "games/s" in ok.stdout
     bad = runner.invoke(app, ["selfplay", "--lexicon", str(words), "--players", "greedy,wizard"])
-    assert bad.exit_code == 2 and "unknown Scrabble agent 'wizard'" in bad.output
+    assert bad.exit_code == 2 and "unknown agent 'wizard' for scrabble" in bad.output
 
 
 def test_endgame_json_names_the_move_and_the_final_spread(words, tmp_path) -> None:  # type: ignore[no-untyped-def]

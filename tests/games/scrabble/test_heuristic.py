@@ -30,12 +30,23 @@ from stratagem.games.scrabble.leaves import LeaveTable
 from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.movegen import MoveGenerator
 from stratagem.games.scrabble.state import PASS, Exchange, ScrabbleState
-from stratagem.games.scrabble.strategies import GreedyAgent, play_game
+from stratagem.games.scrabble.strategies import GreedyAgent
 from stratagem.games.scrabble.tiles import tile_set
 
 TS = tile_set("english")
 LEX = Lexicon.from_words(["at", "quiz", "cat", "cats", "ta", "act"], TS, "tiny")
 F = {name: i for i, name in enumerate(FEATURE_NAMES)}
+
+
+def play_game(state, agents, rng):  # type: ignore[no-untyped-def]
+    """Play to the end; draws and the agents' choices use ``rng``."""
+    while not state.is_terminal():
+        player = state.current_player
+        if player < 0:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            state = state.apply(agents[player].act(state, rng))
+    return state
 
 
 def features_of(rack: str, board: np.ndarray | None = None) -> dict[str, np.ndarray]:

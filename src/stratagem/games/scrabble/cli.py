@@ -1,6 +1,7 @@
 """``stratagem scrabble ...``: list moves, self-play, play against the greedy AI, solve endgames.
 
-Every command takes ``--tiles`` (english, czech) and ``--lexicon PATH`` (any
+Every command takes ``--rules`` (the tile set: english, czech; ``--tiles`` is
+its old name) and ``--lexicon PATH`` (any
 UTF-8 word list, built once then cached); without ``--lexicon`` the built-in
 informal wordfreq-derived lexicon of the tile set is used.
 """
@@ -18,6 +19,7 @@ import typer
 from rich.console import Console
 
 from stratagem.core.errors import StratagemError
+from stratagem.core.registry import split_specs
 from stratagem.games.scrabble.board import empty_board
 from stratagem.games.scrabble.lexicon import Lexicon, get_lexicon
 from stratagem.games.scrabble.movegen import MoveGenerator
@@ -37,7 +39,10 @@ LexiconOpt = Annotated[
     Path | None,
     typer.Option("--lexicon", help="Word list, UTF-8, one word a line (default: built-in)."),
 ]
-TilesOpt = Annotated[str, typer.Option("--tiles", help=f"Tile set: {', '.join(TILE_SETS)}.")]
+RulesOpt = Annotated[
+    str, typer.Option("--rules", help=f"Tile set and built-in lexicon: {', '.join(TILE_SETS)}.")
+]
+TilesOpt = Annotated[str | None, typer.Option("--tiles", hidden=True, help="Old name of --rules.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
@@ -46,7 +51,8 @@ def _fail(exc: StratagemError) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _lexicon(path: Path | None, tiles: str, quiet: bool = False) -> Lexicon:
+def _lexicon(path: Path | None, rules: str, tiles: str | None, quiet: bool = False) -> Lexicon:
+    tiles = tiles if tiles is not None else rules
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         lex = get_lexicon(path, tile_set(tiles))
@@ -66,7 +72,8 @@ def moves(
     ] = None,
     top: Annotated[int, typer.Option("--top", help="How many moves to list.")] = 10,
     lexicon: LexiconOpt = None,
-    tiles: TilesOpt = "english",
+    rules: RulesOpt = "english",
+    tiles: TilesOpt = None,
     as_json: JsonOpt = False,
     explain: Annotated[
         bool,
@@ -82,7 +89,7 @@ def moves(
 ) -> None:
     """List the best placements for a rack, highest score first (--explain: by the player)."""
     try:
-        lex = _lexicon(lexicon, tiles, quiet=as_json)
+        lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
         if position is not None:
             try:
                 text = position.read_text(encoding="utf-8")
@@ -137,7 +144,7 @@ def _explain(
         raise StratagemError(f"--player takes heuristic[:...] or equity[:...], got {player!r}")
     from stratagem.games.scrabble import arena as scrabble_arena
 
-    agent = scrabble_arena.GAME.make_agent(lex.tiles.name, spec)
+    agent = scrabble_arena.GAME.make_agent(lex, spec)
     racks = [tuple(int(x) for x in rack_counts), (0,) * (lex.tiles.size + 1)]
     if state is None:
         bag = tuple(int(x) for x in lex.tiles.bag_counts - rack_counts)
@@ -176,13 +183,14 @@ def selfplay_cmd(
         str, typer.Option("--players", help="Agents per seat: greedy, random (2-4).")
     ] = "greedy,greedy",
     lexicon: LexiconOpt = None,
-    tiles: TilesOpt = "english",
+    rules: RulesOpt = "english",
+    tiles: TilesOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Agents play each other: mean scores, bingos, game length, games per second."""
     try:
-        lex = _lexicon(lexicon, tiles, quiet=as_json)
-        seats = [p.strip() for p in players.split(",") if p.strip()]
+        lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
+        seats = split_specs(players)
         result = selfplay(lex, seats, games, seed)
     except StratagemError as exc:
         raise _fail(exc) from None
@@ -206,13 +214,14 @@ def play(
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the bag.")] = None,
     ai_first: Annotated[bool, typer.Option("--ai-first", help="The AI moves first.")] = False,
     lexicon: LexiconOpt = None,
-    tiles: TilesOpt = "english",
+    rules: RulesOpt = "english",
+    tiles: TilesOpt = None,
 ) -> None:
     """Play against the greedy AI in the terminal (type ? for the best moves)."""
     from stratagem.games.scrabble.play import play_terminal
 
     try:
-        lex = _lexicon(lexicon, tiles)
+        lex = _lexicon(lexicon, rules, tiles)
     except StratagemError as exc:
         raise _fail(exc) from None
     play_terminal(lex, np.random.default_rng(seed), human=1 if ai_first else 0)
@@ -225,7 +234,8 @@ def learn_leaves_cmd(
     iterations: Annotated[int, typer.Option("--iterations", help="Rounds.")] = 2,
     seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
     lexicon: LexiconOpt = None,
-    tiles: TilesOpt = "english",
+    rules: RulesOpt = "english",
+    tiles: TilesOpt = None,
 ) -> None:
     """Learn leave values by self-play (see stratagem.games.scrabble.leaves)."""
     from rich.progress import Progress
@@ -233,7 +243,7 @@ def learn_leaves_cmd(
     from stratagem.games.scrabble.leaves import learn_leaves, save_leaves
 
     try:
-        lex = _lexicon(lexicon, tiles)
+        lex = _lexicon(lexicon, rules, tiles)
         with Progress(console=err, disable=not err.is_terminal) as bar:
             task = bar.add_task("self-play", total=games * iterations)
 
@@ -344,7 +354,8 @@ def endgame(
         float, typer.Option("--time-limit", help="CPU seconds for the search (0-3600).")
     ] = 30.0,
     lexicon: LexiconOpt = None,
-    tiles: TilesOpt = "english",
+    rules: RulesOpt = "english",
+    tiles: TilesOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve an endgame (bag empty, two players): best move, final spread, line of play."""
@@ -367,7 +378,7 @@ def endgame(
             text = blob.decode("utf-8")
         except UnicodeDecodeError:
             raise StratagemError(f"position file {position} is not UTF-8 text") from None
-        lex = _lexicon(lexicon, tiles, quiet=as_json)
+        lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
         result = solve_endgame(read_position(text, lex), time_limit=time_limit)
     except StratagemError as exc:
         raise _fail(exc) from None
