@@ -35,6 +35,22 @@ def _win(rules: str, spec: AgentSpec) -> Agent:
     return WinAgent(solve(preset(rules)))
 
 
+def _high_score(rules: str, spec: AgentSpec) -> Agent:
+    from stratagem.games.yahtzee.high_score import HighScoreStrategy
+
+    text = spec.get("target")
+    if text is None:
+        raise ArenaError("high-score needs a target: high-score:target=300")
+    try:
+        target = int(text)
+    except ValueError:
+        raise ArenaError(f"high-score: target must be a whole number, got {text!r}") from None
+    try:
+        return HighScoreStrategy(solve(preset(rules)), target)
+    except StratagemError as exc:
+        raise ArenaError(f"high-score: {exc}") from None
+
+
 def _policy(name: str) -> AgentFactory:
     def make(rules: str, spec: AgentSpec) -> Agent:
         from stratagem.games.yahtzee.strategies import PolicyAgent
@@ -63,6 +79,13 @@ GAME = GameSpec(
             "maximises the chance of finishing ahead (needs 2+ players; builds the "
             "remaining-score tables once, about 1 GB)",
             _win,
+        ),
+        "high-score": AgentInfo(
+            "high-score",
+            "maximises P(final score >= target), exactly (builds the high-score table "
+            "once, minutes; then memory-mapped)",
+            _high_score,
+            params={"target": "the final score to reach (required), 0..10000"},
         ),
         "greedy": AgentInfo("greedy", "maximises this turn's points", _policy("greedy")),
         "yahtzee-only": AgentInfo(
