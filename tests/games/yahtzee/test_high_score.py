@@ -176,3 +176,70 @@ def test_cached_table_is_mapped_and_checked(
     with pytest.warns(UserWarning, match="rebuilding"):
         rebuilt, hit = cache.load_or_build_mapped("hs-test", "k", 1, build)
     assert not hit and rebuilt.array(f"layer{ncat - 2:02d}").size == layer.size
+
+
+@pytest.mark.parametrize(
+    ("name", "card", "need"),
+    [
+        ("yahtzee", (("sixes", "chance", "yahtzee"), 45, None), 100),
+        ("yatzy", (("ones", "chance", "one_pair"), 61, None), 70),
+    ],
+)
+def test_distribution_of_the_strategy_reaches_the_target_with_chance_v(
+    solved: Callable[[str], Solution],
+    name: str,
+    card: tuple[tuple[str, ...], int, int | None],
+    need: int,
+) -> None:
+    """The strategy's own turn outcomes pushed forward give P(final >= T) = V(card, T - points)."""
+    rules = preset(name)
+    solution = solved(name)
+    c = card_with_open(rules, *card)
+    mask, u, y = table_index(rules, c)
+    sit = Situation(rules, (1, 2, 3, 4, 6), 2, c.filled, c.upper, c.yahtzee_box)
+    points = sit.points
+    target = points + need
+    table = card_table(solution, (mask, u, y), np.float64)
+    low, pmf = H.high_score_distribution(solution, table, target, (mask, u, y, points))
+    scores = np.arange(low, low + len(pmf))
+    assert pmf.sum() == pytest.approx(1.0, abs=1e-12)
+    assert pmf[scores < points].sum() == 0.0
+    v = table.value(mask, u, y, target - points)
+    assert 0.0 < v < 1.0
+    assert pmf[scores >= target].sum() == pytest.approx(v, abs=1e-12)
+    # Every other target gives less than its own optimum: this is the strategy for `target`.
+    for other in (target - 20, target + 20):
+        best = table.value(mask, u, y, other - points)
+        assert pmf[scores >= other].sum() <= best + 1e-12
+
+
+def test_win_plays_the_exact_target_once_the_opponent_has_finished(
+    solved: Callable[[str], Solution],
+) -> None:
+    """Two-player ``win`` with the opponent finished and three of our boxes open: every
+    option is priced by the exact chance of one point more than the opponent."""
+    from stratagem.games.yahtzee.state import Scorecard, YahtzeeState
+    from stratagem.games.yahtzee.winning import WinAgent
+
+    rules = preset("yahtzee")
+    solution = solved("yahtzee")
+    opponent = Scorecard(rules, (3, 6, 9, 12, 15, 18, 20, 0, 25, 30, 0, 0, 22))
+    c = card_with_open(rules, ("sixes", "chance", "four_of_a_kind"), 35, 50)
+    values = {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 5, "yahtzee": 50}
+    boxes = tuple(None if n not in c.filled else values.get(n, 0) for n in rules.categories)
+    state = YahtzeeState(
+        rules, (opponent, Scorecard(rules, boxes)), 1, (6, 6, 6, 2, 3), 2, rolling=False
+    )
+    agent = WinAgent(solution)
+    agent.high_score_table = card_table(solution, table_index(rules, c), np.float64)
+    advice = agent.advise(state)
+    t = opponent.total + 1 - state.situation().points
+    assert t > 0
+    ref = HighScoreReference(rules)
+    for a in advice:
+        if isinstance(a.action, Score):
+            want = ref.box_value(c, (2, 3, 6, 6, 6), a.action.category)[t]
+        else:
+            assert isinstance(a.action, Keep)
+            want = ref.keep_value(c, a.action.dice, 2)[t]
+        assert a.value == pytest.approx(want, abs=1e-12), a.action

@@ -21,7 +21,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from stratagem.games.yahtzee._kernels import NUM_KEEPS, ROLL_START, category_points
+from stratagem.games.yahtzee._dist_kernels import (
+    MAX_POINTS,
+    OPTIMAL,
+    state_outcomes,
+    turn_outcomes,
+    workspace,
+)
+from stratagem.games.yahtzee._kernels import NUM_KEEPS, ROLL_START, _best_keep, category_points
+
+SIXTH = 1.0 / 6.0
+"""Six certain completions times SIXTH is exactly 1.0, so certainty stays exact."""
 
 
 @njit(cache=True)
@@ -37,7 +47,7 @@ def _expect_rows(A, add, nt):
         a4 = A[add[k, 4]]
         a5 = A[add[k, 5]]
         for j in range(nt):
-            row[j] = (a0[j] + a1[j] + a2[j] + a3[j] + a4[j] + a5[j]) / 6.0
+            row[j] = (a0[j] + a1[j] + a2[j] + a3[j] + a4[j] + a5[j]) * SIXTH
 
 
 @njit(cache=True)
@@ -50,9 +60,10 @@ def _best_subkeep_rows(A, B, sub, sub_count, nt):
             row[j] = src[j]
         for i in range(sub_count[k]):
             other = B[sub[k, i]]
-            for j in range(nt):
-                if other[j] > row[j]:
-                    row[j] = other[j]
+            for j in range(nt):  # a select, not a branch: the loop vectorises
+                x = other[j]
+                r = row[j]
+                row[j] = x if x > r else r
 
 
 @njit(cache=True)
@@ -103,8 +114,8 @@ def widget(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, out):
             base = off[s] + t0 - p - lo[s]
             for j in range(certain, banded):
                 v = nxt[base + j]
-                if v > row[j]:
-                    row[j] = v
+                w = row[j]
+                row[j] = v if v > w else w
     _expect_rows(A, add, nt)
     _best_subkeep_rows(A, B, sub, sub_count, nt)
     _expect_rows(B, add, nt)
@@ -214,3 +225,122 @@ def successor_ids(mask, u, y, sid, R, out):
                 out[n] = s
                 n += 1
     return n
+
+
+@njit(cache=True)
+def _band_value(s, t, data, lo, ln, off):
+    """V(s, t) from a state's stored band (1 below it, 0 above it)."""
+    if t < lo[s]:
+        return 1.0
+    if t >= lo[s] + ln[s]:
+        return 0.0
+    return data[off[s] + t - lo[s]]
+
+
+@njit(cache=True)
+def policy_at(t, pts, succ, nxt, lo, ln, off, R, A, B, C, v, e0, e1, keep2, keep1, cat):
+    """The high-score decisions of one turn for target t (given the turn's ``successors``).
+
+    ``cat[r]``: the box of final roll r with the best chance (the first of
+    equals); ``keep2[r]``/``keep1[r]``: the keep with two / one rolls left,
+    ``r`` itself meaning score now (a tie scores now), as the agent plays.
+    """
+    subkeeps, subkeep_count = R[8], R[9]
+    widget(t, 1, pts, succ, nxt, lo, ln, off, R, A, B, C, v)
+    for k in range(NUM_KEEPS):
+        e0[k] = A[k, 0]
+        e1[k] = B[k, 0]
+    ncat = pts.shape[1]
+    for r in range(ROLL_START, NUM_KEEPS):
+        best = -1.0
+        best_c = -1
+        for c in range(ncat):
+            p = pts[r - ROLL_START, c]
+            if p < 0:
+                continue
+            x = _band_value(succ[r - ROLL_START, c], t - p, nxt, lo, ln, off)
+            if x > best:
+                best = x
+                best_c = c
+        cat[r] = best_c
+        k = _best_keep(e1, r, subkeeps, subkeep_count)
+        keep2[r] = r if best >= e1[k] else k
+        k = _best_keep(e0, r, subkeeps, subkeep_count)
+        keep1[r] = r if best >= e0[k] else k
+
+
+@njit(cache=True)
+def forward_layer(
+    target, states, ids, mass, cur, nxt, sid, lo, ln, off, V, V0, R, cut,
+    row_of, next_mass, final, rsid, roff, rlow, rlen, rdata,
+):  # fmt: skip
+    """Push the chance of every (state, points so far < target) of one layer through a turn.
+
+    ``mass[i, p]``: the chance of starting a turn in ``states[i]`` with p points.
+    A turn with t = target - p points still needed is played for the target,
+    unless V(s, t) < ``cut`` (out of reach): then for the expected score, as
+    every turn once the target is reached. Mass that reaches the target goes
+    to ``final`` (final score) through the optimal policy's remaining-score
+    distribution ``(rsid, roff, rlow, rlen, rdata)``; the rest to ``next_mass``
+    (row ``row_of[id]`` for the next layer's state id); a full card ends in ``final``.
+    """
+    ncat = R[0].shape[0]
+    A = np.empty((NUM_KEEPS, 1))
+    B = np.empty((NUM_KEEPS, 1))
+    C = np.empty((NUM_KEEPS, 1))
+    v = np.empty(1)
+    e0 = np.empty(NUM_KEEPS)
+    e1 = np.empty(NUM_KEEPS)
+    keep2 = np.empty(NUM_KEEPS, dtype=np.int64)
+    keep1 = np.empty(NUM_KEEPS, dtype=np.int64)
+    cat = np.empty(NUM_KEEPS, dtype=np.int64)
+    pts = np.empty((NUM_KEEPS - ROLL_START, ncat), dtype=np.int64)
+    succ = np.empty((NUM_KEEPS - ROLL_START, ncat), dtype=np.int64)
+    ws = workspace(ncat)
+    m1 = np.empty(NUM_KEEPS)
+    m2 = np.empty(NUM_KEEPS)
+    prob = np.zeros((ncat, MAX_POINTS))
+    nu_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
+    ny_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
+    full = (1 << ncat) - 1
+    for i in range(states.shape[0]):
+        mask, u, y = states[i, 0], states[i, 1], states[i, 2]
+        s = ids[i]
+        have_ev = False
+        successors(mask, u, y, sid, R, pts, succ)
+        for p in range(target):
+            w = mass[i, p]
+            if w == 0.0:
+                continue
+            t = target - p
+            if _band_value(s, t, cur, lo, ln, off) < cut:
+                if not have_ev:
+                    ev_prob, ev_nu, ev_ny = state_outcomes(OPTIMAL, V, V0, mask, u, y, R, ws)
+                    have_ev = True
+                tp, tnu, tny = ev_prob, ev_nu, ev_ny
+            else:
+                policy_at(t, pts, succ, nxt, lo, ln, off, R, A, B, C, v, e0, e1, keep2, keep1,
+                          cat)  # fmt: skip
+                turn_outcomes(mask, u, y, keep2, keep1, cat, R, prob, nu_out, ny_out, m1, m2)
+                tp, tnu, tny = prob, nu_out, ny_out
+            for c in range(ncat):
+                if (mask >> c) & 1:
+                    continue
+                m2c = mask | (1 << c)
+                for g in range(MAX_POINTS):
+                    q = tp[c, g]
+                    if q == 0.0:
+                        continue
+                    q *= w
+                    p2 = p + g
+                    if m2c == full:
+                        final[p2] += q
+                    elif p2 >= target:
+                        r2 = rsid[m2c, tnu[c, g], tny[c, g]]
+                        base = p2 + rlow[r2]
+                        o = roff[r2]
+                        for j in range(rlen[r2]):
+                            final[base + j] += q * rdata[o + j]
+                    else:
+                        s2 = sid[m2c, tnu[c, g], tny[c, g]]
+                        next_mass[row_of[s2], p2] += q

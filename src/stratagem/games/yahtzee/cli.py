@@ -393,13 +393,29 @@ def _print_simulation(s: dict[str, Any]) -> None:
         out.print(f"{int(low):4d}-{int(low) + width - 1:<4d} {count:>9,} {bar}")
 
 
+def _high_score_target(policy: str) -> int | None:
+    """T of ``high-score:target=T``; None for another policy name; a bad T is an error."""
+    if not policy.startswith("high-score"):
+        return None
+    from stratagem.games.yahtzee.high_score import check_target
+
+    prefix = "high-score:target="
+    text = policy[len(prefix) :] if policy.startswith(prefix) else ""
+    if not text.strip().lstrip("-").isdigit():
+        raise InvalidStateError(
+            f"write the high-score strategy as high-score:target=T, not {policy!r}"
+        )
+    return check_target(int(text))
+
+
 @app.command("distribution")
 def distribution_command(
     rules: RulesOption = DEFAULT_PRESET,
     policy: Annotated[
         str,
         typer.Option(
-            help="Strategy: optimal, greedy, yahtzee-only, yahtzee-and-straights, heuristic."
+            help="Strategy: optimal, greedy, yahtzee-only, yahtzee-and-straights, heuristic, "
+            "high-score:target=T (maximises P(final >= T))."
         ),
     ] = "optimal",
     plot: Annotated[
@@ -431,9 +447,11 @@ def distribution_command(
         score_distribution,
     )
 
-    if policy not in POLICIES:
+    target = _high_score_target(policy)
+    if target is None and policy not in POLICIES:
         raise InvalidStateError(
-            f"unknown Yahtzee strategy {policy!r}; the strategies are: {', '.join(POLICIES)}"
+            f"unknown Yahtzee strategy {policy!r}; the strategies are: {', '.join(POLICIES)}, "
+            "high-score:target=T"
         )
     if plot is not None and not plot.lower().endswith(".png"):
         raise InvalidStateError(f"--plot must name a .png file, not {plot!r}")
@@ -444,8 +462,27 @@ def distribution_command(
         raise InvalidStateError("every box is filled: the game is over")
     solution = _solution(r, quiet=as_json)
     start = time.perf_counter()
-    if boxes:
-        table = remaining_distributions(solution, policy, min_filled=len(boxes))
+    if target is not None:
+        from stratagem.games.yahtzee.high_score import (
+            build_table,
+            high_score_distribution,
+            high_score_table,
+        )
+
+        with _build_progress(r, "high-score table", as_json) as progress:
+            if boxes:  # only the states this card can reach, unless the whole table is cached
+                hs = build_table(solution, start=(card.mask, card.upper, card.flag),
+                                 progress=progress)  # fmt: skip
+            else:
+                hs = high_score_table(solution, progress=progress)
+        low, pmf = high_score_distribution(
+            solution, hs, target, (card.mask, card.upper, card.flag, card.points)
+        )
+        dist = ScoreDistribution(r, f"high-score:target={target}", low, pmf)
+    elif boxes:
+        table = remaining_distributions(
+            solution, policy, min_filled=bin(card.mask).count("1"), keep="last"
+        )
         low, pmf = table.pmf(card.mask, card.upper, card.flag)
         dist = ScoreDistribution(r, policy, low + card.points, pmf.copy())
     else:
@@ -453,6 +490,9 @@ def distribution_command(
     summary = dist.summary()
     summary["filled"] = boxes
     summary["points_so_far"] = card.points
+    if target is not None:
+        summary["target"] = target
+        summary["p_target"] = dist.p_at_least(target)
     summary["seconds"] = time.perf_counter() - start
     if plot is not None:
         from stratagem.games.yahtzee.plots import plot_distribution
@@ -471,6 +511,8 @@ def distribution_command(
         f"mean {dist.mean:.4f}  SD {dist.sd:.4f}  median {dist.median}  "
         f"min {summary['min']}  max {summary['max']}"
     )
+    if target is not None:
+        out.print(f"P(final >= {target}) = {summary['p_target']:.6f}")
     pct: dict[str, int] = summary["percentiles"]  # type: ignore[assignment]
     out.print("percentiles: " + "  ".join(f"p{q} {v}" for q, v in pct.items()))
     tails: dict[str, float] = summary["p_at_least"]  # type: ignore[assignment]

@@ -27,9 +27,11 @@ below ``CUT``), it plays for the expected score (:mod:`.solver`).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -325,7 +327,17 @@ def high_score_table(
 
 
 def _build_into(solution: Solution, writer: TableWriter, progress: Progress | None) -> None:
+    import resource
+
+    wall, cpu = time.perf_counter(), time.process_time()
     build_table(solution, writer, progress=progress)
+    writer.meta["build"] = {
+        "wall_seconds": time.perf_counter() - wall,
+        "cpu_seconds": time.process_time() - cpu,
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "cpus": os.cpu_count(),
+        "measured": "while built",
+    }
 
 
 class HighScoreStrategy:
@@ -342,6 +354,7 @@ class HighScoreStrategy:
         self.name = f"high-score:target={self.target}"
         self._table = table
         self._memo: dict[tuple[int, int, int, int], TurnValues] = {}
+        self._optimal: Any = None
 
     @property
     def table(self) -> HighScoreTable:
@@ -397,14 +410,85 @@ class HighScoreStrategy:
         return self.advise_situation(state.situation())
 
     def act(self, state: State, rng: np.random.Generator) -> Keep | Score:
+        """The best option for the target; a turn that starts with the target reached or
+        out of reach (V below ``CUT``) is played for the expected score."""
         if not isinstance(state, YahtzeeState):
             raise InvalidStateError("the high-score strategy needs a YahtzeeState")
         sit = state.situation()
-        advice = self.advise_situation(sit) if sit.points < self.target else []
-        if not advice or advice[0].value < CUT:  # reached or out of reach: expected score
-            from stratagem.games.yahtzee.strategies import OptimalStrategy
+        t = self.target - sit.points
+        if t <= 0 or self.table.value(sit.mask, sit.upper, sit.flag, t) < CUT:
+            if self._optimal is None:
+                from stratagem.games.yahtzee.strategies import OptimalStrategy
 
-            advice = OptimalStrategy(self.solution).advise_situation(sit)
-        action = advice[0].action
+                self._optimal = OptimalStrategy(self.solution)
+            action = self._optimal.advise_situation(sit)[0].action
+        else:
+            action = self.advise_situation(sit)[0].action
         assert isinstance(action, Keep | Score)
         return action
+
+
+def high_score_distribution(
+    solution: Solution,
+    table: HighScoreTable,
+    target: int,
+    card: tuple[int, int, int, int] = (0, 0, 0, 0),
+) -> tuple[int, np.ndarray]:
+    """The exact final-score distribution of the high-score strategy for ``target``.
+
+    ``card`` is the turn-start card ``(mask, upper, flag, points so far)``. The
+    chance of every (state, points) pair below the target is pushed forward
+    turn by turn through the strategy's own decisions (the turn outcomes of
+    :func:`._dist_kernels.turn_outcomes`); once the target is reached the rest
+    of the game is the expected-score optimum's, whose remaining-score
+    distributions finish it. Returns ``(0, pmf)`` over final scores.
+    """
+    from stratagem.games.yahtzee.distribution import _Kernels, remaining_distributions
+    from stratagem.games.yahtzee.match import optimal_remaining
+
+    target = check_target(target)
+    rules = solution.rules
+    ncat = rules.num_categories
+    mask, upper, flag, points = card
+    upper = min(upper, rules.upper_bonus_threshold)
+    full = (1 << ncat) - 1
+    if mask == full:
+        raise InvalidStateError("every box is filled: the game is over")
+    start_id = table._state(mask, upper, flag)
+    filled0 = bin(mask).count("1")
+    if filled0 == 0:  # the whole game: the cached single-precision tables
+        opt = optimal_remaining(solution)
+        opt.check_all()
+    else:
+        opt = remaining_distributions(solution, "optimal", min_filled=filled0 + 1)
+    top = 2048 + points + target
+    final = np.zeros(top + 2048)
+    if points >= target:
+        low, pmf = remaining_distributions(solution, "optimal", min_filled=filled0).pmf(
+            mask, upper, flag
+        )
+        final[points + low : points + low + len(pmf)] += pmf
+        return 0, np.trim_zeros(final, "b")
+    layers = reachable_states(rules, solution.arrays)
+    ids_all = [table.sid[x[:, 0], x[:, 1], x[:, 2]] for x in layers]
+    states = np.array([[mask, upper, flag]], dtype=np.int64)
+    ids = np.array([start_id], dtype=np.int64)
+    mass = np.zeros((1, target))
+    mass[0, points] = 1.0
+    k = _Kernels(solution)
+    T = (opt.sid, opt.offsets, opt.lows, opt.lengths, opt.data)
+    for filled in range(filled0, ncat):
+        nxt_states = layers[filled + 1]
+        keep = ids_all[filled + 1] >= 0
+        nxt_states, nxt_ids = nxt_states[keep], ids_all[filled + 1][keep]
+        row_of = np.full(len(table.lo), -1, dtype=np.int64)
+        row_of[nxt_ids] = np.arange(len(nxt_ids))
+        next_mass = np.zeros((len(nxt_ids), target))
+        HK.forward_layer(
+            target, states, ids, mass, table.layer(filled), table.layer(filled + 1), table.sid,
+            table.lo, table.ln, table.off, solution.values, k.V0, table.rules_tuple, CUT,
+            row_of, next_mass, final, *T,
+        )  # fmt: skip
+        alive = next_mass.any(axis=1)
+        states, ids, mass = nxt_states[alive], nxt_ids[alive], next_mass[alive]
+    return 0, np.trim_zeros(final, "b")
