@@ -3,16 +3,20 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PORT ?= 8000
 
-.PHONY: run test test-all lint bench clean
+.PHONY: run demo test test-all lint bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web]'
 	touch $(STAMP)
 
 run: $(STAMP)
+	$(BIN)/stratagem serve --host 127.0.0.1 --port $(PORT)
+
+demo: $(STAMP)
 	$(BIN)/stratagem yahtzee solve --rules yahtzee
 	$(BIN)/stratagem yahtzee advise --rules yahtzee --dice 11114 --rolls-left 2
 	$(BIN)/stratagem yahtzee simulate --rules yahtzee --games 100000 --seed 1
@@ -23,7 +27,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow" -q
 
 test-all: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench,distributed]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,bench,distributed]'
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
@@ -31,7 +35,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,bench]'
 	$(BIN)/python benchmarks/yahtzee_solve.py
 
 clean:

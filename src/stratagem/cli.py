@@ -8,6 +8,8 @@ them and turns a :class:`~stratagem.core.errors.StratagemError` into a one-line
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -37,6 +39,20 @@ app.add_typer(arena_app, name="arena")
 def version() -> None:
     """Print the version."""
     typer.echo(__version__)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port, 1..65535")] = 8000,
+    lexicon: Annotated[
+        Path | None, typer.Option(help="a server-side Scrabble word list (one word a line)")
+    ] = None,
+) -> None:
+    """Start the web page (play, coach and assistant for every game) at http://HOST:PORT/."""
+    from stratagem.web.serve import serve as run
+
+    run(host, port, lexicon)
 
 
 def main() -> None:

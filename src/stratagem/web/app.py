@@ -1,0 +1,131 @@
+"""The FastAPI app: every game's API router, the static pages, the limits.
+
+>>> paths = create_app().openapi()["paths"]
+>>> "/api/yahtzee/games/{sid}/act" in paths, "/api/pig/games/{sid}/advice" in paths
+(True, True)
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+import threading
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import APIRouter, FastAPI, HTTPException
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from stratagem import __version__
+from stratagem.core.errors import StratagemError
+from stratagem.web.common import BodySizeLimit, Jobs, WebSettings, install_error_handlers
+
+GAMES = ("yahtzee", "pig", "scorefour", "scrabble")
+"""Games whose API module ``stratagem.web.<game>`` is mounted when it exists."""
+
+STATIC = Path(__file__).with_name("static")
+_PAGE = re.compile(r"^[a-z0-9_-]{1,40}$")
+
+
+class GameInfo(BaseModel):
+    name: str
+    page: str
+    api: str
+
+
+class Health(BaseModel):
+    status: str
+    version: str
+    games: list[GameInfo]
+
+
+def game_routers() -> dict[str, APIRouter]:
+    """``router`` of every ``stratagem.web.<game>`` module that exists, by game."""
+    routers = {}
+    for game in GAMES:
+        if importlib.util.find_spec(f"stratagem.web.{game}") is None:
+            continue
+        module = importlib.import_module(f"stratagem.web.{game}")
+        routers[game] = module.router
+    return routers
+
+
+def create_app(
+    *,
+    lexicon: Path | None = None,
+    max_sessions: int = 500,
+    session_ttl_seconds: float = 3600.0,
+    max_body_bytes: int = 64 * 1024,
+    max_mcts_sims: int = 20_000,
+    tables: Literal["build", "cached", "off"] = "build",
+) -> FastAPI:
+    """The web app. ``lexicon`` is a server-side Scrabble word list (never a client's path);
+    ``tables`` says whether large tables are built, only loaded from the cache, or off."""
+    if lexicon is not None and not Path(lexicon).is_file():
+        raise StratagemError(f"lexicon {lexicon} is not a readable file")
+    if tables not in ("build", "cached", "off"):
+        raise StratagemError(f"tables must be build, cached or off, not {tables!r}")
+    for name, value in (("max_sessions", max_sessions), ("max_body_bytes", max_body_bytes),
+                        ("max_mcts_sims", max_mcts_sims)):  # fmt: skip
+        if value < 1:
+            raise StratagemError(f"{name} must be at least 1, got {value}")
+    app = FastAPI(
+        title="Stratagem",
+        version=__version__,
+        description="Play against strong strategies, or play with them as a coach: "
+        "Yahtzee/Yatzy, Pig, Score Four, Scrabble.",
+        # Swagger UI and ReDoc load from a CDN; every asset here must work offline.
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.settings = WebSettings(
+        lexicon=Path(lexicon) if lexicon is not None else None,
+        max_sessions=max_sessions,
+        session_ttl_seconds=session_ttl_seconds,
+        max_body_bytes=max_body_bytes,
+        max_mcts_sims=max_mcts_sims,
+        tables=tables,
+    )
+    app.state.sessions = {}
+    app.state.jobs = Jobs()
+    app.state.lock = threading.Lock()
+    install_error_handlers(app)
+    app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
+
+    routers = game_routers()
+    for router in routers.values():
+        app.include_router(router)
+    games = [GameInfo(name=g, page=f"/{g}", api=f"/api/{g}") for g in routers]
+
+    @app.get("/api/games", tags=["site"])
+    def list_games() -> Health:
+        """The games this server offers."""
+        return Health(status="ok", version=__version__, games=games)
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    @app.get("/{page}", include_in_schema=False)
+    def page(page: str) -> Any:
+        path = STATIC / f"{page}.html"
+        if not _PAGE.match(page) or not path.is_file():
+            raise HTTPException(404, f"no page /{page}; the start page is /")
+        return FileResponse(path)
+
+    async def http_error(request: Any, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code)
+
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    return app

@@ -1,0 +1,41 @@
+"""``stratagem serve``: run the web app with uvicorn."""
+
+from __future__ import annotations
+
+import ipaddress
+from pathlib import Path
+
+from stratagem.core.errors import StratagemError
+
+
+def check_port(port: int) -> int:
+    if not 1 <= port <= 65535:
+        raise StratagemError(f"--port must be 1..65535, got {port}")
+    return port
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, lexicon: Path | None = None) -> None:
+    """Start the server in the foreground (Ctrl-C stops it)."""
+    check_port(port)
+    try:
+        import uvicorn
+
+        from stratagem.web.app import create_app
+    except ImportError as exc:
+        raise StratagemError(
+            f"the web page needs the 'web' extra ({exc.name} is missing): "
+            "pip install 'stratagem[web]'"
+        ) from None
+    app = create_app(lexicon=lexicon)
+    shown = f"[{host}]" if _is_ipv6(host) else host
+    print(f"Stratagem is running at http://{shown}:{port}/  (Ctrl-C stops it)", flush=True)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"warning: listening on {host}: other machines can reach this server", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def _is_ipv6(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).version == 6
+    except ValueError:
+        return False

@@ -1,0 +1,218 @@
+// Shared by every page: the API fetch wrapper (errors shown to the player),
+// URL state for shareable positions, small DOM and chart helpers. No build step.
+
+/** An error answered by the server: `status` and its `detail` message. */
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail);
+    this.status = status;
+  }
+}
+
+function errorBox() {
+  let box = document.getElementById("error-box");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "error-box";
+    box.setAttribute("role", "alert");
+    box.addEventListener("click", () => box.classList.remove("shown"));
+    document.body.append(box);
+  }
+  return box;
+}
+
+let errorTimer = null;
+/** Show a message in the error banner (click or wait to dismiss). */
+export function showError(message) {
+  const box = errorBox();
+  box.textContent = message;
+  box.classList.add("shown");
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => box.classList.remove("shown"), 8000);
+}
+
+export function clearError() {
+  errorBox().classList.remove("shown");
+}
+
+/**
+ * Call the JSON API. `body` (an object) makes it a POST unless `method` says otherwise.
+ * A 4xx/5xx answer shows its `detail` in the error banner and throws ApiError
+ * (pass `quiet: true` to only throw).
+ */
+export async function api(path, { method, body, quiet = false, signal } = {}) {
+  const init = { method: method || (body === undefined ? "GET" : "POST"), signal, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    if (err.name === "AbortError") throw err;
+    const e = new ApiError(0, "cannot reach the server: is `stratagem serve` still running?");
+    if (!quiet) showError(e.message);
+    throw e;
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { detail: text };
+  }
+  if (!response.ok) {
+    const detail = (data && typeof data.detail === "string") ? data.detail
+      : `${response.status} ${response.statusText}`;
+    const e = new ApiError(response.status, detail);
+    if (!quiet) showError(detail);
+    throw e;
+  }
+  return data;
+}
+
+/** Query-string parameters of the page as a plain object. */
+export function readState() {
+  return Object.fromEntries(new URLSearchParams(window.location.search));
+}
+
+/**
+ * Replace the page URL's query with `state` (keys with null/undefined/"" dropped),
+ * so that the address bar always restores what is shown. Returns the full URL.
+ */
+export function writeState(state, { push = false } = {}) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(state)) {
+    if (v === null || v === undefined || v === "") continue;
+    params.set(k, Array.isArray(v) ? v.join(",") : String(v));
+  }
+  const query = params.toString();
+  const url = window.location.pathname + (query ? "?" + query : "");
+  if (push) window.history.pushState(null, "", url);
+  else window.history.replaceState(null, "", url);
+  return window.location.origin + url;
+}
+
+/** Create an element: el("td", {class: "num", onclick: f}, "text", child). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else if (v === true) node.setAttribute(k, "");
+    else node.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+/** `n` with `digits` decimals (a dash for null). */
+export function fmt(n, digits = 3) {
+  return n === null || n === undefined || Number.isNaN(n) ? "–" : Number(n).toFixed(digits);
+}
+
+/** A probability as a percentage. */
+export function pct(p, digits = 1) {
+  return p === null || p === undefined ? "–" : (100 * p).toFixed(digits) + "%";
+}
+
+/** A small tag saying whether a number is exact or estimated. */
+export function exactness(exact) {
+  return el("span", { class: "tag " + (exact ? "exact" : "estimated") }, exact ? "exact" : "estimated");
+}
+
+/** Set a meter (`.meter > .fill + .label`) to probability `p`. */
+export function setMeter(meter, p, text) {
+  meter.querySelector(".fill").style.width = `${Math.round(1000 * p) / 10}%`;
+  meter.querySelector(".label").textContent = text ?? pct(p);
+  meter.setAttribute("aria-valuenow", String(Math.round(100 * p)));
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+/**
+ * Draw a histogram into `svg`: `series` is a list of {bins: [[x, weight], ...], cls}
+ * (weights as probabilities or counts); x is an integer score.
+ * Returns the svg. Bars of several series are drawn side by side.
+ */
+export function histogram(svg, series, { width = 640, height = 200, binWidth = 1, label = "" } = {}) {
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.classList.add("chart");
+  const all = series.flatMap((s) => s.bins);
+  if (!all.length) return svg;
+  const xs = all.map((b) => b[0]);
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs) + binWidth;
+  const top = Math.max(...series.map((s) => {
+    const total = s.bins.reduce((a, b) => a + b[1], 0) || 1;
+    return Math.max(...s.bins.map((b) => b[1] / total));
+  }));
+  const left = 36, bottom = 22, right = 8, topPad = 14;
+  const w = width - left - right, h = height - bottom - topPad;
+  const sx = (x) => left + ((x - lo) / (hi - lo)) * w;
+  series.forEach((s, i) => {
+    const total = s.bins.reduce((a, b) => a + b[1], 0) || 1;
+    const slot = (w * binWidth) / (hi - lo) / series.length;
+    for (const [x, weight] of s.bins) {
+      const bh = (weight / total / top) * h;
+      svg.append(svgEl("rect", {
+        class: s.cls || (i ? "bar2" : "bar"), x: sx(x) + i * slot, y: topPad + h - bh,
+        width: Math.max(slot - 0.3, 0.6), height: bh,
+      }));
+    }
+  });
+  svg.append(svgEl("line", { class: "axis", x1: left, x2: left + w, y1: topPad + h, y2: topPad + h }));
+  const step = niceStep((hi - lo) / 8);
+  for (let x = Math.ceil(lo / step) * step; x <= hi; x += step) {
+    const t = svgEl("text", { x: sx(x), y: height - 6, "text-anchor": "middle" });
+    t.textContent = String(x);
+    svg.append(t);
+  }
+  const t = svgEl("text", { x: left, y: 10 });
+  t.textContent = label || `max ${(100 * top).toFixed(1)}% per bin`;
+  svg.append(t);
+  return svg;
+}
+
+function niceStep(raw) {
+  const p = 10 ** Math.floor(Math.log10(Math.max(raw, 1e-9)));
+  for (const m of [1, 2, 5, 10]) if (raw <= m * p) return m * p;
+  return 10 * p;
+}
+
+export { svgEl };
+
+/** Poll `fn` every `ms` until it returns a truthy value; resolves to that value. */
+export async function pollUntil(fn, ms = 800) {
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, ms));
+  }
+}
+
+/** The site header shared by every page. */
+export function siteHeader(active) {
+  const nav = el("nav", {},
+    ...[["yahtzee", "Yahtzee"], ["pig", "Pig"], ["scorefour", "Score Four"], ["scrabble", "Scrabble"]]
+      .map(([g, name]) => el("a", { href: `/${g}`, "aria-current": g === active ? "page" : null }, name)));
+  return el("header", { class: "site" }, el("a", { class: "home", href: "/" }, "Stratagem"), nav);
+}
+
+// A failed API call has already been shown to the player (see `api`); do not let it
+// surface again as an unhandled rejection from an event handler.
+window.addEventListener("unhandledrejection", (ev) => {
+  if (ev.reason instanceof ApiError) ev.preventDefault();
+});

@@ -1,0 +1,878 @@
+"""The Yahtzee/Yatzy API: coach and AI games, the assistant, distributions, MCTS.
+
+Numbers come from the library: expected final scores from the solved table
+(:class:`~stratagem.games.yahtzee.strategies.OptimalStrategy`, exact),
+P(final >= target) and the chance of finishing ahead from
+:class:`~stratagem.games.yahtzee.winning.ChanceAdvisor` (exact given its
+assumptions), final-score distributions from
+:mod:`stratagem.games.yahtzee.outcomes` (exact), MCTS rows from
+:class:`~stratagem.algorithms.mcts.MCTS` (estimated). The remaining-score
+tables behind the probabilities take about 1 GB and 1-2.5 minutes to build
+the first time; they are built (or loaded from the cache) as a background job
+whose progress the page polls.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+import numpy as np
+from fastapi import APIRouter, Path, Request
+from pydantic import BaseModel, Field
+from scipy import stats
+
+from stratagem.core.agent import Advice, Agent
+from stratagem.core.arena import load_game, parse_spec
+from stratagem.core.errors import IllegalActionError, InvalidStateError, StratagemError
+from stratagem.core.game import CHANCE
+from stratagem.core.tables import TableCache
+from stratagem.games.yahtzee.distribution import RemainingDistributions
+from stratagem.games.yahtzee.match import REMAINING_KIND, REMAINING_VERSION, optimal_remaining
+from stratagem.games.yahtzee.outcomes import OptionDistributions
+from stratagem.games.yahtzee.rules import PRESETS, UPPER, YahtzeeRules, preset
+from stratagem.games.yahtzee.solver import Solution, solve
+from stratagem.games.yahtzee.state import (
+    Keep,
+    Score,
+    Scorecard,
+    Situation,
+    YahtzeeState,
+    parse_action,
+)
+from stratagem.games.yahtzee.strategies import OptimalStrategy
+from stratagem.games.yahtzee.winning import ChanceAdvisor
+from stratagem.web.common import ERROR_RESPONSES, JobStatus, jobs, run_heavy, sessions, settings
+from stratagem.web.sessions import ID_PATTERN
+
+router = APIRouter(prefix="/api/yahtzee", tags=["yahtzee"], responses=ERROR_RESPONSES)
+
+RulesName = Literal["yahtzee", "yahtzee-free-joker", "yahtzee-no-bonus", "yatzy"]
+BoxName = Literal[
+    "ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",
+    "full_house", "small_straight", "large_straight", "yahtzee", "chance", "one_pair",
+    "two_pairs", "yatzy",
+]  # fmt: skip
+Die = Annotated[int, Field(ge=1, le=6)]
+Dice = Annotated[list[Die], Field(min_length=5, max_length=5, description="five dice, 1..6")]
+SessionId = Annotated[str, Path(pattern=ID_PATTERN, description="a game session id")]
+ActionText = Annotated[
+    str,
+    Field(
+        min_length=4,
+        max_length=40,
+        description="the CLI's action: 'keep 1 1 4', 'keep -' or 'score <box>'",
+        examples=["keep 6 6", "score chance"],
+    ),
+]
+MAX_TARGET = 1600
+MAX_SCORE = 1600
+SMALL, LARGE = 1.0, 5.0
+"""Mistake sizes: a loss below SMALL points is small, at or above LARGE large."""
+
+
+# --- tables ------------------------------------------------------------------------------
+
+
+_LOCK = threading.Lock()
+_SOLVE_LOCKS: dict[str, threading.Lock] = {}
+_SOLUTIONS: dict[str, Solution] = {}
+_ADVISORS: dict[str, _Advisor] = {}
+
+
+class _Advisor:
+    """The optimal strategy and the probability advisors of one rule set, thread-safe."""
+
+    def __init__(self, solution: Solution) -> None:
+        self.solution = solution
+        self.strategy = OptimalStrategy(solution)
+        self.lock = threading.Lock()
+        self.chance: ChanceAdvisor | None = None
+        self.outcomes: OptionDistributions | None = None
+
+    def advise(self, sit: Situation) -> list[Advice]:
+        with self.lock:
+            return self.strategy.advise_situation(sit)
+
+    def with_tables(self, tables: RemainingDistributions) -> None:
+        with self.lock:
+            if self.chance is None:
+                self.chance = ChanceAdvisor(self.solution, tables)
+                self.outcomes = OptionDistributions(OptimalStrategy(self.solution), tables)
+
+
+def rules_of(name: str) -> YahtzeeRules:
+    if name not in PRESETS:
+        raise StratagemError(f"unknown rules {name!r}; the presets are: {', '.join(PRESETS)}")
+    return preset(name)
+
+
+def solution(name: str, progress: Any = None) -> Solution:
+    """The solved table of a preset (solved once per process, cached on disk)."""
+    rules = rules_of(name)
+    with _LOCK:
+        lock = _SOLVE_LOCKS.setdefault(name, threading.Lock())
+    with lock:
+        found = _SOLUTIONS.get(name)
+        if found is None:
+            found = _SOLUTIONS[name] = solve(rules, progress=progress)
+        return found
+
+
+def advisor(name: str) -> _Advisor:
+    found = _ADVISORS.get(name)
+    if found is None:
+        sol = solution(name)
+        with _LOCK:
+            found = _ADVISORS.setdefault(name, _Advisor(sol))
+    return found
+
+
+def _remaining_key(name: str) -> str:
+    return f"yahtzee-remaining:{name}"
+
+
+def _remaining_cached(name: str) -> bool:
+    rules = rules_of(name)
+    return TableCache().path(REMAINING_KIND, rules.fingerprint, REMAINING_VERSION).is_file()
+
+
+def remaining(request: Request, name: str, start: bool = True) -> RemainingDistributions | None:
+    """The remaining-score tables if ready; otherwise start loading/building them
+    (when allowed) and return ``None``."""
+    table = jobs(request).result(_remaining_key(name))
+    if table is not None:
+        assert isinstance(table, RemainingDistributions)
+        return table
+    if start:
+        _start_remaining(request, name)
+    return None
+
+
+def _start_remaining(request: Request, name: str) -> JobStatus:
+    key = _remaining_key(name)
+    status = jobs(request).status(key)
+    if status.state in ("building", "ready"):
+        return status
+    mode = settings(request).tables
+    cached = _remaining_cached(name)
+    if mode == "off" or (not cached and mode != "build"):
+        return status
+
+    def build(progress: Any) -> RemainingDistributions:
+        progress(0.0, "solving the expected-score table")
+        sol = solution(name)
+        if cached:
+            progress(0.05, "loading the remaining-score tables from the cache (about 1 GB)")
+        else:
+            progress(0.05, "building the remaining-score tables (once; 1-2.5 minutes, about 1 GB)")
+        table = optimal_remaining(sol)
+        advisor(name).with_tables(table)
+        return table
+
+    return jobs(request).start(key, build)
+
+
+def _tables_view(request: Request, name: str) -> TablesView:
+    sol = _SOLUTIONS.get(name)
+    rem = jobs(request).status(_remaining_key(name))
+    return TablesView(
+        rules=name,  # type: ignore[arg-type]
+        solved=sol is not None,
+        expected_score=sol.expected_score if sol is not None else None,
+        remaining=rem,
+        remaining_cached=rem.state == "ready" or _remaining_cached(name),
+        can_build=settings(request).tables == "build",
+    )
+
+
+# --- models ------------------------------------------------------------------------------
+
+
+class Position(BaseModel):
+    """One decision of a real game, as ``stratagem yahtzee advise --batch`` reads it."""
+
+    rules: RulesName = "yahtzee"
+    dice: Dice
+    rolls_left: int = Field(ge=0, le=2, description="throws still allowed this turn (0..2)")
+    filled: list[BoxName] = Field(
+        default_factory=list, max_length=15, description="the filled boxes (names of the preset)"
+    )
+    upper: int = Field(0, ge=0, le=105, description="upper-section total (not capped)")
+    yahtzee_box: Literal[0, 50] | None = Field(
+        None, description="what a filled Yahtzee box holds (American rules only)"
+    )
+    score: int | None = Field(
+        None, ge=0, le=MAX_SCORE, description="points so far, bonuses included"
+    )
+
+    def situation(self) -> Situation:
+        rules = rules_of(self.rules)
+        for name in self.filled:
+            rules.category_index(name)
+        if len(set(self.filled)) != len(self.filled):
+            raise InvalidStateError("a box is listed twice in filled")
+        return Situation(
+            rules, tuple(self.dice), self.rolls_left, frozenset(self.filled), self.upper,
+            self.yahtzee_box, self.score,
+        )  # fmt: skip
+
+
+class AdviseRequest(Position):
+    target: int | None = Field(
+        None, ge=0, le=MAX_TARGET, description="also price options by P(final score >= target)"
+    )
+
+
+class OptionRow(BaseModel):
+    action: str
+    value: float = Field(description="expected final score (exact)")
+    regret: float = Field(ge=0, description="best option's value minus this one's")
+    p_target: float | None = Field(
+        None, ge=0, le=1, description="P(final >= target): exact, when the tables are ready"
+    )
+
+
+class AdviceView(BaseModel):
+    rules: RulesName
+    options: list[OptionRow]
+    target: int | None = None
+    target_note: str = ""
+    tables: JobStatus
+
+
+class DistributionRequest(Position):
+    action: ActionText | None = Field(None, description="the option; the best when omitted")
+
+
+class DistributionView(BaseModel):
+    action: str
+    exact: bool = True
+    mean: float
+    sd: float
+    low: int
+    p: list[float] = Field(description="p[i] = P(final score = low + i)")
+    p_at_least: float | None = None
+    target: int | None = None
+
+
+class DistributionRequestT(DistributionRequest):
+    target: int | None = Field(None, ge=0, le=MAX_TARGET)
+
+
+class MctsRequest(Position):
+    simulations: int = Field(2000, ge=10, le=20_000, description="server-capped")
+    c: float = Field(0.71, ge=0, le=10)
+    rollout: Literal["random", "greedy"] = "greedy"
+    seed: int = Field(1, ge=0, le=2**31 - 1)
+
+
+class MctsRow(BaseModel):
+    action: str
+    mean: float | None
+    se: float | None
+    sd: float | None
+    n: int
+    histogram: dict[int, int]
+    tied_with_best: bool = Field(description="not significantly worse than the best (Welch 5%)")
+    exact_value: float = Field(description="the option's exact expected final score")
+
+
+class MctsView(BaseModel):
+    rules: RulesName
+    simulations: int
+    rollout: str
+    rows: list[MctsRow]
+
+
+class TablesView(BaseModel):
+    rules: RulesName
+    solved: bool
+    expected_score: float | None
+    remaining: JobStatus
+    remaining_cached: bool
+    can_build: bool
+
+
+class PresetView(BaseModel):
+    name: RulesName
+    family: Literal["yahtzee", "yatzy"]
+    categories: list[str]
+    upper_bonus: int
+    upper_bonus_threshold: int
+    yahtzee_bonus: int
+    joker: str
+    yahtzee_box: str
+
+
+class NewGame(BaseModel):
+    rules: RulesName = "yahtzee"
+    mode: Literal["coach", "ai"] = "coach"
+    opponent: Literal["optimal", "win"] = "optimal"
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+
+
+class ActRequest(BaseModel):
+    action: ActionText
+
+
+class CardView(BaseModel):
+    boxes: dict[str, int | None]
+    upper_total: int
+    upper_bonus: int
+    yahtzee_bonus: int
+    total: int
+
+
+class DecisionView(BaseModel):
+    index: int
+    turn: int
+    dice: list[int]
+    rolls_left: int
+    action: str
+    best: str
+    value: float
+    best_value: float
+    regret: float
+    size: Literal["none", "small", "medium", "large"]
+    position: Position
+
+
+class AiStep(BaseModel):
+    dice: list[int]
+    rolls_left: int
+    action: str
+
+
+class Summary(BaseModel):
+    final: list[int]
+    decisions: int
+    total_loss: float
+    mean_loss: float
+    counts: dict[str, int]
+    mistakes: list[DecisionView]
+    result: str
+
+
+class GameView(BaseModel):
+    id: str
+    rules: RulesName
+    mode: Literal["coach", "ai"]
+    opponent: str | None
+    categories: list[str]
+    over: bool
+    turn: int
+    dice: list[int]
+    rolls_left: int
+    cards: list[CardView]
+    legal: list[str]
+    box_points: dict[str, int] = Field(description="what the dice would score in each legal box")
+    last: DecisionView | None
+    decisions: int
+    total_loss: float
+    mean_loss: float | None
+    ai_turn: list[AiStep]
+    win_chance: float | None = Field(None, ge=0, le=1)
+    win_note: str = ""
+    summary: Summary | None
+
+
+class LegalView(BaseModel):
+    actions: list[str]
+
+
+# --- games -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Decision:
+    turn: int
+    sit: Situation
+    action: str
+    best: str
+    value: float
+    best_value: float
+    regret: float
+
+
+@dataclass
+class YahtzeeGame:
+    rules: str
+    mode: str
+    opponent: str | None
+    state: YahtzeeState
+    rng: np.random.Generator
+    ai: Agent | None = None
+    decisions: list[_Decision] = field(default_factory=list)
+    ai_turn: list[AiStep] = field(default_factory=list)
+
+    def advance(self) -> None:
+        """Roll the dice and play the AI until the human has a decision or the game ends."""
+        state = self.state
+        while not state.is_terminal():
+            player = state.current_player
+            if player == CHANCE:
+                roll = state.sample_chance(self.rng)
+                state = state.apply(roll)
+            elif player == 1:
+                assert self.ai is not None
+                action = self.ai.act(state, self.rng)
+                self.ai_turn.append(
+                    AiStep(dice=list(state.dice), rolls_left=state.rolls_left, action=str(action))
+                )
+                state = state.apply(action)
+            else:
+                break
+        self.state = state
+
+
+def _light(game: YahtzeeGame) -> bool:
+    """Whether requests on this game are cheap enough to answer on the event loop: a
+    coach game whose table is loaded costs a few table look-ups (milliseconds); the AI's
+    turns and the win meter go to a worker thread."""
+    return game.mode == "coach" and game.rules in _ADVISORS
+
+
+def _size(regret: float) -> Literal["none", "small", "medium", "large"]:
+    if regret <= 1e-9:
+        return "none"
+    if regret < SMALL:
+        return "small"
+    if regret < LARGE:
+        return "medium"
+    return "large"
+
+
+def _position(rules: str, sit: Situation) -> Position:
+    return Position(
+        rules=rules,  # type: ignore[arg-type]
+        dice=list(sit.dice),
+        rolls_left=sit.rolls_left,
+        filled=sorted(sit.filled, key=sit.rules.categories.index),  # type: ignore[arg-type]
+        upper=sit.upper,
+        yahtzee_box=sit.yahtzee_box,  # type: ignore[arg-type]
+        score=sit.score,
+    )
+
+
+def _decision_view(game: YahtzeeGame, i: int) -> DecisionView:
+    d = game.decisions[i]
+    return DecisionView(
+        index=i,
+        turn=d.turn,
+        dice=list(d.sit.dice),
+        rolls_left=d.sit.rolls_left,
+        action=d.action,
+        best=d.best,
+        value=d.value,
+        best_value=d.best_value,
+        regret=d.regret,
+        size=_size(d.regret),
+        position=_position(game.rules, d.sit),
+    )
+
+
+def _card_view(card: Scorecard) -> CardView:
+    return CardView(
+        boxes=dict(zip(card.rules.categories, card.boxes)),
+        upper_total=card.upper_total,
+        upper_bonus=card.upper_bonus_points,
+        yahtzee_bonus=card.yahtzee_bonus_points,
+        total=card.total,
+    )
+
+
+def _win_chance(request: Request, game: YahtzeeGame) -> tuple[float | None, str]:
+    state = game.state
+    if game.mode != "ai":
+        return None, ""
+    if state.is_terminal():
+        a, b = state.cards[0].total, state.cards[1].total
+        return (1.0 if a > b else 0.5 if a == b else 0.0), "the game is over"
+    table = remaining(request, game.rules)
+    if table is None:
+        status = jobs(request).status(_remaining_key(game.rules))
+        if status.state == "missing":
+            return None, "the probability tables are not built on this server"
+        return None, f"preparing the probability tables ({status.message or status.state})"
+    adv = advisor(game.rules)
+    adv.with_tables(table)
+    assert adv.chance is not None
+    with adv.lock:
+        options = adv.chance.advise_win(state)
+    return (
+        options[0].value,
+        "exact if you play the best turn for winning and both players then play the "
+        "expected-score optimum",
+    )
+
+
+def _view(request: Request, sid: str, game: YahtzeeGame) -> GameView:
+    state = game.state
+    over = state.is_terminal()
+    legal = [] if over else [str(a) for a in state.legal_actions()]
+    box_points = (
+        {}
+        if over
+        else {name: pts + bonus for name, (pts, bonus) in state.card.options(state.dice).items()}
+    )
+    loss = sum(d.regret for d in game.decisions)
+    n = len(game.decisions)
+    win, note = _win_chance(request, game)
+    summary = None
+    if over:
+        counts = {s: 0 for s in ("none", "small", "medium", "large")}
+        for d in game.decisions:
+            counts[_size(d.regret)] += 1
+        finals = [card.total for card in state.cards]
+        result = f"final score {finals[0]}"
+        if game.mode == "ai":
+            verdict = (
+                "you win"
+                if finals[0] > finals[1]
+                else "a tie"
+                if finals[0] == finals[1]
+                else "the AI wins"
+            )
+            result = f"you {finals[0]}, AI {finals[1]}: {verdict}"
+        summary = Summary(
+            final=finals,
+            decisions=n,
+            total_loss=loss,
+            mean_loss=loss / max(n, 1),
+            counts=counts,
+            mistakes=[
+                _decision_view(game, i)
+                for i in sorted(range(n), key=lambda i: -game.decisions[i].regret)
+                if game.decisions[i].regret > 1e-9
+            ],
+            result=result,
+        )
+    return GameView(
+        id=sid,
+        rules=game.rules,  # type: ignore[arg-type]
+        mode=game.mode,  # type: ignore[arg-type]
+        opponent=game.opponent,
+        categories=list(state.rules.categories),
+        over=over,
+        turn=min(len(state.cards[0].filled) + 1, state.rules.num_categories),
+        dice=list(state.dice) if not over else [],
+        rolls_left=state.rolls_left if not over else 0,
+        cards=[_card_view(c) for c in state.cards],
+        legal=legal,
+        box_points=box_points,
+        last=_decision_view(game, n - 1) if n else None,
+        decisions=n,
+        total_loss=loss,
+        mean_loss=loss / n if n else None,
+        ai_turn=game.ai_turn,
+        win_chance=win,
+        win_note=note,
+        summary=summary,
+    )
+
+
+def _new_game(request: Request, body: NewGame) -> tuple[str, YahtzeeGame]:
+    rules = rules_of(body.rules)
+    advisor(body.rules)  # solve (or load) before the game starts
+    ai: Agent | None = None
+    opponent = None
+    players = 1
+    if body.mode == "ai":
+        players, opponent = 2, body.opponent
+        if body.opponent == "win" and remaining(request, body.rules) is None:
+            status = jobs(request).status(_remaining_key(body.rules))
+            raise StratagemError(
+                "the win-seeking AI needs the remaining-score tables, which are not ready "
+                f"({status.state}{': ' + status.message if status.message else ''}); "
+                f"poll GET /api/yahtzee/tables/{body.rules} or play the optimal AI"
+            )
+        ai = load_game("yahtzee").make_agent(body.rules, parse_spec(body.opponent))
+    seed = body.seed if body.seed is not None else secrets.randbits(63)
+    game = YahtzeeGame(
+        body.rules, body.mode, opponent, YahtzeeState.new(rules, players),
+        np.random.default_rng(seed), ai,
+    )  # fmt: skip
+    game.advance()
+    sid = sessions(request, "yahtzee").create(game)
+    return sid, game
+
+
+def _act(request: Request, game: YahtzeeGame, text: str) -> None:
+    state = game.state
+    if state.is_terminal():
+        raise IllegalActionError("the game is over; start a new one")
+    action = parse_action(text)
+    sit = state.situation()
+    options = advisor(game.rules).advise(sit)
+    chosen = next((a for a in options if a.action == action), None)
+    if chosen is None:
+        legal = ", ".join(str(a) for a in state.legal_actions())
+        raise IllegalActionError(f"cannot {text}: the options are {legal}")
+    game.decisions.append(
+        _Decision(
+            turn=len(state.card.filled) + 1,
+            sit=sit,
+            action=str(action),
+            best=str(options[0].action),
+            value=chosen.value,
+            best_value=options[0].value,
+            regret=chosen.regret,
+        )
+    )
+    if isinstance(action, Score):
+        game.ai_turn = []  # the AI's turn that follows is logged afresh
+    game.state = state.apply(action)
+    game.advance()
+
+
+# --- endpoints ---------------------------------------------------------------------------
+
+
+@router.get("/presets")
+def presets() -> list[PresetView]:
+    """The rule presets and their score cards."""
+    return [
+        PresetView(
+            name=name,  # type: ignore[arg-type]
+            family=r.family,
+            categories=list(r.categories),
+            upper_bonus=r.upper_bonus,
+            upper_bonus_threshold=r.upper_bonus_threshold,
+            yahtzee_bonus=r.yahtzee_bonus,
+            joker=r.joker,
+            yahtzee_box=r.yahtzee_category,
+        )
+        for name, r in PRESETS.items()
+    ]
+
+
+@router.get("/tables/{rules}")
+def tables(request: Request, rules: RulesName) -> TablesView:
+    """Whether the tables of a preset are ready (the page polls this while they build)."""
+    return _tables_view(request, rules)
+
+
+@router.post("/tables/{rules}")
+async def prepare_tables(request: Request, rules: RulesName) -> TablesView:
+    """Solve the preset (seconds) and start loading or building its remaining-score
+    tables in the background (refused quietly when the server does not build them)."""
+    await run_heavy(advisor, rules)
+    _start_remaining(request, rules)
+    return _tables_view(request, rules)
+
+
+@router.post("/games")
+async def new_game(request: Request, body: NewGame) -> GameView:
+    """Start a coach game (solitaire) or a game against the AI; the dice are thrown."""
+    sid, game = await run_heavy(_new_game, request, body)
+    return await run_heavy(_view, request, sid, game)
+
+
+@router.get("/games/{sid}")
+async def game_state(request: Request, sid: SessionId) -> GameView:
+    game = sessions(request, "yahtzee").get(sid, YahtzeeGame)
+    if _light(game):
+        return _view(request, sid, game)
+    return await run_heavy(_view, request, sid, game)
+
+
+@router.get("/games/{sid}/legal")
+def legal_actions(request: Request, sid: SessionId) -> LegalView:
+    game = sessions(request, "yahtzee").get(sid, YahtzeeGame)
+    state = game.state
+    return LegalView(actions=[] if state.is_terminal() else [str(a) for a in state.legal_actions()])
+
+
+@router.post("/games/{sid}/act")
+async def act(request: Request, sid: SessionId, body: ActRequest) -> GameView:
+    """Play the human's decision (then the dice are thrown and the AI plays its turn)."""
+
+    def run() -> GameView:
+        with sessions(request, "yahtzee").use(sid, YahtzeeGame) as game:
+            _act(request, game, body.action)
+            return _view(request, sid, game)
+
+    if _light(sessions(request, "yahtzee").get(sid, YahtzeeGame)):
+        return run()
+    return await run_heavy(run)
+
+
+@router.get("/games/{sid}/advice")
+async def game_advice(request: Request, sid: SessionId) -> AdviceView:
+    """Every option of the human's decision with its expected final score (the hint)."""
+    game = sessions(request, "yahtzee").get(sid, YahtzeeGame)
+    if game.state.is_terminal():
+        raise InvalidStateError("the game is over: there is nothing to advise")
+    sit = game.state.situation()
+    if game.rules in _ADVISORS:
+        return _advise(request, _position(game.rules, sit), None)
+    return await run_heavy(_advise, request, _position(game.rules, sit), None)
+
+
+def _advise(request: Request, pos: Position, target: int | None) -> AdviceView:
+    sit = pos.situation()
+    adv = advisor(pos.rules)
+    options = adv.advise(sit)
+    p_target: dict[str, float] = {}
+    note = ""
+    status = jobs(request).status(_remaining_key(pos.rules))
+    if target is not None:
+        table = remaining(request, pos.rules)
+        if table is None:
+            status = jobs(request).status(_remaining_key(pos.rules))
+            note = "P(final >= target) needs the remaining-score tables: " + (
+                "not built on this server" if status.state == "missing" else status.state
+            )
+        else:
+            adv.with_tables(table)
+            assert adv.chance is not None
+            with adv.lock:
+                chances = adv.chance.advise_target(sit, target)
+            p_target = {str(a.action): a.value for a in chances}
+            note = (
+                "exact: the rest of this turn played for the target, later turns by the "
+                "expected-score optimum"
+            )
+            status = jobs(request).status(_remaining_key(pos.rules))
+    return AdviceView(
+        rules=pos.rules,
+        options=[
+            OptionRow(
+                action=str(a.action),
+                value=a.value,
+                regret=max(a.regret, 0.0),
+                p_target=p_target.get(str(a.action)),
+            )
+            for a in options
+        ],
+        target=target,
+        target_note=note,
+        tables=status,
+    )
+
+
+@router.post("/advise")
+async def advise(request: Request, body: AdviseRequest) -> AdviceView:
+    """The assistant: every option of a position with its expected final score and,
+    with ``target``, P(final >= target)."""
+    if body.target is None and body.rules in _ADVISORS:
+        return _advise(request, body, None)
+    return await run_heavy(_advise, request, body, body.target)
+
+
+def _distribution(request: Request, body: DistributionRequestT) -> DistributionView:
+    sit = body.situation()
+    adv = advisor(body.rules)
+    table = remaining(request, body.rules)
+    if table is None:
+        status = jobs(request).status(_remaining_key(body.rules))
+        raise StratagemError(
+            "final-score distributions need the remaining-score tables, which are not ready "
+            f"({'not built on this server' if status.state == 'missing' else status.state})"
+        )
+    adv.with_tables(table)
+    assert adv.outcomes is not None
+    action: Keep | Score
+    if body.action is None:
+        best = adv.advise(sit)[0].action
+        assert isinstance(best, Keep | Score)
+        action = best
+    else:
+        action = parse_action(body.action)
+    with adv.lock:
+        dist = adv.outcomes.final_score(sit, action)
+    return DistributionView(
+        action=str(action),
+        mean=dist.mean,
+        sd=dist.sd,
+        low=dist.low,
+        p=[float(x) for x in dist.pmf],
+        p_at_least=dist.p_at_least(body.target) if body.target is not None else None,
+        target=body.target,
+    )
+
+
+@router.post("/distribution")
+async def distribution(request: Request, body: DistributionRequestT) -> DistributionView:
+    """The exact final-score distribution of one option (the best when ``action`` is
+    omitted), playing the expected-score optimum afterwards."""
+    return await run_heavy(_distribution, request, body)
+
+
+def situation_state(sit: Situation) -> YahtzeeState:
+    """A one-player state at ``sit`` whose totals match it (for searching from it).
+
+    Box points are not known from a situation, only totals: the upper total is
+    put in the first filled upper box and the other points in the first filled
+    lower box (or as Yahtzee bonus points), which changes no rule a playout uses.
+    """
+    rules = sit.rules
+    boxes: list[int | None] = [None] * rules.num_categories
+    for name in sit.filled:
+        boxes[rules.category_index(name)] = 0
+    upper_names = [c for c in UPPER if c in sit.filled]
+    if upper_names:
+        boxes[rules.category_index(upper_names[0])] = sit.upper
+    ybox = rules.yahtzee_category
+    if sit.yahtzee_box is not None:
+        boxes[rules.category_index(ybox)] = sit.yahtzee_box
+    rest = sit.points - sit.known_points
+    lower = [c for c in rules.categories if c in sit.filled and c not in UPPER and c != ybox]
+    bonus = 0
+    if lower:
+        boxes[rules.category_index(lower[0])] = rest
+    else:
+        bonus = rest
+    card = Scorecard(rules, tuple(boxes), bonus)
+    return YahtzeeState(rules, (card,), 0, tuple(sit.dice), sit.rolls_left, False)
+
+
+def _mcts(request: Request, body: MctsRequest) -> MctsView:
+    from stratagem.algorithms.mcts import MCTS
+    from stratagem.games.yahtzee.rollout import rollout
+
+    cap = settings(request).max_mcts_sims
+    if body.simulations > cap:
+        raise StratagemError(f"at most {cap} simulations per search on this server")
+    sit = body.situation()
+    exact = {str(a.action): a.value for a in advisor(body.rules).advise(sit)}
+    state = situation_state(sit)
+    agent = MCTS(body.c, body.simulations, body.rollout, body.seed, rollout_fn=rollout)
+    found = agent.advise(state)
+    best = found[0]
+    rows = []
+    for a in found:
+        tied = a is best
+        if not tied and a.n and a.n >= 2 and best.se is not None and a.sd is not None:
+            assert best.sd is not None and best.n is not None
+            if a.sd == 0 and best.sd == 0:
+                tied = a.value == best.value
+            else:
+                _t, p = stats.ttest_ind_from_stats(
+                    best.value, best.sd, best.n, a.value, a.sd, a.n, equal_var=False
+                )
+                tied = bool(p >= 0.05)
+        rows.append(
+            MctsRow(
+                action=str(a.action),
+                mean=None if not a.n else a.value,
+                se=a.se,
+                sd=a.sd,
+                n=a.n or 0,
+                histogram=dict(a.histogram or {}),
+                tied_with_best=tied,
+                exact_value=exact[str(a.action)],
+            )
+        )
+    return MctsView(rules=body.rules, simulations=body.simulations, rollout=body.rollout, rows=rows)
+
+
+@router.post("/mcts")
+async def mcts(request: Request, body: MctsRequest) -> MctsView:
+    """Monte Carlo tree search from a position: per option the mean final score of its
+    simulations, SE, SD, n, a histogram, and whether it is statistically tied with the
+    best (estimated; the exact expected score is beside it)."""
+    return await run_heavy(_mcts, request, body)

@@ -1,0 +1,137 @@
+"""The JSON API of Yahtzee and Pig through the ASGI app: games, advice, limits, errors."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from stratagem.web.app import create_app
+from stratagem.web.yahtzee import RulesName, situation_state
+
+
+def test_the_rules_literal_lists_every_preset() -> None:
+    from typing import get_args
+
+    from stratagem.games.yahtzee.rules import PRESETS
+
+    assert set(get_args(RulesName)) == set(PRESETS)
+
+
+def test_a_coach_game_prices_each_decision_against_the_best(client: TestClient) -> None:
+    game = client.post("/api/yahtzee/games", json={"seed": 11}).json()
+    assert game["rolls_left"] == 2 and len(game["dice"]) == 5
+    advice = client.get(f"/api/yahtzee/games/{game['id']}/advice").json()["options"]
+    assert advice[0]["regret"] == 0
+    assert {o["action"] for o in advice} == set(game["legal"])
+    worst = advice[-1]
+    after = client.post(f"/api/yahtzee/games/{game['id']}/act", json={"action": worst["action"]})
+    last = after.json()["last"]
+    assert last["regret"] == pytest.approx(worst["regret"])
+    assert last["best"] == advice[0]["action"]
+    assert last["position"]["dice"] == game["dice"]
+
+
+def test_a_game_against_the_optimal_ai_shows_both_cards(client: TestClient) -> None:
+    game = client.post("/api/yahtzee/games", json={"seed": 2, "mode": "ai"}).json()
+    assert len(game["cards"]) == 2
+    assert "score chance" in game["legal"]
+    chance = "score chance"
+    after = client.post(f"/api/yahtzee/games/{game['id']}/act", json={"action": chance}).json()
+    # the AI played its whole turn: one box filled on its card, logged step by step
+    assert sum(v is not None for v in after["cards"][1]["boxes"].values()) == 1
+    assert after["ai_turn"] and after["ai_turn"][-1]["action"].startswith("score ")
+    assert after["win_chance"] is None and "not built" in after["win_note"]
+
+
+def test_the_win_ai_without_its_tables_is_refused_with_the_reason(client: TestClient) -> None:
+    r = client.post("/api/yahtzee/games", json={"mode": "ai", "opponent": "win"})
+    assert r.status_code == 400
+    assert "remaining-score tables" in r.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"dice": [1, 1, 1, 1, 7], "rolls_left": 2}, 422, "less than or equal to 6"),
+        ({"dice": [1, 1, 1, 1], "rolls_left": 2}, 422, "at least 5"),
+        ({"dice": [1, 1, 1, 1, 4], "rolls_left": 3}, 422, "rolls_left"),
+        ({"dice": [1, 2, 3, 4, 5], "rolls_left": 0, "filled": ["one_pair"]}, 400, "one_pair"),
+        ({"dice": [1, 2, 3, 4, 5], "rolls_left": 0, "filled": ["ones"], "upper": 7}, 400,
+         "impossible"),
+        ({"dice": [1, 2, 3, 4, 5], "rolls_left": 0, "filled": ["yahtzee"]}, 400, "50 or 0"),
+    ],
+)  # fmt: skip
+def test_bad_positions_get_a_4xx_naming_the_problem(
+    client: TestClient, body: dict[str, object], status: int, words: str
+) -> None:
+    r = client.post("/api/yahtzee/advise", json=body)
+    assert r.status_code == status
+    assert words in r.json()["detail"]
+
+
+def test_an_illegal_action_and_an_unknown_session(client: TestClient) -> None:
+    game = client.post("/api/yahtzee/games", json={"seed": 4}).json()
+    r = client.post(f"/api/yahtzee/games/{game['id']}/act", json={"action": "keep 7 7"})
+    assert r.status_code == 400 and "cannot keep" in r.json()["detail"]
+    r = client.get("/api/yahtzee/games/ses-AAAAAAAAAAAAAAAAAAAAAAAA")
+    assert r.status_code == 404 and "start a new game" in r.json()["detail"]
+
+
+def test_mcts_is_capped_by_the_server_and_flags_ties(client: TestClient) -> None:
+    r = client.post("/api/yahtzee/mcts", json={"dice": [6, 6, 6, 6, 6], "rolls_left": 0,
+                                               "simulations": 501})  # fmt: skip
+    assert r.status_code == 400 and "at most 500" in r.json()["detail"]
+    rows = client.post(
+        "/api/yahtzee/mcts", json={"dice": [6, 6, 6, 6, 6], "rolls_left": 0, "simulations": 300}
+    ).json()["rows"]
+    assert rows[0]["action"] == "score yahtzee" and rows[0]["tied_with_best"]
+    assert sum(r["n"] for r in rows) == 300
+    assert all(sum(r["histogram"].values()) == r["n"] for r in rows)
+
+
+def test_a_situation_state_keeps_the_totals() -> None:
+    from stratagem.games.yahtzee.rules import preset
+    from stratagem.games.yahtzee.state import Situation
+
+    rules = preset("yahtzee")
+    sit = Situation(rules, (1, 2, 3, 4, 5), 1, frozenset({"ones", "sixes", "chance"}), upper=20,
+                    score=45)  # fmt: skip
+    state = situation_state(sit)
+    assert state.situation() == sit
+
+
+def test_a_pig_game_to_the_end_by_the_hints(client: TestClient) -> None:
+    game = client.post("/api/pig/games", json={"preset": "piglet", "seed": 3}).json()
+    assert game["rules"]["description"].startswith("piglet: coin")
+    while not game["over"]:
+        odds = client.get(f"/api/pig/games/{game['id']}/advice").json()
+        assert odds["p_win"] == pytest.approx(game["p_win"])
+        game = client.post(f"/api/pig/games/{game['id']}/act", json={"action": odds["best"]}).json()
+    assert game["given_away"] == pytest.approx(0.0, abs=1e-12)
+    assert game["winner"] in ("you", "ai")
+    assert game["p_win"] == (1.0 if game["winner"] == "you" else 0.0)
+
+
+def test_pig_map_and_rule_of_thumb(client: TestClient) -> None:
+    game = client.post("/api/pig/games", json={"opponent": "hold", "hold_at": 20, "seed": 1})
+    m = client.get(f"/api/pig/games/{game.json()['id']}/map").json()
+    assert m["goal"] == 100 and len(m["roll"]) == 100
+    assert [len(col) for col in m["roll"][:3]] == [100, 99, 98]
+    assert m["roll"][0][0] == 1  # a turn always starts with a roll
+    assert m["rule_hold_at"][0] == 20
+
+
+def test_pig_refuses_bad_variants_and_holding_at_zero(client: TestClient) -> None:
+    r = client.post("/api/pig/games", json={"faces": 3, "bust_faces": [4]})
+    assert r.status_code == 400 and "not on a 3-faced die" in r.json()["detail"]
+    r = client.post("/api/pig/games", json={"goal": 201})
+    assert r.status_code == 422
+    r = client.post("/api/pig/games", json={"opponent": "hold", "hold_at": 150})
+    assert r.status_code == 400 and "hold_at" in r.json()["detail"]
+
+
+def test_sessions_are_bounded_per_game() -> None:
+    client = TestClient(create_app(max_sessions=2, tables="off"))
+    ids = [client.post("/api/pig/games", json={"seed": i}).json()["id"] for i in range(3)]
+    assert client.get(f"/api/pig/games/{ids[0]}").status_code == 404
+    assert client.get(f"/api/pig/games/{ids[2]}").status_code == 200

@@ -1,0 +1,42 @@
+"""The start page, the shared assets, the limits every API shares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from stratagem.web.app import GAMES, create_app
+
+
+def test_start_page_links_every_game_page(client: TestClient) -> None:
+    html = client.get("/").text
+    for game in GAMES:
+        assert f'href="/{game}' in html
+
+
+def test_static_assets_are_served_without_a_cdn(client: TestClient) -> None:
+    for asset in ("style.css", "common.js", "favicon.svg"):
+        response = client.get(f"/static/{asset}")
+        assert response.status_code == 200
+        assert "https://" not in response.text
+
+
+def test_unknown_page_is_a_json_404(client: TestClient) -> None:
+    response = client.get("/no-such-page")
+    assert response.status_code == 404
+    assert "start page" in response.json()["detail"]
+
+
+def test_oversized_body_is_refused_with_413() -> None:
+    client = TestClient(create_app(max_body_bytes=100))
+    response = client.post("/api/games", content=b"x" * 1000)
+    assert response.status_code == 413
+    assert "100 bytes" in response.json()["detail"]
+
+
+def test_start_page_in_the_browser(page: Any, screenshot: Any) -> None:
+    page.goto("/")
+    assert page.title() == "Stratagem"
+    assert page.locator("#games section").count() == 4
+    screenshot(page, "start")
