@@ -31,6 +31,7 @@ import warnings
 import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import platformdirs
@@ -245,14 +246,11 @@ class MappedTable:
     (False, [0.0, 1.0, 2.0, 0.0, 1.0])
     """
 
-    def __init__(self, path: Path, header: dict[str, object], mapped: np.ndarray) -> None:
+    def __init__(self, path: Path, header: dict[str, Any], mapped: np.ndarray) -> None:
         self.path = path
         self.header = header
         self._mapped = mapped
-        self._entries: dict[str, dict[str, object]] = {
-            str(e["name"]): e
-            for e in header["arrays"]  # type: ignore[union-attr]
-        }
+        self._entries: dict[str, dict[str, Any]] = {str(e["name"]): e for e in header["arrays"]}
         self._checked: set[tuple[str, int]] = set()
 
     @property
@@ -269,7 +267,7 @@ class MappedTable:
             f"cached table {self.path} is corrupt ({why}); delete it to have it rebuilt"
         )
 
-    def _entry(self, name: str) -> dict[str, object]:
+    def _entry(self, name: str) -> dict[str, Any]:
         try:
             return self._entries[name]
         except KeyError:
@@ -278,10 +276,10 @@ class MappedTable:
     def view(self, name: str) -> np.ndarray:
         """The array without checking it (see :meth:`verify`); copy-on-write, never written back."""
         e = self._entry(name)
-        start = int(e["offset"])  # type: ignore[call-overload]
-        stop = start + int(e["nbytes"])  # type: ignore[call-overload]
+        start = int(e["offset"])
+        stop = start + int(e["nbytes"])
         raw = self._mapped[start:stop]
-        return raw.view(np.dtype(str(e["dtype"]))).reshape(e["shape"])  # type: ignore[arg-type]
+        return raw.view(np.dtype(str(e["dtype"]))).reshape(e["shape"])
 
     def verify(self, name: str, start: int = 0, stop: int | None = None) -> None:
         """Check the segments holding elements ``start:stop`` of the flattened array.
@@ -290,14 +288,15 @@ class MappedTable:
         """
         e = self._entry(name)
         itemsize = np.dtype(str(e["dtype"])).itemsize
-        total = int(e["nbytes"])  # type: ignore[call-overload]
+        total = int(e["nbytes"])
         lo = max(0, start) * itemsize
         hi = total if stop is None else min(total, stop * itemsize)
-        base = int(e["offset"])  # type: ignore[call-overload]
-        for i, (seg_start, seg_bytes, crc) in enumerate(e["segments"]):  # type: ignore[attr-defined]
+        base = int(e["offset"])
+        segments: list[list[int]] = e["segments"]
+        for i, (seg_start, seg_bytes, crc) in enumerate(segments):
             if seg_start + seg_bytes <= lo or seg_start >= hi or (name, i) in self._checked:
                 continue
-            chunk = self._mapped[base + seg_start : base + seg_start + seg_bytes]
+            chunk = self._mapped[base + seg_start : base + seg_start + seg_bytes].data
             if zlib.crc32(chunk) != crc:
                 raise self._corrupt(f"checksum of {name!r} segment {i} does not match")
             self._checked.add((name, i))
@@ -325,29 +324,29 @@ class TableWriter:
         self._handle = os.fdopen(fd, "wb")
         self._handle.write(MAPPED_MAGIC + bytes(16))
         self._pos = len(MAPPED_MAGIC) + 16
-        self._entries: list[dict[str, object]] = []
+        self._entries: list[dict[str, Any]] = []
         self._names: set[str] = set()
 
-    def _start(self, name: str, dtype: np.dtype, shape: list[int]) -> dict[str, object]:
+    def _start(self, name: str, dtype: np.dtype, shape: list[int]) -> dict[str, Any]:
         if name in self._names:
             raise ValueError(f"array {name!r} written twice")
         pad = -self._pos % _ALIGN
         self._handle.write(bytes(pad))
         self._pos += pad
-        entry: dict[str, object] = {"name": name, "dtype": dtype.str, "shape": shape,
+        entry: dict[str, Any] = {"name": name, "dtype": dtype.str, "shape": shape,
                                     "offset": self._pos, "nbytes": 0, "segments": []}  # fmt: skip
         self._entries.append(entry)
         self._names.add(name)
         return entry
 
-    def _write(self, entry: dict[str, object], data: np.ndarray) -> None:
-        raw = memoryview(np.ascontiguousarray(data)).cast("B")
-        segments: list[list[int]] = entry["segments"]  # type: ignore[assignment]
+    def _write(self, entry: dict[str, Any], data: np.ndarray) -> None:
+        raw = np.ascontiguousarray(data).view(np.uint8).reshape(-1).data
+        segments: list[list[int]] = entry["segments"]
         for lo in range(0, max(len(raw), 1), SEGMENT_BYTES):
             piece = raw[lo : lo + SEGMENT_BYTES]
-            segments.append([int(entry["nbytes"]), len(piece), zlib.crc32(piece)])  # type: ignore[call-overload]
+            segments.append([int(entry["nbytes"]), len(piece), zlib.crc32(piece)])
             self._handle.write(piece)
-            entry["nbytes"] = int(entry["nbytes"]) + len(piece)  # type: ignore[call-overload]
+            entry["nbytes"] = int(entry["nbytes"]) + len(piece)
             self._pos += len(piece)
 
     def append(self, name: str, data: np.ndarray) -> None:
@@ -359,7 +358,7 @@ class TableWriter:
         elif np.dtype(str(last["dtype"])) != data.dtype:
             raise ValueError(f"array {name!r} mixes {last['dtype']} and {data.dtype.str}")
         self._write(last, data.reshape(-1))
-        last["shape"] = [int(last["nbytes"]) // data.dtype.itemsize]  # type: ignore[call-overload]
+        last["shape"] = [int(last["nbytes"]) // data.dtype.itemsize]
 
     def put(self, name: str, data: np.ndarray) -> None:
         """Store a whole array of any shape."""

@@ -38,7 +38,7 @@ def _win(rules: str, spec: AgentSpec) -> Agent:
 def _high_score(rules: str, spec: AgentSpec) -> Agent:
     from stratagem.games.yahtzee.high_score import HighScoreStrategy
 
-    text = spec.get("target")
+    text = spec.param("target")
     if text is None:
         raise ArenaError("high-score needs a target: high-score:target=300")
     try:
