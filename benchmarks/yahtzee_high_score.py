@@ -66,12 +66,14 @@ def main() -> None:
     rows: list[tuple[str, str, str, str]] = []
     result: dict[str, object] = {"rules": rules}
     setup = (f"from stratagem.games.yahtzee.rules import preset; "
-             f"from stratagem.games.yahtzee.solver import solve; s = solve(preset({rules!r}))")  # fmt: skip
+             "from stratagem.games.yahtzee.solver import solve; "
+             f"s = solve(preset({rules!r}))")  # fmt: skip
     probe = (setup + "; from stratagem.core.tables import TableCache; "
              "from stratagem.games.yahtzee import high_score as H; "
              "m = TableCache().open_mapped(H.TABLE_KIND, s.rules.fingerprint, H.FORMAT_VERSION); "
              "import json; print(json.dumps(None if m is None else "
-             "{'bytes': m.nbytes, 'build': m.header.get('build'), 'path': str(m.path)}))")  # fmt: skip
+             "{'bytes': m.nbytes, 'build': m.header.get('build'), "
+             "'path': str(m.path)}))")  # fmt: skip
     info = json.loads(child(probe)[0])
     if info is None and not args.skip_build:
         code = (setup + "; import time, json; from stratagem.games.yahtzee import high_score as H;"
@@ -97,8 +99,9 @@ def main() -> None:
             rows.append(("build peak RSS", f"{rss:,.0f} MiB", f"<= {1.5 * size_mib:,.0f} MiB",
                          "met" if rss <= 1.5 * size_mib else "not met"))  # fmt: skip
         code = (setup + "; import time, json; from stratagem.games.yahtzee import high_score as H;"
-                " t = time.perf_counter(); tab = H.high_score_table(s); o = time.perf_counter() - t;"
-                f" print(json.dumps({{'open': o, 'p': {{T: tab.value(0, 0, 0, T) for T in {TARGETS}}}}}))")  # fmt: skip
+                " t = time.perf_counter(); tab = H.high_score_table(s);"
+                " o = time.perf_counter() - t; print(json.dumps({'open': o, 'p': "
+                f"{{T: tab.value(0, 0, 0, T) for T in {TARGETS}}}}}))")  # fmt: skip
         out, wall, _cpu, rss = child(code)
         opened = json.loads(out)
         result["open_seconds"] = opened["open"]
@@ -118,8 +121,9 @@ def main() -> None:
             "print(json.dumps(time.perf_counter() - t))")  # fmt: skip
     out, _wall, _cpu, _rss = child(code)
     result["remaining_open_seconds"] = json.loads(out)
-    rows.append(("open the remaining-score tables", f"{result['remaining_open_seconds']:.3f} s",
-                 "< 1 s", "met" if result["remaining_open_seconds"] < 1 else "not met"))  # fmt: skip
+    opened_in = float(result["remaining_open_seconds"])  # type: ignore[arg-type]
+    rows.append(("open the remaining-score tables", f"{opened_in:.3f} s", "< 1 s",
+                 "met" if opened_in < 1 else "not met"))  # fmt: skip
     if not args.skip_distribution:
         dist = ["yahtzee", "distribution", "--rules", rules, "--json"]
         out, wall1, _cpu, rss1 = cli(*dist)

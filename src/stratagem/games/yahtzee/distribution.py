@@ -244,6 +244,7 @@ def remaining_distributions(
     min_filled: int = 0,
     sink: LayerSink | None = None,
     keep: str = "all",
+    start: tuple[int, int, int] | None = None,
 ) -> RemainingDistributions:
     """Build the distribution of the remaining score for every reachable state.
 
@@ -255,9 +256,11 @@ def remaining_distributions(
     the next one alone into its own array and handed to ``sink``. With
     ``keep="all"`` the result holds every layer; with ``keep="last"`` only
     the layer of ``min_filled`` (two layers are alive at any time, which is
-    all the empty card's distribution needs).
+    all the empty card's distribution needs). Given a ``start`` card
+    ``(mask, upper, flag)``, only states a game from it can reach (and some
+    more) are computed, down to its layer.
     """
-    start = time.perf_counter()
+    began = time.perf_counter()
     if keep not in ("all", "last"):
         raise ValueError(f"keep must be 'all' or 'last', not {keep!r}")
     pid = _policy_id(policy)
@@ -265,6 +268,10 @@ def remaining_distributions(
     k = _Kernels(solution, pid)
     a = solution.arrays
     layers = reachable_states(rules, a)
+    if start is not None:
+        m0, u0 = start[0], min(start[1], rules.upper_bonus_threshold)
+        min_filled = bin(m0).count("1")
+        layers = [x[((x[:, 0] & m0) == m0) & (x[:, 1] >= u0)] for x in layers]
     nstates = sum(len(layer) for layer in layers)
     sid = np.full(solution.values.shape, -1, dtype=np.int64)
     local = np.zeros(nstates, dtype=np.int64)  # offsets inside each layer's own array
@@ -323,7 +330,7 @@ def remaining_distributions(
         base += len(layer_data)
     data = kept[0][1] if len(kept) == 1 else np.concatenate([d for _, d in kept])
     return RemainingDistributions(
-        rules, policy, sid, offsets, lows, lengths, data, time.perf_counter() - start
+        rules, policy, sid, offsets, lows, lengths, data, time.perf_counter() - began
     )
 
 

@@ -460,11 +460,11 @@ def high_score_distribution(
         opt = optimal_remaining(solution)
         opt.check_all()
     else:
-        opt = remaining_distributions(solution, "optimal", min_filled=filled0 + 1)
+        opt = remaining_distributions(solution, "optimal", start=(mask, upper, flag))
     top = 2048 + points + target
     final = np.zeros(top + 2048)
     if points >= target:
-        low, pmf = remaining_distributions(solution, "optimal", min_filled=filled0).pmf(
+        low, pmf = remaining_distributions(solution, "optimal", start=(mask, upper, flag)).pmf(
             mask, upper, flag
         )
         final[points + low : points + low + len(pmf)] += pmf
