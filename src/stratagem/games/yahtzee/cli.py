@@ -270,9 +270,7 @@ def advise_command(
         check_target(target)  # a bad target fails before the table is opened
         solution = _solution(r, quiet=as_json)
         with _build_progress(r, "high-score table", as_json) as progress:
-            from stratagem.games.yahtzee.high_score import high_score_table
-
-            table = high_score_table(solution, progress=progress)
+            table = _high_score_for(solution, (sit.mask, sit.upper, sit.flag), progress)
         advice = HighScoreStrategy(solution, target, table).advise_situation(sit)
         column = f"P(final >= {target})"
     elif target is not None:
@@ -393,6 +391,23 @@ def _print_simulation(s: dict[str, Any]) -> None:
         out.print(f"{int(low):4d}-{int(low) + width - 1:<4d} {count:>9,} {bar}")
 
 
+LATE_CARD = 6
+"""Boxes filled from which a card without the cached table solves only what it can reach."""
+
+
+def _high_score_for(solution: Solution, card: tuple[int, int, int], progress: Any) -> Any:
+    """The cached high-score table; for a late card (LATE_CARD or more boxes filled) without
+    it, just the states the card can reach (seconds), built in memory and not cached."""
+    from stratagem.core.tables import TableCache
+    from stratagem.games.yahtzee import high_score as H
+
+    rules = solution.rules
+    cached = TableCache().open_mapped(H.TABLE_KIND, rules.fingerprint, H.FORMAT_VERSION)
+    if cached is None and bin(card[0]).count("1") >= LATE_CARD:
+        return H.build_table(solution, start=card, progress=progress)
+    return H.high_score_table(solution, progress=progress)
+
+
 def _high_score_target(policy: str) -> int | None:
     """T of ``high-score:target=T``; None for another policy name; a bad T is an error."""
     if not policy.startswith("high-score"):
@@ -463,18 +478,10 @@ def distribution_command(
     solution = _solution(r, quiet=as_json)
     start = time.perf_counter()
     if target is not None:
-        from stratagem.games.yahtzee.high_score import (
-            build_table,
-            high_score_distribution,
-            high_score_table,
-        )
+        from stratagem.games.yahtzee.high_score import high_score_distribution
 
         with _build_progress(r, "high-score table", as_json) as progress:
-            if boxes:  # only the states this card can reach, unless the whole table is cached
-                hs = build_table(solution, start=(card.mask, card.upper, card.flag),
-                                 progress=progress)  # fmt: skip
-            else:
-                hs = high_score_table(solution, progress=progress)
+            hs = _high_score_for(solution, (card.mask, card.upper, card.flag), progress)
         low, pmf = high_score_distribution(
             solution, hs, target, (card.mask, card.upper, card.flag, card.points)
         )
