@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The test suite runs OpenSpiel's, PettingZoo's and Gymnasium's checkers on the adapters.
+INTEROP := $(VENV)/.interop
 PORT ?= 8000
 
 .PHONY: run demo test test-all lint bench clean
@@ -12,6 +14,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,web]'
 	touch $(STAMP)
+
+$(INTEROP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,interop]'
+	touch $(INTEROP)
 
 run: $(STAMP)
 	$(BIN)/stratagem serve --host 127.0.0.1 --port $(PORT)
@@ -23,11 +29,11 @@ demo: $(STAMP)
 	$(BIN)/stratagem pig solve --rules pig
 	$(BIN)/stratagem pig evaluate --rules pig --a optimal --b hold:20
 
-test: $(STAMP)
+test: $(INTEROP)
 	$(BIN)/python -m pytest -m "not slow" -q
 
-test-all: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,web,bench,distributed]'
+test-all: $(INTEROP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,bench,distributed,interop]'
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

@@ -185,7 +185,15 @@ def available_games() -> list[str]:
 
 
 def load_game(name: str) -> GameSpec:
-    """The :class:`GameSpec` of ``stratagem.games.<name>.arena``."""
+    """The :class:`GameSpec` of ``stratagem.games.<name>.arena``.
+
+    ``openspiel:<game>`` names a game of OpenSpiel, played through
+    :mod:`stratagem.interop.openspiel` (the ``interop`` extra).
+    """
+    if name.startswith("openspiel:"):
+        from stratagem.interop.openspiel import arena_game
+
+        return arena_game(name)
     if name not in available_games():
         raise ArenaError(f"unknown game {name!r}; the games are: {', '.join(available_games())}")
     module = importlib.import_module(f"stratagem.games.{name}.arena")

@@ -265,7 +265,7 @@ class ScrabbleState:
 
     def _place(self, move: Placement) -> ScrabbleState:
         tiles = self.tiles
-        board = self.board_array
+        board = self.board_array.copy()  # the cached array belongs to this state
         placed = new_tiles(board, move, tiles)
         rack = list(self.racks[self.player])
         for _, _, code in placed:

@@ -1,0 +1,625 @@
+"""Our games as Python OpenSpiel games, OpenSpiel bots as our agents, and back.
+
+Importing this module registers four games with ``pyspiel``:
+
+=====================  ==========================================================
+``stratagem_pig``      Pig (``rules`` preset, ``goal``, ``faces``, ``bust_face``
+                       (one face) or ``bust_faces`` (several: ``"1 6"``),
+                       ``bust_scores_one``, ``catch_up_turn``; 0 / empty keeps
+                       the preset's value)
+``stratagem_yahtzee``  Yahtzee or Yatzy (``rules`` preset, ``players`` 1-4)
+``stratagem_scorefour``  Score Four
+``stratagem_scrabble``   Scrabble (``rules`` tile set, ``players`` 2-4,
+                       ``lexicon`` word-list path; empty: the built-in one)
+=====================  ==========================================================
+
+Pig and Score Four are zero-sum with returns +1 / -1 (0 for a draw), as in
+OpenSpiel's own games; our win probability ``p`` is ``(1 + v) / 2`` of their
+value ``v``. Yahtzee and Scrabble return the final scores (general sum).
+Every game is sequential with terminal rewards. Pig, Yahtzee and Score Four
+have perfect information; their information state string is the history
+(perfect recall) and their observation (tensor and string) is the position,
+a sufficient statistic of it. Scrabble hides the racks: a player's
+information state string lists what that player has seen (every move, the
+own draws and exchanges, and only the number of tiles others draw or swap).
+No game gives an information-state *tensor*: a perfect-recall history has no
+fixed size in Pig (a game can last any number of turns) and Scrabble.
+
+Action and chance ids are those of :mod:`stratagem.interop.codecs`.
+
+>>> import pyspiel
+>>> game = pyspiel.load_game("stratagem_pig(goal=20)")
+>>> state = game.new_initial_state()
+>>> state.legal_actions(), state.apply_action(0), state.chance_outcomes()[0]
+([0], None, (0, 0.16666666666666666))
+
+The other direction: :class:`SpielState` makes any OpenSpiel game one of our
+states, and :func:`arena_game` an arena game ``openspiel:<game string>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from stratagem.core.agent import Agent, RandomAgent
+from stratagem.core.arena import AgentInfo, AgentSpec, ArenaError, GameSpec
+from stratagem.core.errors import StratagemError
+from stratagem.core.game import CHANCE, TERMINAL, Action, State
+from stratagem.interop import InteropError, require
+from stratagem.interop.codecs import (
+    Codec,
+    PigCodec,
+    ScoreFourCodec,
+    ScrabbleCodec,
+    YahtzeeCodec,
+)
+
+require("pyspiel")
+import pyspiel  # noqa: E402
+
+_T = pyspiel.GameType
+_WIN_GAMES = ("stratagem_pig", "stratagem_scorefour")
+
+
+class _Box:
+    """Holds one of our (immutable) states; a clone shares it instead of copying it."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
+        return self
+
+
+def _pig_codec(params: Mapping[str, Any]) -> Codec[Any]:
+    from stratagem.games.pig.rules import preset
+
+    options: dict[str, Any] = {
+        "bust_scores_one": bool(params["bust_scores_one"]),
+        "catch_up_turn": bool(params["catch_up_turn"]),
+    }
+    if params["goal"]:
+        options["goal"] = int(params["goal"])
+    if params["faces"]:
+        options["faces"] = int(params["faces"])
+    if params["bust_face"] and params["bust_faces"]:
+        raise InteropError("give bust_face (one face) or bust_faces (several), not both")
+    if params["bust_face"]:
+        options["bust_faces"] = (int(params["bust_face"]),)
+    if params["bust_faces"]:
+        try:
+            options["bust_faces"] = tuple(int(f) for f in str(params["bust_faces"]).split())
+        except ValueError:
+            raise InteropError(
+                f"bust_faces lists faces separated by spaces, e.g. '1 6', "
+                f"got {params['bust_faces']!r}"
+            ) from None
+    return PigCodec(preset(str(params["rules"])).with_options(**options))
+
+
+def _yahtzee_codec(params: Mapping[str, Any]) -> Codec[Any]:
+    from stratagem.games.yahtzee.rules import preset
+
+    return YahtzeeCodec(preset(str(params["rules"])), int(params["players"]))
+
+
+def _scrabble_codec(params: Mapping[str, Any]) -> Codec[Any]:
+    from stratagem.games.scrabble.lexicon import get_lexicon
+
+    lexicon = get_lexicon(str(params["lexicon"]) or None, str(params["rules"]))
+    return ScrabbleCodec(lexicon, int(params["players"]))
+
+
+_GAMES: dict[str, tuple[str, Callable[[Mapping[str, Any]], Codec[Any]], dict[str, Any]]] = {
+    "stratagem_pig": (
+        "Stratagem Pig",
+        _pig_codec,
+        {"rules": "pig", "goal": 0, "faces": 0, "bust_face": 0, "bust_faces": "",
+         "bust_scores_one": False, "catch_up_turn": False},
+    ),
+    "stratagem_yahtzee": ("Stratagem Yahtzee", _yahtzee_codec, {"rules": "yahtzee", "players": 1}),
+    "stratagem_scorefour": ("Stratagem Score Four", lambda p: ScoreFourCodec(), {}),
+    "stratagem_scrabble": (
+        "Stratagem Scrabble", _scrabble_codec, {"rules": "english", "players": 2, "lexicon": ""},
+    ),
+}  # fmt: skip
+
+
+def _game_type(short_name: str) -> Any:
+    long_name, _, defaults = _GAMES[short_name]
+    chance = {"stratagem_scorefour": _T.ChanceMode.DETERMINISTIC}
+    players = {"stratagem_yahtzee": (1, 4), "stratagem_scrabble": (2, 4)}
+    low, high = players.get(short_name, (2, 2))
+    imperfect = short_name == "stratagem_scrabble"
+    return _T(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=_T.Dynamics.SEQUENTIAL,
+        chance_mode=chance.get(short_name, _T.ChanceMode.EXPLICIT_STOCHASTIC),
+        information=(
+            _T.Information.IMPERFECT_INFORMATION
+            if imperfect
+            else _T.Information.PERFECT_INFORMATION
+        ),
+        utility=_T.Utility.ZERO_SUM if short_name in _WIN_GAMES else _T.Utility.GENERAL_SUM,
+        reward_model=_T.RewardModel.TERMINAL,
+        max_num_players=high,
+        min_num_players=low,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=defaults,
+    )
+
+
+def _game_info(short_name: str, codec: Codec[Any]) -> Any:
+    if short_name in _WIN_GAMES:
+        low, high, total = -1.0, 1.0, 0.0
+    elif isinstance(codec, YahtzeeCodec):
+        low, high, total = 0.0, float(codec.max_score), None
+    else:
+        assert isinstance(codec, ScrabbleCodec)
+        low, high, total = float(codec.min_score), float(codec.max_score), None
+    if isinstance(codec, PigCodec):
+        # A game of Pig has no bound on its length (both players may bust forever,
+        # with probability 0); OpenSpiel needs a number.
+        length = 1 << 30
+    elif isinstance(codec, YahtzeeCodec):
+        length = codec.num_players * codec.num_boxes * 6
+    elif isinstance(codec, ScrabbleCodec):
+        length = codec.max_length
+    else:
+        length = 64
+    kwargs: dict[str, Any] = {
+        "num_distinct_actions": codec.num_actions,
+        "max_chance_outcomes": codec.num_chance_outcomes,
+        "num_players": codec.num_players,
+        "min_utility": low,
+        "max_utility": high,
+        "max_game_length": length,
+    }
+    if total is not None:
+        kwargs["utility_sum"] = total
+    return pyspiel.GameInfo(**kwargs)
+
+
+class StratagemGame(pyspiel.Game):  # type: ignore[misc]
+    """One of our games seen by OpenSpiel (the ``short_name`` picks which)."""
+
+    short_name = ""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        _, make, defaults = _GAMES[self.short_name]
+        merged = {**defaults, **(params or {})}
+        try:
+            self.codec = make(merged)
+        except StratagemError as exc:
+            raise ValueError(f"{self.short_name}: {exc}") from None
+        super().__init__(
+            _game_type(self.short_name), _game_info(self.short_name, self.codec), dict(params or {})
+        )
+
+    def new_initial_state(self) -> StratagemState:
+        return StratagemState(self, self.codec.new_state())
+
+    def state_from(self, ours: State) -> StratagemState:
+        """An OpenSpiel state holding one of our positions (its history is not known)."""
+        return StratagemState(self, ours)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return _HistoryObserver(self.short_name == "stratagem_scrabble")
+        return _Observer(self.codec)
+
+
+def _make_game_class(short_name: str) -> type[StratagemGame]:
+    name = "".join(part.title() for part in short_name.split("_")) + "Game"
+    return type(name, (StratagemGame,), {"short_name": short_name})
+
+
+class StratagemState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state around one of our immutable states (``ours``)."""
+
+    def __init__(self, game: StratagemGame, ours: State) -> None:
+        super().__init__(game)
+        self._codec = game.codec
+        self._box = _Box(ours)
+        self._pending: tuple[int, ...] = ()
+        self._win = game.short_name in _WIN_GAMES
+        # (who saw it in full or -1 for everyone, full text, text for the others)
+        self._private = game.short_name == "stratagem_scrabble"
+        self._seen = _Box(())
+
+    @property
+    def ours(self) -> State:
+        """Our state (in Scrabble, a draw under way is in ``pending`` until complete)."""
+        state: State = self._box.state
+        return state
+
+    @property
+    def pending(self) -> tuple[int, ...]:
+        return self._pending
+
+    def current_player(self) -> int:
+        player = self.ours.current_player
+        if player == TERMINAL:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if player == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        return int(player)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._codec.legal_ids(self.ours)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self._codec.chance_ids(self.ours, self._pending)
+
+    def _apply_action(self, action: int) -> None:
+        codec, state = self._codec, self.ours
+        player = state.current_player
+        if player == CHANCE:
+            text = codec.chance_text(state, action)
+            drawer = getattr(state, "drawer", -1)
+            self._see((drawer, text, "draw a tile") if drawer >= 0 else (-1, text, text))
+            state, self._pending = codec.apply_chance(state, self._pending, action)
+        else:
+            move = codec.action(state, action)
+            text = str(move)
+            if text.startswith("exchange "):
+                hidden = f"player {player} exchanges {len(text.split()[1])} tiles"
+                self._see((player, f"player {player} {text}", hidden))
+            else:
+                self._see((-1, f"player {player} {text}", f"player {player} {text}"))
+            state = state.apply(move)
+        self._box = _Box(state)
+
+    def _see(self, event: tuple[int, str, str]) -> None:
+        if self._private:
+            self._seen = _Box((*self._seen.state, event))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == int(pyspiel.PlayerId.CHANCE):
+            return self._codec.chance_text(self.ours, action)
+        return self._codec.action_text(self.ours, action)
+
+    def is_terminal(self) -> bool:
+        return bool(self.ours.is_terminal())
+
+    def returns(self) -> list[float]:
+        state = self.ours
+        if not state.is_terminal():
+            return [0.0] * self._codec.num_players
+        values = [float(r) for r in state.returns()]
+        return [2.0 * v - 1.0 for v in values] if self._win else values
+
+    def seen_by(self, player: int) -> str:
+        """What ``player`` has seen so far, one event a line (perfect recall)."""
+        events = self._seen.state
+        return "\n".join(full if who in (-1, player) else other for who, full, other in events)
+
+    def __str__(self) -> str:
+        key = self._codec.key(self.ours)
+        if self._pending:
+            key += "; drawn so far " + " ".join(
+                self._codec.chance_text(self.ours, c).split()[-1] for c in self._pending
+            )
+        return key
+
+
+class _Observer:
+    """The position seen by one player: the codec's vector and text."""
+
+    def __init__(self, codec: Codec[Any]) -> None:
+        self.codec = codec
+        self.tensor = np.zeros(codec.observation_size, dtype=np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: StratagemState, player: int) -> None:
+        self.tensor.fill(0.0)
+        self.codec.observe(state.ours, player, self.tensor)
+
+    def string_from(self, state: StratagemState, player: int) -> str:
+        return self.codec.observation_text(state.ours, player)
+
+
+class _HistoryObserver:
+    """Perfect recall: the history (perfect information) or what the player saw (Scrabble)."""
+
+    def __init__(self, private: bool) -> None:
+        self.private = private
+        self.tensor = None
+        self.dict: dict[str, np.ndarray] = {}
+
+    def set_from(self, state: StratagemState, player: int) -> None:
+        pass
+
+    def string_from(self, state: StratagemState, player: int) -> str:
+        return state.seen_by(player) if self.private else str(state.history_str())
+
+
+GAME_CLASSES: dict[str, type[StratagemGame]] = {}
+for _name in _GAMES:
+    GAME_CLASSES[_name] = _make_game_class(_name)
+    if _name not in pyspiel.registered_names():
+        pyspiel.register_game(_game_type(_name), GAME_CLASSES[_name])
+
+
+# --- OpenSpiel bots as our agents ---------------------------------------------------------
+
+
+class OpenSpielMCTSAgent:
+    """OpenSpiel's MCTS bot (random rollouts) playing one of our states.
+
+    The state is handed to the bot inside a :class:`StratagemState` of the
+    matching registered game; the bot's choice comes back as our action.
+    """
+
+    def __init__(self, game: StratagemGame, simulations: int = 200, c: float = 2.0,
+                 rollouts: int = 1) -> None:  # fmt: skip
+        for label, value, least in (("sims", simulations, 1), ("rollouts", rollouts, 1)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise InteropError(f"{label} must be a whole number >= {least}, got {value!r}")
+        if not (isinstance(c, (int, float)) and c > 0):
+            raise InteropError(f"c must be a positive number, got {c!r}")
+        self.game = game
+        self.simulations = simulations
+        self.c = float(c)
+        self.rollouts = rollouts
+        self.spec = f"openspiel-mcts:sims={simulations},c={c},rollouts={rollouts}"
+
+    def act(self, state: State, rng: np.random.Generator) -> Action:
+        from open_spiel.python.algorithms import mcts
+
+        seed = int(rng.integers(2**31 - 1))
+        random_state = np.random.RandomState(seed)
+        evaluator = mcts.RandomRolloutEvaluator(self.rollouts, random_state)
+        bot = mcts.MCTSBot(
+            self.game, self.c, self.simulations, evaluator, random_state=random_state
+        )
+        spiel_state = self.game.state_from(state)
+        return self.game.codec.action(state, bot.step(spiel_state))
+
+
+def _spiel_game_of(game: str, rules: str) -> StratagemGame:
+    """Our registered OpenSpiel game for one of our arena games and presets."""
+    params: dict[str, Any]
+    if game == "pig":
+        params = {"rules": rules}
+    elif game == "yahtzee":
+        params = {"rules": rules, "players": 1}
+    elif game == "scrabble":
+        params = {"rules": rules}
+    elif game == "scorefour":
+        params = {}
+    else:
+        raise ArenaError(f"no OpenSpiel adapter for {game}")
+    return GAME_CLASSES[f"stratagem_{game}"](params)
+
+
+def _mcts_params(spec: AgentSpec) -> tuple[int, float, int]:
+    try:
+        sims = int(spec.param("sims", "200") or "200")
+        c = float(spec.param("c", "2.0") or "2.0")
+        rollouts = int(spec.param("rollouts", "1") or "1")
+    except ValueError:
+        raise ArenaError(f"{spec}: sims and rollouts are whole numbers, c a number") from None
+    return sims, c, rollouts
+
+
+_MCTS_HELP = {
+    "sims": "simulations per decision (200)",
+    "c": "UCT exploration constant (2.0)",
+    "rollouts": "random rollouts per leaf (1)",
+}
+
+
+def with_openspiel_agents(game: GameSpec) -> GameSpec:
+    """``game`` with one more agent, ``openspiel-mcts``: OpenSpiel's MCTS bot.
+
+    Yahtzee games with more than one player are given to the bot as solitaire
+    positions of the player to move (the bot sees only its own card).
+    """
+
+    def make(rules: str, spec: AgentSpec) -> Agent:
+        sims, c, rollouts = _mcts_params(spec)
+        try:
+            return _OwnView(OpenSpielMCTSAgent(_spiel_game_of(game.name, rules), sims, c, rollouts))
+        except StratagemError as exc:
+            raise ArenaError(str(exc)) from None
+
+    info = AgentInfo("openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", make, _MCTS_HELP)
+    return replace(game, agents={**game.agents, "openspiel-mcts": info})
+
+
+class _OwnView:
+    """Hands a multi-player Yahtzee position to a solitaire bot as the mover's own game."""
+
+    def __init__(self, agent: OpenSpielMCTSAgent) -> None:
+        self.agent = agent
+        self.spec = agent.spec
+
+    def act(self, state: State, rng: np.random.Generator) -> Action:
+        from stratagem.games.yahtzee.state import YahtzeeState
+
+        if isinstance(state, YahtzeeState) and state.num_players > 1:
+            state = replace(state, cards=(state.card,), player=0)
+        return self.agent.act(state, rng)
+
+
+# --- any OpenSpiel game as our state ------------------------------------------------------
+
+
+class SpielState:
+    """An OpenSpiel state behind our state protocol (immutable: ``apply`` clones).
+
+    Actions and chance outcomes are OpenSpiel's integer ids; ``str(action)``
+    of an id is its ``action_to_string``. Returns are OpenSpiel's.
+
+    >>> import pyspiel
+    >>> s = SpielState(pyspiel.load_game("pig(winscore=10)").new_initial_state())
+    >>> s.current_player, s.legal_actions()
+    (0, [0, 1])
+    """
+
+    __slots__ = ("_hash", "spiel")
+
+    def __init__(self, spiel: Any) -> None:
+        self.spiel = spiel
+        self._hash: int | None = None
+
+    @property
+    def num_players(self) -> int:
+        return int(self.spiel.num_players())
+
+    @property
+    def current_player(self) -> int:
+        if self.spiel.is_terminal():
+            return TERMINAL
+        if self.spiel.is_chance_node():
+            return CHANCE
+        if self.spiel.is_simultaneous_node():
+            raise InteropError("simultaneous-move OpenSpiel games are not supported")
+        return int(self.spiel.current_player())
+
+    def legal_actions(self) -> list[int]:
+        if self.spiel.is_chance_node() or self.spiel.is_terminal():
+            return []
+        return [int(a) for a in self.spiel.legal_actions()]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.spiel.is_chance_node():
+            return []
+        return [(int(a), float(p)) for a, p in self.spiel.chance_outcomes()]
+
+    def apply(self, action: object) -> SpielState:
+        if self.spiel.is_terminal():
+            raise InteropError("the game is over")
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise InteropError(f"an OpenSpiel action is an integer id, got {action!r}")
+        legal = (
+            [a for a, _ in self.chance_outcomes()] if self.spiel.is_chance_node()
+            else self.legal_actions()
+        )  # fmt: skip
+        if int(action) not in legal:
+            raise InteropError(
+                f"{action} is not legal here; the legal ids are: {', '.join(map(str, legal))}"
+            )
+        return SpielState(self.spiel.child(int(action)))
+
+    def is_terminal(self) -> bool:
+        return bool(self.spiel.is_terminal())
+
+    def returns(self) -> tuple[float, ...]:
+        return tuple(float(r) for r in self.spiel.returns())
+
+    def action_text(self, action: int) -> str:
+        return str(self.spiel.action_to_string(self.spiel.current_player(), action))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SpielState) and self.spiel.history() == other.spiel.history()
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(tuple(self.spiel.history()))
+        return self._hash
+
+    def __str__(self) -> str:
+        return str(self.spiel)
+
+
+def spiel_state(game: str) -> SpielState:
+    """The initial state of an OpenSpiel game string (``connect_four``, ``pig(winscore=20)``)."""
+    try:
+        loaded = pyspiel.load_game(game)
+    except Exception as exc:  # pyspiel raises RuntimeError / SpielError for unknown games
+        raise InteropError(f"OpenSpiel cannot load {game!r}: {exc}") from None
+    return SpielState(loaded.new_initial_state())
+
+
+def arena_game(name: str) -> GameSpec:
+    """The arena's view of ``openspiel:<game string>`` (agents: random, mcts, openspiel-mcts).
+
+    >>> arena_game("openspiel:connect_four").min_players
+    2
+    """
+    prefix, _, game = name.partition(":")
+    if prefix != "openspiel" or not game:
+        raise ArenaError(f"an OpenSpiel game is named openspiel:<game>, got {name!r}")
+    first = spiel_state(game)
+    loaded = first.spiel.get_game()
+    players = int(loaded.num_players())
+
+    def new_state(rules: str, count: int) -> State:
+        if count != players:
+            raise ArenaError(f"{game} is played by {players} players, not {count}")
+        return SpielState(loaded.new_initial_state())
+
+    def random(rules: str, spec: AgentSpec) -> Agent:
+        return RandomAgent()
+
+    def ours(rules: str, spec: AgentSpec) -> Agent:
+        from stratagem.algorithms.mcts import MCTS, MCTSConfig
+
+        try:
+            config = MCTSConfig.from_spec(",".join(f"{k}={v}" for k, v in spec.params))
+        except StratagemError as exc:
+            raise ArenaError(str(exc)) from None
+        return MCTS.from_config(config)
+
+    def theirs(rules: str, spec: AgentSpec) -> Agent:
+        sims, c, rollouts = _mcts_params(spec)
+        return _SpielBotAgent(loaded, sims, c, rollouts)
+
+    return GameSpec(
+        name=name,
+        presets=("default",),
+        default_rules="default",
+        min_players=players,
+        max_players=players,
+        new_state=new_state,
+        agents={
+            "random": AgentInfo("random", "uniformly random legal action", random),
+            "mcts": AgentInfo(
+                "mcts", "Stratagem's MCTS (random playouts through the protocol)", ours,
+                {"c": "exploration constant on min-max normalised values (0.71)",
+                 "sims": "simulations per decision (2500)",
+                 "expand": "visits before a node below the root grows children (1)",
+                 "seed": "seed of advise(); act() uses the arena's generator"},
+            ),
+            "openspiel-mcts": AgentInfo(
+                "openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", theirs, _MCTS_HELP
+            ),
+        },
+        result="win" if loaded.get_type().utility == _T.Utility.ZERO_SUM else "score",
+    )  # fmt: skip
+
+
+class _SpielBotAgent:
+    """OpenSpiel's MCTS bot on a :class:`SpielState`."""
+
+    def __init__(self, game: Any, simulations: int, c: float, rollouts: int) -> None:
+        self.game, self.simulations, self.c, self.rollouts = game, simulations, c, rollouts
+
+    def act(self, state: State, rng: np.random.Generator) -> Action:
+        from open_spiel.python.algorithms import mcts
+
+        assert isinstance(state, SpielState)
+        random_state = np.random.RandomState(int(rng.integers(2**31 - 1)))
+        evaluator = mcts.RandomRolloutEvaluator(self.rollouts, random_state)
+        bot = mcts.MCTSBot(self.game, self.c, self.simulations, evaluator,
+                           random_state=random_state)  # fmt: skip
+        return int(bot.step(state.spiel))
+
+
+def spiel_actions(state: SpielState) -> Sequence[str]:
+    """The legal actions of a :class:`SpielState` as OpenSpiel names them."""
+    return [state.action_text(a) for a in state.legal_actions()]

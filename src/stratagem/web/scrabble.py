@@ -1,0 +1,616 @@
+"""Scrabble on the web: play the registry's AIs, and an assistant that lists the top moves.
+
+A game is played against an agent of the arena registry (``greedy``, and any
+stronger player that is registered later). Moves are the CLI's notation:
+``8H WORD`` across, ``H8 WORD`` down (the whole word, letters already on the
+board included; lower case letters of a mixed-case word are blanks), ``x ABC``
+to exchange, ``pass``. The assistant reads the position text format of
+:mod:`stratagem.games.scrabble.position` and a rack, and lists the best
+placements with their exact scores (at most :data:`MAX_TOP`).
+
+Lexicons are the built-in ones of each tile set or the word list the server
+was started with (``stratagem serve --lexicon PATH``); a client never names a
+file. The move generator of a lexicon reuses its buffers, so every use of a
+lexicon holds that lexicon's lock.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path as FilePath
+from typing import Annotated, Literal
+
+import numpy as np
+from fastapi import APIRouter, Path, Query, Request
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from stratagem.core.arena import load_game, parse_spec
+from stratagem.core.errors import IllegalActionError, InvalidRulesError, InvalidStateError
+from stratagem.games.scrabble.board import (
+    BINGO,
+    PREMIUM_ROWS,
+    RACK_SIZE,
+    Placement,
+    new_tiles,
+    parse_coordinate,
+    score_tiles,
+)
+from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, load_lexicon
+from stratagem.games.scrabble.play import parse_move
+from stratagem.games.scrabble.position import read_position
+from stratagem.games.scrabble.state import Exchange, Pass, ScrabbleState, move_generator
+from stratagem.games.scrabble.tiles import BLANK_FLAG, TILE_SETS, tile_set
+from stratagem.web.common import ERROR_RESPONSES, run_heavy, sessions, settings
+from stratagem.web.sessions import ID_PATTERN, SessionStore
+
+MAX_TOP = 50
+"""Most moves the API lists at once."""
+MAX_POSITION_CHARS = 4000
+"""A position text is about 400 characters; anything past this is refused."""
+RACK_PATTERN = r"^[^\s]{0,7}$"
+TILE_NAMES = tuple(TILE_SETS)
+AI_NAMES = tuple(load_game("scrabble").agents)
+
+router = APIRouter(prefix="/api/scrabble", tags=["scrabble"], responses=ERROR_RESPONSES)
+
+TilesName = Literal["english", "czech"]
+LexiconChoice = Literal["builtin", "server"]
+
+
+# --- lexicons -----------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class LexiconEntry:
+    """A loaded lexicon and the lock that guards its (shared, reused) move generator."""
+
+    lexicon: Lexicon
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_LEXICONS: dict[tuple[str, str], LexiconEntry] = {}
+_LOADING = threading.Lock()
+
+
+def lexicon_entry(tiles: str, choice: str, server_path: FilePath | None) -> LexiconEntry:
+    """The built-in lexicon of ``tiles``, or the server's word list read with ``tiles``.
+
+    Built on first use (seconds; the table cache keeps it), then kept in memory.
+    """
+    if tiles not in TILE_SETS:
+        raise InvalidRulesError(
+            f"unknown tile set {tiles!r}; the tile sets are: {', '.join(TILE_SETS)}"
+        )
+    if choice == "server" and server_path is None:
+        raise InvalidRulesError(
+            "this server was started without a word list (stratagem serve --lexicon PATH); "
+            "use the built-in lexicon"
+        )
+    key = (tiles, choice)
+    with _LOADING:
+        entry = _LEXICONS.get(key)
+        if entry is None:
+            if choice == "server":
+                assert server_path is not None
+                lex = load_lexicon(server_path, tile_set(tiles))
+            else:
+                lex = default_lexicon(tile_set(tiles))
+            entry = _LEXICONS[key] = LexiconEntry(lex)
+    return entry
+
+
+# --- games --------------------------------------------------------------------------------
+
+
+@dataclass
+class TurnRecord:
+    """One turn: who, what (the AI's exchanged tiles are not shown), points, new squares."""
+
+    by_ai: bool
+    text: str
+    score: int
+    squares: list[tuple[int, int]]
+
+
+def placement_squares(state: ScrabbleState, move: Placement) -> list[tuple[int, int, str]]:
+    """The squares a placement lays a tile on, with the letter (lower case for a blank)."""
+    laid = new_tiles(state.board_array, move, state.tiles)
+    return [(r, c, state.tiles.square_text(code)) for r, c, code in laid]
+
+
+@dataclass
+class ScrabbleGame:
+    """A two-player game of a person against an agent of the registry."""
+
+    entry: LexiconEntry
+    ai_name: str
+    human: int
+    seed: int
+    history: list[TurnRecord] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        lex = self.entry.lexicon
+        self.ai = load_game("scrabble").make_agent(lex.tiles.name, parse_spec(self.ai_name))
+        self.rng = np.random.default_rng(self.seed)
+        self.state = ScrabbleState.new(lex, 2)
+        self._advance()
+
+    @property
+    def your_turn(self) -> bool:
+        return not self.state.is_terminal() and self.state.current_player == self.human
+
+    def _record(self, action: object, by_ai: bool) -> None:
+        before = self.state
+        if isinstance(action, Placement):
+            squares = [(r, c) for r, c, _ in placement_squares(before, action)]
+            record = TurnRecord(by_ai, str(action), action.score, squares)
+        elif isinstance(action, Exchange):
+            n = len(action.tiles)
+            text = f"exchange {n} tile{'s' if n != 1 else ''}" if by_ai else str(action)
+            record = TurnRecord(by_ai, text, 0, [])
+        else:
+            record = TurnRecord(by_ai, str(action), 0, [])
+        self.state = before.apply(action)
+        self.history.append(record)
+
+    def _advance(self) -> None:
+        """Draw tiles and let the AI move until it is the person's turn or the game ends."""
+        with self.entry.lock:
+            while not self.state.is_terminal():
+                if self.state.current_player < 0:
+                    self.state = self.state.apply(self.state.sample_chance(self.rng))
+                elif self.state.current_player != self.human:
+                    self._record(self.ai.act(self.state, self.rng), by_ai=True)
+                else:
+                    return
+
+    def play(self, text: str) -> TurnRecord:
+        """The person's move in the CLI's notation; the AI replies."""
+        if self.state.is_terminal():
+            raise IllegalActionError("the game is over; start a new one")
+        if not self.your_turn:
+            raise IllegalActionError("it is the AI's turn, not yours")
+        with self.entry.lock:
+            action = read_move(text, self.state)
+            self._record(action, by_ai=False)
+        record = self.history[-1]
+        self._advance()
+        return record
+
+    def top_moves(self, top: int) -> tuple[list[Placement], int]:
+        if not self.your_turn:
+            raise IllegalActionError(
+                "no moves to list: "
+                + ("the game is over" if self.state.is_terminal() else "not your turn")
+            )
+        return top_placements(self.entry, self.state.board_array, self.state.rack_array(), top)
+
+
+def read_move(text: str, state: ScrabbleState) -> Placement | Exchange | Pass:
+    """The CLI's :func:`~stratagem.games.scrabble.play.parse_move`, without listing every move.
+
+    A placement is looked up among the generated moves that start on its square in
+    its direction with its length (a rack with a blank has tens of thousands of
+    placements; only these few become objects). Anything else, and every error,
+    goes through the CLI's parser or its checks, so the messages are the same.
+    """
+    words = text.split()
+    if len(words) != 2 or words[0].lower() in ("x", "exchange"):
+        return parse_move(text, state)
+    try:
+        row, col, across = parse_coordinate(words[0])
+    except IllegalActionError:
+        return parse_move(text, state)
+    typed = words[1]
+    info, codes = move_generator(state.lexicon).raw(state.board_array, state.rack_array())
+    hits = np.flatnonzero(
+        (info[:, 0] == row) & (info[:, 1] == col) & (info[:, 2] == (0 if across else 1))
+        & (info[:, 3] == len(typed))
+    )  # fmt: skip
+    order = hits[np.argsort(-info[hits, 4], kind="stable")]
+    square = state.tiles.square_text
+    found = []
+    for k in order:
+        word = "".join(square(int(x)) for x in codes[k, : len(typed)])
+        if word.upper() == typed.upper():
+            found.append(Placement(row, col, across, word, int(info[k, 4])))
+    mixed = typed != typed.upper() and typed != typed.lower()
+    if mixed:
+        exact = [m for m in found if m.word == typed]
+        if exact:
+            return exact[0]
+    elif found:
+        return found[0]  # best first: natural tiles before blanks
+    # Not legal: say why, with the CLI parser's checks (without its full move list).
+    for ch in typed:
+        if state.tiles.letter_index(ch) is None:
+            return parse_move(text, state)  # names the foreign letter before listing moves
+    word = typed if mixed else typed.upper()
+    board = state.board_array
+    placed = new_tiles(board, Placement(row, col, across, word, 0), state.tiles)
+    score_tiles(board, placed, state.tiles, state.lexicon.__contains__)
+    raise IllegalActionError(f"your rack {state.rack_text()} cannot lay {word} at {words[0]}")
+
+
+def top_placements(
+    entry: LexiconEntry, board: np.ndarray, rack: np.ndarray, top: int
+) -> tuple[list[Placement], int]:
+    """The ``top`` best placements (in the order of ``MoveGenerator.moves``) and the count.
+
+    Only the moves listed become :class:`Placement` objects: a rack with a blank has
+    tens of thousands of placements on a busy board.
+    """
+    lex = entry.lexicon
+    with entry.lock:
+        info, words = move_generator(lex).raw(board, rack)
+    order = np.argsort(-info[:, 4], kind="stable")[:top]
+    moves = []
+    for k in order:
+        row, col, down, length, score, _ = (int(x) for x in info[k])
+        text = "".join(lex.tiles.square_text(int(x)) for x in words[k, :length])
+        moves.append(Placement(row, col, not down, text, score))
+    return moves, int(info.shape[0])
+
+
+def analyse(
+    entry: LexiconEntry, position: str, rack: str | None, top: int
+) -> tuple[ScrabbleState, np.ndarray, list[Placement], int]:
+    """Read a position and a rack (default: the player to move's); list its top placements."""
+    if len(position) > MAX_POSITION_CHARS:
+        raise InvalidStateError(
+            f"a position is at most {MAX_POSITION_CHARS} characters, got {len(position)}"
+        )
+    state = read_position(position, entry.lexicon)
+    tiles = state.tiles
+    if rack is None:
+        rack_counts = state.rack_array()
+    else:
+        rack_counts = tiles.rack_counts(rack, RACK_SIZE)
+        used = rack_counts.astype(np.int64)
+        for code in state.board_array.ravel():
+            if code >= 0:
+                used[tiles.size if code & BLANK_FLAG else code] += 1
+        over = np.flatnonzero(used > tiles.bag_counts)
+        if over.size:
+            i = int(over[0])
+            name = tiles.letters[i] if i < tiles.size else "? (blank)"
+            raise InvalidStateError(
+                f"the board and rack {rack!r} hold {int(used[i])} {name} tiles; "
+                f"the {tiles.name} set has {int(tiles.bag_counts[i])}"
+            )
+    moves, total = top_placements(entry, state.board_array, rack_counts, top)
+    return state, rack_counts, moves, total
+
+
+# --- the HTTP layer -----------------------------------------------------------------------
+
+
+SessionId = Annotated[str, Path(pattern=ID_PATTERN, description="the game's session id")]
+Top = Annotated[int, Query(ge=1, le=MAX_TOP, description=f"how many moves (at most {MAX_TOP})")]
+
+
+class NewGame(BaseModel):
+    """A new game: tile set and lexicon, the opponent, who starts."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    tiles: TilesName = Field("english", description="tile set (and built-in lexicon) language")
+    lexicon: LexiconChoice = Field(
+        "builtin",
+        description="the built-in lexicon of the tile set, or the word list the server was "
+        "started with (stratagem serve --lexicon PATH)",
+    )
+    ai: str = Field(
+        "greedy",
+        description="the opponent: an agent of the registry",
+        json_schema_extra={"enum": list(AI_NAMES)},
+    )
+    ai_first: bool = Field(False, description="the AI makes the first move")
+    seed: int | None = Field(
+        None, ge=0, le=2**32 - 1, description="seed of the tile bag (random if left out)"
+    )
+
+    @field_validator("ai")
+    @classmethod
+    def _known_ai(cls, value: str) -> str:
+        if value not in AI_NAMES:
+            raise ValueError(f"unknown agent {value!r}; the agents are: {', '.join(AI_NAMES)}")
+        return value
+
+
+class Move(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    move: str = Field(
+        min_length=1,
+        max_length=40,
+        description="the CLI's notation: 8H WORD (across), H8 WORD (down), x ABC, pass",
+    )
+
+
+class Square(BaseModel):
+    row: int = Field(ge=0, le=14)
+    col: int = Field(ge=0, le=14)
+
+
+class LaidTile(Square):
+    letter: str = Field(min_length=1, max_length=1, description="lower case for a blank")
+
+
+class TurnView(BaseModel):
+    by: Literal["you", "ai"]
+    text: str = Field(description="the move in the CLI's notation (the AI's exchanges hidden)")
+    score: int
+    squares: list[Square]
+
+
+class GameView(BaseModel):
+    id: str
+    tiles: TilesName
+    lexicon: str = Field(description="where the words come from")
+    ai: str
+    board: list[str] = Field(min_length=15, max_length=15, description="rows, . empty")
+    rack: str = Field(description="your tiles, ? for a blank")
+    your_score: int
+    ai_score: int
+    bag: int = Field(ge=0, description="tiles left in the bag")
+    ai_rack_size: int = Field(ge=0, le=RACK_SIZE)
+    your_turn: bool
+    finished: bool
+    result: str
+    exchange_allowed: bool
+    history: list[TurnView]
+
+
+class MoveRow(BaseModel):
+    action: str = Field(description="the CLI's notation, e.g. 8H QUIZ 48")
+    word: str
+    row: int = Field(ge=0, le=14)
+    col: int = Field(ge=0, le=14)
+    direction: Literal["across", "down"]
+    score: int = Field(ge=0)
+    tiles: list[LaidTile] = Field(description="the tiles the move lays")
+
+
+class MovesView(BaseModel):
+    total: int = Field(ge=0, description="every legal placement")
+    moves: list[MoveRow]
+
+
+class LegalView(BaseModel):
+    placements: int = Field(ge=0, description="how many placements are legal")
+    actions: list[str] = Field(description="the best placements (capped), exchange, pass")
+    exchange_allowed: bool
+
+
+class Analyse(BaseModel):
+    """The assistant: a position in the text format, optionally a rack for the player to move."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    tiles: TilesName = "english"
+    lexicon: LexiconChoice = "builtin"
+    position: str = Field(
+        min_length=1,
+        max_length=MAX_POSITION_CHARS,
+        description="the position text format (board: and 15 rows; racks:, scores: ...)",
+    )
+    rack: str | None = Field(
+        None, pattern=RACK_PATTERN, description="rack (? for a blank); default: the position's"
+    )
+    top: int = Field(10, ge=1, le=MAX_TOP)
+
+
+class AnalyseView(MovesView):
+    board: list[str] = Field(min_length=15, max_length=15)
+    rack: str
+
+
+class TileSetView(BaseModel):
+    name: str
+    letters: list[str]
+    values: list[int]
+    counts: list[int]
+    blanks: int
+    premium: list[str] = Field(description="15 rows: T/D triple/double word, t/d letter, .")
+    bingo: int = Field(description="bonus for laying all seven tiles")
+
+
+class LexiconView(BaseModel):
+    tiles: TilesName
+    lexicon: LexiconChoice
+    available: bool
+    loaded: bool
+    words: int | None = None
+    source: str | None = None
+
+
+def _move_rows(state: ScrabbleState, moves: list[Placement]) -> list[MoveRow]:
+    rows = []
+    for m in moves:
+        laid = [LaidTile(row=r, col=c, letter=ch) for r, c, ch in placement_squares(state, m)]
+        rows.append(
+            MoveRow(
+                action=str(m),
+                word=m.word,
+                row=m.row,
+                col=m.col,
+                direction="across" if m.across else "down",
+                score=m.score,
+                tiles=laid,
+            )
+        )
+    return rows
+
+
+def game_view(session_id: str, game: ScrabbleGame) -> GameView:
+    s = game.state
+    you, ai = game.human, 1 - game.human
+    if s.is_terminal():
+        mine, theirs = s.scores[you], s.scores[ai]
+        verdict = "you win" if mine > theirs else "the AI wins" if theirs > mine else "a draw"
+        result = f"game over: {verdict}, {mine} to {theirs}"
+    else:
+        result = "your turn" if game.your_turn else "the AI's turn"
+    return GameView(
+        id=session_id,
+        tiles=s.tiles.name,  # type: ignore[arg-type]
+        lexicon=game.entry.lexicon.source,
+        ai=game.ai_name,
+        board=s.board_rows(),
+        rack=s.rack_text(you),
+        your_score=s.scores[you],
+        ai_score=s.scores[ai],
+        bag=s.bag_size(),
+        ai_rack_size=sum(s.racks[ai]),
+        your_turn=game.your_turn,
+        finished=s.is_terminal(),
+        result=result,
+        exchange_allowed=game.your_turn and s.bag_size() >= RACK_SIZE,
+        history=[
+            TurnView(
+                by="ai" if t.by_ai else "you",
+                text=t.text,
+                score=t.score,
+                squares=[Square(row=r, col=c) for r, c in t.squares],
+            )
+            for t in game.history
+        ],
+    )
+
+
+def _store(request: Request) -> SessionStore:
+    return sessions(request, "scrabble")
+
+
+def _entry(request: Request, tiles: str, choice: str) -> LexiconEntry:
+    return lexicon_entry(tiles, choice, settings(request).lexicon)
+
+
+@router.get("/tiles/{name}")
+def tile_set_info(name: Annotated[TilesName, Path(description="tile set")]) -> TileSetView:
+    """Letters, values and counts of a tile set, and the board's premium squares."""
+    ts = tile_set(name)
+    return TileSetView(
+        name=ts.name, letters=list(ts.letters), values=list(ts.values), counts=list(ts.counts),
+        blanks=ts.blanks, premium=list(PREMIUM_ROWS), bingo=BINGO,
+    )  # fmt: skip
+
+
+class OptionsView(BaseModel):
+    agents: list[str] = Field(description="opponents of the registry")
+    lexicons: list[LexiconView]
+
+
+@router.get("/options")
+def options(request: Request) -> OptionsView:
+    """The opponents, and which lexicons this server offers (its own word list only if given)."""
+    server = settings(request).lexicon is not None
+    out = []
+    for tiles in TILE_NAMES:
+        for choice in ("builtin", "server"):
+            entry = _LEXICONS.get((tiles, choice))
+            out.append(
+                LexiconView(
+                    tiles=tiles,  # type: ignore[arg-type]
+                    lexicon=choice,
+                    available=choice == "builtin" or server,
+                    loaded=entry is not None,
+                    words=None if entry is None else entry.lexicon.word_count,
+                    source=None if entry is None else entry.lexicon.source,
+                )
+            )
+    return OptionsView(agents=list(AI_NAMES), lexicons=out)
+
+
+@router.post("/new")
+async def new_game(config: NewGame, request: Request) -> GameView:
+    """Start a game (the first use of a lexicon builds it: seconds, then cached)."""
+    store = _store(request)
+    seed = config.seed if config.seed is not None else secrets.randbits(32)
+
+    def work() -> GameView:
+        entry = _entry(request, config.tiles, config.lexicon)
+        game = ScrabbleGame(entry, config.ai, 1 if config.ai_first else 0, seed)
+        sid = store.create(game)
+        return game_view(sid, game)
+
+    return await run_heavy(work)
+
+
+@router.get("/{session_id}")
+async def get_state(session_id: SessionId, request: Request) -> GameView:
+    """The game as it stands (your rack only; the AI's is hidden)."""
+    store = _store(request)
+
+    def work() -> GameView:
+        with store.use(session_id, ScrabbleGame) as game:
+            return game_view(session_id, game)
+
+    return await run_heavy(work)
+
+
+@router.get("/{session_id}/legal")
+async def legal_actions(session_id: SessionId, request: Request, top: Top = 10) -> LegalView:
+    """How many placements are legal, the best ``top`` of them, and the other actions."""
+    store = _store(request)
+
+    def work() -> LegalView:
+        with store.use(session_id, ScrabbleGame) as game:
+            if not game.your_turn:
+                return LegalView(placements=0, actions=[], exchange_allowed=False)
+            moves, total = game.top_moves(top)
+            exchange = game.state.bag_size() >= RACK_SIZE
+            extra = ["exchange"] if exchange else []
+            return LegalView(
+                placements=total,
+                actions=[str(m) for m in moves] + extra + ["pass"],
+                exchange_allowed=exchange,
+            )
+
+    return await run_heavy(work)
+
+
+@router.post("/{session_id}/act")
+async def act(session_id: SessionId, move: Move, request: Request) -> GameView:
+    """Play your move (the CLI's notation); the AI replies at once."""
+    store = _store(request)
+
+    def work() -> GameView:
+        with store.use(session_id, ScrabbleGame) as game:
+            game.play(move.move)
+            return game_view(session_id, game)
+
+    return await run_heavy(work)
+
+
+@router.get("/{session_id}/advise")
+async def advise(session_id: SessionId, request: Request, top: Top = 10) -> MovesView:
+    """Your best placements with their exact scores, highest first."""
+    store = _store(request)
+
+    def work() -> MovesView:
+        with store.use(session_id, ScrabbleGame) as game:
+            moves, total = game.top_moves(top)
+            return MovesView(total=total, moves=_move_rows(game.state, moves))
+
+    return await run_heavy(work)
+
+
+@router.post("/analyse")
+async def analyse_position(query: Analyse, request: Request) -> AnalyseView:
+    """The assistant: the best placements of any position and rack, with exact scores."""
+
+    def work() -> AnalyseView:
+        entry = _entry(request, query.tiles, query.lexicon)
+        state, rack, moves, total = analyse(entry, query.position, query.rack, query.top)
+        return AnalyseView(
+            total=total,
+            moves=_move_rows(state, moves),
+            board=state.board_rows(),
+            rack=state.tiles.rack_text(rack),
+        )
+
+    return await run_heavy(work)

@@ -1,0 +1,94 @@
+"""PettingZoo AEC environments: the framework's API and seed tests, masks, rewards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip(
+    "pettingzoo", reason="needs the interop extra: pip install 'stratagem[interop]'"
+)
+from pettingzoo.test import api_test, seed_test
+
+from stratagem.interop import InteropError
+from stratagem.interop.pettingzoo import (
+    pig_env,
+    scorefour_env,
+    scrabble_env,
+    yahtzee_env,
+)
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo's advice on dicts
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda: pig_env(goal=30), lambda: pig_env("pig-raab", catch_up_turn=True), scorefour_env,
+     yahtzee_env, lambda: yahtzee_env("yatzy", players=4)],
+    ids=["pig", "pig-catch-up", "scorefour", "yahtzee", "yatzy-4"],
+)  # fmt: skip
+def test_pettingzoo_api_and_seed_tests_pass(make):
+    api_test(make(), num_cycles=200)
+    seed_test(make, num_cycles=50)
+
+
+def test_scrabble_passes_the_api_and_seed_tests(word_list):
+    def make():
+        return scrabble_env(lexicon=str(word_list))
+
+    api_test(make(), num_cycles=60)
+    seed_test(make, num_cycles=20)
+
+
+def _episode(env, seed: int) -> tuple[list[int], dict[str, float]]:
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    actions, totals = [], dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(rng.choice(legal))
+        actions.append(action)
+        env.step(action)
+    return actions, totals
+
+
+def test_the_seed_decides_the_dice():
+    env = yahtzee_env(players=2)
+    first, _ = _episode(env, 5)
+    again, _ = _episode(env, 5)
+    other, _ = _episode(env, 6)
+    assert first == again and first != other
+
+
+def test_yahtzee_rewards_add_up_to_the_final_scores():
+    env = yahtzee_env(players=2)
+    _, totals = _episode(env, 1)
+    assert [totals[a] for a in env.possible_agents] == list(env.state.returns())
+
+
+def test_pig_pays_plus_one_to_the_winner_and_minus_one_to_the_loser():
+    env = pig_env(goal=20)
+    _, totals = _episode(env, 2)
+    winner = env.state.winner
+    assert totals[f"player_{winner}"] == 1.0 and totals[f"player_{1 - winner}"] == -1.0
+
+
+def test_only_the_agent_to_move_sees_legal_actions_and_an_illegal_one_is_refused():
+    env = scorefour_env()
+    env.reset(seed=0)
+    assert env.observe("player_0")["action_mask"].sum() == 16
+    assert env.observe("player_1")["action_mask"].sum() == 0
+    env2 = pig_env()
+    env2.reset(seed=0)
+    with pytest.raises(InteropError, match="legal ids are: 0"):
+        env2.step(1)  # hold at turn total 0
+
+
+@pytest.mark.slow
+def test_scrabble_on_the_built_in_lexicon_passes_the_api_test():
+    api_test(scrabble_env(players=3), num_cycles=300)

@@ -1,0 +1,152 @@
+"""The Score Four JSON API: new game, state, legal moves, act, hints, and bad input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from stratagem.games.scorefour.board import parse_peg, peg_name
+from stratagem.games.scorefour.players import move_qualities
+from stratagem.games.scorefour.search import Minimax
+from stratagem.games.scorefour.state import ScoreFourState
+from stratagem.web.scorefour import HINT_DEPTH, MAX_DA_DEPTH, MAX_MINIMAX_DEPTH, MAX_SECONDS
+
+API = "/api/scorefour"
+
+
+def new(client: TestClient, **config: Any) -> dict[str, Any]:
+    response = client.post(f"{API}/new", json=config)
+    assert response.status_code == 200, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def act(client: TestClient, sid: str, peg: str) -> dict[str, Any]:
+    response = client.post(f"{API}/{sid}/act", json={"action": peg})
+    assert response.status_code == 200, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def test_a_new_game_as_x_waits_for_the_players_first_move(client: TestClient) -> None:
+    game = new(client)
+    assert game["board"] == ScoreFourState.new().to_string()
+    assert game["your_turn"] and game["to_move"] == "x" and len(game["legal"]) == 16
+    assert game["history"] == [] and game["skill"] == 1.0
+
+
+def test_as_o_the_ai_has_already_moved(client: TestClient) -> None:
+    game = new(client, human="o", ai="minimax", depth=2)
+    assert [m["by_ai"] for m in game["history"]] == [True]
+    assert sum(game["heights"]) == 1 and game["to_move"] == "o" and game["your_turn"]
+    assert game["skill"] is None  # minimax keeps no estimate of the player
+
+
+def test_a_move_gets_its_quality_and_the_ai_replies(client: TestClient) -> None:
+    game = new(client, beta=0.05)
+    state = ScoreFourState.new()
+    moves, f = move_qualities(state)
+    worst = moves[int(f.argmin())]  # an edge peg: f = 0 by the one-ply evaluation
+    after = act(client, game["id"], peg_name(worst))
+    mine, reply = after["history"]
+    assert mine["action"] == peg_name(worst) and not mine["by_ai"] and reply["by_ai"]
+    assert mine["quality"] == pytest.approx(float(f.min()))
+    assert mine["rank"] == 1 + int((f > f.min() + 1e-12).sum()) and mine["of"] == 16
+    # The decision-analysis AI learnt from it: f <- (1 - beta) f + beta f_k.
+    assert after["skill"] == pytest.approx(0.95 * 1.0 + 0.05 * float(f.min()))
+    assert after["skill_trace"] == [after["skill"]]
+    assert after["mean_quality"] == pytest.approx(float(f.min()))
+    assert sum(after["heights"]) == 2
+
+
+def test_the_hint_ranks_every_legal_move_by_the_search(client: TestClient) -> None:
+    game = new(client, human="o", ai="decision-analysis", da_depth=1)
+    hint = client.get(f"{API}/{game['id']}/advise").json()
+    assert hint["depth"] == HINT_DEPTH
+    state = ScoreFourState.from_string(game["board"])
+    values = Minimax().move_values(state, HINT_DEPTH)
+    assert sorted(r["action"] for r in hint["options"]) == sorted(map(peg_name, values))
+    best = max(values.values())
+    for row in hint["options"]:
+        assert row["value"] == pytest.approx(values[parse_peg(row["action"])])
+        assert row["regret"] == pytest.approx(best - row["value"])
+    assert [r["value"] for r in hint["options"]] == sorted(values.values(), reverse=True)
+
+
+def test_following_the_hints_plays_a_whole_game_to_its_end(client: TestClient) -> None:
+    game = new(client, ai="decision-analysis", da_depth=1, f0=0.5, beta=0.1, seed=3)
+    sid = game["id"]
+    while game["winner"] is None:
+        best = client.get(f"{API}/{sid}/advise").json()["options"][0]["action"]
+        game = act(client, sid, best)
+    mine = [m for m in game["history"] if not m["by_ai"]]
+    assert all(m["value"] == pytest.approx(m["best_value"]) for m in mine)
+    # The AI's estimate learnt from every one of the player's moves, the last included.
+    assert len(game["skill_trace"]) == len(mine)
+    assert game["your_turn"] is False and game["legal"] == []
+    if game["winner"] != "draw":
+        assert len(game["winning_cells"]) >= 4
+    state = client.get(f"{API}/{sid}").json()
+    assert state["board"] == game["board"]
+    again = client.post(f"{API}/{sid}/act", json={"action": "a1"})
+    assert again.status_code == 400 and "game is over" in again.json()["detail"]
+    assert client.get(f"{API}/{sid}/advise").status_code == 400
+
+
+def test_a_full_peg_is_refused_naming_the_open_pegs(client: TestClient) -> None:
+    game = new(client, ai="minimax", depth=1, seed=1)
+    sid = game["id"]
+    # Stack beads on a1 (the AI blocks the vertical three there) until the peg is full.
+    for _ in range(4):
+        if client.get(f"{API}/{sid}").json()["heights"][0] == 4:
+            break
+        act(client, sid, "a1")
+    assert client.get(f"{API}/{sid}").json()["heights"][0] == 4
+    response = client.post(f"{API}/{sid}/act", json={"action": "a1"})
+    assert response.status_code == 400
+    assert "peg a1 is full" in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"depth": MAX_MINIMAX_DEPTH + 1}, "depth"),
+        ({"depth": 0}, "depth"),
+        ({"seconds": MAX_SECONDS + 0.5}, "seconds"),
+        ({"seconds": 0}, "seconds"),
+        ({"da_depth": MAX_DA_DEPTH + 1}, "da_depth"),
+        ({"f0": 1.5}, "f0"),
+        ({"beta": -0.1}, "beta"),
+        ({"ai": "alphazero"}, "ai"),
+        ({"human": "z"}, "human"),
+        ({"colour": "x"}, "colour"),
+    ],
+)
+def test_bad_settings_are_refused_naming_the_field(
+    client: TestClient, body: dict[str, Any], field: str
+) -> None:
+    response = client.post(f"{API}/new", json=body)
+    assert response.status_code == 422
+    assert field in response.json()["detail"]
+
+
+def test_bad_moves_and_unknown_sessions_are_4xx(client: TestClient) -> None:
+    sid = new(client)["id"]
+    for bad in ("e1", "a5", "a", "", "a1 b2"):
+        response = client.post(f"{API}/{sid}/act", json={"action": bad})
+        assert response.status_code == 422, bad
+        assert "action" in response.json()["detail"]
+    gone = "ses-" + "A" * 24
+    for method, path in (("get", ""), ("get", "/legal"), ("get", "/advise")):
+        response = getattr(client, method)(f"{API}/{gone}{path}")
+        assert response.status_code == 404 and "start a new game" in response.json()["detail"]
+    assert client.get(f"{API}/not-a-session").status_code == 422
+
+
+def test_legal_lists_the_open_pegs(client: TestClient) -> None:
+    sid = new(client)["id"]
+    for _ in range(2):
+        act(client, sid, "b2")
+    legal = client.get(f"{API}/{sid}/legal").json()["actions"]
+    board = ScoreFourState.from_string(client.get(f"{API}/{sid}").json()["board"])
+    assert legal == [peg_name(p) for p in board.legal_actions()]

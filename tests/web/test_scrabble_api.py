@@ -1,0 +1,243 @@
+"""The Scrabble JSON API: games against the registry's AI, the assistant, and bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from stratagem.core.errors import IllegalActionError
+from stratagem.games.scrabble.board import PREMIUM_ROWS, board_from_text
+from stratagem.games.scrabble.lexicon import default_lexicon
+from stratagem.games.scrabble.movegen import generate_moves
+from stratagem.games.scrabble.play import parse_move
+from stratagem.games.scrabble.position import read_position
+from stratagem.games.scrabble.tiles import tile_set
+from stratagem.web.app import create_app
+from stratagem.web.scrabble import MAX_TOP, read_move
+
+API = "/api/scrabble"
+EMPTY = ["." * 15] * 15
+
+
+def position(rows: list[str], racks: str = "- -") -> str:
+    return f"racks: {racks}\nboard:\n" + "\n".join(rows) + "\n"
+
+
+def with_row(row: int, text: str) -> list[str]:
+    rows = list(EMPTY)
+    rows[row] = text
+    return rows
+
+
+def new(client: TestClient, **config: Any) -> dict[str, Any]:
+    response = client.post(f"{API}/new", json=config)
+    assert response.status_code == 200, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def test_a_new_game_deals_seven_tiles_each(client: TestClient) -> None:
+    game = new(client, seed=5)
+    assert game["board"] == EMPTY and len(game["rack"]) == 7 and game["ai_rack_size"] == 7
+    assert game["bag"] == tile_set("english").total_tiles - 14
+    assert game["your_turn"] and not game["finished"] and game["history"] == []
+    # The same seed deals the same rack.
+    assert new(client, seed=5)["rack"] == game["rack"]
+
+
+def test_when_the_ai_starts_it_has_moved_already(client: TestClient) -> None:
+    game = new(client, seed=2, ai_first=True)
+    first = game["history"][0]
+    assert first["by"] == "ai" and game["your_turn"]
+    assert game["ai_score"] == first["score"] > 0
+    for square in first["squares"]:
+        assert game["board"][square["row"]][square["col"]] != "."
+    assert {"row": 7, "col": 7} in first["squares"]  # the first word covers the centre
+
+
+def test_playing_the_best_move_scores_it_and_the_ai_replies(client: TestClient) -> None:
+    game = new(client, seed=11)
+    sid = game["id"]
+    advice = client.get(f"{API}/{sid}/advise", params={"top": 5}).json()
+    scores = [m["score"] for m in advice["moves"]]
+    assert scores == sorted(scores, reverse=True) and advice["total"] >= len(scores)
+    best = advice["moves"][0]
+    # The advice is the library's own move list for this rack on an empty board.
+    lex = default_lexicon("english")
+    own = generate_moves(
+        board_from_text(EMPTY, lex.tiles), lex.tiles.rack_counts(game["rack"]), lex
+    )
+    assert best["action"] == str(own[0]) and advice["total"] == len(own)
+    notation = best["action"].rsplit(" ", 1)[0]  # "8D PRAYER 28" -> "8D PRAYER"
+    after = client.post(f"{API}/{sid}/act", json={"move": notation}).json()
+    mine, reply = after["history"][0], after["history"][1]
+    assert mine == {
+        "by": "you",
+        "text": best["action"],
+        "score": best["score"],
+        "squares": [{"row": t["row"], "col": t["col"]} for t in best["tiles"]],
+    }
+    assert reply["by"] == "ai" and after["your_score"] == best["score"]
+    assert after["ai_score"] == reply["score"] and len(after["rack"]) == 7
+    for tile in best["tiles"]:
+        assert after["board"][tile["row"]][tile["col"]] == tile["letter"]
+
+
+def test_illegal_moves_are_refused_saying_why(client: TestClient) -> None:
+    sid = new(client, seed=3)["id"]
+    cases = {
+        "A1 QI": "centre",  # the first word must cover 8H
+        "8H": "cannot read",
+        "Z9 CAT": "cannot read square",
+        "x": "tiles to give back",
+    }
+    for move, words in cases.items():
+        response = client.post(f"{API}/{sid}/act", json={"move": move})
+        assert response.status_code == 400, move
+        assert words in response.json()["detail"], (move, response.json())
+    too_long = client.post(f"{API}/{sid}/act", json={"move": "8H " + "A" * 40})
+    assert too_long.status_code == 422 and "move" in too_long.json()["detail"]
+    assert client.get(f"{API}/{sid}/advise", params={"top": MAX_TOP + 1}).status_code == 422
+    assert client.get(f"{API}/{sid}/advise", params={"top": 0}).status_code == 422
+    gone = client.get(f"{API}/ses-{'B' * 24}")
+    assert gone.status_code == 404 and "start a new game" in gone.json()["detail"]
+
+
+def test_exchange_and_pass_are_moves_too(client: TestClient) -> None:
+    game = new(client, seed=7)
+    sid, rack = game["id"], game["rack"]
+    after = client.post(f"{API}/{sid}/act", json={"move": f"x {rack[:3]}"}).json()
+    assert after["history"][0] == {"by": "you", "text": f"exchange {rack[:3]}", "score": 0,
+                                   "squares": []}  # fmt: skip
+    assert len(after["rack"]) == 7
+    passed = client.post(f"{API}/{sid}/act", json={"move": "pass"}).json()
+    assert passed["history"][2]["text"] == "pass"
+
+
+def test_legal_counts_placements_and_lists_the_best(client: TestClient) -> None:
+    sid = new(client, seed=9)["id"]
+    legal = client.get(f"{API}/{sid}/legal", params={"top": 3}).json()
+    advice = client.get(f"{API}/{sid}/advise", params={"top": 3}).json()
+    assert legal["placements"] == advice["total"]
+    assert legal["actions"] == [m["action"] for m in advice["moves"]] + ["exchange", "pass"]
+
+
+def test_a_game_played_by_the_advice_reaches_its_end(client: TestClient) -> None:
+    game = new(client, seed=21)
+    sid = game["id"]
+    while not game["finished"]:
+        moves = client.get(f"{API}/{sid}/advise", params={"top": 1}).json()["moves"]
+        move = moves[0]["action"].rsplit(" ", 1)[0] if moves else "pass"
+        game = client.post(f"{API}/{sid}/act", json={"move": move}).json()
+    assert game["result"].startswith("game over") and not game["your_turn"]
+    assert client.get(f"{API}/{sid}/advise").status_code == 400
+    late = client.post(f"{API}/{sid}/act", json={"move": "pass"})
+    assert late.status_code == 400 and "over" in late.json()["detail"]
+
+
+def test_the_assistant_lists_the_top_moves_of_a_position(client: TestClient) -> None:
+    rows = with_row(7, "......CAT......")
+    response = client.post(
+        f"{API}/analyse", json={"position": position(rows), "rack": "SERTIAN", "top": 4}
+    )
+    assert response.status_code == 200, response.text
+    result = response.json()
+    lex = default_lexicon("english")
+    own = generate_moves(board_from_text(rows, lex.tiles), lex.tiles.rack_counts("SERTIAN"), lex)
+    assert [m["action"] for m in result["moves"]] == [str(m) for m in own[:4]]
+    assert result["total"] == len(own) and result["board"] == rows
+    for move in result["moves"]:
+        for tile in move["tiles"]:
+            assert rows[tile["row"]][tile["col"]] == "."  # only new tiles are listed
+
+
+def test_a_blank_is_played_as_a_lower_case_letter(client: TestClient) -> None:
+    rows = with_row(7, "......CAT......")
+    body = {"position": position(rows), "rack": "SERTIA?", "top": 50}
+    result = client.post(f"{API}/analyse", json=body).json()
+    assert result["total"] > 10_000 and len(result["moves"]) == 50
+    blanks = [t for m in result["moves"] for t in m["tiles"] if t["letter"].islower()]
+    assert blanks  # the best moves with seven tiles use the blank
+
+
+def test_the_assistant_reads_the_rack_from_the_position(client: TestClient) -> None:
+    rows = with_row(7, ".......QI......")
+    text = position(rows, "EAT -")
+    result = client.post(f"{API}/analyse", json={"position": text}).json()
+    assert result["rack"] == "EAT" and result["moves"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"position": "board:\n" + "\n".join(EMPTY[:14])}, 400, "14 rows"),
+        ({"position": position(with_row(3, "..1............"))}, 400, "row 4"),
+        ({"position": position(EMPTY), "rack": "QQ"}, 400, "more Q tiles"),
+        ({"position": position(with_row(7, "......QAT......")), "rack": "Q"}, 400, "2 Q tiles"),
+        ({"position": position(EMPTY), "rack": "ABCDEFGH"}, 422, "rack"),
+        ({"position": position(EMPTY), "top": MAX_TOP + 1}, 422, "top"),
+        ({"position": position(EMPTY), "lexicon": "server"}, 400, "without a word list"),
+        ({"position": position(EMPTY), "tiles": "klingon"}, 422, "tiles"),
+        ({"position": ""}, 422, "position"),
+    ],
+)
+def test_bad_assistant_queries_are_4xx_naming_the_problem(
+    client: TestClient, body: dict[str, Any], status: int, words: str
+) -> None:
+    response = client.post(f"{API}/analyse", json=body)
+    assert response.status_code == status, response.text
+    assert words in response.json()["detail"]
+
+
+def test_the_servers_word_list_is_used_when_chosen(tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("ŽÁBA\nBÁBA\nŽÁBY\n", encoding="utf-8")
+    client = TestClient(create_app(lexicon=words))
+    result = client.post(
+        f"{API}/analyse",
+        json={"tiles": "czech", "lexicon": "server", "position": position(EMPTY), "rack": "ŽÁBAY"},
+    ).json()
+    assert {m["word"] for m in result["moves"]} == {"ŽÁBA", "ŽÁBY"}
+    status = client.get(f"{API}/options").json()
+    assert "greedy" in status["agents"]
+    server = [x for x in status["lexicons"] if x["tiles"] == "czech" and x["lexicon"] == "server"]
+    assert server[0]["available"] and server[0]["words"] == 3
+
+
+def test_bad_new_game_settings_are_422(client: TestClient) -> None:
+    for body, field in (
+        ({"ai": "deep-blue"}, "ai"),
+        ({"tiles": "latin"}, "tiles"),
+        ({"seed": -1}, "seed"),
+        ({"lexicon": "/etc/passwd"}, "lexicon"),
+    ):
+        response = client.post(f"{API}/new", json=body)
+        assert response.status_code == 422 and field in response.json()["detail"], body
+
+
+def test_the_tile_set_and_the_premium_squares(client: TestClient) -> None:
+    info = client.get(f"{API}/tiles/czech").json()
+    czech = tile_set("czech")
+    assert info["letters"] == list(czech.letters) and info["values"] == list(czech.values)
+    assert info["premium"] == list(PREMIUM_ROWS) and info["bingo"] == 50
+    assert client.get(f"{API}/tiles/french").status_code == 422
+
+
+def test_reading_a_move_agrees_with_the_cli_parser() -> None:
+    # read_move looks up only the placements on the typed square; the CLI lists every move.
+    lex = default_lexicon("english")
+    state = read_position(position(with_row(7, "......CAT......"), "SERTIAE -"), lex)
+    legal = 0
+    for text in ("9G ATE", "8G CATS", "8F ECAT", "G7 ACE", "8G ATE", "G5 STACKS", "H1 TZAR",
+                 "G5 S1", "x AB", "pass", "8H", "Q9 AT"):  # fmt: skip
+        outcomes: list[str] = []
+        for parse in (read_move, parse_move):
+            try:
+                outcomes.append(str(parse(text, state)))
+            except IllegalActionError as exc:
+                outcomes.append(f"error: {exc}")
+        assert outcomes[0] == outcomes[1], text
+        legal += not outcomes[0].startswith("error")
+    assert legal >= 5  # placements, an exchange and a pass among them
