@@ -37,6 +37,20 @@ ROOT = Path(__file__).resolve().parents[1]
 TARGETS = list(range(150, 501, 50))
 
 
+NOTES = """Reading the tables:
+
+* *best* is exact: every P(final >= T) of the high-score strategy computed by pushing
+  its own turn outcomes forward equals V to 1e-9 (the script asserts it per row).
+* The strategy breaks ties by order (boxes before keeps, the first box of the card).
+  Where the target is certain (V = 1, e.g. yatzy at T = 150 above) every option that
+  keeps it certain ties, the first is taken, and the mean given up is the cost of
+  that tie rule, not of the target; a tie-break by expected score would remove it.
+* Once a turn starts with the target reached or out of reach (V < 1e-12) the
+  strategy plays for the expected score, so an unreachable T gives up nothing.
+* The empty-card rows need the whole high-score table of a preset; see
+  docs/results/yahtzee_high_score_bench.md for its cost and state."""
+
+
 def progress(name: str) -> H.Progress:
     last = [0.0]
 
@@ -145,6 +159,7 @@ def main() -> None:
             print(lines[-1], flush=True)
     plot_high_score(late, args.out / "yahtzee_high_score_late.png")
     lines += ["", "![P(final >= T), upper section done](yahtzee_high_score_late.png)"]
+    lines += ["", NOTES]
     if rows:
         plot_high_score(rows, args.out / "yahtzee_high_score.png")
         lines += ["", "![P(final >= T)](yahtzee_high_score.png)"]
