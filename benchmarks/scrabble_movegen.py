@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from stratagem.core.game import CHANCE
+from stratagem.core.play import play
 from stratagem.core.tables import TableCache
 from stratagem.games.scrabble.board import (
     BINGO,
@@ -268,15 +269,13 @@ def positions(lexicon: Lexicon, games: int, seed: int) -> list[tuple[np.ndarray,
     """Every decision's (board, rack) in greedy self-play games."""
     out = []
     agent = GreedyAgent()
+
+    def record(state: ScrabbleState, player: int, action: object) -> None:
+        if player != CHANCE:
+            out.append((state.board_array, state.rack_array()))
+
     for i in range(games):
-        rng = np.random.default_rng([seed, i])
-        state = ScrabbleState.new(lexicon)
-        while not state.is_terminal():
-            if state.current_player == CHANCE:
-                state = state.apply(state.sample_chance(rng))
-            else:
-                out.append((state.board_array, state.rack_array()))
-                state = state.apply(agent.act(state, rng))
+        play(ScrabbleState.new(lexicon), [agent, agent], np.random.default_rng([seed, i]), record)  # type: ignore[arg-type]
     return out
 
 
@@ -370,13 +369,8 @@ def main() -> int:
     peer_scores = []
     for i in range(args.peer_games):
         rng = np.random.default_rng([args.seed, i])
-        state = ScrabbleState.new(lexicon)
-        while not state.is_terminal():
-            if state.current_player == CHANCE:
-                state = state.apply(state.sample_chance(rng))
-            else:
-                state = state.apply(py_agent.act(state, rng))  # type: ignore[arg-type]
-        peer_scores.append(state.scores)
+        end = play(ScrabbleState.new(lexicon), [py_agent, py_agent], rng).state  # type: ignore[list-item]
+        peer_scores.append(end.scores)  # type: ignore[attr-defined]
     peer_games_per_second = args.peer_games / (time.perf_counter() - start)
 
     figures = {

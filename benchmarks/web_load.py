@@ -15,7 +15,7 @@ with cached tables, 0 errors. The clients run in this process on the same machin
 so they compete with the server for its cores; the load average at the start is
 printed beside the result. Last line: one JSON object.
 
-    python benchmarks/web_load.py [--clients 50] [--seconds 60]
+    python benchmarks/web_load.py [--clients 50] [--seconds 60] [--markdown FILE.md]
 """
 
 from __future__ import annotations
@@ -41,6 +41,12 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def peak_rss_mb(pid: int) -> float:
@@ -141,10 +147,66 @@ def pct(values: list[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
 
+def write_markdown(
+    path: Path,
+    args: argparse.Namespace,
+    elapsed: float,
+    load: float,
+    lines: list[str],
+    every: list[float],
+    rps: float,
+    stats: Stats,
+    rss: float,
+    met: bool,
+    cpu: float,
+    cpu_ms: float,
+    client_cpu: float,
+) -> None:
+    """The result as a Markdown page (written to a temporary file, then renamed)."""
+    text = "\n".join(
+        [
+            "# The web server under load",
+            "",
+            f"`python benchmarks/web_load.py --clients {args.clients} --seconds {args.seconds:g}`: "
+            f"{args.clients} concurrent clients on 127.0.0.1 for {elapsed:.0f} s, half playing "
+            "Yahtzee coach games (hint, then its best option, every decision), half Pig games "
+            "against the optimum (hint, then roll or hold); cached tables, one uvicorn worker. "
+            f"The clients run on the same machine ({os.cpu_count()} cores; load average "
+            f"{load:.1f} when the run started, from other jobs on the machine).",
+            "",
+            "| requests | count | p50 ms | p95 ms | p99 ms |",
+            "|---|---:|---:|---:|---:|",
+            *lines,
+            f"| all | {len(every)} | {pct(every, 50):.1f} | {pct(every, 95):.1f} | "
+            f"{pct(every, 99):.1f} |",
+            "",
+            f"Requests per second: {rps:.1f}. Games finished: Yahtzee {stats.games['yahtzee']}, "
+            f"Pig {stats.games['pig']}. Errors: {len(stats.errors)}. "
+            f"Server peak RSS: {rss:.0f} MB. Server CPU: {cpu:.1f} s in {elapsed:.0f} s "
+            f"({100 * cpu / elapsed:.0f}% of one core), {cpu_ms:.2f} ms per request; "
+            f"the clients' process used {client_cpu:.1f} s of CPU.",
+            "",
+            "The clients send their next request as soon as an answer arrives (no think "
+            "time), so every latency is about clients / throughput, and the throughput is "
+            "bounded by the CPU the machine gives the server and the clients; the server's "
+            "CPU time per request is the figure that does not depend on what else runs.",
+            "",
+            f"Goal: Yahtzee and Pig advice p95 < {GOAL_P95_MS:.0f} ms with 0 errors: "
+            f"**{'met' if met else 'not met'}**.",
+            "",
+        ]
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--markdown", type=Path, help="also write the result as Markdown here")
     args = parser.parse_args()
     if not 1 <= args.clients <= 1000 or not 1 <= args.seconds <= 3600:
         parser.error("--clients must be 1..1000 and --seconds 1..3600")
@@ -168,13 +230,18 @@ def main() -> int:
                     return 1
                 time.sleep(0.3)
         # warm-up: tables solved/loaded and kernels compiled before the clock starts
-        httpx.post(f"{base}/api/yahtzee/tables/yahtzee", timeout=600)
+        # the coach needs only the solved table (not the 1 GB remaining-score tables)
+        httpx.post(f"{base}/api/yahtzee/tables/yahtzee?remaining=false", timeout=600)
         warm = httpx.post(f"{base}/api/yahtzee/games", json={"seed": 0}, timeout=600).json()
         httpx.get(f"{base}/api/yahtzee/games/{warm['id']}/advice", timeout=600)
         warm = httpx.post(f"{base}/api/pig/games", json={"seed": 0}, timeout=600).json()
         httpx.get(f"{base}/api/pig/games/{warm['id']}/advice", timeout=600)
         load = os.getloadavg()[0]
+        cpu0 = cpu_seconds(server.pid)
+        own0 = time.process_time()
         stats, elapsed = asyncio.run(run_clients(base, args.clients, args.seconds))
+        cpu = cpu_seconds(server.pid) - cpu0
+        client_cpu = time.process_time() - own0
         rss = peak_rss_mb(server.pid)
     finally:
         server.terminate()
@@ -185,15 +252,24 @@ def main() -> int:
 
     every = [x for v in stats.latency.values() for x in v]
     requests = len(every)
+    lines: list[str] = []
     print(f"{args.clients} clients for {elapsed:.1f} s on 127.0.0.1; load average at start "
           f"{load:.1f} on {os.cpu_count()} cores")  # fmt: skip
     print(f"{'requests':<18}{'count':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}")
     for kind in sorted(stats.latency):
         v = stats.latency[kind]
         print(f"{kind:<18}{len(v):>8}{pct(v, 50):>9.1f}{pct(v, 95):>9.1f}{pct(v, 99):>9.1f}")
+        lines.append(
+            f"| {kind} | {len(v)} | {pct(v, 50):.1f} | {pct(v, 95):.1f} | {pct(v, 99):.1f} |"
+        )
     print(f"{'all':<18}{requests:>8}{pct(every, 50):>9.1f}{pct(every, 95):>9.1f}"
           f"{pct(every, 99):>9.1f}")  # fmt: skip
     rps = requests / elapsed
+    cpu_ms = 1000 * cpu / max(requests, 1)
+    print(
+        f"server CPU {cpu:.1f} s over {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of one core); "
+        f"{cpu_ms:.2f} ms of server CPU per request; the clients used {client_cpu:.1f} s"
+    )
     print(
         f"requests/s {rps:.1f}; games finished: yahtzee {stats.games['yahtzee']}, "
         f"pig {stats.games['pig']}; errors {len(stats.errors)}; server peak RSS {rss:.0f} MB"
@@ -207,6 +283,9 @@ def main() -> int:
         f"goal: advice p95 < {GOAL_P95_MS:.0f} ms with 0 errors -> "
         f"{'met' if met else 'NOT met'} (yahtzee {y95:.1f} ms, pig {p95:.1f} ms)"
     )
+    if args.markdown is not None:
+        write_markdown(args.markdown, args, elapsed, load, lines, every, rps, stats, rss, met,
+                       cpu, cpu_ms, client_cpu)  # fmt: skip
     print(json.dumps({
         "clients": args.clients, "seconds": round(elapsed, 1), "requests_per_s": round(rps, 1),
         "yahtzee_advice_ms": {q: round(pct(stats.latency.get("yahtzee advice", []), q), 1)
@@ -215,6 +294,7 @@ def main() -> int:
                           for q in (50, 95, 99)},
         "all_ms": {q: round(pct(every, q), 1) for q in (50, 95, 99)},
         "errors": len(stats.errors), "server_peak_rss_mb": round(rss),
+        "server_cpu_ms_per_request": round(cpu_ms, 2), "client_cpu_s": round(client_cpu, 1),
         "load_average": round(load, 1), "goal_met": met,
     }))  # fmt: skip
     return 0

@@ -33,20 +33,21 @@ err = Console(stderr=True, highlight=False)
 @app.command("agents")
 def agents_command(
     game: Annotated[str, typer.Option("--game", help="Game name.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """List a game's agents and their parameters."""
+    """List a game's agents and their parameters (type, range, default, meaning)."""
     spec = load_game(game)
+    if as_json:
+        typer.echo(json.dumps(spec.to_json()))
+        return
     out.print(
         f"[bold]{spec.name}[/] (rules: {', '.join(spec.presets)}; "
         f"{spec.min_players}-{spec.max_players} players)"
     )
     for info in spec.agents.values():
-        usage = info.name + (f":{info.positional}" if info.positional else "")
-        if info.params:
-            usage += "[:" + ",".join(f"{k}=..." for k in info.params) + "]"
-        out.print(f"  {usage:<36} {info.summary}")
-        for key, doc in info.params.items():
-            out.print(f"      {key}: {doc}")
+        out.print(f"  {info.usage():<36} {info.summary}")
+        for p in info.params:
+            out.print(f"      {p.name}: {p.help}; {p.describe()}")
 
 
 @app.command("run")

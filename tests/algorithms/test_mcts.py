@@ -12,8 +12,9 @@ import pytest
 
 from stratagem.algorithms.mcts import MCTS, MCTSConfig, random_playout
 from stratagem.core.agent import Advisor, Agent
-from stratagem.core.errors import InvalidRulesError, InvalidStateError
+from stratagem.core.errors import InvalidAgentError, InvalidRulesError, InvalidStateError
 from stratagem.core.game import CHANCE, TERMINAL, State
+from stratagem.core.registry import make_agent
 from stratagem.games.pig.rollout import rollout as pig_rollout
 from stratagem.games.pig.rules import PigRules, preset
 from stratagem.games.pig.solver import solve
@@ -92,31 +93,41 @@ def pig_position(
 # -- settings ----------------------------------------------------------------
 
 
-def test_spec_strings_round_trip() -> None:
-    config = MCTSConfig.from_spec("mcts:c=0.71,sims=2500,rollout=greedy")
-    assert config == MCTSConfig(c=0.71, simulations=2500, rollout="greedy")
-    assert MCTSConfig.from_spec(config.spec) == config
-    full = MCTSConfig.from_spec("seed=7, expand=50, sims=10")
-    assert (full.seed, full.expand_after, full.simulations, full.c) == (7, 50, 10, 0.71)
-    assert MCTSConfig.from_spec(full.spec) == full
-    assert MCTS.from_config(full).spec == full.spec
+def test_spec_strings_make_the_configured_search() -> None:
+    agent = make_agent("yahtzee", "yahtzee", "mcts:c=0.71,sims=2500,rollout=greedy")
+    assert isinstance(agent, MCTS)
+    assert agent.config == MCTSConfig(c=0.71, simulations=2500, rollout="greedy")
+    assert make_agent("yahtzee", "yahtzee", agent.spec).spec == agent.spec
+    full = make_agent("pig", "pig", "mcts:seed=7, expand=50, sims=10")
+    assert isinstance(full, MCTS) and full.fast is not None
+    config = full.config
+    assert (config.seed, config.expand_after, config.simulations, config.c) == (7, 50, 10, 0.71)
+    assert make_agent("pig", "pig", full.spec).spec == full.spec
 
 
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("c=-1", "finite and >= 0"),
-        ("c=nan", "finite and >= 0"),
-        ("sims=0", "at least 1"),
-        ("sims=2.5", "cannot read 'sims=2.5'"),
-        ("expand=0", "at least 1"),
-        ("depth=3", "unknown MCTS setting 'depth'"),
-        ("c", "cannot read 'c'"),
+        ("c=-1", "c must be a number 0.0..1000.0, got '-1'"),
+        ("c=nan", "c must be a number 0.0..1000.0, got 'nan'"),
+        ("sims=0", "sims must be a whole number 1..10000000, got '0'"),
+        ("sims=2.5", "sims must be a whole number 1..10000000, got '2.5'"),
+        ("expand=0", "expand must be a whole number 1..10000000"),
+        ("expand=9223372036854775808", "expand must be a whole number 1..10000000"),
+        ("seed=-1", "seed must be a whole number 0..9223372036854775807"),
+        ("rollout=hold20", "rollout must be one of random, greedy"),
+        ("depth=3", "mcts has no parameter 'depth'"),
     ],
 )
 def test_bad_settings_are_refused(spec: str, message: str) -> None:
-    with pytest.raises(InvalidRulesError, match=message):
-        MCTSConfig.from_spec(spec)
+    with pytest.raises(InvalidAgentError, match=message):
+        make_agent("yahtzee", "yahtzee", "mcts:" + spec)
+    if "=" in spec and spec.split("=")[0] in ("sims", "expand"):
+        field = {"sims": "simulations", "expand": "expand_after"}[spec.split("=")[0]]
+        value = float(spec.split("=")[1])
+        if value.is_integer():
+            with pytest.raises(InvalidAgentError, match=message.split(",")[0]):
+                MCTSConfig(**{field: int(value)})  # type: ignore[arg-type]
 
 
 def test_mcts_is_an_agent_and_an_advisor() -> None:

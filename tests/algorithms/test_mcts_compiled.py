@@ -13,9 +13,10 @@ from numba import njit
 
 from stratagem.algorithms.mcts import MCTS
 from stratagem.algorithms.mcts_compiled import FastGame, below, search
-from stratagem.core.agent import Advice
+from stratagem.core.agent import Advice, RandomAgent
 from stratagem.core.errors import InvalidRulesError, InvalidStateError
 from stratagem.core.game import CHANCE, TERMINAL, Action, State
+from stratagem.core.play import play
 from stratagem.games.pig import _kernels as K
 from stratagem.games.pig.fast import decode, encode, fast_game
 from stratagem.games.pig.rollout import parse_policy
@@ -45,16 +46,12 @@ RULES = {
 
 def random_trajectory(rules: PigRules, rng: np.random.Generator) -> list[PigState]:
     """The states of one game played with random moves, from the start to the end."""
-    state = PigState.new(rules)
-    out = [state]
-    while not state.is_terminal():
-        if state.current_player == CHANCE:
-            state = state.apply(int(rng.integers(1, rules.faces + 1)))
-        else:
-            actions = state.legal_actions()
-            state = state.apply(actions[int(rng.integers(len(actions)))])
-        out.append(state)
-    return out
+    out: list[PigState] = []
+    end = play(
+        PigState.new(rules), [RandomAgent(), RandomAgent()], rng,
+        observe=lambda state, player, action: out.append(state),  # type: ignore[arg-type]
+    )  # fmt: skip
+    return [*out, end.state]  # type: ignore[list-item]
 
 
 @pytest.mark.parametrize("rules", list(RULES.values()), ids=list(RULES))

@@ -15,8 +15,10 @@ import numpy as np
 import pytest
 
 from stratagem.algorithms.mcts import random_playout
+from stratagem.core.agent import RandomAgent
 from stratagem.core.errors import InvalidRulesError, InvalidStateError
-from stratagem.core.game import CHANCE, TERMINAL, State, sample_chance
+from stratagem.core.game import CHANCE, TERMINAL, State
+from stratagem.core.play import play as play_game
 from stratagem.games.pig import rollout as pig
 from stratagem.games.pig.rules import PigRules
 from stratagem.games.pig.rules import preset as pig_preset
@@ -187,22 +189,24 @@ def test_compiled_random_yahtzee_playouts_match_the_protocol(
 def test_compiled_yahtzee_playouts_end_from_any_position() -> None:
     rng = np.random.default_rng(3)
     for players, name in [(1, "yahtzee"), (3, "yatzy"), (4, "yahtzee-free-joker")]:
-        state = YahtzeeState.new(yahtzee_preset(name), players)
-        steps = 0
-        while not state.is_terminal():
-            steps += 1
-            if steps % 7 == 0:
+        steps = [0]
+
+        def check(
+            state: YahtzeeState, player: int, action: object, steps: list[int] = steps,
+            players: int = players,
+        ) -> None:  # fmt: skip
+            steps[0] += 1
+            if steps[0] % 7 == 0:
                 for policy in yahtzee.POLICIES:
                     totals = yahtzee.rollout(state, policy, rng)
                     assert len(totals) == players
                     for total, c in zip(totals, state.cards):
                         assert total == int(total) and total >= c.total
-            if state.current_player == CHANCE:
-                state = state.apply(sample_chance(state, rng))
-            else:
-                actions = state.legal_actions()
-                state = state.apply(actions[int(rng.integers(len(actions)))])
-        assert yahtzee.rollout(state, "random", rng) == state.returns()
+
+        start = YahtzeeState.new(yahtzee_preset(name), players)
+        end = play_game(start, [RandomAgent()] * players, rng, observe=check)  # type: ignore[arg-type]
+        assert steps[0] > 7 * players
+        assert yahtzee.rollout(end.state, "random", rng) == end.returns
 
 
 def test_greedy_yahtzee_playouts_score_well() -> None:
@@ -292,12 +296,7 @@ def test_pig_hold_playout_plays_like_the_hold_agent() -> None:
     rng = np.random.default_rng(5)
 
     def agent_playout(state: PigState) -> tuple[float, ...]:
-        while not state.is_terminal():
-            if state.current_player == CHANCE:
-                state = state.apply(sample_chance(state, rng))
-            else:
-                state = state.apply(agent.act(state, rng))
-        return state.returns()
+        return play_game(state, [agent, agent], rng).returns
 
     start = PigState(rules, (9, 14), 0, 2)
     by_agent = np.array([agent_playout(start) for _ in range(4000)])

@@ -135,3 +135,44 @@ def test_sessions_are_bounded_per_game() -> None:
     ids = [client.post("/api/pig/games", json={"seed": i}).json()["id"] for i in range(3)]
     assert client.get(f"/api/pig/games/{ids[0]}").status_code == 404
     assert client.get(f"/api/pig/games/{ids[2]}").status_code == 200
+
+
+@pytest.fixture()
+def late_tables_client() -> TestClient:
+    """An app whose remaining-score tables cover only the last two turns (built in seconds),
+    put where the app keeps its loaded tables."""
+    import numpy as np
+
+    from stratagem.games.yahtzee.distribution import remaining_distributions
+    from stratagem.web.yahtzee import solution
+
+    app = create_app(tables="off")
+    sol = solution("yahtzee")
+    small = remaining_distributions(sol, "optimal", dtype=np.float64, min_filled=11)
+    app.state.jobs.put("yahtzee-remaining:yahtzee", small)
+    return TestClient(app)
+
+
+LATE = {
+    "rules": "yahtzee", "dice": [3, 3, 3, 5, 6], "rolls_left": 1,
+    "filled": ["ones", "twos", "fours", "fives", "sixes", "four_of_a_kind", "full_house",
+               "small_straight", "large_straight", "yahtzee", "chance"],
+    "upper": 50, "yahtzee_box": 0, "score": 190,
+}  # fmt: skip
+
+
+def test_target_chances_and_exact_distributions(late_tables_client: TestClient) -> None:
+    client = late_tables_client
+    advice = client.post("/api/yahtzee/advise", json={**LATE, "target": 230}).json()
+    assert "exact" in advice["target_note"]
+    assert all(0 <= o["p_target"] <= 1 for o in advice["options"])
+    for option in advice["options"][:4]:
+        d = client.post(
+            "/api/yahtzee/distribution", json={**LATE, "action": option["action"], "target": 230}
+        ).json()
+        assert sum(d["p"]) == pytest.approx(1.0)
+        assert d["mean"] == pytest.approx(option["value"], abs=1e-9)
+    best = client.post("/api/yahtzee/distribution", json=LATE).json()
+    assert best["action"] == advice["options"][0]["action"]
+    r = client.post("/api/yahtzee/distribution", json={**LATE, "action": "keep 1 1"})
+    assert r.status_code == 400 and "not an option" in r.json()["detail"]

@@ -117,3 +117,24 @@ def test_the_coach_page_on_a_phone_in_dark_mode(phone: Any, screenshot: Any) -> 
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways on a phone ({width} px)"
     screenshot(phone, "yahtzee-coach-phone-dark")
+
+
+def test_assistant_target_chances_and_distributions_with_cached_tables(
+    page: Any, screenshot: Any
+) -> None:
+    from stratagem.web.yahtzee import _remaining_cached
+
+    if not _remaining_cached("yahtzee"):
+        pytest.skip(
+            "the yahtzee remaining-score tables are not in the cache (1 GB; built once by "
+            "`stratagem yahtzee advise --dice 11114 --rolls-left 2 --target 250`)"
+        )
+    page.set_default_timeout(600_000)  # loading 1 GB from the cache on a busy machine
+    page.goto("/yahtzee?mode=assistant&rules=yahtzee&dice=11114&rolls=2&target=250&opt=keep+4")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#a-table tbody td')]"
+        ".some(td => td.textContent.endsWith('%'))"
+    )
+    page.wait_for_function("document.querySelectorAll('#a-hist rect.bar2').length > 20")
+    assert "P(≥ 250)" in page.locator("#a-dist-note").inner_text()
+    screenshot(page, "yahtzee-assistant-distribution")

@@ -93,10 +93,11 @@ import numpy as np
 from stratagem.algorithms.mcts_compiled import FastGame
 from stratagem.algorithms.mcts_compiled import search as compiled_search
 from stratagem.core.agent import Advice
-from stratagem.core.errors import InvalidRulesError, InvalidStateError
+from stratagem.core.errors import InvalidAgentError, InvalidRulesError, InvalidStateError
 from stratagem.core.game import CHANCE, TERMINAL, Action, State
+from stratagem.core.registry import AgentInfo, Param
 
-__all__ = ["MCTS", "MCTSConfig", "RolloutFn", "random_playout"]
+__all__ = ["MCTS", "PARAMS", "MCTSConfig", "RolloutFn", "agent_info", "random_playout"]
 
 RolloutFn = Callable[[State, str, np.random.Generator], tuple[float, ...]]
 """A game's compiled playout: ``(state, policy, rng) -> final returns, one per player``."""
@@ -104,13 +105,20 @@ RolloutFn = Callable[[State, str, np.random.Generator], tuple[float, ...]]
 GENERIC_POLICIES = ("random",)
 """Rollout policies the generic (pure-Python, protocol-only) playout knows."""
 
-_SPEC_KEYS = {
-    "c": "c",
-    "sims": "simulations",
-    "simulations": "simulations",
-    "expand": "expand_after",
-    "expand_after": "expand_after",
-}
+MAX_SIMULATIONS = 10_000_000
+"""Most simulations per decision (the compiled tree holds one node per simulation)."""
+
+PARAMS = (
+    Param("c", float, 0.71, "exploration constant on min-max normalised values",
+          low=0.0, high=1000.0),
+    Param("sims", int, 2500, "simulations per decision", low=1, high=MAX_SIMULATIONS),
+    Param("rollout", str, "random", "playout policy", choices=GENERIC_POLICIES),
+    Param("expand", int, 1, "visits before a node below the root grows children",
+          low=1, high=MAX_SIMULATIONS),
+    Param("seed", int, None, "seed of advise(); act() uses the generator it is given",
+          low=0, high=2**63 - 1),
+)  # fmt: skip
+"""The MCTS agent's parameters; a game replaces ``rollout`` with its own policies."""
 
 
 @dataclass(frozen=True)
@@ -122,12 +130,16 @@ class MCTSConfig:
     ``rollout`` the playout policy, ``seed`` the seed :meth:`MCTS.advise`
     uses (``act`` draws from the generator it is given) and ``expand_after``
     the visits a decision node below the root needs before it grows children
-    (spec key ``expand``; 1 is textbook UCT).
+    (spec key ``expand``; 1 is textbook UCT). Every value is checked against
+    :data:`PARAMS`.
 
-    >>> MCTSConfig.from_spec("c=0.71,sims=2500,rollout=greedy").spec
+    >>> MCTSConfig(c=0.71, simulations=2500, rollout="greedy").spec
     'mcts:c=0.71,sims=2500,rollout=greedy'
-    >>> MCTSConfig.from_spec("mcts:rollout=greedy,expand=200").expand_after
-    200
+    >>> try:
+    ...     MCTSConfig(simulations=0)
+    ... except InvalidAgentError as exc:
+    ...     print(exc)
+    agent mcts: sims must be a whole number 1..10000000, got 0
     """
 
     c: float = 0.71
@@ -137,64 +149,15 @@ class MCTSConfig:
     expand_after: int = 1
 
     def __post_init__(self) -> None:
-        if isinstance(self.c, bool) or not isinstance(self.c, int | float):
-            raise InvalidRulesError(f"the exploration constant c must be a number, got {self.c!r}")
-        if not (math.isfinite(self.c) and self.c >= 0):
-            raise InvalidRulesError(
-                f"the exploration constant c must be finite and >= 0, not {self.c}"
-            )
-        if isinstance(self.simulations, bool) or not isinstance(self.simulations, int):
-            raise InvalidRulesError(f"simulations must be a whole number, got {self.simulations!r}")
-        if self.simulations < 1:
-            raise InvalidRulesError(f"simulations must be at least 1, got {self.simulations}")
-        if isinstance(self.expand_after, bool) or not isinstance(self.expand_after, int):
-            raise InvalidRulesError(f"expand must be a whole number, got {self.expand_after!r}")
-        if self.expand_after < 1:
-            raise InvalidRulesError(f"expand must be at least 1, got {self.expand_after}")
+        c, sims, _, expand, seed = PARAMS
+        c.check(self.c, "mcts")
+        sims.check(self.simulations, "mcts")
+        expand.check(self.expand_after, "mcts")
+        seed.check(self.seed, "mcts")
         if not isinstance(self.rollout, str) or not self.rollout:
-            raise InvalidRulesError(f"the rollout policy must be a name, got {self.rollout!r}")
-        if self.seed is not None and (
-            isinstance(self.seed, bool) or not isinstance(self.seed, int)
-        ):
-            raise InvalidRulesError(f"the seed must be a whole number or None, got {self.seed!r}")
-
-    @classmethod
-    def from_spec(cls, text: str) -> MCTSConfig:
-        """Read ``c=0.71,sims=2500,rollout=random,seed=7`` (any subset, any order).
-
-        A leading ``mcts:`` is allowed; unknown keys and bad values raise
-        :class:`InvalidRulesError`.
-        """
-        body = text.strip()
-        if body == "mcts" or body.startswith("mcts:"):
-            body = body[len("mcts") :].removeprefix(":")
-        values: dict[str, Any] = {}
-        for part in filter(None, (p.strip() for p in body.split(","))):
-            key, sep, value = part.partition("=")
-            key = key.strip()
-            value = value.strip()
-            try:
-                if not sep:
-                    raise ValueError
-                if key in _SPEC_KEYS:
-                    name = _SPEC_KEYS[key]
-                    values[name] = float(value) if name == "c" else int(value)
-                elif key == "rollout":
-                    values["rollout"] = value
-                elif key == "seed":
-                    values["seed"] = None if value == "none" else int(value)
-                else:
-                    raise KeyError(key)
-            except KeyError:
-                raise InvalidRulesError(
-                    f"unknown MCTS setting {key!r} in {text!r}; use c, sims, rollout, expand, seed"
-                ) from None
-            except ValueError:
-                raise InvalidRulesError(
-                    f"cannot read {part!r} in {text!r}; write e.g. "
-                    "'c=0.71,sims=2500,rollout=random,seed=7'"
-                ) from None
-        return cls(**values)
+            raise InvalidAgentError(
+                f"agent mcts: rollout must be a policy name, got {self.rollout!r}"
+            )
 
     @property
     def spec(self) -> str:
@@ -202,6 +165,23 @@ class MCTSConfig:
         extra = "" if self.expand_after == 1 else f",expand={self.expand_after}"
         extra += "" if self.seed is None else f",seed={self.seed}"
         return f"mcts:c={self.c!r},sims={self.simulations},rollout={self.rollout}{extra}"
+
+
+def agent_info(
+    summary: str,
+    rollout: Param,
+    make_fast: Callable[[Any], FastGame | None] | None = None,
+    rollout_fn: RolloutFn | None = None,
+) -> AgentInfo:
+    """The registry entry of an MCTS agent for a game: its playout policies
+    (``rollout``), compiled playout and compiled interface (``make_fast(rules)``)."""
+
+    def make(rules: Any, c: float, sims: int, rollout: str, expand: int, seed: int | None) -> MCTS:
+        fast = make_fast(rules) if make_fast is not None else None
+        return MCTS(c, sims, rollout, seed, expand_after=expand, rollout_fn=rollout_fn, fast=fast)
+
+    params = tuple(rollout if p.name == "rollout" else p for p in PARAMS)
+    return AgentInfo("mcts", summary, make, params)
 
 
 class _Node:
@@ -348,7 +328,7 @@ class MCTS:
         rollout_fn: RolloutFn | None = None,
         fast: FastGame | None = None,
     ) -> MCTS:
-        """An agent with these settings (e.g. from :meth:`MCTSConfig.from_spec`)."""
+        """An agent with these settings."""
         return cls(
             config.c,
             config.simulations,

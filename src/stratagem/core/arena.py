@@ -12,193 +12,48 @@ seed and the pair number, so one worker, many, or Ray give the same games.
 Results stream to a CSV or Parquet file, one row per game; a run that is
 interrupted resumes from the file without repeating or losing a game.
 
->>> parse_spec("mcts:c=0.71,sims=2500").params
-(('c', '0.71'), ('sims', '2500'))
->>> split_specs("mcts:c=1,sims=50,hold:20,optimal")
-['mcts:c=1,sims=50', 'hold:20', 'optimal']
+Games and agents are found through :mod:`stratagem.core.registry` (its names
+are re-exported here); each game is played by :func:`stratagem.core.play.play`.
 """
 
 from __future__ import annotations
 
 import csv
 import hashlib
-import importlib
-import importlib.util
 import json
 import os
-import pkgutil
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-import numpy as np
+from stratagem.core.errors import ArenaError
+from stratagem.core.play import Deal, deal_seed, play
+from stratagem.core.registry import (
+    AgentInfo,
+    AgentSpec,
+    GameSpec,
+    available_games,
+    load_game,
+    make_agent,
+    parse_spec,
+    split_specs,
+)
 
-from stratagem.core.agent import Agent
-from stratagem.core.errors import StratagemError
-from stratagem.core.game import CHANCE, State, chance_key, sample_chance
+__all__ = [
+    "AgentInfo", "AgentSpec", "ArenaError", "Executor", "Experiment", "GameSpec",
+    "InlineExecutor", "LocalExecutor", "RayExecutor", "Task", "available_games", "deal_seed",
+    "load_game", "make_agent", "make_executor", "make_experiment", "parse_spec", "play_game",
+    "read_results", "report", "run", "run_task", "schedule", "split_specs",
+]  # fmt: skip
 
 Mode = Literal["solitaire", "match", "round-robin"]
 RESULT_COLUMNS = (
     "experiment", "game", "rules", "mode", "game_index", "pair_index", "deal_seed",
     "seats", "returns", "length", "seconds",
 )  # fmt: skip
-
-
-class ArenaError(StratagemError):
-    """A bad experiment: unknown game or agent, bad counts, a foreign results file."""
-
-
-# --- agent specs --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class AgentSpec:
-    """``name``, ``name:value`` or ``name:key=value,...`` parsed.
-
-    ``positional`` holds the single value of ``hold:20`` or ``table:FILE``.
-    """
-
-    name: str
-    positional: str | None = None
-    params: tuple[tuple[str, str], ...] = ()
-
-    def __str__(self) -> str:
-        if self.positional is not None:
-            return f"{self.name}:{self.positional}"
-        if self.params:
-            return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.params)
-        return self.name
-
-    def param(self, key: str, default: str | None = None) -> str | None:
-        return dict(self.params).get(key, default)
-
-
-def parse_spec(text: str) -> AgentSpec:
-    """Read an agent spec string; a malformed one raises :class:`ArenaError`."""
-    text = text.strip()
-    name, colon, rest = text.partition(":")
-    if not name or not all(c.isalnum() or c in "-_" for c in name):
-        raise ArenaError(
-            f"cannot read agent spec {text!r}: write name, name:value or name:key=value,..."
-        )
-    if not colon:
-        return AgentSpec(name)
-    if not rest:
-        raise ArenaError(f"agent spec {text!r} has nothing after ':'")
-    if "=" not in rest:
-        return AgentSpec(name, positional=rest)
-    params = []
-    for part in rest.split(","):
-        key, eq, value = part.partition("=")
-        if not eq or not key.strip() or not value.strip():
-            raise ArenaError(f"cannot read {part!r} in agent spec {text!r}: write key=value")
-        params.append((key.strip(), value.strip()))
-    keys = [k for k, _ in params]
-    if len(set(keys)) != len(keys):
-        raise ArenaError(f"agent spec {text!r} sets a parameter twice")
-    return AgentSpec(name, params=tuple(params))
-
-
-def split_specs(text: str) -> list[str]:
-    """Split ``A,B,...`` where a spec's own ``key=value`` list also uses commas."""
-    out: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if not piece:
-            continue
-        if out and "=" in piece and ":" not in piece:
-            out[-1] += "," + piece  # a further key=value of the previous spec
-        else:
-            out.append(piece)
-    return out
-
-
-# --- games --------------------------------------------------------------------------------
-
-
-class AgentFactory(Protocol):
-    def __call__(self, rules: str, spec: AgentSpec) -> Agent: ...
-
-
-@dataclass(frozen=True)
-class AgentInfo:
-    """How to make one kind of agent, and what its parameters mean."""
-
-    name: str
-    summary: str
-    make: AgentFactory
-    params: Mapping[str, str] = field(default_factory=dict)
-    positional: str | None = None
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """What the arena needs to know of a game (``games/<name>/arena.py`` defines ``GAME``)."""
-
-    name: str
-    presets: tuple[str, ...]
-    default_rules: str
-    min_players: int
-    max_players: int
-    new_state: Callable[[str, int], State]
-    agents: Mapping[str, AgentInfo]
-    result: Literal["score", "win"] = "score"
-
-    def make_agent(self, rules: str, spec: AgentSpec) -> Agent:
-        info = self.agents.get(spec.name)
-        if info is None:
-            raise ArenaError(
-                f"unknown agent {spec.name!r} for {self.name}; the agents are: "
-                f"{', '.join(self.agents)} (stratagem arena agents --game {self.name})"
-            )
-        if spec.params:
-            unknown = [k for k, _ in spec.params if k not in info.params]
-            if unknown:
-                raise ArenaError(
-                    f"agent {info.name} has no parameter {unknown[0]!r}; its parameters are: "
-                    f"{', '.join(info.params) or 'none'}"
-                )
-        if spec.positional is not None and info.positional is None:
-            raise ArenaError(f"agent {info.name} takes no value after ':' (got {spec})")
-        return info.make(rules, spec)
-
-    def check_rules(self, rules: str) -> str:
-        if rules not in self.presets:
-            raise ArenaError(
-                f"unknown rules {rules!r} for {self.name}; "
-                f"the presets are: {', '.join(self.presets)}"
-            )
-        return rules
-
-
-def available_games() -> list[str]:
-    """Games that have an ``arena`` module (found by convention, no registration)."""
-    import stratagem.games as games_pkg
-
-    names = []
-    for module in pkgutil.iter_modules(games_pkg.__path__):
-        if module.ispkg and importlib.util.find_spec(f"stratagem.games.{module.name}.arena"):
-            names.append(module.name)
-    return sorted(names)
-
-
-def load_game(name: str) -> GameSpec:
-    """The :class:`GameSpec` of ``stratagem.games.<name>.arena``.
-
-    ``openspiel:<game>`` names a game of OpenSpiel, played through
-    :mod:`stratagem.interop.openspiel` (the ``interop`` extra).
-    """
-    if name.startswith("openspiel:"):
-        from stratagem.interop.openspiel import arena_game
-
-        return arena_game(name)
-    if name not in available_games():
-        raise ArenaError(f"unknown game {name!r}; the games are: {', '.join(available_games())}")
-    module = importlib.import_module(f"stratagem.games.{name}.arena")
-    game: GameSpec = module.GAME
-    return game
 
 
 # --- playing ------------------------------------------------------------------------------
@@ -214,50 +69,31 @@ class Task:
     """``(game_index, pair_index, deal_seed, agent spec per seat)`` for each game."""
 
 
-_AGENTS: dict[tuple[str, str, str], Agent] = {}
-
-
-def _agent(game: GameSpec, rules: str, spec: str) -> Agent:
-    key = (game.name, rules, spec)
-    agent = _AGENTS.get(key)
-    if agent is None:  # agents are built once per process (solved tables load once)
-        agent = _AGENTS[key] = game.make_agent(rules, parse_spec(spec))
-    return agent
-
-
 def play_game(
     game: GameSpec, rules: str, seats: Sequence[str], deal_seed: int
 ) -> tuple[tuple[float, ...], int]:
-    """Play one game; returns (each seat's final value, decisions made)."""
-    agents = [_agent(game, rules, spec) for spec in seats]
-    state = game.new_state(rules, len(seats))
-    own_rngs = [np.random.default_rng([deal_seed, 1, seat]) for seat in range(len(seats))]
-    sequential = np.random.default_rng([deal_seed, 0])
-    decisions = 0
-    while not state.is_terminal():
-        player = state.current_player
-        if player == CHANCE:
-            key = chance_key(state)
-            rng = sequential if key is None else np.random.default_rng([deal_seed, 2, *key])
-            state = state.apply(sample_chance(state, rng))
-        else:
-            state = state.apply(agents[player].act(state, own_rngs[player]))
-            decisions += 1
-    return tuple(float(r) for r in state.returns()), decisions
+    """Play one game with a fresh agent per seat; returns (each seat's final value, decisions).
+
+    Agents are made anew for every game and seat (an agent may learn during a
+    game); what is costly to build, solved tables, the games cache themselves.
+    """
+    agents = [game.make_agent(rules, spec) for spec in seats]
+    played = play(game.new_state(rules, len(seats)), agents, Deal(deal_seed))
+    return played.returns, played.decisions
 
 
 def run_task(task: Task) -> list[dict[str, Any]]:
     """Play the games of a task (top-level, so that process pools and Ray can ship it)."""
     game = load_game(task.game)
     rows = []
-    for game_index, pair_index, deal_seed, seats in task.games:
+    for game_index, pair_index, seed, seats in task.games:
         start = time.perf_counter()
-        returns, length = play_game(game, task.rules, seats, deal_seed)
+        returns, length = play_game(game, task.rules, seats, seed)
         rows.append(
             {
                 "game_index": game_index,
                 "pair_index": pair_index,
-                "deal_seed": deal_seed,
+                "deal_seed": seed,
                 "seats": json.dumps(list(seats)),
                 "returns": json.dumps(list(returns)),
                 "length": length,
@@ -322,13 +158,8 @@ def make_experiment(
     if mode in ("match", "round-robin") and not spec.min_players <= 2 <= spec.max_players:
         raise ArenaError(f"{game} is not played by two players")
     for a in canonical:
-        spec.make_agent(rules, parse_spec(a))  # fail now, not in a worker
+        spec.check_agent(a)  # fail now, not in a worker
     return Experiment(game, rules, canonical, mode, seed)
-
-
-def deal_seed(seed: int, pair_index: int) -> int:
-    """The seed of a deal: a function of the experiment's seed and the pair number only."""
-    return int(np.random.SeedSequence([seed, pair_index]).generate_state(1)[0])
 
 
 def schedule(exp: Experiment, games: int) -> list[tuple[int, int, int, tuple[str, ...]]]:

@@ -1,4 +1,4 @@
-"""The exceptions Stratagem raises.
+"""The exceptions Stratagem raises, one class per kind of error.
 
 Every error a user can cause by bad input is a :class:`StratagemError`, with a
 message that says what was wrong and what is allowed. Nothing is silently
@@ -17,7 +17,8 @@ class InvalidRulesError(StratagemError, ValueError):
 
 
 class InvalidStateError(StratagemError, ValueError):
-    """A game position that cannot occur: a sixth die, an impossible total, ..."""
+    """A game position that cannot occur (a sixth die, an impossible total), or a state of
+    another game than the one expected."""
 
 
 class IllegalActionError(StratagemError, ValueError):
@@ -26,3 +27,11 @@ class IllegalActionError(StratagemError, ValueError):
 
 class CacheError(StratagemError):
     """A cached table that is missing, corrupt or written for other rules."""
+
+
+class ArenaError(StratagemError):
+    """A bad experiment or game choice: unknown game, bad counts, a foreign results file."""
+
+
+class InvalidAgentError(ArenaError):
+    """An agent spec that cannot be read, names no agent, or sets a parameter out of range."""

@@ -17,6 +17,8 @@ from typing import Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
+from stratagem.core.errors import InvalidStateError
+
 CHANCE = -1
 """``current_player`` at a chance node (a roll of the dice, a draw from the bag)."""
 
@@ -62,6 +64,22 @@ class State(Protocol):
     def returns(self) -> tuple[float, ...]:
         """Each player's final value; only meaningful at a terminal state."""
         ...
+
+
+T = TypeVar("T")
+
+
+def expect_state(state: object, kind: type[T], who: str) -> T:
+    """``state`` if it is a ``kind``; else :class:`InvalidStateError` saying who needed one.
+
+    >>> expect_state(3, str, "a word game")
+    Traceback (most recent call last):
+    ...
+    stratagem.core.errors.InvalidStateError: a word game needs a str, not a int
+    """
+    if not isinstance(state, kind):
+        raise InvalidStateError(f"{who} needs a {kind.__name__}, not a {type(state).__name__}")
+    return state
 
 
 def chance_key(state: State) -> tuple[int, ...] | None:

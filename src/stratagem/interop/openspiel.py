@@ -46,9 +46,10 @@ from typing import Any
 import numpy as np
 
 from stratagem.core.agent import Agent, RandomAgent
-from stratagem.core.arena import AgentInfo, AgentSpec, ArenaError, GameSpec
+from stratagem.core.arena import AgentInfo, ArenaError, GameSpec
 from stratagem.core.errors import StratagemError
 from stratagem.core.game import CHANCE, TERMINAL, Action, State
+from stratagem.core.registry import Param, agent_table
 from stratagem.interop import InteropError, require
 from stratagem.interop.codecs import (
     Codec,
@@ -389,6 +390,14 @@ class OpenSpielMCTSAgent:
         return self.game.codec.action(state, bot.step(spiel_state))
 
 
+def _rules_name(rules: Any) -> str:
+    """The preset name of a game's rules object (Scrabble's is its lexicon's tile set)."""
+    if isinstance(rules, str):
+        return rules
+    name = getattr(rules, "name", None)
+    return str(name) if name is not None else str(rules.tiles.name)
+
+
 def _spiel_game_of(game: str, rules: str) -> StratagemGame:
     """Our registered OpenSpiel game for one of our arena games and presets."""
     params: dict[str, Any]
@@ -405,21 +414,12 @@ def _spiel_game_of(game: str, rules: str) -> StratagemGame:
     return GAME_CLASSES[f"stratagem_{game}"](params)
 
 
-def _mcts_params(spec: AgentSpec) -> tuple[int, float, int]:
-    try:
-        sims = int(spec.param("sims", "200") or "200")
-        c = float(spec.param("c", "2.0") or "2.0")
-        rollouts = int(spec.param("rollouts", "1") or "1")
-    except ValueError:
-        raise ArenaError(f"{spec}: sims and rollouts are whole numbers, c a number") from None
-    return sims, c, rollouts
-
-
-_MCTS_HELP = {
-    "sims": "simulations per decision (200)",
-    "c": "UCT exploration constant (2.0)",
-    "rollouts": "random rollouts per leaf (1)",
-}
+_MCTS_PARAMS = (
+    Param("sims", int, 200, "simulations per decision", low=1, high=1_000_000),
+    Param("c", float, 2.0, "UCT exploration constant", low=0.0, high=1000.0),
+    Param("rollouts", int, 1, "random rollouts per leaf", low=1, high=1000),
+)
+"""The parameters of OpenSpiel's MCTS bot as an agent."""
 
 
 def with_openspiel_agents(game: GameSpec) -> GameSpec:
@@ -429,14 +429,16 @@ def with_openspiel_agents(game: GameSpec) -> GameSpec:
     positions of the player to move (the bot sees only its own card).
     """
 
-    def make(rules: str, spec: AgentSpec) -> Agent:
-        sims, c, rollouts = _mcts_params(spec)
+    def make(rules: Any, sims: int, c: float, rollouts: int) -> Agent:
+        spiel = _spiel_game_of(game.name, _rules_name(rules))
         try:
-            return _OwnView(OpenSpielMCTSAgent(_spiel_game_of(game.name, rules), sims, c, rollouts))
+            return _OwnView(OpenSpielMCTSAgent(spiel, sims, c, rollouts))
         except StratagemError as exc:
             raise ArenaError(str(exc)) from None
 
-    info = AgentInfo("openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", make, _MCTS_HELP)
+    info = AgentInfo(
+        "openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", make, _MCTS_PARAMS
+    )
     return replace(game, agents={**game.agents, "openspiel-mcts": info})
 
 
@@ -558,25 +560,14 @@ def arena_game(name: str) -> GameSpec:
     loaded = first.spiel.get_game()
     players = int(loaded.num_players())
 
+    from stratagem.algorithms import mcts
+
     def new_state(rules: str, count: int) -> State:
         if count != players:
             raise ArenaError(f"{game} is played by {players} players, not {count}")
         return SpielState(loaded.new_initial_state())
 
-    def random(rules: str, spec: AgentSpec) -> Agent:
-        return RandomAgent()
-
-    def ours(rules: str, spec: AgentSpec) -> Agent:
-        from stratagem.algorithms.mcts import MCTS, MCTSConfig
-
-        try:
-            config = MCTSConfig.from_spec(",".join(f"{k}={v}" for k, v in spec.params))
-        except StratagemError as exc:
-            raise ArenaError(str(exc)) from None
-        return MCTS.from_config(config)
-
-    def theirs(rules: str, spec: AgentSpec) -> Agent:
-        sims, c, rollouts = _mcts_params(spec)
+    def theirs(rules: str, sims: int, c: float, rollouts: int) -> Agent:
         return _SpielBotAgent(loaded, sims, c, rollouts)
 
     return GameSpec(
@@ -585,20 +576,17 @@ def arena_game(name: str) -> GameSpec:
         default_rules="default",
         min_players=players,
         max_players=players,
-        new_state=new_state,
-        agents={
-            "random": AgentInfo("random", "uniformly random legal action", random),
-            "mcts": AgentInfo(
-                "mcts", "Stratagem's MCTS (random playouts through the protocol)", ours,
-                {"c": "exploration constant on min-max normalised values (0.71)",
-                 "sims": "simulations per decision (2500)",
-                 "expand": "visits before a node below the root grows children (1)",
-                 "seed": "seed of advise(); act() uses the arena's generator"},
+        rules=str,
+        new=new_state,
+        agents=agent_table(
+            AgentInfo("random", "uniformly random legal action", lambda rules: RandomAgent()),
+            mcts.agent_info(
+                "Stratagem's MCTS (random playouts through the protocol)", mcts.PARAMS[2]
             ),
-            "openspiel-mcts": AgentInfo(
-                "openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", theirs, _MCTS_HELP
+            AgentInfo(
+                "openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", theirs, _MCTS_PARAMS
             ),
-        },
+        ),
         result="win" if loaded.get_type().utility == _T.Utility.ZERO_SUM else "score",
     )  # fmt: skip
 

@@ -22,10 +22,11 @@ from pydantic import BaseModel, Field
 
 from stratagem.core.errors import IllegalActionError, StratagemError
 from stratagem.core.game import CHANCE
+from stratagem.core.registry import make_agent
 from stratagem.games.pig.rules import PRESETS, PigRules, preset
 from stratagem.games.pig.solver import PigSolution, Policy, solve, table_base
 from stratagem.games.pig.state import PigAction, PigState
-from stratagem.games.pig.strategies import OptimalAgent, RuleAgent, parse_agent
+from stratagem.games.pig.strategies import OptimalAgent, RuleAgent
 from stratagem.web.common import ERROR_RESPONSES, run_heavy, sessions
 from stratagem.web.sessions import ID_PATTERN
 
@@ -326,7 +327,8 @@ def _new_game(request: Request, body: NewGame) -> tuple[str, PigGame]:
     spec = {"optimal": "optimal", "hold": f"hold:{body.hold_at}", "keep-pace": "keep-pace"}[
         body.opponent
     ]
-    ai = parse_agent(spec, rules, sol)
+    ai = make_agent("pig", rules, spec)
+    assert isinstance(ai, OptimalAgent | RuleAgent)  # the three opponents above
     seed = body.seed if body.seed is not None else secrets.randbits(63)
     game = PigGame(rules, sol, spec, ai, 0 if body.you_start else 1, np.random.default_rng(seed))
     game.advance()

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel, Field
 from scipy import stats
 
@@ -98,7 +98,7 @@ class _Advisor:
 
     def with_tables(self, tables: RemainingDistributions) -> None:
         with self.lock:
-            if self.chance is None:
+            if self.chance is None or self.chance.tables is not tables:
                 self.chance = ChanceAdvisor(self.solution, tables)
                 self.outcomes = OptionDistributions(OptimalStrategy(self.solution), tables)
 
@@ -656,11 +656,18 @@ def tables(request: Request, rules: RulesName) -> TablesView:
 
 
 @router.post("/tables/{rules}")
-async def prepare_tables(request: Request, rules: RulesName) -> TablesView:
+async def prepare_tables(
+    request: Request,
+    rules: RulesName,
+    remaining: Annotated[
+        bool, Query(description="also load or build the remaining-score tables")
+    ] = True,
+) -> TablesView:
     """Solve the preset (seconds) and start loading or building its remaining-score
     tables in the background (refused quietly when the server does not build them)."""
     await run_heavy(advisor, rules)
-    _start_remaining(request, rules)
+    if remaining:
+        _start_remaining(request, rules)
     return _tables_view(request, rules)
 
 

@@ -108,7 +108,9 @@ def test_a_rule_table_file_is_a_strategy(tmp_path: Path) -> None:
         (["solve", "--bust", "one"], "--bust takes faces"),
         (["solve", "--rules", "hog"], "unknown Pig rules 'hog'"),
         (["solve", "--faces", "2", "--rules", "pig-raab"], "say which face busts with --bust"),
-        (["evaluate", "--b", "greedy"], "unknown strategy 'greedy'"),
+        (["evaluate", "--b", "greedy"], "unknown agent 'greedy' for pig"),
+        (["evaluate", "--b", "mcts"], "mcts has no fixed policy to evaluate"),
+        (["simulate", "--b", "hold:99999999999999999999"], "n must be a whole number 1..100000"),
         (["value", "--me", "0", "--opp", "0", "--turn", "1"], "turn total of 1 cannot occur"),
     ],
 )

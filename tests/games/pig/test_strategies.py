@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from stratagem.core.agent import Advisor, Agent
-from stratagem.core.errors import InvalidRulesError
-from stratagem.core.game import CHANCE
+from stratagem.core.errors import InvalidAgentError, InvalidRulesError
+from stratagem.core.play import play
+from stratagem.core.registry import make_agent
 from stratagem.games.pig.rules import PigRules, preset
 from stratagem.games.pig.solver import PigSolution, evaluate
 from stratagem.games.pig.state import PigAction, PigState
@@ -20,7 +21,6 @@ from stratagem.games.pig.strategies import (
     OptimalAgent,
     RuleTable,
     agent_policies,
-    parse_agent,
     simulate,
 )
 
@@ -29,28 +29,49 @@ Solved = Callable[[PigRules], PigSolution]
 
 def test_specs_make_the_named_agents(pig_solved: Solved, tmp_path: Path) -> None:
     rules = preset("pig")
-    assert isinstance(parse_agent("optimal", rules, pig_solved(rules)), OptimalAgent)
-    assert parse_agent("hold:25", rules).spec == "hold:25"
-    assert isinstance(parse_agent("keep-pace", rules), KeepPace)
+    pig_solved(rules)  # into the session's cache, where the registry finds it
+    optimal = make_agent("pig", rules, "optimal")
+    assert isinstance(optimal, OptimalAgent) and optimal.solution.p_start > 0.5
+    hold = make_agent("pig", rules, "hold:25")
+    assert isinstance(hold, HoldAt) and (hold.n, hold.spec) == (25, "hold:25")
+    assert make_agent("pig", rules, "hold:n=25").spec == "hold:25"
+    pace = make_agent("pig", rules, "keep-pace:div=4")
+    assert isinstance(pace, KeepPace) and (pace.base, pace.race, pace.div) == (21, 71, 4)
     table = tmp_path / "t.txt"
     table.write_text("# demo\nme=0-49 opp=0-99 hold=25\nme=0-99 opp=0-99 hold=20\n")
-    agent = parse_agent(f"table:{table}", rules)
+    agent = make_agent("pig", rules, f"table:{table}")
     assert isinstance(agent, RuleTable) and agent.decide(60, 0, 22) == "hold"
 
 
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("greedy", "unknown strategy 'greedy'"),
-        ("hold:x", "hold:N needs a whole number"),
-        ("hold:0", "N >= 1"),
-        ("keep-pace:speed=3", "keep-pace takes base="),
+        ("greedy", "unknown agent 'greedy' for pig"),
+        ("hold:x", "n must be a whole number 1..100000, got 'x'"),
+        ("hold:0", "n must be a whole number 1..100000, got '0'"),
+        ("hold:99999999999999999999999", "n must be a whole number 1..100000"),
+        ("hold", "hold needs n=..."),
+        ("keep-pace:speed=3", "keep-pace has no parameter 'speed'"),
+        ("keep-pace:base=10000000000000000000000", "base must be a whole number 1..100000"),
+        ("keep-pace:base=21,base=22", "sets the parameter 'base' twice"),
+        ("keep-pace:div=0", "div must be a whole number 1..100000"),
         ("table:/no/such/file", "cannot read rule table"),
+        ("mcts:sims=100000000000000000000", "sims must be a whole number 1..10000000"),
+        ("mcts:expand=100000000000000000000", "expand must be a whole number 1..10000000"),
+        ("mcts:rollout=hold0", "rollout must be random or holdN"),
+        ("mcts:c=inf", "c must be a number 0.0..1000.0"),
     ],
 )
 def test_bad_specs_are_refused(spec: str, message: str) -> None:
-    with pytest.raises(InvalidRulesError, match=message):
-        parse_agent(spec, preset("pig"))
+    with pytest.raises(InvalidAgentError, match=message):
+        make_agent("pig", "pig", spec)
+
+
+def test_a_rule_table_file_over_the_size_limit_is_refused(tmp_path: Path) -> None:
+    table = tmp_path / "big.txt"
+    table.write_text("me=0-99 opp=0-99 hold=20\n" * 50_000)
+    with pytest.raises(InvalidAgentError, match="at most 1048576 are read"):
+        make_agent("pig", "pig", f"table:{table}")
 
 
 def test_rule_tables_must_cover_every_position() -> None:
@@ -85,7 +106,8 @@ def test_simulation_agrees_with_the_exact_evaluation(
 ) -> None:
     rules = preset("pig-raab").with_options(catch_up_turn=catch)
     a = OptimalAgent(pig_solved(rules))
-    b = parse_agent(opponent, rules)
+    b = make_agent("pig", rules, opponent)
+    assert isinstance(b, HoldAt | KeepPace)
     exact = evaluate(rules, agent_policies(a), agent_policies(b))
     match = simulate(rules, a, b, 100_000, seed=3)
     p, se = match.p_a()
@@ -107,12 +129,7 @@ def test_agents_playing_through_the_protocol_match_the_evaluation(pig_solved: So
     wins, games = 0, 4000
     for g in range(games):
         seats = (a, b) if g % 2 == 0 else (b, a)
-        s = PigState.new(rules)
-        while not s.is_terminal():
-            if s.current_player == CHANCE:
-                s = s.apply(int(rng.integers(1, rules.faces + 1)))
-            else:
-                s = s.apply(seats[s.current_player].act(s, rng))
-        wins += s.returns()[0 if g % 2 == 0 else 1] == 1.0
+        returns = play(PigState.new(rules), seats, rng).returns
+        wins += returns[0 if g % 2 == 0 else 1] == 1.0
     se = 0.5 / np.sqrt(games)
     assert abs(wins / games - exact.coin) < 4 * se

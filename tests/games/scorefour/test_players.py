@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from stratagem.algorithms.decision_analysis import DecisionAnalysisConfig
-from stratagem.core.arena import ArenaError, load_game, parse_spec, play_game
-from stratagem.core.errors import InvalidRulesError
+from stratagem.core.arena import load_game, play_game
+from stratagem.core.errors import InvalidAgentError, InvalidRulesError
 from stratagem.games.scorefour.board import parse_peg
 from stratagem.games.scorefour.players import (
     EpsilonGreedyAgent,
@@ -93,11 +93,31 @@ def test_the_arena_finds_the_game_and_its_agents() -> None:
         "minimax:depth=2", "minimax:seconds=0.05", "decision-analysis:f0=0.5,beta=0.05",
         "softmax:t=0.1", "epsilon-greedy:e=0.2", "random",
     ]  # fmt: skip
-    for spec in specs:
-        assert hasattr(game.make_agent("scorefour", parse_spec(spec)), "act")
+    kinds = [type(game.make_agent("scorefour", spec)).__name__ for spec in specs]
+    assert kinds == [
+        "MinimaxAgent", "MinimaxAgent", "DecisionAnalysis", "SoftmaxAgent", "EpsilonGreedyAgent",
+        "RandomAgent",
+    ]  # fmt: skip
+    timed = game.make_agent("scorefour", "minimax:seconds=0.05")
+    assert isinstance(timed, MinimaxAgent) and (timed.depth, timed.seconds) == (None, 0.05)
+    fixed = game.make_agent("scorefour", "minimax")
+    assert isinstance(fixed, MinimaxAgent) and (fixed.depth, fixed.seconds) == (4, None)
     returns, decisions = play_game(game, "scorefour", ["minimax:depth=2", "random"], 1)
     assert returns == (1.0, 0.0) and 7 <= decisions <= 64
-    with pytest.raises(ArenaError, match="t must be a number"):
-        game.make_agent("scorefour", parse_spec("softmax:t=x"))
-    with pytest.raises(ArenaError, match="f0"):
-        game.make_agent("scorefour", parse_spec("decision-analysis:f0=2"))
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("softmax:t=x", "t must be a number > 0.0 and <= 1000000.0, got 'x'"),
+        ("softmax", "softmax needs t=..."),
+        ("softmax:t=0", "t must be a number > 0.0"),
+        ("decision-analysis:f0=2", "f0 must be a number 0.0..1.0, got '2'"),
+        ("decision-analysis:depth=100000000000000000000", "depth must be a whole number 1..64"),
+        ("minimax:seconds=-1", "seconds must be a number > 0.0 and <= 3600.0"),
+        ("epsilon-greedy:e=1.5", "e must be a number 0.0..1.0"),
+    ],
+)
+def test_bad_agent_parameters_are_refused(spec: str, message: str) -> None:
+    with pytest.raises(InvalidAgentError, match=message):
+        load_game("scorefour").make_agent("scorefour", spec)

@@ -50,6 +50,7 @@ def test_moves_text_with_rack_option(words) -> None:  # type: ignore[no-untyped-
         (["--rack", "ABCDEFGH"], "8 tiles"),
         (["--rack", "AB1"], "'1'"),
         (["--rack", "AB", "--top", "0"], "--top"),
+        (["--rack", "AB", "--rules", "elvish"], "unknown tile set"),
         (["--rack", "AB", "--tiles", "elvish"], "unknown tile set"),
         (["--rack", "AB", "--position", "/nonexistent/pos.txt"], "cannot read position"),
     ],
@@ -86,4 +87,37 @@ def test_selfplay_text_and_bad_agent(words) -> None:  # type: ignore[no-untyped-
     )
     assert ok.exit_code == 0 and "games/s" in ok.stdout
     bad = runner.invoke(app, ["selfplay", "--lexicon", str(words), "--players", "greedy,wizard"])
-    assert bad.exit_code == 2 and "unknown Scrabble agent 'wizard'" in bad.output
+    assert bad.exit_code == 2 and "unknown agent 'wizard' for scrabble" in bad.output
+
+
+def test_endgame_json_names_the_move_and_the_final_spread(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    words.write_text("cat\ncats\nat\nta\n")
+    pos = tmp_path / "end.txt"
+    rows = ["." * 15] * 7 + [".......CAT....."] + ["." * 15] * 7
+    # The mover goes out with CATS (6) and gains the A and T (2 x 2): 10 - 20 + 10 = 0.
+    pos.write_text("racks: S AT\nscores: 10 20\nbag:\nboard:\n" + "\n".join(rows) + "\n")
+    result = runner.invoke(
+        app, ["endgame", "--lexicon", str(words), "--position", str(pos), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert answer["best_move"] == "8H CATS 6"
+    assert answer["value"] == 0 and answer["gain"] == 10 and answer["exact"] is True
+
+
+def test_endgame_refuses_a_bag_with_tiles_and_bad_limits(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pos = tmp_path / "mid.txt"
+    pos.write_text("racks: S AT\nboard:\n" + "\n".join(["." * 15] * 15) + "\n")
+    result = runner.invoke(app, ["endgame", "--lexicon", str(words), "--position", str(pos)])
+    assert result.exit_code == 2
+    assert "empty bag" in " ".join(result.output.split())
+    result = runner.invoke(
+        app, ["endgame", "--lexicon", str(words), "--position", str(pos), "--time-limit", "0"]
+    )
+    assert result.exit_code == 2
+    assert "--time-limit must be 0-3600" in " ".join(result.output.split())
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"#" * (70 * 1024))
+    result = runner.invoke(app, ["endgame", "--lexicon", str(words), "--position", str(big)])
+    assert result.exit_code == 2 and "over 64 KB" in " ".join(result.output.split())
+    assert big.read_bytes() == b"#" * (70 * 1024)

@@ -1,8 +1,7 @@
-"""Doctests of the package, the arena entry, and Czech end to end."""
+"""The arena entry, and Czech end to end (the doctests run with pytest --doctest-modules)."""
 
 from __future__ import annotations
 
-import doctest
 import importlib
 
 import numpy as np
@@ -14,25 +13,16 @@ from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.movegen import MoveGenerator
 from stratagem.games.scrabble.tiles import tile_set
 
-MODULES = ["tiles", "board", "lexicon", "movegen", "state", "strategies", "position"]
-
-
-@pytest.mark.parametrize("name", MODULES)
-def test_doctests(name: str) -> None:
-    module = importlib.import_module(f"stratagem.games.scrabble.{name}")
-    result = doctest.testmod(module)
-    assert result.failed == 0
-
 
 def test_arena_plays_a_greedy_game(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(tmp_path))
     game = load_game("scrabble")
     assert game.check_rules("czech") == "czech"
     arena = importlib.import_module("stratagem.games.scrabble.arena")
-    arena._lexicon.cache_clear()
+    arena.lexicon.cache_clear()
     returns, decisions = play_game(game, "english", ["greedy", "random"], deal_seed=3)
     assert len(returns) == 2 and decisions > 5
-    arena._lexicon.cache_clear()
+    arena.lexicon.cache_clear()
 
 
 def test_czech_moves_with_diacritics() -> None:
@@ -50,3 +40,15 @@ def test_czech_moves_with_diacritics() -> None:
     # ŽENA over 8E-8H: Ž 4 + E 1 + N 1 + A 1 = 7, x2 on the star = 14 (no letter premium).
     assert any(str(m) == "8E ŽENA 14" for m in moves)
     assert np.all(ts.bag_counts >= 1)
+
+
+def test_arena_endgame_agent_takes_a_cpu_budget() -> None:
+    from stratagem.core.arena import ArenaError, parse_spec
+    from stratagem.games.scrabble.endgame import EndgameAgent
+
+    game = load_game("scrabble")
+    agent = game.make_agent("english", parse_spec("endgame:time=1.5"))
+    assert isinstance(agent, EndgameAgent) and agent.time_limit == 1.5
+    for bad in ("0", "nan", "x", "4000"):
+        with pytest.raises(ArenaError, match=r"time must be a number > 0\.0 and <= 3600\.0"):
+            game.make_agent("english", parse_spec(f"endgame:time={bad}"))

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from stratagem.core.errors import InvalidStateError
+from stratagem.core.play import play
 from stratagem.games.scrabble.position import read_position, write_position
 from stratagem.games.scrabble.state import ScrabbleState
-from stratagem.games.scrabble.strategies import GreedyAgent, play_game
+from stratagem.games.scrabble.strategies import GreedyAgent
 
 EMPTY = "\n".join(["." * 15] * 15)
 
@@ -25,7 +26,7 @@ def test_round_trip_of_a_played_position(small_lexicon) -> None:  # type: ignore
     assert again.board == s.board and again.racks == s.racks and again.bag == s.bag
     assert again.scores == s.scores and again.player == s.player
     assert write_position(again) == write_position(s)
-    final = play_game(again, [agent, agent], rng)
+    final = play(again, [agent, agent], rng).state
     assert final.is_terminal()
 
 

@@ -7,10 +7,11 @@ import pytest
 
 from stratagem.core.errors import IllegalActionError, InvalidStateError
 from stratagem.core.game import CHANCE, TERMINAL, State, sample_chance
+from stratagem.core.play import play
 from stratagem.games.scrabble.board import Placement
 from stratagem.games.scrabble.position import read_position
 from stratagem.games.scrabble.state import PASS, Exchange, ScrabbleState
-from stratagem.games.scrabble.strategies import GreedyAgent, play_game, selfplay
+from stratagem.games.scrabble.strategies import GreedyAgent, selfplay
 
 EMPTY = ["." * 15] * 15
 
@@ -118,8 +119,8 @@ def test_bad_player_counts(small_lexicon) -> None:  # type: ignore[no-untyped-de
 
 def test_greedy_game_is_reproducible(small_lexicon) -> None:  # type: ignore[no-untyped-def]
     agents = [GreedyAgent(), GreedyAgent()]
-    a = play_game(ScrabbleState.new(small_lexicon), agents, np.random.default_rng(5))
-    b = play_game(ScrabbleState.new(small_lexicon), agents, np.random.default_rng(5))
+    a = play(ScrabbleState.new(small_lexicon), agents, np.random.default_rng(5)).state
+    b = play(ScrabbleState.new(small_lexicon), agents, np.random.default_rng(5)).state
     assert a == b and a.is_terminal()
 
 
@@ -132,17 +133,16 @@ def test_selfplay_summary(small_lexicon) -> None:  # type: ignore[no-untyped-def
 
 
 def test_tiles_are_conserved_through_a_game(small_lexicon) -> None:  # type: ignore[no-untyped-def]
-    rng = np.random.default_rng(3)
-    s = ScrabbleState.new(small_lexicon)
-    agent = GreedyAgent()
-    while not s.is_terminal():
-        if s.current_player == CHANCE:
-            s = s.apply(s.sample_chance(rng))
-        else:
-            s = s.apply(agent.act(s, rng))
+    counts: list[int] = []
+
+    def count(s: ScrabbleState, player: int, action: object) -> None:
         on_board = int((s.board_array >= 0).sum())
-        held = sum(sum(r) for r in s.racks)
-        assert on_board + held + s.bag_size() + sum(s.returned) == 100
+        counts.append(on_board + sum(sum(r) for r in s.racks) + s.bag_size() + sum(s.returned))
+
+    end = play(ScrabbleState.new(small_lexicon), [GreedyAgent()] * 2, np.random.default_rng(3),
+               observe=count)  # type: ignore[arg-type]
+    count(end.state, -2, None)  # type: ignore[arg-type]
+    assert len(counts) > 10 and set(counts) == {100}
 
 
 def test_greedy_advice_is_every_action_priced_by_score(small_lexicon) -> None:  # type: ignore[no-untyped-def]
@@ -152,3 +152,15 @@ def test_greedy_advice_is_every_action_priced_by_score(small_lexicon) -> None:  
     assert advice[0].regret == 0 and advice[0].value == max(a.value for a in advice)
     assert isinstance(advice[0].action, Placement)
     assert str(GreedyAgent().act(s, np.random.default_rng(0))) == str(advice[0].action)
+
+
+def test_a_state_can_be_left_by_several_placements(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    # Searches apply many moves to one state: a placement must not write into
+    # the board that the state caches.
+    s = position(small_lexicon, "CATDOG? EEEEEEE", bag="")
+    first, second = [a for a in s.legal_actions() if isinstance(a, Placement)][:2]
+    before = s.board_rows()
+    assert s.apply(first).board_rows() != before
+    assert s.board_rows() == before
+    s.apply(second)
+    assert s.board_rows() == before

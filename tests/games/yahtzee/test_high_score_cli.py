@@ -10,7 +10,6 @@ import pytest
 from typer.testing import CliRunner
 
 from stratagem.cli import app
-from stratagem.core.arena import ArenaError
 from stratagem.games.yahtzee.solver import Solution
 
 runner = CliRunner()
@@ -71,35 +70,9 @@ def test_distribution_of_the_high_score_strategy_from_a_late_card() -> None:
 
 
 def test_arena_agent_needs_a_valid_target() -> None:
-    from stratagem.core.arena import parse_spec
-    from stratagem.games.yahtzee.arena import GAME
+    from stratagem.core.errors import StratagemError
+    from stratagem.core.registry import make_agent
 
-    info = GAME.agents["high-score"]
     for text in ("high-score", "high-score:target=abc", "high-score:target=-3"):
-        with pytest.raises(ArenaError):
-            info.make("yatzy", parse_spec(text))
-
-
-def test_advise_target_on_a_late_card_is_priced_by_the_exact_table(
-    solved: Callable[[str], Solution],
-) -> None:
-    import numpy as np
-
-    from stratagem.games.yahtzee import high_score as H
-    from stratagem.games.yahtzee.rules import preset
-    from stratagem.games.yahtzee.state import Situation
-
-    filled = ["ones", "twos", "threes", "fours", "fives", "one_pair", "two_pairs",
-              "three_of_a_kind", "four_of_a_kind", "small_straight", "large_straight"]  # fmt: skip
-    args = ["yahtzee", "advise", "--rules", "yatzy", "--dice", "66612", "--rolls-left", "1",
-            "--filled", ",".join(filled), "--upper", "45", "--score", "140", "--target", "230",
-            "--json"]  # fmt: skip
-    result = runner.invoke(app, args)
-    assert result.exit_code == 0, result.output
-    options = json.loads(result.output)["options"]
-    rules = preset("yatzy")
-    sit = Situation(rules, (6, 6, 6, 1, 2), 1, frozenset(filled), 45, None, 140)
-    table = H.build_table(solved("yatzy"), dtype=np.float32, start=(sit.mask, sit.upper, sit.flag))
-    want = H.HighScoreStrategy(solved("yatzy"), 230, table).advise_situation(sit)
-    assert [o["action"] for o in options] == [str(a.action) for a in want]
-    assert [o["value"] for o in options] == pytest.approx([a.value for a in want], abs=1e-6)
+        with pytest.raises(StratagemError):
+            make_agent("yahtzee", "yatzy", text)

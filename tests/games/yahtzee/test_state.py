@@ -65,7 +65,7 @@ def test_no_keeps_once_the_rerolls_are_used() -> None:
 
 
 def test_scoring_passes_the_turn_and_records_the_points() -> None:
-    state = YahtzeeState.new(YAHTZEE, num_players=2).apply(Roll((2, 2, 3, 3, 3)))
+    state = YahtzeeState.new(YAHTZEE, players=2).apply(Roll((2, 2, 3, 3, 3)))
     after = state.apply(Score("full_house"))
     assert after.player == 1 and after.current_player == CHANCE and after.rolls_left == 3
     assert after.cards[0].total == 25 and after.cards[1].total == 0

@@ -1,69 +1,147 @@
-"""Pig in the arena: presets and agent factories (``stratagem arena agents --game pig``)."""
+"""Pig for core: presets, how a game starts, and every agent with its parameters.
+
+``stratagem arena agents --game pig`` lists them; the command line, the arena
+and the web page all build Pig agents from here (see :mod:`stratagem.core.registry`).
+"""
 
 from __future__ import annotations
 
-from stratagem.algorithms.mcts import MCTS, MCTSConfig
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from stratagem.algorithms import mcts
+from stratagem.algorithms.mcts_compiled import FastGame
 from stratagem.core.agent import Agent, RandomAgent
-from stratagem.core.arena import AgentInfo, AgentSpec, ArenaError, GameSpec
-from stratagem.core.errors import StratagemError
-from stratagem.games.pig.rules import PRESETS, preset
-from stratagem.games.pig.solver import solve
+from stratagem.core.errors import InvalidAgentError, InvalidRulesError
+from stratagem.core.game import State
+from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.core.series import SeriesResult
+from stratagem.games.pig.rules import PRESETS, PigRules, preset
+from stratagem.games.pig.solver import PigSolution, solve
 from stratagem.games.pig.state import PigState
-from stratagem.games.pig.strategies import parse_agent
+from stratagem.games.pig.strategies import (
+    MAX_HOLD,
+    HoldAt,
+    KeepPace,
+    OptimalAgent,
+    RuleAgent,
+    RuleTable,
+    simulate,
+)
+
+MAX_TABLE_BYTES = 1 << 20
+"""Largest rule-table file read."""
 
 
-def _pig_agent(rules: str, spec: AgentSpec) -> Agent:
-    r = preset(rules)
-    text = str(spec)
+@lru_cache(maxsize=8)
+def solution(rules: PigRules) -> PigSolution:
+    """The solved table of ``rules``, loaded once per process and shared by every agent."""
+    return solve(rules)
+
+
+def _optimal(rules: PigRules) -> Agent:
+    return OptimalAgent(solution(rules))
+
+
+def _hold(rules: PigRules, n: int) -> Agent:
+    return HoldAt(rules, n)
+
+
+def _keep_pace(rules: PigRules, base: int, race: int, div: int) -> Agent:
+    return KeepPace(rules, base, race, div)
+
+
+def _table(rules: PigRules, file: str) -> Agent:
+    path = Path(file)
     try:
-        return parse_agent(text, r, solve(r) if spec.name == "optimal" else None)
-    except StratagemError as exc:
-        raise ArenaError(str(exc)) from None
+        size = path.stat().st_size
+        if size > MAX_TABLE_BYTES:
+            raise InvalidAgentError(
+                f"rule table {file} has {size} bytes; at most {MAX_TABLE_BYTES} are read"
+            )
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidAgentError(f"cannot read rule table {file}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise InvalidAgentError(f"rule table {file} is not UTF-8 text") from None
+    try:
+        return RuleTable.parse(text, rules, name=f"table:{file}")
+    except InvalidRulesError as exc:
+        raise InvalidAgentError(str(exc)) from None
 
 
-def _mcts(rules: str, spec: AgentSpec) -> Agent:
+def _fast(rules: PigRules) -> FastGame:
     from stratagem.games.pig.fast import fast_game
-    from stratagem.games.pig.rollout import rollout
 
-    try:
-        config = MCTSConfig.from_spec(",".join(f"{k}={v}" for k, v in spec.params))
-        return MCTS.from_config(config, rollout_fn=rollout, fast=fast_game(preset(rules)))
-    except StratagemError as exc:
-        raise ArenaError(str(exc)) from None
+    return fast_game(rules)
 
 
-def _random(rules: str, spec: AgentSpec) -> Agent:
-    return RandomAgent()
+def _rollout(state: State, policy: str, rng: np.random.Generator) -> tuple[float, ...]:
+    from stratagem.games.pig.rollout import rollout  # compiled: loaded on first use
 
+    return rollout(state, policy, rng)
+
+
+def _series(
+    rules: PigRules, agents: Sequence[Agent], games: int, seed: int
+) -> SeriesResult | None:
+    """Fixed-policy agents play in the compiled simulation (A starts the even games)."""
+    if len(agents) != 2 or not all(isinstance(a, RuleAgent | OptimalAgent) for a in agents):
+        return None
+    a, b = agents
+    m = simulate(rules, a, b, games, seed)  # type: ignore[arg-type]
+    a_won = m.winner_is_a.astype(np.float64)
+    returns = np.stack([a_won, 1.0 - a_won], axis=1)
+    first = np.where(m.a_starts, 0, 1)
+    return SeriesResult((), seed, returns, first, True, m)
+
+
+AGENTS = (
+    AgentInfo("optimal", "maximises the probability of winning (exact)", _optimal),
+    AgentInfo(
+        "hold", "hold at turn total n (or at the goal)", _hold,
+        (Param("n", int, None, "the turn total to hold at", low=1, high=MAX_HOLD,
+               required=True),),
+        positional="n",
+    ),
+    AgentInfo(
+        "keep-pace", "Neller & Presser's keep pace and end race", _keep_pace,
+        (Param("base", int, 21, "hold threshold at equal scores", low=1, high=MAX_HOLD),
+         Param("race", int, 71, "roll to the goal once either score reaches this",
+               low=0, high=MAX_HOLD),
+         Param("div", int, 8, "score difference per extra point of threshold",
+               low=1, high=MAX_HOLD)),
+    ),
+    AgentInfo(
+        "table", "a rule table file (stratagem pig rules)", _table,
+        (Param("file", str, None, "path of the rule table", required=True,
+               accepts="file path"),),
+        positional="file",
+    ),
+    AgentInfo("random", "uniformly random legal action", lambda rules: RandomAgent()),
+    mcts.agent_info(
+        "Monte Carlo tree search with chance nodes (compiled tree and playouts)",
+        Param("rollout", str, "random", "playout policy: random, or holdN (e.g. hold20)",
+              pattern="random|hold:?[1-9][0-9]{0,4}", accepts="random or holdN, N in 1..99999"),
+        make_fast=_fast,
+        rollout_fn=_rollout,
+    ),
+)  # fmt: skip
 
 GAME = GameSpec(
     name="pig",
+    summary="the dice game of Pig and its variants: roll to build a turn total, 1 busts",
     presets=tuple(PRESETS),
     default_rules="pig",
     min_players=2,
     max_players=2,
-    new_state=lambda rules, players: PigState.new(preset(rules)),
+    rules=preset,
+    new=PigState.new,
     result="win",
-    agents={
-        "optimal": AgentInfo("optimal", "maximises the probability of winning (exact)", _pig_agent),
-        "hold": AgentInfo("hold", "hold at turn total N (or at the goal)", _pig_agent,
-                          positional="N"),
-        "keep-pace": AgentInfo(
-            "keep-pace", "Neller & Presser's keep pace and end race", _pig_agent,
-            params={"base": "hold threshold at equal scores (21)",
-                    "race": "roll to the goal once either score reaches it (71)",
-                    "div": "score difference per extra point of threshold (8)"},
-        ),
-        "table": AgentInfo("table", "a rule table file (stratagem pig rules)", _pig_agent,
-                           positional="FILE"),
-        "random": AgentInfo("random", "uniformly random legal action", _random),
-        "mcts": AgentInfo(
-            "mcts", "Monte Carlo tree search with chance nodes (compiled tree and playouts)", _mcts,
-            params={"c": "exploration constant on min-max normalised values (0.71)",
-                    "sims": "simulations per decision (2500)",
-                    "rollout": "playout policy: random, holdN (e.g. hold20) (random)",
-                    "expand": "visits before a node below the root grows children (1)",
-                    "seed": "seed of advise(); act() uses the arena's generator"},
-        ),
-    },
-)  # fmt: skip
+    agents=agent_table(*AGENTS),
+    extra={"series": _series},
+    rules_type=PigRules,
+)

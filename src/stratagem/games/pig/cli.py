@@ -15,10 +15,13 @@ import numpy as np
 import typer
 from rich.console import Console
 
-from stratagem.core.errors import InvalidRulesError
+from stratagem.core.errors import InvalidAgentError, InvalidRulesError
+from stratagem.core.registry import make_agent
+from stratagem.core.series import run_series
+from stratagem.games.pig.arena import GAME
 from stratagem.games.pig.rules import DEFAULT_PRESET, PRESETS, PigRules, preset
 from stratagem.games.pig.solver import PigSolution, evaluate, solve
-from stratagem.games.pig.strategies import STRATEGIES, agent_policies, parse_agent, simulate
+from stratagem.games.pig.strategies import MatchResult, OptimalAgent, RuleAgent, agent_policies
 
 app = typer.Typer(help="Pig and its variants.", no_args_is_help=True)
 out = Console(highlight=False)
@@ -41,6 +44,19 @@ CatchOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+STRATEGIES = ", ".join(
+    a.usage() for a in GAME.agents.values() if a.name not in ("random", "mcts")
+)
+
+
+def _policy_agent(rules: PigRules, spec: str) -> RuleAgent | OptimalAgent:
+    """An agent with a fixed policy (exact evaluation and the compiled simulation need one)."""
+    agent = make_agent(GAME, rules, spec)
+    if not isinstance(agent, RuleAgent | OptimalAgent):
+        raise InvalidAgentError(
+            f"{spec} has no fixed policy to evaluate; use one of: {STRATEGIES}"
+        )
+    return agent
 
 
 def make_rules(
@@ -171,9 +187,7 @@ def evaluate_command(
 ) -> None:
     """Exact win probabilities of A against B (Markov chain of the two fixed policies)."""
     r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
-    sol = _solution(r) if "optimal" in (a.strip(), b.strip()) else None
-    agent_a = parse_agent(a, r, sol)
-    agent_b = parse_agent(b, r, sol)
+    agent_a, agent_b = _policy_agent(r, a), _policy_agent(r, b)
     start = time.perf_counter()
     e = evaluate(r, agent_policies(agent_a), agent_policies(agent_b))
     result = {
@@ -212,11 +226,11 @@ def simulate_command(
     if seed < 0:
         raise InvalidRulesError(f"--seed must be >= 0, got {seed}")
     r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
-    sol = _solution(r) if "optimal" in (a.strip(), b.strip()) else None
-    agent_a = parse_agent(a, r, sol)
-    agent_b = parse_agent(b, r, sol)
+    agent_a, agent_b = _policy_agent(r, a), _policy_agent(r, b)
     start = time.perf_counter()
-    m = simulate(r, agent_a, agent_b, games, seed)
+    series = run_series(GAME, r, [a, b], games, seed)  # compiled: both have fixed policies
+    m = series.detail
+    assert isinstance(m, MatchResult)
     seconds = time.perf_counter() - start
     p, se = m.p_a()
     exact = evaluate(r, agent_policies(agent_a), agent_policies(agent_b))
@@ -295,11 +309,12 @@ def play_command(
     bust: BustOpt = None,
     bust_scores_one: BsoOpt = None,
     catch_up_turn: CatchOpt = None,
-    second: Annotated[bool, typer.Option("--second", help="Let the AI start.")] = False,
+    ai_first: Annotated[bool, typer.Option("--ai-first", help="Let the AI start.")] = False,
+    second: Annotated[bool, typer.Option("--second", hidden=True, help="Old --ai-first.")] = False,
     seed: Annotated[int | None, typer.Option(help="Seed for the dice (default: random).")] = None,
 ) -> None:
     """Play against the optimal AI, seeing your chance to win before every decision."""
     from stratagem.games.pig.play import play_terminal
 
     r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
-    play_terminal(_solution(r), np.random.default_rng(seed), human=1 if second else 0)
+    play_terminal(_solution(r), np.random.default_rng(seed), human=1 if ai_first or second else 0)

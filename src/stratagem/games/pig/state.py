@@ -50,7 +50,10 @@ class PigState:
     rolls: int = 0  # rolls that scored in the current turn
 
     @classmethod
-    def new(cls, rules: PigRules) -> PigState:
+    def new(cls, rules: PigRules, players: int = 2) -> PigState:
+        """Both scores 0, player 0 to move (Pig has two players)."""
+        if players != 2:
+            raise InvalidStateError(f"Pig takes 2 players, got {players}")
         return cls(rules)
 
     @property

@@ -1,13 +1,13 @@
 """Pig agents: the optimum, rules of thumb, and rule tables read from a file.
 
-Every agent can be written as a spec string (``optimal``, ``hold:20``,
-``keep-pace``, ``table:FILE``) and turned into a fixed :class:`Policy` for
-exact evaluation. All agents hold as soon as holding wins (the goal, or above
-the target in a last catch-up turn) and, in a last catch-up turn, roll until
-they are past the target.
+Every agent can be turned into a fixed :class:`Policy` for exact evaluation;
+spec strings (``optimal``, ``hold:20``, ``keep-pace``, ``table:FILE``) name them
+through the registry in :mod:`stratagem.games.pig.arena`. All agents hold as
+soon as holding wins (the goal, or above the target in a last catch-up turn)
+and, in a last catch-up turn, roll until they are past the target.
 
 >>> from stratagem.games.pig.rules import preset
->>> agent = parse_agent("hold:20", preset("pig"))
+>>> agent = HoldAt(preset("pig"), 20)
 >>> agent.decide(0, 0, 19), agent.decide(0, 0, 20)
 ('roll', 'hold')
 """
@@ -17,8 +17,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -40,6 +39,10 @@ def _state_grid(goal: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         j_parts.append(j)
         k_parts.append(k)
     return np.concatenate(i_parts), np.concatenate(j_parts), np.concatenate(k_parts)
+
+
+MAX_HOLD = 100_000
+"""Largest hold threshold (any threshold above the goal means "hold at the goal")."""
 
 
 class RuleAgent:
@@ -86,8 +89,8 @@ class HoldAt(RuleAgent):
 
     def __init__(self, rules: PigRules, n: int) -> None:
         super().__init__(rules)
-        if n < 1:
-            raise InvalidRulesError(f"hold:N needs N >= 1, got {n}")
+        if not 1 <= n <= MAX_HOLD:
+            raise InvalidRulesError(f"hold:N needs N in 1..{MAX_HOLD}, got {n}")
         self.n = n
         self.spec = f"hold:{n}"
 
@@ -181,8 +184,8 @@ class RuleTable(RuleAgent):
                         f"{name} line {lineno}: {who}={lo}-{hi} is not a band of "
                         f"0..{rules.goal - 1}"
                     )
-            if hold < 1:
-                raise InvalidRulesError(f"{name} line {lineno}: hold must be >= 1")
+            if not 1 <= hold <= MAX_HOLD:
+                raise InvalidRulesError(f"{name} line {lineno}: hold must be in 1..{MAX_HOLD}")
             rows.append(Row((a, b), (c, d), hold))
         return cls(rules, rows, name)
 
@@ -228,48 +231,6 @@ class OptimalAgent:
         return with_regrets(options)
 
 
-STRATEGIES = "optimal, hold:N, keep-pace[:base=21,race=71,div=8], table:FILE"
-
-
-def parse_agent(
-    spec: str, rules: PigRules, solution: PigSolution | None = None
-) -> RuleAgent | OptimalAgent:
-    """An agent from its spec string; ``optimal`` needs (or solves) the solution."""
-    name, _, arg = spec.strip().partition(":")
-    if name == "optimal" and not arg:
-        if solution is None:
-            from stratagem.games.pig.solver import solve
-
-            solution = solve(rules)
-        return OptimalAgent(solution)
-    if name == "hold":
-        if not arg.isdigit():
-            raise InvalidRulesError(f"hold:N needs a whole number N, got {spec!r}")
-        return HoldAt(rules, int(arg))
-    if name == "keep-pace":
-        params: dict[str, int] = {}
-        for part in filter(None, arg.split(",")):
-            key, eq, value = part.partition("=")
-            if key not in ("base", "race", "div") or not eq or not _is_int(value):
-                raise InvalidRulesError(
-                    f"keep-pace takes base=, race= and div= whole numbers, got {part!r}"
-                )
-            params[key] = int(value)
-        return KeepPace(rules, **params)
-    if name == "table" and arg:
-        path = Path(arg)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InvalidRulesError(f"cannot read rule table {arg}: {exc.strerror}") from None
-        return RuleTable.parse(text, rules, name=f"table:{arg}")
-    raise InvalidRulesError(f"unknown strategy {spec!r}; the strategies are: {STRATEGIES}")
-
-
-def _is_int(text: str) -> bool:
-    return bool(re.fullmatch(r"-?\d+", text))
-
-
 def agent_policies(agent: RuleAgent | OptimalAgent) -> Policy | tuple[Policy, Policy]:
     """The agent's fixed policy, or (as starter, as second player) where roles differ."""
     if isinstance(agent, OptimalAgent):
@@ -289,6 +250,10 @@ class MatchResult:
     a_wins_second: int
     games_second: int
     mean_turns: float
+    winner_is_a: np.ndarray = field(default_factory=lambda: np.zeros(0, bool), compare=False)
+    """Per game: did A win."""
+    a_starts: np.ndarray = field(default_factory=lambda: np.zeros(0, bool), compare=False)
+    """Per game: did A start."""
 
     @property
     def a_wins(self) -> int:
@@ -343,6 +308,8 @@ def simulate(
         int(winner_is_a[~a_starts].sum()),
         int((~a_starts).sum()),
         float(turns.mean()),
+        winner_is_a,
+        a_starts,
     )
 
 

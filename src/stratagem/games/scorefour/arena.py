@@ -1,89 +1,81 @@
-"""Score Four in the arena: agent factories (``stratagem arena agents --game scorefour``)."""
+"""Score Four for core: how a game starts, and every agent with its parameters.
+
+``stratagem arena agents --game scorefour`` lists them; the command line, the
+arena and the web page all build Score Four agents from here.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from stratagem.algorithms.decision_analysis import DecisionAnalysisConfig
 from stratagem.core.agent import Agent, RandomAgent
-from stratagem.core.arena import AgentFactory, AgentInfo, AgentSpec, ArenaError, GameSpec
-from stratagem.core.errors import StratagemError
+from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.games.scorefour.board import CELLS
 from stratagem.games.scorefour.players import (
     EpsilonGreedyAgent,
     MinimaxAgent,
     SoftmaxAgent,
     decision_analysis,
 )
-from stratagem.games.scorefour.state import ScoreFourState
+from stratagem.games.scorefour.state import RULES, ScoreFourState
+
+MAX_SECONDS = 3600.0
+"""Longest time per move a minimax agent may take."""
 
 
-def _number(spec: AgentSpec, key: str, default: str | None, kind: Callable[[str], float]) -> float:
-    text = spec.param(key, default)
-    if text is None:
-        raise ArenaError(f"agent {spec.name} needs {key}=...")
-    try:
-        return kind(text)
-    except ValueError:
-        raise ArenaError(f"{spec.name}: {key} must be a number, got {text!r}") from None
+def _rules(name: str) -> str:
+    return name  # one rule set; GameSpec.check_rules has already checked the name
 
 
-def _guard(make: Callable[[AgentSpec], Agent]) -> AgentFactory:
-    def factory(rules: str, spec: AgentSpec) -> Agent:
-        try:
-            return make(spec)
-        except StratagemError as exc:
-            raise ArenaError(str(exc)) from None
-
-    return factory
+def _minimax(rules: str, depth: int | None, seconds: float | None) -> Agent:
+    if depth is None and seconds is None:
+        depth = 4
+    return MinimaxAgent(depth=depth, seconds=seconds)
 
 
-def _minimax(spec: AgentSpec) -> Agent:
-    if spec.param("seconds") is None:
-        return MinimaxAgent(depth=int(_number(spec, "depth", "4", int)))
-    depth = int(_number(spec, "depth", None, int)) if spec.param("depth") is not None else None
-    return MinimaxAgent(depth=depth, seconds=_number(spec, "seconds", None, float))
+def _decision_analysis(rules: str, depth: int, f0: float, beta: float, keep: int) -> Agent:
+    return decision_analysis(DecisionAnalysisConfig(depth=depth, f0=f0, beta=beta, keep=keep))
 
 
-def _decision_analysis(spec: AgentSpec) -> Agent:
-    config = DecisionAnalysisConfig(
-        depth=int(_number(spec, "depth", "2", int)),
-        f0=_number(spec, "f0", "1.0", float),
-        beta=_number(spec, "beta", "0.0", float),
-        keep=int(_number(spec, "keep", "3", int)),
-    )
-    return decision_analysis(config)
-
+AGENTS = (
+    AgentInfo(
+        "minimax", "alpha-beta with the paper's evaluation (numba)", _minimax,
+        (Param("depth", int, None, "plies (4 when neither is set; with seconds: the most plies)",
+               low=1, high=CELLS),
+         Param("seconds", float, None, "time per move, iterative deepening",
+               low=0.0, low_open=True, high=MAX_SECONDS)),
+    ),
+    AgentInfo(
+        "decision-analysis", "models the opponent's skill and learns it (Tsukamoto 1979)",
+        _decision_analysis,
+        (Param("depth", int, 2, "look-ahead plies", low=1, high=CELLS),
+         Param("f0", float, 1.0, "prior skill estimate", low=0.0, high=1.0),
+         Param("beta", float, 0.0, "learning rate", low=0.0, high=1.0),
+         Param("keep", int, 3, "opponent replies modelled", low=1, high=16)),
+    ),
+    AgentInfo(
+        "softmax", "quantal response over one-ply normalised values",
+        lambda rules, t: SoftmaxAgent(t),
+        (Param("t", float, None, "temperature on the 0..1 value scale", low=0.0, low_open=True,
+               high=1e6, required=True),),
+    ),
+    AgentInfo(
+        "epsilon-greedy", "random move with probability e, else the one-ply best",
+        lambda rules, e: EpsilonGreedyAgent(e),
+        (Param("e", float, None, "probability of a random move", low=0.0, high=1.0,
+               required=True),),
+    ),
+    AgentInfo("random", "uniformly random legal move", lambda rules: RandomAgent()),
+)  # fmt: skip
 
 GAME = GameSpec(
     name="scorefour",
-    presets=("scorefour",),
-    default_rules="scorefour",
+    summary="four in a row on a 4x4x4 grid of pegs (Score Four)",
+    presets=(RULES,),
+    default_rules=RULES,
     min_players=2,
     max_players=2,
-    new_state=lambda rules, players: ScoreFourState.new(),
+    rules=_rules,
+    new=ScoreFourState.new,
     result="win",
-    agents={
-        "minimax": AgentInfo(
-            "minimax", "alpha-beta with the paper's evaluation (numba)", _guard(_minimax),
-            params={"depth": "plies (4; with seconds: the most plies)",
-                    "seconds": "time per move, iterative deepening"},
-        ),
-        "decision-analysis": AgentInfo(
-            "decision-analysis", "models the opponent's skill and learns it (Tsukamoto 1979)",
-            _guard(_decision_analysis),
-            params={"depth": "look-ahead plies (2)", "f0": "prior skill estimate (1.0)",
-                    "beta": "learning rate (0)", "keep": "opponent replies modelled (3)"},
-        ),
-        "softmax": AgentInfo(
-            "softmax", "quantal response over one-ply normalised values",
-            _guard(lambda s: SoftmaxAgent(_number(s, "t", None, float))),
-            params={"t": "temperature on the 0..1 value scale"},
-        ),
-        "epsilon-greedy": AgentInfo(
-            "epsilon-greedy", "random move with probability e, else the one-ply best",
-            _guard(lambda s: EpsilonGreedyAgent(_number(s, "e", None, float))),
-            params={"e": "probability of a random move"},
-        ),
-        "random": AgentInfo("random", "uniformly random legal move", lambda r, s: RandomAgent()),
-    },
-)  # fmt: skip
+    agents=agent_table(*AGENTS),
+)

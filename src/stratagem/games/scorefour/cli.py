@@ -15,14 +15,15 @@ import numpy as np
 import typer
 from rich.console import Console
 
-from stratagem.algorithms.decision_analysis import DecisionAnalysis, DecisionAnalysisConfig
-from stratagem.core.errors import InvalidRulesError, StratagemError
+from stratagem.algorithms.decision_analysis import DecisionAnalysis
+from stratagem.core.errors import InvalidAgentError, InvalidRulesError, StratagemError
+from stratagem.core.registry import make_agent
 from stratagem.games.scorefour import _kernels
 from stratagem.games.scorefour.board import peg_name
 from stratagem.games.scorefour.evaluation import evaluate
-from stratagem.games.scorefour.players import MinimaxAgent, decision_analysis
+from stratagem.games.scorefour.players import MinimaxAgent
 from stratagem.games.scorefour.search import Minimax, value_text
-from stratagem.games.scorefour.state import ScoreFourState, render
+from stratagem.games.scorefour.state import RULES, ScoreFourState, render
 
 app = typer.Typer(
     help="Score Four (4x4x4 with gravity): search, evaluation, play.", no_args_is_help=True
@@ -134,26 +135,28 @@ def play_command(
     beta: Annotated[
         float, typer.Option("--beta", help="DA: learning rate of the estimate.")
     ] = 0.05,
-    second: Annotated[bool, typer.Option("--second", help="Let the AI start.")] = False,
+    ai_first: Annotated[bool, typer.Option("--ai-first", help="Let the AI start.")] = False,
+    second: Annotated[bool, typer.Option("--second", hidden=True, help="Old --ai-first.")] = False,
     seed: Annotated[int | None, typer.Option(help="Seed for the AI's tie-breaks.")] = None,
 ) -> None:
     """Play against the AI, seeing how good each move was and the AI's estimate of your skill."""
     from stratagem.games.scorefour.play import play_terminal, typed_ahead
 
+    name = "decision-analysis" if ai == "da" else ai
+    options = {
+        "minimax": {"depth": depth, "seconds": seconds},
+        "decision-analysis": {"depth": depth, "f0": f0, "beta": beta},
+    }.get(name)
     try:
-        player: MinimaxAgent | DecisionAnalysis
-        if ai == "minimax":
-            default = None if seconds is not None else 4
-            player = MinimaxAgent(depth if depth is not None else default, seconds)
-        elif ai in ("decision-analysis", "da"):
-            player = decision_analysis(DecisionAnalysisConfig(depth or 2, f0, beta))
-        else:
-            raise InvalidRulesError(f"--ai must be minimax or decision-analysis, got {ai!r}")
+        if options is None:
+            raise InvalidAgentError(f"--ai must be minimax or decision-analysis, got {ai!r}")
+        given = ",".join(f"{k}={v}" for k, v in options.items() if v is not None)
+        player = make_agent("scorefour", RULES, f"{name}:{given}" if given else name)
+        assert isinstance(player, MinimaxAgent | DecisionAnalysis)
     except StratagemError as exc:
         raise _fail(exc) from None
-    play_terminal(
-        player, np.random.default_rng(seed), human=1 if second else 0, pending=typed_ahead
-    )
+    human = 1 if ai_first or second else 0
+    play_terminal(player, np.random.default_rng(seed), human=human, pending=typed_ahead)
 
 
 if __name__ == "__main__":

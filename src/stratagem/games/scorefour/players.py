@@ -28,16 +28,14 @@ from stratagem.algorithms.decision_analysis import (
 )
 from stratagem.core.agent import Advice, with_regrets
 from stratagem.core.errors import IllegalActionError, InvalidRulesError
-from stratagem.core.game import Action, State
+from stratagem.core.game import Action, State, expect_state
 from stratagem.games.scorefour.evaluation import PAPER, EvalParams, child_values, evaluate
 from stratagem.games.scorefour.search import Minimax
 from stratagem.games.scorefour.state import ScoreFourState
 
 
 def _state(state: State) -> ScoreFourState:
-    if not isinstance(state, ScoreFourState):
-        raise IllegalActionError(f"a Score Four agent needs a Score Four state, got {state!r}")
-    return state
+    return expect_state(state, ScoreFourState, "a Score Four agent")
 
 
 def move_qualities(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stratagem.core.errors import IllegalActionError, InvalidStateError
+from stratagem.core.errors import IllegalActionError, InvalidRulesError, InvalidStateError
 from stratagem.core.game import TERMINAL
 from stratagem.games.scorefour.board import (
     CELLS,
@@ -34,6 +34,8 @@ _THROUGH = [[int(i) for i in row if i >= 0] for row in LINES_THROUGH]
 SYMBOLS = ("x", "o")
 DRAW = -1
 """``winner`` of a drawn game."""
+RULES = "scorefour"
+"""The one rule set (the name the arena and the web page use for it)."""
 
 
 def has_four(beads: int) -> bool:
@@ -50,7 +52,12 @@ class ScoreFourState:
     """0 or 1 once a side has four in a line, :data:`DRAW` on a full board, else None."""
 
     @classmethod
-    def new(cls) -> ScoreFourState:
+    def new(cls, rules: str = RULES, players: int = 2) -> ScoreFourState:
+        """The empty board (Score Four has one rule set and two players)."""
+        if rules != RULES:
+            raise InvalidRulesError(f"Score Four has one rule set, {RULES!r}; got {rules!r}")
+        if players != 2:
+            raise InvalidStateError(f"Score Four takes 2 players, got {players}")
         return cls()
 
     @property

@@ -27,7 +27,23 @@ from numba import njit
 
 SIZE = 15
 BLANK = 64
+
+# A move record (a row of ``out_info``, or the head of ``best``).
+ROW, COL, DOWN, LENGTH, SCORE, TILES = range(6)
 INFO_FIELDS = 6
+
+# The walk's stack: ``st[d, FIELD]`` is its state on reaching square ``s + d``.
+NODE = 0  # DAWG node after the letters so far
+MAIN_SUM = 1  # letter values of the main word so far (letter premiums applied)
+MULTIPLIER = 2  # product of the word premiums under the tiles laid
+CROSS_TOTAL = 3  # points of the cross words made so far
+CROSS_WORDS = 4  # tiles laid that make a cross word
+ANCHORED = 5  # 1 once a tile is laid on an anchor
+LAID = 6  # tiles laid from the rack
+NEXT = 7  # the next candidate to try at this square (index into the letters)
+SLOT = 8  # rack slot of the tile laid here (-1: none), returned on backtracking
+FRESH = 9  # 1 until the square's word-end test has run
+STACK_FIELDS = 10
 
 
 @njit(cache=True)
@@ -117,59 +133,58 @@ def _walk(
     """Depth-first walk of the DAWG along row ``r`` from square ``s`` (iterative: numba
     cannot reload recursive functions from its cache).
 
-    ``st[d]`` is the walk's state on reaching square ``s + d``: node, main-word
-    sum, word multiplier, cross-word total, tiles with a cross word, anchor
-    touched, tiles laid, next candidate, rack slot in use, fresh.
+    ``st[d, FIELD]`` is the walk's state on reaching square ``s + d``, with the
+    fields named at the top of the module (``NODE``, ``MAIN_SUM``, ...).
     """
     d = 0
-    st[0, 0] = root
-    st[0, 1] = 0
-    st[0, 2] = 1
-    st[0, 3] = 0
-    st[0, 4] = 0
-    st[0, 5] = 0
-    st[0, 6] = 0
-    st[0, 7] = 0
-    st[0, 8] = -1
-    st[0, 9] = 0
+    st[0, NODE] = root
+    st[0, MAIN_SUM] = 0
+    st[0, MULTIPLIER] = 1
+    st[0, CROSS_TOTAL] = 0
+    st[0, CROSS_WORDS] = 0
+    st[0, ANCHORED] = 0
+    st[0, LAID] = 0
+    st[0, NEXT] = 0
+    st[0, SLOT] = -1
+    st[0, FRESH] = 0
     while d >= 0:
         c = s + d
-        node = st[d, 0]
-        placed = st[d, 6]
-        if st[d, 9]:
-            st[d, 9] = 0
+        node = st[d, NODE]
+        placed = st[d, LAID]
+        if st[d, FRESH]:
+            st[d, FRESH] = 0
             # A single tile that also makes an across word was already counted across.
             if (
                 (c == SIZE or board[r, c] < 0)
-                and st[d, 5]
+                and st[d, ANCHORED]
                 and placed > 0
                 and d >= 2
                 and terminal[node]
-                and not (down and placed == 1 and st[d, 4] > 0)
+                and not (down and placed == 1 and st[d, CROSS_WORDS] > 0)
             ):
-                score = st[d, 1] * st[d, 2] + st[d, 3]
+                score = st[d, MAIN_SUM] * st[d, MULTIPLIER] + st[d, CROSS_TOTAL]
                 if placed == 7:
                     score += bingo
                 # Stored here rather than in a helper: a call that passes arrays costs
                 # reference counting, which is most of the work per move.
                 if best_only:
-                    if score > best[4]:
-                        best[0] = s if down else r
-                        best[1] = r if down else s
-                        best[2] = down
-                        best[3] = c - s
-                        best[4] = score
-                        best[5] = placed
+                    if score > best[SCORE]:
+                        best[ROW] = s if down else r
+                        best[COL] = r if down else s
+                        best[DOWN] = down
+                        best[LENGTH] = c - s
+                        best[SCORE] = score
+                        best[TILES] = placed
                         for i in range(c - s):
                             best[INFO_FIELDS + i] = word[s + i]
                 else:
                     if count < out_info.shape[0]:
-                        out_info[count, 0] = s if down else r
-                        out_info[count, 1] = r if down else s
-                        out_info[count, 2] = down
-                        out_info[count, 3] = c - s
-                        out_info[count, 4] = score
-                        out_info[count, 5] = placed
+                        out_info[count, ROW] = s if down else r
+                        out_info[count, COL] = r if down else s
+                        out_info[count, DOWN] = down
+                        out_info[count, LENGTH] = c - s
+                        out_info[count, SCORE] = score
+                        out_info[count, TILES] = placed
                         for i in range(c - s):
                             out_word[count, i] = word[s + i]
                     count += 1
@@ -178,34 +193,34 @@ def _walk(
             continue
         code = board[r, c]
         if code >= 0:
-            if st[d, 7] == 0:
-                st[d, 7] = 1
+            if st[d, NEXT] == 0:
+                st[d, NEXT] = 1
                 nxt = child[node, code & (BLANK - 1)]
                 if nxt >= 0:
                     word[c] = code
                     e = d + 1
-                    st[e, 0] = nxt
-                    st[e, 1] = st[d, 1] + (values[code] if code < BLANK else 0)
-                    st[e, 2] = st[d, 2]
-                    st[e, 3] = st[d, 3]
-                    st[e, 4] = st[d, 4]
-                    st[e, 5] = st[d, 5]
-                    st[e, 6] = placed
-                    st[e, 7] = 0
-                    st[e, 8] = -1
-                    st[e, 9] = 1
+                    st[e, NODE] = nxt
+                    st[e, MAIN_SUM] = st[d, MAIN_SUM] + (values[code] if code < BLANK else 0)
+                    st[e, MULTIPLIER] = st[d, MULTIPLIER]
+                    st[e, CROSS_TOTAL] = st[d, CROSS_TOTAL]
+                    st[e, CROSS_WORDS] = st[d, CROSS_WORDS]
+                    st[e, ANCHORED] = st[d, ANCHORED]
+                    st[e, LAID] = placed
+                    st[e, NEXT] = 0
+                    st[e, SLOT] = -1
+                    st[e, FRESH] = 1
                     d = e
                     continue
             d -= 1
             continue
-        if st[d, 8] >= 0:
-            rack[st[d, 8]] += 1
-            st[d, 8] = -1
+        if st[d, SLOT] >= 0:
+            rack[st[d, SLOT]] += 1
+            st[d, SLOT] = -1
         if placed >= tiles:
             d -= 1
             continue
         allowed = mask[node] & cmask[r, c]
-        idx = st[d, 7]
+        idx = st[d, NEXT]
         letter = -1
         blank = 0
         if rack[nletters] > 0:
@@ -228,32 +243,32 @@ def _walk(
                 if rack[cand] > 0 and (allowed >> np.uint64(cand)) & np.uint64(1):
                     letter = cand
                     break
-        st[d, 7] = idx
+        st[d, NEXT] = idx
         if letter < 0:
             d -= 1
             continue
         slot = nletters if blank else letter
         rack[slot] -= 1
-        st[d, 8] = slot
+        st[d, SLOT] = slot
         wmul = wm[r, c]
         value = 0 if blank else values[letter] * lm[r, c]
         cross = csum[r, c]
         word[c] = letter + BLANK if blank else letter
         e = d + 1
-        st[e, 0] = child[node, letter]
-        st[e, 1] = st[d, 1] + value
-        st[e, 2] = st[d, 2] * wmul
+        st[e, NODE] = child[node, letter]
+        st[e, MAIN_SUM] = st[d, MAIN_SUM] + value
+        st[e, MULTIPLIER] = st[d, MULTIPLIER] * wmul
         if cross >= 0:
-            st[e, 3] = st[d, 3] + (cross + value) * wmul
-            st[e, 4] = st[d, 4] + 1
+            st[e, CROSS_TOTAL] = st[d, CROSS_TOTAL] + (cross + value) * wmul
+            st[e, CROSS_WORDS] = st[d, CROSS_WORDS] + 1
         else:
-            st[e, 3] = st[d, 3]
-            st[e, 4] = st[d, 4]
-        st[e, 5] = 1 if (st[d, 5] or anchor[r, c]) else 0
-        st[e, 6] = placed + 1
-        st[e, 7] = 0
-        st[e, 8] = -1
-        st[e, 9] = 1
+            st[e, CROSS_TOTAL] = st[d, CROSS_TOTAL]
+            st[e, CROSS_WORDS] = st[d, CROSS_WORDS]
+        st[e, ANCHORED] = 1 if (st[d, ANCHORED] or anchor[r, c]) else 0
+        st[e, LAID] = placed + 1
+        st[e, NEXT] = 0
+        st[e, SLOT] = -1
+        st[e, FRESH] = 1
         d = e
     return count
 
@@ -272,7 +287,7 @@ def _generate_lines(
     for i in range(rack.shape[0]):
         tiles += rack[i]
     word = np.full(SIZE, -1, dtype=np.int8)
-    st = np.zeros((SIZE + 2, 10), dtype=np.int64)
+    st = np.zeros((SIZE + 2, STACK_FIELDS), dtype=np.int64)
     rack_letters = np.zeros(nletters, dtype=np.int64)
     n_rack_letters = 0
     for letter in range(nletters):
@@ -312,13 +327,13 @@ def generate(
 
     With ``best_only`` nothing is stored in ``out_*``; ``best`` (int32, 6 + 15)
     receives the highest-scoring move (the first found among equals) and
-    ``best[3]`` stays 0 when there is none. Otherwise the count may exceed
+    ``best[LENGTH]`` stays 0 when there is none. Otherwise the count may exceed
     ``out_info``'s rows, which then hold the first moves only: call again with
     room for all.
     """
     rack = rack.copy()
-    best[3] = 0
-    best[4] = -1
+    best[LENGTH] = 0
+    best[SCORE] = -1
     count = _generate_lines(
         board, lm, wm, child, terminal, mask, root, values, nletters, rack, 0, bingo,
         best_only, out_info, out_word, 0, best,

@@ -1,6 +1,7 @@
-"""``stratagem scrabble ...``: list moves, self-play, play against the greedy AI.
+"""``stratagem scrabble ...``: list moves, self-play, play against the greedy AI, solve endgames.
 
-Every command takes ``--tiles`` (english, czech) and ``--lexicon PATH`` (any
+Every command takes ``--rules`` (the tile set: english, czech; ``--tiles`` is
+its old name) and ``--lexicon PATH`` (any
 UTF-8 word list, built once then cached); without ``--lexicon`` the built-in
 informal wordfreq-derived lexicon of the tile set is used.
 """
@@ -17,6 +18,7 @@ import typer
 from rich.console import Console
 
 from stratagem.core.errors import StratagemError
+from stratagem.core.registry import split_specs
 from stratagem.games.scrabble.board import empty_board
 from stratagem.games.scrabble.lexicon import Lexicon, get_lexicon
 from stratagem.games.scrabble.movegen import MoveGenerator
@@ -32,7 +34,10 @@ LexiconOpt = Annotated[
     Path | None,
     typer.Option("--lexicon", help="Word list, UTF-8, one word a line (default: built-in)."),
 ]
-TilesOpt = Annotated[str, typer.Option("--tiles", help=f"Tile set: {', '.join(TILE_SETS)}.")]
+RulesOpt = Annotated[
+    str, typer.Option("--rules", help=f"Tile set and built-in lexicon: {', '.join(TILE_SETS)}.")
+]
+TilesOpt = Annotated[str | None, typer.Option("--tiles", hidden=True, help="Old name of --rules.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
@@ -41,7 +46,8 @@ def _fail(exc: StratagemError) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _lexicon(path: Path | None, tiles: str, quiet: bool = False) -> Lexicon:
+def _lexicon(path: Path | None, rules: str, tiles: str | None, quiet: bool = False) -> Lexicon:
+    tiles = tiles if tiles is not None else rules
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         lex = get_lexicon(path, tile_set(tiles))
@@ -61,12 +67,13 @@ def moves(
     ] = None,
     top: Annotated[int, typer.Option("--top", help="How many moves to list.")] = 10,
     lexicon: LexiconOpt = None,
-    tiles: TilesOpt = "english",
+    rules: RulesOpt = "english",
+    tiles: TilesOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """List the best placements for a rack, highest score first."""
     try:
-        lex = _lexicon(lexicon, tiles, quiet=as_json)
+        lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
         if position is not None:
             try:
                 text = position.read_text(encoding="utf-8")
@@ -102,13 +109,14 @@ def selfplay_cmd(
         str, typer.Option("--players", help="Agents per seat: greedy, random (2-4).")
     ] = "greedy,greedy",
     lexicon: LexiconOpt = None,
-    tiles: TilesOpt = "english",
+    rules: RulesOpt = "english",
+    tiles: TilesOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Agents play each other: mean scores, bingos, game length, games per second."""
     try:
-        lex = _lexicon(lexicon, tiles, quiet=as_json)
-        seats = [p.strip() for p in players.split(",") if p.strip()]
+        lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
+        seats = split_specs(players)
         result = selfplay(lex, seats, games, seed)
     except StratagemError as exc:
         raise _fail(exc) from None
@@ -132,16 +140,67 @@ def play(
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the bag.")] = None,
     ai_first: Annotated[bool, typer.Option("--ai-first", help="The AI moves first.")] = False,
     lexicon: LexiconOpt = None,
-    tiles: TilesOpt = "english",
+    rules: RulesOpt = "english",
+    tiles: TilesOpt = None,
 ) -> None:
     """Play against the greedy AI in the terminal (type ? for the best moves)."""
     from stratagem.games.scrabble.play import play_terminal
 
     try:
-        lex = _lexicon(lexicon, tiles)
+        lex = _lexicon(lexicon, rules, tiles)
     except StratagemError as exc:
         raise _fail(exc) from None
     play_terminal(lex, np.random.default_rng(seed), human=1 if ai_first else 0)
+
+
+POSITION_LIMIT = 64 * 1024
+"""Largest position file read (bytes); a position is about 400."""
+
+
+@app.command()
+def endgame(
+    position: Annotated[Path, typer.Option("--position", help="Position file, bag empty.")],
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", help="CPU seconds for the search (0-3600).")
+    ] = 30.0,
+    lexicon: LexiconOpt = None,
+    rules: RulesOpt = "english",
+    tiles: TilesOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Solve an endgame (bag empty, two players): best move, final spread, line of play."""
+    from stratagem.games.scrabble.endgame import solve_endgame
+
+    try:
+        if not 0 < time_limit <= 3600:
+            raise StratagemError(f"--time-limit must be 0-3600 seconds, got {time_limit}")
+        try:
+            with position.open("rb") as handle:
+                blob = handle.read(POSITION_LIMIT + 1)
+        except OSError as exc:
+            raise StratagemError(f"cannot read position file {position}: {exc}") from None
+        if len(blob) > POSITION_LIMIT:
+            raise StratagemError(
+                f"position file {position} is over {POSITION_LIMIT // 1024} KB; "
+                "a position is 15 board rows and a few key: value lines"
+            )
+        try:
+            text = blob.decode("utf-8")
+        except UnicodeDecodeError:
+            raise StratagemError(f"position file {position} is not UTF-8 text") from None
+        lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
+        result = solve_endgame(read_position(text, lex), time_limit=time_limit)
+    except StratagemError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        out.print(json.dumps(result.to_json()), soft_wrap=True)
+        return
+    proof = "exact" if result.exact else f"not proved (deepest search {result.depth} plies)"
+    out.print(
+        f"best move {result.best_move}: final spread {result.value:+d} for the mover ({proof})"
+    )
+    out.print("line: " + ", ".join(str(m) for m in result.pv))
+    out.print(f"{result.nodes} nodes, {result.seconds:.2f} s")
 
 
 if __name__ == "__main__":

@@ -61,7 +61,7 @@ class MoveGenerator:
     def moves(self, board: np.ndarray, rack: np.ndarray) -> list[Placement]:
         """Every legal placement, highest score first (ties in generation order)."""
         info, words = self.raw(board, rack)
-        order = np.argsort(-info[:, 4], kind="stable")
+        order = np.argsort(-info[:, _kernels.SCORE], kind="stable")
         out = []
         for k in order:
             row, col, down, length, score, _ = (int(x) for x in info[k])
@@ -73,11 +73,14 @@ class MoveGenerator:
         """The highest-scoring placement (the first generated among equals), or ``None``."""
         self._run(board, rack, True)
         b = self._best
-        length = int(b[3])
+        length = int(b[_kernels.LENGTH])
         if length == 0:
             return None
         text = _word_text(b[_kernels.INFO_FIELDS : _kernels.INFO_FIELDS + length], self.lexicon)
-        return Placement(int(b[0]), int(b[1]), not b[2], text, int(b[4]))
+        row, col, down, score = (
+            int(b[f]) for f in (_kernels.ROW, _kernels.COL, _kernels.DOWN, _kernels.SCORE)
+        )
+        return Placement(row, col, not down, text, score)
 
 
 def generate_moves(board: np.ndarray, rack: np.ndarray, lexicon: Lexicon) -> list[Placement]:

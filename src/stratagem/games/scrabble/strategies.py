@@ -15,14 +15,13 @@ import time
 
 import numpy as np
 
-from stratagem.core.agent import Advice, RandomAgent, with_regrets
+from stratagem.core.agent import Advice, with_regrets
 from stratagem.core.errors import StratagemError
-from stratagem.core.game import Action, State
+from stratagem.core.game import Action, State, expect_state
+from stratagem.core.play import play
 from stratagem.games.scrabble.board import RACK_SIZE, Placement
 from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.state import PASS, Exchange, ScrabbleState
-
-AGENTS = ("greedy", "random")
 
 
 class GreedyAgent:
@@ -35,42 +34,20 @@ class GreedyAgent:
     spec = "greedy"
 
     def advise(self, state: State) -> list[Advice]:
-        assert isinstance(state, ScrabbleState)
+        state = expect_state(state, ScrabbleState, "the greedy Scrabble player")
         options: list[tuple[Action, float]] = []
         for action in state.legal_actions():
             options.append((action, float(action.score) if isinstance(action, Placement) else 0.0))
         return with_regrets(options)
 
     def act(self, state: State, rng: np.random.Generator) -> Action:
-        assert isinstance(state, ScrabbleState)
+        state = expect_state(state, ScrabbleState, "the greedy Scrabble player")
         move = state.best_placement()
         if move is not None:
             return move
         if state.bag_size() >= RACK_SIZE and any(state.racks[state.player]):
             return Exchange(state.rack_text())
         return PASS
-
-
-def make_agent(name: str) -> GreedyAgent | RandomAgent:
-    """``greedy`` or ``random``; anything else raises with the list of agents."""
-    if name == "greedy":
-        return GreedyAgent()
-    if name == "random":
-        return RandomAgent()
-    raise StratagemError(f"unknown Scrabble agent {name!r}; the agents are: {', '.join(AGENTS)}")
-
-
-def play_game(
-    state: ScrabbleState, agents: list[GreedyAgent | RandomAgent], rng: np.random.Generator
-) -> ScrabbleState:
-    """Play from ``state`` to the end; chance draws and agents' choices use ``rng``."""
-    while not state.is_terminal():
-        player = state.current_player
-        if player < 0:
-            state = state.apply(state.sample_chance(rng))
-        else:
-            state = state.apply(agents[player].act(state, rng))
-    return state
 
 
 def selfplay(lexicon: Lexicon, players: list[str], games: int, seed: int) -> dict[str, object]:
@@ -83,7 +60,11 @@ def selfplay(lexicon: Lexicon, players: list[str], games: int, seed: int) -> dic
         raise StratagemError(f"--games must be at least 1, got {games}")
     if not 2 <= len(players) <= 4:
         raise StratagemError(f"Scrabble takes 2-4 players, got {len(players)}: {players}")
-    agents = [make_agent(name) for name in players]
+    from stratagem.core.registry import load_game
+
+    game = load_game("scrabble")
+    for name in players:
+        game.check_agent(name)
     totals = np.zeros(len(players))
     wins = np.zeros(len(players))
     bingos = 0
@@ -91,7 +72,9 @@ def selfplay(lexicon: Lexicon, players: list[str], games: int, seed: int) -> dic
     start = time.perf_counter()
     for i in range(games):
         rng = np.random.default_rng([seed, i])
-        end = play_game(ScrabbleState.new(lexicon, len(players)), agents, rng)
+        agents = [game.make_agent(lexicon, name) for name in players]
+        played = play(ScrabbleState.new(lexicon, len(players)), agents, rng)
+        end = expect_state(played.state, ScrabbleState, "selfplay")
         scores = np.array(end.scores, dtype=float)
         totals += scores
         best = scores == scores.max()

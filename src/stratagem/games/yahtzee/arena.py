@@ -1,120 +1,119 @@
-"""Yahtzee in the arena: presets and agent factories (``stratagem arena agents --game yahtzee``).
+"""Yahtzee for core: presets, how a game starts, and every agent with its parameters.
 
 Every player has their own card and their own dice; a game has 1 to 4 players.
+``stratagem arena agents --game yahtzee`` lists the agents; the command line,
+the arena and the web page all build Yahtzee agents from here.
 """
 
 from __future__ import annotations
 
-from stratagem.algorithms.mcts import MCTS, MCTSConfig
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from stratagem.algorithms import mcts
 from stratagem.core.agent import Agent, RandomAgent
-from stratagem.core.arena import AgentFactory, AgentInfo, AgentSpec, ArenaError, GameSpec
-from stratagem.core.errors import StratagemError
-from stratagem.games.yahtzee.rules import PRESETS, preset
-from stratagem.games.yahtzee.solver import solve
+from stratagem.core.game import State
+from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.core.series import SeriesResult
+from stratagem.games.yahtzee.rules import PRESETS, YahtzeeRules, preset
+from stratagem.games.yahtzee.solver import Solution, solve
 from stratagem.games.yahtzee.state import YahtzeeState
-from stratagem.games.yahtzee.strategies import OptimalStrategy
+from stratagem.games.yahtzee.strategies import OptimalStrategy, simulate
 
 
-def _optimal(rules: str, spec: AgentSpec) -> Agent:
-    return OptimalStrategy(solve(preset(rules)))
+@lru_cache(maxsize=4)
+def solution(rules: YahtzeeRules) -> Solution:
+    """The solved table of ``rules``, loaded once per process and shared by every agent."""
+    return solve(rules)
 
 
-def _mcts(rules: str, spec: AgentSpec) -> Agent:
-    from stratagem.games.yahtzee.rollout import rollout
-
-    try:
-        config = MCTSConfig.from_spec(",".join(f"{k}={v}" for k, v in spec.params))
-    except StratagemError as exc:
-        raise ArenaError(str(exc)) from None
-    return MCTS.from_config(config, rollout_fn=rollout)
+def _optimal(rules: YahtzeeRules) -> Agent:
+    return OptimalStrategy(solution(rules))
 
 
-def _win(rules: str, spec: AgentSpec) -> Agent:
+def _win(rules: YahtzeeRules) -> Agent:
     from stratagem.games.yahtzee.winning import WinAgent
 
-    return WinAgent(solve(preset(rules)))
+    return WinAgent(solution(rules))
 
 
-def _high_score(rules: str, spec: AgentSpec) -> Agent:
+def _high_score(rules: YahtzeeRules, target: int) -> Agent:
     from stratagem.games.yahtzee.high_score import HighScoreStrategy
 
-    text = spec.param("target")
-    if text is None:
-        raise ArenaError("high-score needs a target: high-score:target=300")
-    try:
-        target = int(text)
-    except ValueError:
-        raise ArenaError(f"high-score: target must be a whole number, got {text!r}") from None
-    try:
-        return HighScoreStrategy(solve(preset(rules)), target)
-    except StratagemError as exc:
-        raise ArenaError(f"high-score: {exc}") from None
+    return HighScoreStrategy(solution(rules), target)
 
 
-def _policy(name: str) -> AgentFactory:
-    def make(rules: str, spec: AgentSpec) -> Agent:
+def _policy(name: str, summary: str) -> AgentInfo:
+    def make(rules: YahtzeeRules) -> Agent:
         from stratagem.games.yahtzee.strategies import PolicyAgent
 
-        return PolicyAgent(solve(preset(rules)), name)
+        return PolicyAgent(solution(rules), name)
 
-    return make
+    return AgentInfo(name, summary, make)
 
 
-def _random(rules: str, spec: AgentSpec) -> Agent:
-    return RandomAgent()
+def _rollout(state: State, policy: str, rng: np.random.Generator) -> tuple[float, ...]:
+    from stratagem.games.yahtzee.rollout import rollout  # compiled: loaded on first use
 
+    return rollout(state, policy, rng)
+
+
+def _series(
+    rules: YahtzeeRules, agents: Sequence[Agent], games: int, seed: int
+) -> SeriesResult | None:
+    """The optimal strategy alone: the compiled solitaire simulation (``simulate``)."""
+    if len(agents) != 1 or type(agents[0]) is not OptimalStrategy:
+        return None
+    result = simulate(solution(rules), games, seed)
+    returns = result.scores.astype(np.float64)[:, None]
+    return SeriesResult((), seed, returns, np.zeros(games, dtype=np.int64), True, result)
+
+
+AGENTS = (
+    AgentInfo("optimal", "maximises the expected final score (exact)", _optimal),
+    AgentInfo(
+        "win",
+        "maximises the chance of finishing ahead (needs 2+ players; builds the "
+        "remaining-score tables once, about 1 GB)",
+        _win,
+    ),
+    AgentInfo(
+        "high-score",
+        "maximises P(final score >= target), exactly (builds the high-score table "
+        "once, minutes; then memory-mapped)",
+        _high_score,
+        (
+            Param(
+                "target", int, None, "the final score to reach", low=0, high=10_000, required=True
+            ),
+        ),
+        positional="target",
+    ),
+    _policy("greedy", "maximises this turn's points"),
+    _policy("yahtzee-only", "keeps its most common face; most points now"),
+    _policy("yahtzee-and-straights", "as yahtzee-only, but also chases open straights"),
+    _policy("heuristic", "one-turn expectimax over a hand-written worth of the card"),
+    AgentInfo("random", "uniformly random legal action", lambda rules: RandomAgent()),
+    mcts.agent_info(
+        "Monte Carlo tree search with chance nodes (compiled playouts)",
+        Param("rollout", str, "random", "playout policy", choices=("random", "greedy")),
+        rollout_fn=_rollout,
+    ),
+)
 
 GAME = GameSpec(
     name="yahtzee",
+    summary="Yahtzee and Yatzy: 13 or 15 boxes, three throws of five dice a turn",
     presets=tuple(PRESETS),
     default_rules="yahtzee",
     min_players=1,
     max_players=4,
-    new_state=lambda rules, players: YahtzeeState.new(preset(rules), players),
+    rules=preset,
+    new=YahtzeeState.new,
     result="score",
-    agents={
-        "optimal": AgentInfo("optimal", "maximises the expected final score (exact)", _optimal),
-        "win": AgentInfo(
-            "win",
-            "maximises the chance of finishing ahead (needs 2+ players; builds the "
-            "remaining-score tables once, about 1 GB)",
-            _win,
-        ),
-        "high-score": AgentInfo(
-            "high-score",
-            "maximises P(final score >= target), exactly (builds the high-score table "
-            "once, minutes; then memory-mapped)",
-            _high_score,
-            params={"target": "the final score to reach (required), 0..10000"},
-        ),
-        "greedy": AgentInfo("greedy", "maximises this turn's points", _policy("greedy")),
-        "yahtzee-only": AgentInfo(
-            "yahtzee-only",
-            "keeps its most common face; most points now",
-            _policy("yahtzee-only"),
-        ),
-        "yahtzee-and-straights": AgentInfo(
-            "yahtzee-and-straights",
-            "as yahtzee-only, but also chases open straights",
-            _policy("yahtzee-and-straights"),
-        ),
-        "heuristic": AgentInfo(
-            "heuristic",
-            "one-turn expectimax over a hand-written worth of the card",
-            _policy("heuristic"),
-        ),
-        "random": AgentInfo("random", "uniformly random legal action", _random),
-        "mcts": AgentInfo(
-            "mcts",
-            "Monte Carlo tree search with chance nodes (compiled playouts)",
-            _mcts,
-            params={
-                "c": "exploration constant on min-max normalised values (0.71)",
-                "sims": "simulations per decision (2500)",
-                "rollout": "playout policy: random, greedy (random)",
-                "expand": "visits before a node below the root grows children (1)",
-                "seed": "seed of advise(); act() uses the arena's generator",
-            },
-        ),
-    },
+    agents=agent_table(*AGENTS),
+    extra={"series": _series},
+    rules_type=YahtzeeRules,
 )

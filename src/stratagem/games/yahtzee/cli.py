@@ -18,10 +18,11 @@ from rich.table import Table
 
 from stratagem.core.agent import Advice
 from stratagem.core.errors import InvalidStateError, StratagemError
+from stratagem.core.series import run_series
 from stratagem.games.yahtzee.rules import DEFAULT_PRESET, PRESETS, YahtzeeRules, preset
 from stratagem.games.yahtzee.solver import Solution, solve
 from stratagem.games.yahtzee.state import Situation
-from stratagem.games.yahtzee.strategies import OptimalStrategy, simulate
+from stratagem.games.yahtzee.strategies import OptimalStrategy, SimulationResult
 
 app = typer.Typer(help="Yahtzee and Scandinavian Yatzy.", no_args_is_help=True)
 out = Console(highlight=False)
@@ -349,7 +350,9 @@ def simulate_command(
     r = preset(rules)
     solution = _solution(r, quiet=as_json)
     start = time.perf_counter()
-    result = simulate(solution, games, seed)
+    series = run_series("yahtzee", r, ["optimal"], games, seed)  # compiled for the optimum
+    result = series.detail
+    assert isinstance(result, SimulationResult)
     summary = result.summary()
     summary["seconds"] = time.perf_counter() - start
     summary["exact_mean"] = solution.expected_score

@@ -30,7 +30,7 @@ on ``yahtzee``, 217.2 on ``yatzy``; random 46.5 (Yatzy 50.8).
 >>> import numpy as np
 >>> from stratagem.games.yahtzee.rules import preset
 >>> from stratagem.games.yahtzee.state import YahtzeeState
->>> start = YahtzeeState.new(preset("yahtzee"), num_players=2)
+>>> start = YahtzeeState.new(preset("yahtzee"), players=2)
 >>> len(rollout(start, "greedy", np.random.default_rng(1)))
 2
 """

@@ -5,7 +5,7 @@ chance node (five dice thrown); the player then keeps dice and rerolls (at
 most twice) or scores a box; keeping dice leads to another chance node.
 
 >>> from stratagem.games.yahtzee.rules import preset
->>> s = YahtzeeState.new(preset("yahtzee"), num_players=2)
+>>> s = YahtzeeState.new(preset("yahtzee"), players=2)
 >>> s.current_player
 -1
 >>> s = s.apply(Roll((1, 1, 1, 1, 4)))
@@ -183,11 +183,13 @@ class YahtzeeState:
     rolling: bool = True
 
     @classmethod
-    def new(cls, rules: YahtzeeRules, num_players: int = 1) -> YahtzeeState:
+    def new(cls, rules: YahtzeeRules, players: int = 1) -> YahtzeeState:
         """A fresh game: empty cards, player 0 about to throw."""
-        if not 1 <= num_players <= MAX_PLAYERS:
-            raise InvalidStateError(f"Yahtzee takes 1 to {MAX_PLAYERS} players, not {num_players}")
-        return cls(rules, tuple(Scorecard.empty(rules) for _ in range(num_players)))
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise InvalidStateError(f"the number of players is a whole number, not {players!r}")
+        if not 1 <= players <= MAX_PLAYERS:
+            raise InvalidStateError(f"Yahtzee takes 1 to {MAX_PLAYERS} players, not {players}")
+        return cls(rules, tuple(Scorecard.empty(rules) for _ in range(players)))
 
     @property
     def num_players(self) -> int:

@@ -6,7 +6,8 @@ exact values choose its moves and price every option for a person.
 >>> from stratagem.games.yahtzee.rules import preset
 >>> from stratagem.games.yahtzee.state import Situation
 >>> opt = OptimalStrategy(solve(preset("yahtzee")))                 # doctest: +SKIP
->>> best = opt.advise_situation(Situation(preset("yahtzee"), (1, 1, 1, 1, 4), 2))[0]
+>>> sit = Situation(preset("yahtzee"), (1, 1, 1, 1, 4), 2)
+>>> best = opt.advise_situation(sit)[0]                             # doctest: +SKIP
 >>> str(best.action), round(best.value, 2)                          # doctest: +SKIP
 ('keep 1 1 1 1', 248.42)
 """
@@ -14,7 +15,6 @@ exact values choose its moves and price every option for a person.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -316,17 +316,3 @@ def simulate(solution: Solution, games: int, seed: int, batch: int = 1 << 16) ->
             bonuses[start:stop],
         )
     return SimulationResult(rules.name, seed, scores, upper, fifty, bonuses)
-
-
-def play_game(
-    agents: Sequence[OptimalStrategy], state: YahtzeeState, rng: np.random.Generator
-) -> YahtzeeState:
-    """Play ``state`` to the end with one agent per player (dice from ``rng``)."""
-    from stratagem.core.game import CHANCE, sample_chance
-
-    while not state.is_terminal():
-        if state.current_player == CHANCE:
-            state = state.apply(sample_chance(state, rng))
-        else:
-            state = state.apply(agents[state.current_player].act(state, rng))
-    return state

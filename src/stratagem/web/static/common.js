@@ -167,6 +167,7 @@ export function histogram(svg, series, { width = 640, height = 200, binWidth = 1
     const slot = (w * binWidth) / (hi - lo) / series.length;
     for (const [x, weight] of s.bins) {
       const bh = (weight / total / top) * h;
+      if (bh < 0.05) continue;  // invisible at this scale
       svg.append(svgEl("rect", {
         class: s.cls || (i ? "bar2" : "bar"), x: sx(x) + i * slot, y: topPad + h - bh,
         width: Math.max(slot - 0.3, 0.6), height: bh,

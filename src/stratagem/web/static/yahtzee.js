@@ -44,7 +44,10 @@ async function prepareTables(rules, { needRemaining = false } = {}) {
     $("tables-text").textContent = `solving the ${rules} rules (once; a few seconds)…`;
     $("tables-bar").style.width = "5%";
   }
-  view = await api(`${API}/tables/${rules}`, { method: "POST" });
+  // the coach needs only the solved table; the meter, P(target) and the distributions
+  // need the remaining-score tables too
+  const remaining = mode !== "coach";
+  view = await api(`${API}/tables/${rules}?remaining=${remaining}`, { method: "POST" });
   const show = (v) => {
     const r = v.remaining;
     if (r.state === "ready" || (!needRemaining && r.state !== "building")) {
@@ -454,8 +457,8 @@ async function advise() {
   const notes = [];
   if (withP) notes.push(data.target_note);
   $("a-note").textContent = notes.join(" ");
-  if (withP && data.options[0].p_target === null && data.tables.state === "building") {
-    setTimeout(advise, 2000);  // the tables are loading: ask again
+  if (data.tables.state === "building") {
+    setTimeout(advise, 2000);  // the probability tables are loading: ask again when they are
   }
   drawDistribution();
 }
@@ -473,16 +476,40 @@ async function drawDistribution() {
   const ask = (action) => api(`${API}/distribution`, { body: { ...pos, action, target }, quiet: true });
   try {
     const best = await ask(aBest);
-    const series = [{ bins: best.p.map((p, i) => [best.low + i, p]), cls: "bar" }];
+    const other = aSelected ? await ask(aSelected) : null;
+    // 5-point bins over the central 99.8% of either distribution (the Yahtzee bonus tail
+    // reaches past 1000 with tiny probabilities)
+    const dists = other ? [best, other] : [best];
+    const quantile = (d, q) => {
+      let acc = 0;
+      for (let i = 0; i < d.p.length; i++) { acc += d.p[i]; if (acc >= q) return d.low + i; }
+      return d.low + d.p.length - 1;
+    };
+    const lo = Math.min(...dists.map((d) => quantile(d, 0.001)));
+    const hi = Math.max(...dists.map((d) => quantile(d, 0.999)));
+    const width = 5;
+    const binned = (d) => {
+      const out = new Map();
+      d.p.forEach((p, i) => {
+        const x = d.low + i;
+        if (x < lo || x > hi) return;
+        const b = Math.floor(x / width) * width;
+        out.set(b, (out.get(b) || 0) + p);
+      });
+      return [...out.entries()];
+    };
+    const series = [{ bins: binned(best), cls: "bar" }];
     const parts = [`best (${niceAction(best.action)}): mean ${fmt(best.mean, 2)}, SD ${fmt(best.sd, 2)}`
       + (target !== null ? `, P(≥ ${target}) ${pct(best.p_at_least, 2)}` : "")];
-    if (aSelected) {
-      const other = await ask(aSelected);
-      series.push({ bins: other.p.map((p, i) => [other.low + i, p]), cls: "bar2" });
+    if (other) {
+      series.push({ bins: binned(other), cls: "bar2" });
       parts.push(`${niceAction(other.action)}: mean ${fmt(other.mean, 2)}, SD ${fmt(other.sd, 2)}`
         + (target !== null ? `, P(≥ ${target}) ${pct(other.p_at_least, 2)}` : ""));
     }
-    histogram($("a-hist"), series, { label: "probability of each final score (blue: best, orange: clicked option)" });
+    histogram($("a-hist"), series, {
+      binWidth: width,
+      label: `probability per ${width} points of final score, central 99.8% (blue: best, orange: clicked option)`,
+    });
     $("a-dist-note").textContent = parts.join(" · ") + ". Exact, playing the expected-score optimum afterwards.";
   } catch (err) {
     $("a-hist").replaceChildren();
@@ -588,7 +615,8 @@ async function setUpAssistant() {
   $("a-rules").addEventListener("change", async () => {
     buildCardEditor({});
     recompute();
-    await prepareTables($("a-rules").value).catch(() => null);
+    await api(`${API}/tables/${$("a-rules").value}`, { method: "POST" }).catch(() => null);
+    prepareTables($("a-rules").value, { needRemaining: true }).catch(() => null);
     advise();
   });
   $("a-dice").addEventListener("input", renderDiceView);
@@ -608,9 +636,11 @@ async function setUpAssistant() {
       showError(err.message);
       return;
     }
-    prepareTables($("a-rules").value).catch(() => null).then(advise);
+    api(`${API}/tables/${$("a-rules").value}`, { method: "POST" }).catch(() => null).then(advise);
   });
-  await prepareTables($("a-rules").value).catch(() => null);
+  await api(`${API}/tables/${$("a-rules").value}`, { method: "POST" }).catch(() => null);
+  // the probability tables may take a while to load: show their progress meanwhile
+  prepareTables($("a-rules").value, { needRemaining: true }).catch(() => null);
   advise();
 }
 

@@ -1,0 +1,482 @@
+"""Games and their agents, found by name; the one grammar of agent specs.
+
+Each game declares itself in ``games/<game>/arena.py`` as ``GAME``, a
+:class:`GameSpec`: its rule presets, how to start a game, and its agents, each
+an :class:`AgentInfo` whose parameters are :class:`Param` records (name, type,
+default, range, help). The command line, the arena and the web page all build
+agents here, from a spec string::
+
+    name                      optimal
+    name:value                hold:20       (the agent's positional parameter)
+    name:key=value,...        mcts:c=0.71,sims=2500
+
+Every value is read and range-checked before an agent is made; a bad one
+raises :class:`~stratagem.core.errors.InvalidAgentError` naming the parameter,
+its type and its range. Each call of :func:`make_agent` returns a fresh agent
+(agents may learn during a game); expensive tables are cached by the game's
+factories, not by sharing agents.
+
+>>> parse_spec("mcts:c=0.71,sims=2500").params
+(('c', '0.71'), ('sims', '2500'))
+>>> split_specs("mcts:c=1,sims=50,hold:20,optimal")
+['mcts:c=1,sims=50', 'hold:20', 'optimal']
+>>> Param("sims", int, 2500, "simulations per decision", low=1, high=10**7).describe()
+'whole number 1..10000000 (default 2500)'
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import math
+import pkgutil
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from stratagem.core.agent import Agent
+from stratagem.core.errors import ArenaError, InvalidAgentError
+from stratagem.core.game import State
+
+__all__ = [
+    "AgentInfo",
+    "AgentSpec",
+    "GameSpec",
+    "Param",
+    "agent_table",
+    "available_games",
+    "load_game",
+    "make_agent",
+    "parse_spec",
+    "split_specs",
+]
+
+ParamType = type[int] | type[float] | type[str]
+
+
+# --- spec strings -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """``name``, ``name:value`` or ``name:key=value,...`` read but not yet checked.
+
+    ``positional`` holds the single value of ``hold:20`` or ``table:FILE``.
+    ``str()`` gives the spec back in one canonical spelling (used as the agent's
+    name in results files).
+    """
+
+    name: str
+    positional: str | None = None
+    params: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        if self.positional is not None:
+            return f"{self.name}:{self.positional}"
+        if self.params:
+            return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.params)
+        return self.name
+
+
+_NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def parse_spec(text: str) -> AgentSpec:
+    """Read an agent spec string; a malformed one raises :class:`InvalidAgentError`."""
+    text = text.strip()
+    name, colon, rest = text.partition(":")
+    if not _NAME.fullmatch(name):
+        raise InvalidAgentError(
+            f"cannot read agent spec {text!r}: write name, name:value or name:key=value,..."
+        )
+    if not colon:
+        return AgentSpec(name)
+    if not rest:
+        raise InvalidAgentError(f"agent spec {text!r} has nothing after ':'")
+    if "=" not in rest:
+        return AgentSpec(name, positional=rest)
+    params = []
+    for part in rest.split(","):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise InvalidAgentError(f"cannot read {part!r} in agent spec {text!r}: write key=value")
+        params.append((key.strip(), value.strip()))
+    keys = [k for k, _ in params]
+    for k in keys:
+        if keys.count(k) > 1:
+            raise InvalidAgentError(f"agent spec {text!r} sets the parameter {k!r} twice")
+    return AgentSpec(name, params=tuple(params))
+
+
+def split_specs(text: str) -> list[str]:
+    """Split ``A,B,...`` where a spec's own ``key=value`` list also uses commas."""
+    out: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if out and "=" in piece and ":" not in piece:
+            out[-1] += "," + piece  # a further key=value of the previous spec
+        else:
+            out.append(piece)
+    return out
+
+
+# --- parameters ---------------------------------------------------------------------------
+
+
+_TYPE_WORDS = {int: "whole number", float: "number", str: "text"}
+
+
+def _article(kind: str) -> str:
+    return f"a {kind}" if kind.startswith(("whole number", "number", "text", "file")) else kind
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of an agent: its type, default, allowed values and meaning.
+
+    ``default=None`` with ``required=False`` means "unset" (the factory gets
+    ``None``). Numbers must lie in ``low..high`` (both required, so that no
+    value overflows a compiled kernel); ``low_open`` excludes
+    ``low`` itself. Text must be one of ``choices`` or match ``pattern`` (a
+    regular expression; ``accepts`` says in words what it allows).
+    """
+
+    name: str
+    type: ParamType
+    default: int | float | str | None
+    help: str
+    low: int | float | None = None
+    high: int | float | None = None
+    low_open: bool = False
+    choices: tuple[str, ...] = ()
+    pattern: str | None = None
+    accepts: str | None = None
+    required: bool = False
+
+    def __post_init__(self) -> None:
+        if self.type in (int, float) and (self.low is None or self.high is None):
+            raise ValueError(f"parameter {self.name}: a number needs a range (low and high)")
+
+    def describe(self) -> str:
+        """Type and range in a few words, e.g. ``whole number 1..10000000 (default 2500)``."""
+        kind = self.kind()
+        if self.required:
+            return kind + " (required)"
+        if self.default is None:
+            return kind + " (optional)"
+        return f"{kind} (default {self.default})"
+
+    def kind(self) -> str:
+        """Type and range, e.g. ``whole number 1..10000000``."""
+        if self.choices:
+            kind = "one of " + ", ".join(self.choices)
+        elif self.accepts:
+            kind = self.accepts
+        else:
+            kind = _TYPE_WORDS[self.type]
+            lo, hi = self.low, self.high
+            if lo is not None and hi is not None and not self.low_open:
+                kind += f" {lo}..{hi}"
+            else:
+                if lo is not None:
+                    kind += f" {'>' if self.low_open else '>='} {lo}"
+                if hi is not None:
+                    kind += f"{' and' if lo is not None else ''} <= {hi}"
+        return kind
+
+    def parse(self, text: str, agent: str) -> int | float | str | None:
+        """The value of ``text``, checked; else :class:`InvalidAgentError` naming the range."""
+        if self.default is None and not self.required and text.lower() == "none":
+            return None
+        try:
+            value: int | float | str
+            if self.type is int:
+                if not re.fullmatch(r"[+-]?\d+", text):
+                    raise ValueError
+                value = int(text)
+            elif self.type is float:
+                value = float(text)
+            else:
+                value = text
+        except ValueError:
+            raise self.error(repr(text), agent) from None
+        return self.check(value, agent, text)
+
+    def check(self, value: Any, agent: str, shown: str | None = None) -> int | float | str | None:
+        """``value`` if it has this parameter's type and lies in its range."""
+        shown = repr(value) if shown is None else repr(shown)
+        if value is None and self.default is None and not self.required:
+            return None
+        if self.type is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self.error(shown, agent)
+        elif self.type is float:
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise self.error(shown, agent)
+            value = float(value)
+            if not math.isfinite(value):
+                raise self.error(shown, agent)
+        elif not isinstance(value, str) or not value:
+            raise self.error(shown, agent)
+        if isinstance(value, int | float):
+            if self.low is not None and (value <= self.low if self.low_open else value < self.low):
+                raise self.error(shown, agent)
+            if self.high is not None and value > self.high:
+                raise self.error(shown, agent)
+        if isinstance(value, str):
+            if self.choices and value not in self.choices:
+                raise self.error(shown, agent)
+            if self.pattern is not None and not re.fullmatch(self.pattern, value):
+                raise self.error(shown, agent)
+        checked: int | float | str = value
+        return checked
+
+    def error(self, shown: str, agent: str) -> InvalidAgentError:
+        return InvalidAgentError(
+            f"agent {agent}: {self.name} must be {_article(self.kind())}, got {shown}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data for the web API and ``--json`` listings."""
+        return {
+            "name": self.name,
+            "type": self.type.__name__,
+            "default": self.default,
+            "help": self.help,
+            "low": self.low,
+            "high": self.high,
+            "low_open": self.low_open,
+            "choices": list(self.choices),
+            "pattern": self.pattern,
+            "required": self.required,
+            "describe": self.describe(),
+        }
+
+
+# --- agents and games ---------------------------------------------------------------------
+
+AgentFactory = Callable[..., Agent]
+"""``make(rules, **values)``: the game's rules object and one value per declared parameter."""
+
+
+@dataclass(frozen=True)
+class AgentInfo:
+    """How to make one kind of agent, and what its parameters mean.
+
+    ``positional`` names the parameter that ``name:value`` sets (``hold:20``
+    sets ``n``); the same parameter may also be written ``name:n=20``.
+    """
+
+    name: str
+    summary: str
+    make: AgentFactory
+    params: tuple[Param, ...] = ()
+    positional: str | None = None
+
+    def __post_init__(self) -> None:
+        names = [p.name for p in self.params]
+        if len(set(names)) != len(names):
+            raise ValueError(f"agent {self.name} declares a parameter twice")
+        if self.positional is not None and self.positional not in names:
+            raise ValueError(f"agent {self.name}: positional {self.positional} is not a parameter")
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def usage(self) -> str:
+        """``hold:n`` / ``mcts[:c=...,sims=...]`` for listings."""
+        text = self.name
+        if self.positional is not None:
+            text += f":{self.positional}"
+        rest = [p.name for p in self.params if p.name != self.positional]
+        if rest:
+            text += "[:" + ",".join(f"{k}=..." for k in rest) + "]"
+        return text
+
+    def values(self, spec: AgentSpec) -> dict[str, Any]:
+        """Every parameter's value for ``spec`` (defaults filled in), each checked."""
+        given = dict(spec.params)
+        if spec.positional is not None:
+            if self.positional is None:
+                raise InvalidAgentError(
+                    f"agent {self.name} takes no value after ':' (got {spec}); "
+                    + (
+                        "its parameters are written key=value: "
+                        + ", ".join(p.name for p in self.params)
+                        if self.params
+                        else "it has no parameters"
+                    )
+                )
+            given[self.positional] = spec.positional
+        known = {p.name for p in self.params}
+        for key in given:
+            if key not in known:
+                raise InvalidAgentError(
+                    f"agent {self.name} has no parameter {key!r}; its parameters are: "
+                    f"{', '.join(sorted(known)) or 'none'}"
+                )
+        out: dict[str, Any] = {}
+        for p in self.params:
+            if p.name in given:
+                out[p.name] = p.parse(given[p.name], self.name)
+            elif p.required:
+                raise InvalidAgentError(
+                    f"agent {self.name} needs {p.name}=... ({p.describe()}: {p.help})"
+                )
+            else:
+                out[p.name] = p.default
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "summary": self.summary,
+            "usage": self.usage(),
+            "positional": self.positional,
+            "params": [p.to_json() for p in self.params],
+        }
+
+
+def agent_table(*agents: AgentInfo) -> dict[str, AgentInfo]:
+    """``{name: info}`` of a game's agents, in the order given (``GameSpec.agents``)."""
+    table = {a.name: a for a in agents}
+    if len(table) != len(agents):
+        raise ValueError("two agents share a name")
+    return table
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What core needs of a game; ``games/<name>/arena.py`` defines one as ``GAME``.
+
+    ``rules`` turns a preset name into the game's rules object (cached by the
+    game where building it is costly); ``new`` is the state class's
+    ``new(rules, players)``. Agent factories take the rules object too, so a
+    command line may pass rules it built from options rather than a preset.
+    """
+
+    name: str
+    presets: tuple[str, ...]
+    default_rules: str
+    min_players: int
+    max_players: int
+    rules: Callable[[str], Any]
+    new: Callable[[Any, int], State]
+    agents: Mapping[str, AgentInfo]
+    result: Literal["score", "win"] = "score"
+    summary: str = ""
+    rules_type: type | None = None
+    """The type of a rules object (to tell one from a preset name)."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Optional hooks, e.g. ``series`` (a compiled runner, see :mod:`stratagem.core.play`)."""
+
+    def check_rules(self, rules: str) -> str:
+        if rules not in self.presets:
+            raise ArenaError(
+                f"unknown rules {rules!r} for {self.name}; "
+                f"the presets are: {', '.join(self.presets)}"
+            )
+        return rules
+
+    def rules_object(self, rules: Any) -> Any:
+        """The rules object of a preset name, or ``rules`` itself if it already is one."""
+        if rules is None:
+            rules = self.default_rules
+        if isinstance(rules, str):
+            return self.rules(self.check_rules(rules))
+        return rules
+
+    def new_state(self, rules: Any, players: int) -> State:
+        """A fresh game for ``players`` players (``rules``: a preset name or rules object)."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ArenaError(f"the number of players must be a whole number, got {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise ArenaError(
+                f"{self.name} is played by {self.min_players}-{self.max_players} players, "
+                f"got {players}"
+            )
+        return self.new(self.rules_object(rules), players)
+
+    def agent_info(self, name: str) -> AgentInfo:
+        info = self.agents.get(name)
+        if info is None:
+            raise InvalidAgentError(
+                f"unknown agent {name!r} for {self.name}; the agents are: "
+                f"{', '.join(self.agents)} (stratagem arena agents --game {self.name})"
+            )
+        return info
+
+    def check_agent(self, spec: str | AgentSpec) -> AgentSpec:
+        """Read and check ``spec`` without building the agent (cheap)."""
+        parsed = parse_spec(spec) if isinstance(spec, str) else spec
+        self.agent_info(parsed.name).values(parsed)
+        return parsed
+
+    def make_agent(self, rules: Any, spec: str | AgentSpec) -> Agent:
+        """A fresh agent from a spec string (``rules``: a preset name or rules object)."""
+        parsed = parse_spec(spec) if isinstance(spec, str) else spec
+        info = self.agent_info(parsed.name)
+        values = info.values(parsed)
+        return info.make(self.rules_object(rules), **values)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "summary": self.summary,
+            "presets": list(self.presets),
+            "default_rules": self.default_rules,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "result": self.result,
+            "agents": [a.to_json() for a in self.agents.values()],
+        }
+
+
+def available_games() -> list[str]:
+    """Games that have an ``arena`` module (found by convention, no registration)."""
+    import stratagem.games as games_pkg
+
+    names = []
+    for module in pkgutil.iter_modules(games_pkg.__path__):
+        if module.ispkg and importlib.util.find_spec(f"stratagem.games.{module.name}.arena"):
+            names.append(module.name)
+    return sorted(names)
+
+
+def load_game(name: str) -> GameSpec:
+    """The :class:`GameSpec` of ``stratagem.games.<name>.arena``.
+
+    ``openspiel:<game>`` names a game of OpenSpiel, played through
+    :mod:`stratagem.interop.openspiel` (the ``interop`` extra).
+    """
+    if name.startswith("openspiel:"):
+        from stratagem.interop.openspiel import arena_game
+
+        return arena_game(name)
+    games = available_games()
+    if name not in games:
+        raise ArenaError(f"unknown game {name!r}; the games are: {', '.join(games)}")
+    module = importlib.import_module(f"stratagem.games.{name}.arena")
+    game: GameSpec = module.GAME
+    return game
+
+
+def make_agent(game: str | GameSpec, rules: Any, spec: str | AgentSpec) -> Agent:
+    """A fresh agent of ``game`` from a spec string.
+
+    >>> agent = make_agent("pig", "pig", "hold:20")
+    >>> agent.spec
+    'hold:20'
+    >>> try:
+    ...     make_agent("pig", "pig", "hold:0")
+    ... except InvalidAgentError as exc:
+    ...     print(exc)
+    agent hold: n must be a whole number 1..100000, got '0'
+    """
+    g = load_game(game) if isinstance(game, str) else game
+    return g.make_agent(rules, spec)

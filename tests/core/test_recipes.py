@@ -1,0 +1,108 @@
+"""The recipes of docs/architecture.md, followed step by step.
+
+"Add a game": the toy game Nim lives in one folder (tests/core/recipes/nim/);
+putting that folder among stratagem's games (here: the games package's search
+path) and mounting its cli.py with one line is all it takes for the registry,
+the play loop and the arena to run it.
+
+"Add an agent": one AgentInfo entry with one parameter in a game's agent table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+import typer
+from typer.testing import CliRunner
+
+import stratagem.games
+from stratagem.arena_cli import app as arena_app
+from stratagem.core.arena import make_experiment, report, run
+from stratagem.core.errors import InvalidAgentError
+from stratagem.core.game import State
+from stratagem.core.play import Deal, play
+from stratagem.core.registry import AgentInfo, Param, available_games, load_game
+from stratagem.games.pig.rules import PigRules
+from stratagem.games.pig.state import PigAction, PigState
+
+RECIPES = Path(__file__).parent / "recipes"
+runner = CliRunner()
+
+
+@pytest.fixture
+def nim_installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # Step 1 of "add a game": the game's folder sits among stratagem's games.
+    monkeypatch.setattr(stratagem.games, "__path__", [*stratagem.games.__path__, str(RECIPES)])
+    yield
+    for name in [m for m in sys.modules if m.startswith("stratagem.games.nim")]:
+        del sys.modules[name]
+
+
+def test_recipe_add_a_game(nim_installed: None, tmp_path: Path) -> None:
+    assert "nim" in available_games()
+    game = load_game("nim")
+    assert set(game.agents) == {"four", "random"}
+
+    # the play loop, with agent objects from the registry
+    agents = [game.make_agent("nim-12", "four"), game.make_agent("nim-12", "random")]
+    played = play(game.new_state("nim-12", 2), agents, Deal(1))
+    assert sum(played.returns) == 1.0 and played.decisions >= 3
+
+    # the arena: a paired match, with results and a report
+    exp = make_experiment("nim", None, ["four", "random"], seed=3)
+    rows = run(exp, 40, tmp_path / "nim.csv")
+    summary = report(rows)
+    assert summary["game"] == "nim" and summary["agents"]["four"]["games"] == 40
+    assert summary["agents"]["four"]["win_rate"] > summary["agents"]["random"]["win_rate"]
+
+    # step 2: one line mounts the game's commands beside the others
+    from stratagem.games.nim.cli import app as nim_app
+
+    app = typer.Typer()
+    app.add_typer(arena_app, name="arena")
+    app.add_typer(nim_app, name="nim")  # the one line of src/stratagem/cli.py
+    listed = runner.invoke(app, ["arena", "agents", "--game", "nim"])
+    assert listed.exit_code == 0 and "leaves a multiple of four" in listed.output
+    assert runner.invoke(app, ["nim", "presets"]).output.strip() == "nim-7, nim-12"
+
+
+class Cautious:
+    """Holds at n, or at 10 when behind (the agent of the recipe)."""
+
+    def __init__(self, rules: PigRules, n: int) -> None:
+        self.rules, self.n = rules, n
+
+    def act(self, state: State, rng: np.random.Generator) -> PigAction:
+        assert isinstance(state, PigState)
+        me, opp = state.scores[state.player], state.scores[1 - state.player]
+        hold_at = 10 if me < opp else self.n
+        if state.turn_total >= hold_at or me + state.turn_total >= self.rules.goal:
+            return PigAction.HOLD
+        return PigAction.ROLL
+
+
+def test_recipe_add_an_agent(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    pig = load_game("pig")
+    entry = AgentInfo(  # the one entry the recipe adds to games/pig/arena.py
+        "cautious", "holds at n, or at 10 when behind", lambda rules, n: Cautious(rules, n),
+        (Param("n", int, 20, "the turn total to hold at", low=1, high=100),),
+        positional="n",
+    )  # fmt: skip
+    extended = dataclasses.replace(pig, agents={**pig.agents, "cautious": entry})
+    monkeypatch.setattr(sys.modules["stratagem.games.pig.arena"], "GAME", extended)
+
+    agent = load_game("pig").make_agent("pig", "cautious:15")
+    assert isinstance(agent, Cautious) and agent.n == 15
+    with pytest.raises(InvalidAgentError, match=r"n must be a whole number 1\.\.100, got '0'"):
+        load_game("pig").make_agent("pig", "cautious:0")
+    listed = runner.invoke(arena_app, ["agents", "--game", "pig"])
+    assert "cautious:n" in listed.output and "whole number 1..100 (default 20)" in listed.output
+
+    exp = make_experiment("pig", "coin-3", ["cautious:2", "random"], seed=5)
+    rows = run(exp, 20, tmp_path / "c.csv")
+    assert report(rows)["agents"]["cautious:2"]["games"] == 20

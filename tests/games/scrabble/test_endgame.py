@@ -1,0 +1,206 @@
+"""The endgame solver against a plain minimax written here over the game protocol."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from stratagem.core.errors import StratagemError
+from stratagem.games.scrabble.board import Placement
+from stratagem.games.scrabble.endgame import (
+    EndgameAgent,
+    EndgameError,
+    solve_endgame,
+)
+from stratagem.games.scrabble.state import PASS, ScrabbleState
+from stratagem.games.scrabble.strategies import GreedyAgent
+
+from .conftest import random_positions
+
+
+def minimax(state: ScrabbleState) -> int:
+    """Final spread (mover minus opponent) under best play: every action, no pruning.
+
+    It knows nothing of the solver: moves come from ``legal_actions`` and the
+    rules (going out, rack penalties, six scoreless turns) from ``apply``.
+    """
+    if state.is_terminal():
+        raise AssertionError("minimax is called on positions with a player to move")
+    me = state.player
+    best = None
+    for action in state.legal_actions():
+        child = state.apply(action)
+        if child.is_terminal():
+            value = child.scores[me] - child.scores[1 - me]
+        else:
+            assert child.player == 1 - me and child.current_player == 1 - me
+            value = -minimax(child)
+        if best is None or value > best:
+            best = value
+    assert best is not None
+    return best
+
+
+def endgames(lexicon, seed: int, count: int, sizes: list[tuple[int, int]], blanks: bool = False):  # type: ignore[no-untyped-def]
+    """Boards from random play, with small random racks and an empty bag."""
+    rng = np.random.default_rng(seed)
+    tiles = lexicon.tiles
+    boards = [b for i, (b, _) in enumerate(random_positions(lexicon, seed, 8)) if i % 3 == 2]
+    pool = [i for i, n in enumerate(tiles.bag_counts) for _ in range(int(n))]
+    if not blanks:
+        pool = [i for i in pool if i < tiles.size]
+    out = []
+    for k in range(count):
+        board = boards[int(rng.integers(len(boards)))]
+        a, b = sizes[k % len(sizes)]
+        picks = rng.choice(len(pool), size=a + b, replace=False)
+        racks = []
+        for part in (picks[:a], picks[a:]):
+            rack = [0] * (tiles.size + 1)
+            for i in part:
+                rack[pool[int(i)]] += 1
+            racks.append(tuple(rack))
+        scores = (int(rng.integers(0, 200)), int(rng.integers(0, 200)))
+        out.append(
+            ScrabbleState(
+                lexicon,
+                board.tobytes(),
+                tuple(racks),
+                (0,) * (tiles.size + 1),
+                scores,
+                player=int(rng.integers(2)),
+                turn=10,
+                scoreless=int(rng.integers(0, 3)),
+                bingos=(0, 0),
+            )
+        )
+    return out
+
+
+def test_solver_matches_plain_minimax_on_small_endgames(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    positions = endgames(small_lexicon, 7, 24, [(1, 1), (1, 2), (2, 1), (2, 2)])
+    for state in positions:
+        result = solve_endgame(state)
+        assert result.exact
+        assert result.value == minimax(state), state.board_rows()
+        # The move it names reaches that value.
+        child = state.apply(result.best_move)
+        me = state.player
+        reached = (
+            child.scores[me] - child.scores[1 - me] if child.is_terminal() else -minimax(child)
+        )
+        assert reached == result.value
+
+
+def test_solver_matches_minimax_with_a_blank(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    positions = [
+        s for s in endgames(small_lexicon, 11, 30, [(1, 1), (2, 1)], blanks=True)
+        if s.racks[0][-1] or s.racks[1][-1]
+    ][:4]  # fmt: skip
+    assert positions
+    for state in positions:
+        assert solve_endgame(state).value == minimax(state)
+
+
+def test_six_scoreless_turns_end_the_game_as_the_state_says(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    positions = endgames(small_lexicon, 3, 8, [(1, 1), (2, 2)])
+    for state in positions:
+        for scoreless in (4, 5):
+            s = ScrabbleState(
+                state.lexicon, state.board, state.racks, state.bag, state.scores,
+                player=state.player, turn=state.turn, scoreless=scoreless, bingos=(0, 0),
+            )  # fmt: skip
+            assert solve_endgame(s).value == minimax(s)
+
+
+def test_a_stuck_mover_passes_and_the_penalties_apply(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    tiles = small_lexicon.tiles
+    board, _ = next(iter(random_positions(small_lexicon, 1, 1)))
+    racks = (tuple(tiles.rack_counts("Q")), tuple(tiles.rack_counts("V")))
+    state = ScrabbleState(
+        small_lexicon, board.tobytes(), racks, (0,) * (tiles.size + 1), (50, 40), player=0,
+        turn=5, bingos=(0, 0),
+    )  # fmt: skip
+    if any(isinstance(a, Placement) for a in state.legal_actions()):
+        pytest.skip("this board lets Q play")
+    result = solve_endgame(state)
+    assert result.exact
+    assert result.value == minimax(state)
+    if not any(isinstance(a, Placement) for a in state.apply(PASS).legal_actions()):
+        # Neither can play: the six scoreless turns end it, each losing their rack.
+        assert result.best_move == PASS
+        assert result.value == (50 - 10) - (40 - 4)
+
+
+@pytest.mark.slow
+def test_solver_matches_memoised_minimax_on_three_tile_racks(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    # Racks of 3-4 tiles make the searches deep enough for the windows, the
+    # table and the iterations to matter (a window not shifted by the move's
+    # score once went unnoticed on 2-tile racks).
+    memo: dict[tuple[object, ...], int] = {}
+
+    def gain(state: ScrabbleState) -> int:
+        key = (state.board, state.racks, state.player, state.scoreless)
+        if key not in memo:
+            me = state.player
+            before = state.scores[me] - state.scores[1 - me]
+            best = None
+            for action in state.legal_actions():
+                child = state.apply(action)
+                value = child.scores[me] - child.scores[1 - me] - before
+                if not child.is_terminal():
+                    value -= gain(child)
+                best = value if best is None else max(best, value)
+            assert best is not None
+            memo[key] = best
+        return memo[key]
+
+    for state in endgames(small_lexicon, 2, 8, [(3, 3), (4, 3), (3, 2)]):
+        result = solve_endgame(state)
+        assert result.exact
+        assert result.gain == gain(state)
+        assert (
+            result.value
+            == result.gain + state.scores[state.player] - state.scores[1 - state.player]
+        )
+
+
+def test_a_depth_limit_gives_an_inexact_answer(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    state = endgames(small_lexicon, 5, 1, [(3, 3)])[0]
+    shallow = solve_endgame(state, max_depth=1)
+    assert shallow.depth == 1
+    full = solve_endgame(state)
+    assert full.exact
+    assert full.depth > 1
+    assert not shallow.exact
+
+
+def test_bad_positions_and_limits_are_refused(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    fresh = ScrabbleState.new(small_lexicon)
+    with pytest.raises(EndgameError, match="player is to move"):
+        solve_endgame(fresh)
+    rng = np.random.default_rng(0)
+    s = fresh
+    while s.current_player < 0:
+        s = s.apply(s.sample_chance(rng))
+    with pytest.raises(EndgameError, match="empty bag"):
+        solve_endgame(s)
+    state = endgames(small_lexicon, 5, 1, [(1, 1)])[0]
+    with pytest.raises(StratagemError, match="max_depth"):
+        solve_endgame(state, max_depth=0)
+    with pytest.raises(StratagemError, match="time_limit"):
+        solve_endgame(state, time_limit=float("nan"))
+
+
+def test_endgame_agent_solves_only_when_the_bag_is_empty(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    agent = EndgameAgent(GreedyAgent())
+    rng = np.random.default_rng(0)
+    state = endgames(small_lexicon, 9, 1, [(2, 2)])[0]
+    move = agent.act(state, rng)
+    assert agent.last is not None and agent.last.best_move == move
+    s = ScrabbleState.new(small_lexicon)
+    while s.current_player < 0:
+        s = s.apply(s.sample_chance(rng))
+    agent.last = None
+    assert agent.act(s, rng) == GreedyAgent().act(s, rng)
+    assert agent.last is None
