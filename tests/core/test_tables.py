@@ -104,3 +104,53 @@ def test_env_var_overrides_the_cache_directory(
 def test_fingerprint_ignores_key_order_and_sees_values() -> None:
     assert fingerprint({"a": 1, "b": 2}) == fingerprint({"b": 2, "a": 1})
     assert fingerprint({"a": 1}) != fingerprint({"a": 2})
+
+
+def _mapped_build(w: object) -> None:
+    from stratagem.core.tables import TableWriter
+
+    assert isinstance(w, TableWriter)
+    w.append("data", np.arange(5, dtype=np.float32))
+    w.append("data", np.arange(3, dtype=np.float32))
+    w.put("index", np.arange(12, dtype=np.int64).reshape(3, 4))
+
+
+def test_mapped_table_round_trip_and_hit(tmp_path: Path) -> None:
+    cache = TableCache(tmp_path)
+    table, hit = cache.load_or_build_mapped("demo", "k", 1, _mapped_build, meta={"rules": "r"})
+    assert not hit
+    assert table.array("data").tolist() == [0, 1, 2, 3, 4, 0, 1, 2]
+    assert table.array("index").shape == (3, 4)
+    again, hit = cache.load_or_build_mapped("demo", "k", 1, _mapped_build)
+    assert hit and again.header["rules"] == "r"
+    assert not list(tmp_path.glob("*.tmp"))  # written to a temporary name, then renamed
+
+
+def test_mapped_table_changed_byte_is_caught_before_it_is_used(tmp_path: Path) -> None:
+    cache = TableCache(tmp_path)
+    table, _ = cache.load_or_build_mapped("demo", "k", 1, _mapped_build)
+    path = table.path
+    blob = bytearray(path.read_bytes())
+    entry = next(e for e in table.header["arrays"] if e["name"] == "data")  # type: ignore[union-attr]
+    blob[int(entry["offset"]) + 4 * 6] ^= 0x01  # the second segment's first float
+    path.write_bytes(bytes(blob))
+    changed = cache.open_mapped("demo", "k", 1)
+    assert changed is not None
+    changed.verify("data", 0, 5)  # the first segment is intact
+    with pytest.raises(CacheError, match="checksum"):
+        changed.verify("data", 5, 6)
+    with pytest.raises(CacheError, match="checksum"):
+        changed.array("data")
+
+
+@pytest.mark.parametrize("cut", [0, 10, 100, -1])
+def test_mapped_table_truncated_is_rebuilt_with_a_warning(tmp_path: Path, cut: int) -> None:
+    cache = TableCache(tmp_path)
+    table, _ = cache.load_or_build_mapped("demo", "k", 1, _mapped_build)
+    blob = table.path.read_bytes()
+    table.path.write_bytes(blob[:cut] if cut >= 0 else blob + b"junk")
+    with pytest.raises(CacheError, match="corrupt"):
+        cache.open_mapped("demo", "k", 1)
+    with pytest.warns(UserWarning, match="rebuilding"):
+        rebuilt, hit = cache.load_or_build_mapped("demo", "k", 1, _mapped_build)
+    assert not hit and rebuilt.array("data").size == 8

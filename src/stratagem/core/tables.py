@@ -28,8 +28,10 @@ import json
 import os
 import tempfile
 import warnings
+import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import platformdirs
@@ -101,6 +103,25 @@ class TableCache:
             Path(tmp_name).unlink(missing_ok=True)
             raise
         return path
+
+    def mapped_path(self, kind: str, key: str, version: int) -> Path:
+        """Where the memory-mapped table of this kind, fingerprint and version lives."""
+        return _mapped_path(self, kind, key, version)
+
+    def open_mapped(self, kind: str, key: str, version: int) -> MappedTable | None:
+        """The memory-mapped table, ``None`` when absent (see :class:`MappedTable`)."""
+        return _open_mapped_in(self, kind, key, version)
+
+    def load_or_build_mapped(
+        self,
+        kind: str,
+        key: str,
+        version: int,
+        build: Callable[[TableWriter], None],
+        meta: Mapping[str, object] | None = None,
+    ) -> tuple[MappedTable, bool]:
+        """Open the memory-mapped table or build it through a :class:`TableWriter`."""
+        return _load_or_build_mapped_in(self, kind, key, version, build, meta)
 
     def load_or_build(
         self,
@@ -192,3 +213,268 @@ def _decode(blob: bytes, path: Path, expect: Mapping[str, object]) -> dict[str, 
     except (KeyError, TypeError, ValueError) as exc:
         raise corrupt(f"bad array entry: {exc}") from exc
     return arrays
+
+
+# ---------------------------------------------------------------------------
+# Memory-mapped tables: a cache hit is a memory map, checked piece by piece.
+#
+# Layout: an 8-byte magic, the 8-byte little-endian offset and 8-byte length
+# of a JSON header kept at the end of the file, then the arrays, each
+# starting on a 64-byte boundary. An array is stored as consecutive
+# *segments* (at most ``SEGMENT_BYTES`` each, or one per ``append``), each
+# with its CRC-32 in the header. Opening a file checks the magic, the header
+# and the file's length only; a segment's checksum is checked the first time
+# a caller asks for the part of the array that holds it, so corruption is
+# found before a wrong number is used, and a reader pays only for what it reads.
+
+MAPPED_MAGIC = b"STRTGM2\n"
+SEGMENT_BYTES = 4 << 20
+MAX_HEADER_BYTES = 64 << 20
+_ALIGN = 64
+
+
+class MappedTable:
+    """An opened memory-mapped table (see :meth:`TableCache.open_mapped`).
+
+    >>> import numpy as np, tempfile, pathlib
+    >>> cache = TableCache(pathlib.Path(tempfile.mkdtemp()))
+    >>> def build(w: TableWriter) -> None:
+    ...     w.append("v", np.arange(3.0))
+    ...     w.append("v", np.arange(2.0))
+    >>> table, hit = cache.load_or_build_mapped("demo", "abc", 1, build)
+    >>> hit, table.array("v").tolist()
+    (False, [0.0, 1.0, 2.0, 0.0, 1.0])
+    """
+
+    def __init__(self, path: Path, header: dict[str, Any], mapped: np.ndarray) -> None:
+        self.path = path
+        self.header = header
+        self._mapped = mapped
+        self._entries: dict[str, dict[str, Any]] = {str(e["name"]): e for e in header["arrays"]}
+        self._checked: set[tuple[str, int]] = set()
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._entries)
+
+    @property
+    def nbytes(self) -> int:
+        """The file's size."""
+        return int(self._mapped.nbytes)
+
+    def _corrupt(self, why: str) -> CacheError:
+        return CacheError(
+            f"cached table {self.path} is corrupt ({why}); delete it to have it rebuilt"
+        )
+
+    def _entry(self, name: str) -> dict[str, Any]:
+        try:
+            return self._entries[name]
+        except KeyError:
+            raise self._corrupt(f"it has no array {name!r}") from None
+
+    def view(self, name: str) -> np.ndarray:
+        """The array without checking it (see :meth:`verify`); copy-on-write, never written back."""
+        e = self._entry(name)
+        start = int(e["offset"])
+        stop = start + int(e["nbytes"])
+        raw = self._mapped[start:stop]
+        return raw.view(np.dtype(str(e["dtype"]))).reshape(e["shape"])
+
+    def verify(self, name: str, start: int = 0, stop: int | None = None) -> None:
+        """Check the segments holding elements ``start:stop`` of the flattened array.
+
+        Raises :class:`CacheError` on a checksum mismatch; a segment is checked once.
+        """
+        e = self._entry(name)
+        itemsize = np.dtype(str(e["dtype"])).itemsize
+        total = int(e["nbytes"])
+        lo = max(0, start) * itemsize
+        hi = total if stop is None else min(total, stop * itemsize)
+        base = int(e["offset"])
+        segments: list[list[int]] = e["segments"]
+        for i, (seg_start, seg_bytes, crc) in enumerate(segments):
+            if seg_start + seg_bytes <= lo or seg_start >= hi or (name, i) in self._checked:
+                continue
+            chunk = self._mapped[base + seg_start : base + seg_start + seg_bytes].data
+            if zlib.crc32(chunk) != crc:
+                raise self._corrupt(f"checksum of {name!r} segment {i} does not match")
+            self._checked.add((name, i))
+
+    def array(self, name: str) -> np.ndarray:
+        """The whole array, every segment checked first."""
+        self.verify(name)
+        return self.view(name)
+
+
+class TableWriter:
+    """Writes a memory-mapped table to a temporary file; :meth:`commit` renames it into place.
+
+    ``append(name, a)`` adds ``a`` as one or more segments of the 1-D array
+    ``name`` (its appends must follow one another); ``put(name, a)`` stores a
+    whole array of any shape. Use it through :meth:`TableCache.load_or_build_mapped`.
+    """
+
+    def __init__(self, path: Path, meta: Mapping[str, object]) -> None:
+        self.path = path
+        self.meta = dict(meta)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        self._tmp = Path(tmp)
+        self._handle = os.fdopen(fd, "wb")
+        self._handle.write(MAPPED_MAGIC + bytes(16))
+        self._pos = len(MAPPED_MAGIC) + 16
+        self._entries: list[dict[str, Any]] = []
+        self._names: set[str] = set()
+
+    def _start(self, name: str, dtype: np.dtype, shape: list[int]) -> dict[str, Any]:
+        if name in self._names:
+            raise ValueError(f"array {name!r} written twice")
+        pad = -self._pos % _ALIGN
+        self._handle.write(bytes(pad))
+        self._pos += pad
+        entry: dict[str, Any] = {"name": name, "dtype": dtype.str, "shape": shape,
+                                    "offset": self._pos, "nbytes": 0, "segments": []}  # fmt: skip
+        self._entries.append(entry)
+        self._names.add(name)
+        return entry
+
+    def _write(self, entry: dict[str, Any], data: np.ndarray) -> None:
+        raw = np.ascontiguousarray(data).view(np.uint8).reshape(-1).data
+        segments: list[list[int]] = entry["segments"]
+        for lo in range(0, max(len(raw), 1), SEGMENT_BYTES):
+            piece = raw[lo : lo + SEGMENT_BYTES]
+            segments.append([int(entry["nbytes"]), len(piece), zlib.crc32(piece)])
+            self._handle.write(piece)
+            entry["nbytes"] = int(entry["nbytes"]) + len(piece)
+            self._pos += len(piece)
+
+    def append(self, name: str, data: np.ndarray) -> None:
+        """Add ``data`` (flattened) to the end of the 1-D array ``name``."""
+        data = np.asarray(data)
+        last = self._entries[-1] if self._entries else None
+        if last is None or last["name"] != name:
+            last = self._start(name, data.dtype, [0])
+        elif np.dtype(str(last["dtype"])) != data.dtype:
+            raise ValueError(f"array {name!r} mixes {last['dtype']} and {data.dtype.str}")
+        self._write(last, data.reshape(-1))
+        last["shape"] = [int(last["nbytes"]) // data.dtype.itemsize]
+
+    def put(self, name: str, data: np.ndarray) -> None:
+        """Store a whole array of any shape."""
+        data = np.asarray(data)
+        entry = self._start(name, data.dtype, list(data.shape))
+        self._write(entry, data)
+
+    def commit(self) -> Path:
+        """Write the header, flush to disk and rename the file into place."""
+        header = dict(self.meta)
+        header["arrays"] = self._entries
+        head = json.dumps(header, sort_keys=True).encode()
+        self._handle.write(head)
+        self._handle.seek(len(MAPPED_MAGIC))
+        self._handle.write(self._pos.to_bytes(8, "little") + len(head).to_bytes(8, "little"))
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+        self._handle.close()
+        os.replace(self._tmp, self.path)
+        return self.path
+
+    def abort(self) -> None:
+        if not self._handle.closed:
+            self._handle.close()
+        self._tmp.unlink(missing_ok=True)
+
+
+def _open_mapped(path: Path, expect: Mapping[str, object]) -> MappedTable:
+    def corrupt(why: str) -> CacheError:
+        return CacheError(f"cached table {path} is corrupt ({why})")
+
+    size = path.stat().st_size
+    with path.open("rb") as handle:
+        prologue = handle.read(len(MAPPED_MAGIC) + 16)
+        if len(prologue) < len(MAPPED_MAGIC) + 16 or prologue[: len(MAPPED_MAGIC)] != MAPPED_MAGIC:
+            raise corrupt("bad magic bytes")
+        head_at = int.from_bytes(prologue[8:16], "little")
+        head_len = int.from_bytes(prologue[16:24], "little")
+        if head_len > MAX_HEADER_BYTES or head_at + head_len != size or head_at < 24:
+            raise corrupt(f"the file is {size} bytes, its header says {head_at + head_len}")
+        handle.seek(head_at)
+        try:
+            header = json.loads(handle.read(head_len))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise corrupt(f"unreadable header: {exc}") from exc
+    if not isinstance(header, dict) or not isinstance(header.get("arrays"), list):
+        raise corrupt("header is not an object with arrays")
+    for field, value in expect.items():
+        if header.get(field) != value:
+            raise corrupt(f"header says {field}={header.get(field)!r}, expected {value!r}")
+    try:
+        for e in header["arrays"]:
+            off, nbytes = int(e["offset"]), int(e["nbytes"])
+            dtype = np.dtype(str(e["dtype"]))
+            count = int(np.prod(e["shape"], dtype=np.int64))
+            if off < 24 or off + nbytes > head_at or count * dtype.itemsize != nbytes:
+                raise corrupt(f"array {e['name']!r} does not fit the file")
+            if sum(int(s[1]) for s in e["segments"]) != nbytes:
+                raise corrupt(f"the segments of {e['name']!r} do not cover it")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise corrupt(f"bad array entry: {exc}") from exc
+    mapped = np.memmap(path, dtype=np.uint8, mode="c", shape=(size,))
+    return MappedTable(path, header, mapped)
+
+
+def _mapped_path(cache: TableCache, kind: str, key: str, version: int) -> Path:
+    return cache.directory / f"{kind}-{key}-v{version}.mtbl"
+
+
+def _open_mapped_in(cache: TableCache, kind: str, key: str, version: int) -> MappedTable | None:
+    """The mapped table, ``None`` when absent; :class:`CacheError` if its structure is corrupt."""
+    path = _mapped_path(cache, kind, key, version)
+    try:
+        return _open_mapped(path, {"kind": kind, "key": key, "version": version})
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CacheError(f"cannot read cached table {path}: {exc}") from exc
+
+
+def _load_or_build_mapped_in(
+    cache: TableCache,
+    kind: str,
+    key: str,
+    version: int,
+    build: Callable[[TableWriter], None],
+    meta: Mapping[str, object] | None = None,
+) -> tuple[MappedTable, bool]:
+    """Open the mapped table, or build it (``build`` fills a :class:`TableWriter`) and open it.
+
+    A file whose structure is corrupt (bad magic, truncated, wrong header) is
+    rebuilt with a warning; a bad segment is reported when it is first read.
+    """
+    try:
+        table = _open_mapped_in(cache, kind, key, version)
+    except CacheError as exc:
+        warnings.warn(f"{exc}; rebuilding it", stacklevel=2)
+        table = None
+    if table is not None:
+        return table, True
+    path = _mapped_path(cache, kind, key, version)
+    head = {"kind": kind, "key": key, "version": version, **(meta or {})}
+    try:
+        writer = TableWriter(path, head)
+    except OSError as exc:
+        fallback = Path(tempfile.mkdtemp(prefix="stratagem-"))
+        warnings.warn(
+            f"could not write the table cache in {cache.directory}: {exc}; using {fallback}",
+            stacklevel=2,
+        )
+        path = fallback / path.name
+        writer = TableWriter(path, head)
+    try:
+        build(writer)
+        writer.commit()
+    except BaseException:
+        writer.abort()
+        raise
+    return _open_mapped(path, {"kind": kind, "key": key, "version": version}), False

@@ -136,7 +136,7 @@ def _remaining_key(name: str) -> str:
 
 def _remaining_cached(name: str) -> bool:
     rules = rules_of(name)
-    return TableCache().path(REMAINING_KIND, rules.fingerprint, REMAINING_VERSION).is_file()
+    return TableCache().mapped_path(REMAINING_KIND, rules.fingerprint, REMAINING_VERSION).is_file()
 
 
 def remaining(request: Request, name: str, start: bool = True) -> RemainingDistributions | None:

@@ -1,4 +1,5 @@
-"""Scrabble for core: the built-in lexicons as presets; greedy, random and endgame agents.
+"""Scrabble for core: the built-in lexicons as presets; greedy, random, endgame, heuristic
+and equity agents.
 
 The presets ``english`` and ``czech`` play with the built-in informal
 lexicons (derived from wordfreq; see :mod:`.lexicon`). A game's rules object
@@ -9,9 +10,17 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from stratagem.core.agent import RandomAgent
+from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
 from stratagem.games.scrabble.endgame import EndgameAgent
+from stratagem.games.scrabble.heuristic import (
+    EquityAgent,
+    HeuristicAgent,
+    load_weights,
+    parse_weights_text,
+    shipped_weights,
+)
+from stratagem.games.scrabble.leaves import load_leaves, shipped_leaves
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.strategies import GreedyAgent
@@ -24,6 +33,28 @@ def lexicon(rules: str) -> Lexicon:
     return default_lexicon(rules)
 
 
+def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
+               endgame: str) -> Agent:  # fmt: skip
+    tiles = rules.tiles
+    if w is not None:
+        chosen = parse_weights_text(w)
+    elif weights in ("tuned", "source", "leave"):
+        chosen = shipped_weights(weights)
+    else:
+        chosen = load_weights(weights)
+    table = load_leaves(leaves, tiles) if leaves else None
+    return HeuristicAgent(tiles, chosen, table, endgame=endgame == "on")
+
+
+def _equity(rules: Lexicon, leaves: str | None, endgame: str) -> Agent:
+    tiles = rules.tiles
+    table = load_leaves(leaves, tiles) if leaves else shipped_leaves(tiles)
+    return EquityAgent(tiles, table, endgame=endgame == "on")
+
+
+_ENDGAME = Param("endgame", str, "on", "exact endgame solver once the bag is empty",
+                 choices=("on", "off"))  # fmt: skip
+
 AGENTS = (
     AgentInfo("greedy", "highest-scoring placement; else exchange all or pass",
               lambda rules: GreedyAgent()),
@@ -33,6 +64,24 @@ AGENTS = (
         lambda rules, time: EndgameAgent(GreedyAgent(), time_limit=time),
         (Param("time", float, 5.0, "CPU seconds a move for the solver", low=0.0, low_open=True,
                high=3600.0),),
+    ),
+    AgentInfo(
+        "heuristic", "five heuristics weighted per game phase (GA-tuned weights shipped)",
+        _heuristic,
+        (Param("weights", str, "tuned", "tuned (default), source (the source's final "
+               "weights), leave (tuned with the leave term) or a weights FILE",
+               accepts="tuned, source, leave or a weights file"),
+         Param("w", str, None, "the weights inline, 20 or 25 numbers joined by / "
+               "(phase by phase)", accepts="numbers joined by /"),
+         Param("leaves", str, None, "leave-value FILE for the leave term (default: shipped)",
+               accepts="a leave-value file"),
+         _ENDGAME),
+    ),
+    AgentInfo(
+        "equity", "score + learned leave value of the tiles kept", _equity,
+        (Param("leaves", str, None, "leave-value FILE (default: the shipped table)",
+               accepts="a leave-value file"),
+         _ENDGAME),
     ),
 )  # fmt: skip
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -25,10 +26,14 @@ from stratagem.games.scrabble.board import empty_board
 from stratagem.games.scrabble.lexicon import Lexicon, get_lexicon
 from stratagem.games.scrabble.movegen import MoveGenerator
 from stratagem.games.scrabble.position import POSITION_LIMIT, read_position
+from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.strategies import selfplay
 from stratagem.games.scrabble.tiles import TILE_SETS, tile_set
 
-app = typer.Typer(help="Scrabble: move generation, greedy self-play, play.", no_args_is_help=True)
+app = typer.Typer(
+    help="Scrabble: move generation, self-play, play, weight tuning, leave values.",
+    no_args_is_help=True,
+)
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
@@ -74,8 +79,19 @@ def moves(
     rules: RulesOpt = "english",
     tiles: TilesOpt = None,
     as_json: JsonOpt = False,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="Rank by the heuristic player (or --player) and show each term per move.",
+        ),
+    ] = False,
+    player: Annotated[
+        str,
+        typer.Option("--player", help="With --explain: heuristic[:weights=FILE|source] or equity."),
+    ] = "heuristic",
 ) -> None:
-    """List the best placements for a rack, highest score first."""
+    """List the best placements for a rack, highest score first (--explain: by the player)."""
     try:
         lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
         if position is not None:
@@ -94,6 +110,10 @@ def moves(
             rack_counts = lex.tiles.rack_counts(rack)
         if top < 1:
             raise StratagemError(f"--top must be at least 1, got {top}")
+        if explain:
+            state = board if position is not None else None
+            _explain(lex, state, board_array, rack_counts, player, top, as_json)
+            return
     except StratagemError as exc:
         raise _fail(exc) from None
     found = MoveGenerator(lex).moves(board_array, rack_counts)[:top]
@@ -104,6 +124,60 @@ def moves(
         out.print("no placement: exchange or pass")
     for m in found:
         out.print(f"{m.score:>4}  {m.direction:<6} {m.row:>2},{m.col:<2}  {m}")
+
+
+def _explain(
+    lex: Lexicon,
+    state: ScrabbleState | None,
+    board_array: np.ndarray,
+    rack_counts: np.ndarray,
+    player: str,
+    top: int,
+    as_json: bool,
+) -> None:
+    from stratagem.core.arena import parse_spec
+    from stratagem.games.scrabble.heuristic import (
+        FEATURE_NAMES,
+        PHASES,
+        explain,
+        phase_of,
+        term_table,
+    )
+
+    spec = parse_spec(player)
+    if spec.name not in ("heuristic", "equity"):
+        raise StratagemError(f"--player takes heuristic[:...] or equity[:...], got {player!r}")
+    from stratagem.games.scrabble import arena as scrabble_arena
+
+    agent = scrabble_arena.GAME.make_agent(lex, spec)
+    racks = [tuple(int(x) for x in rack_counts), (0,) * (lex.tiles.size + 1)]
+    if state is None:
+        bag = tuple(int(x) for x in lex.tiles.bag_counts - rack_counts)
+        state = ScrabbleState(lex, board_array.tobytes(), tuple(racks), bag, (0, 0),
+                              bingos=(0, 0))  # fmt: skip
+    else:
+        rest = list(state.racks)
+        rest[state.player] = racks[0]
+        state = replace(state, racks=tuple(rest))
+    phase = phase_of(state)
+    weights = agent.weights_for(phase)  # type: ignore[attr-defined]
+    cands = agent.evaluator.candidates(state, weights)[:top]  # type: ignore[attr-defined]
+    if as_json:
+        rows = [
+            {"action": str(c.action), "value": c.value / 1000.0, "terms": term_table(c, weights),
+             "explanation": explain(c, weights, phase)}
+            for c in cands
+        ]  # fmt: skip
+        out.print(json.dumps({"phase": phase, "player": player, "moves": rows}), soft_wrap=True)
+        return
+    out.print(f"phase: {phase} (of {', '.join(PHASES)}); player {player}")
+    header = "  ".join(f"{n:>10}" for n in FEATURE_NAMES)
+    out.print(f"{'value':>8}  {header}  move")
+    out.print(f"{'weight':>8}  " + "  ".join(f"{w:>10.6g}" for w in weights))
+    for c in cands:
+        terms = "  ".join(f"{x:>10.4g}" for x in c.features)
+        out.print(f"{c.value / 1000.0:>8.2f}  {terms}  {c.action}")
+        out.print(f"{'':>8}  {explain(c, weights, phase)}")
 
 
 @app.command("selfplay")
@@ -163,6 +237,122 @@ def play(
     except StratagemError as exc:
         raise _fail(exc) from None
     play_terminal(lex, np.random.default_rng(seed), human=1 if ai_first else 0)
+
+
+@app.command("learn-leaves")
+def learn_leaves_cmd(
+    out_file: Annotated[Path, typer.Option("--out", help="Leave-value file to write (JSON).")],
+    games: Annotated[int, typer.Option("--games", help="Self-play games per round.")] = 2000,
+    iterations: Annotated[int, typer.Option("--iterations", help="Rounds.")] = 2,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
+    lexicon: LexiconOpt = None,
+    rules: RulesOpt = "english",
+    tiles: TilesOpt = None,
+) -> None:
+    """Learn leave values by self-play (see stratagem.games.scrabble.leaves)."""
+    from rich.progress import Progress
+
+    from stratagem.games.scrabble.leaves import learn_leaves, save_leaves
+
+    try:
+        lex = _lexicon(lexicon, rules, tiles)
+        with Progress(console=err, disable=not err.is_terminal) as bar:
+            task = bar.add_task("self-play", total=games * iterations)
+
+            def tick(it: int, done: int, total: int) -> None:
+                bar.update(task, completed=it * total + done)
+
+            table = learn_leaves(lex, games, iterations, seed, progress=tick)
+        save_leaves(table, out_file)
+    except StratagemError as exc:
+        raise _fail(exc) from None
+    out.print(f"wrote {out_file}: {table.note}")
+
+
+@app.command("tune")
+def tune_cmd(
+    out_dir: Annotated[Path, typer.Option("--out", help="Run directory (checkpoint, history).")],
+    generations: Annotated[int, typer.Option("--generations", help="Generations in all.")] = 20,
+    population: Annotated[int, typer.Option("--population", help="Players per generation.")] = 20,
+    games: Annotated[
+        int, typer.Option("--games", help="Games per player per generation (even: paired).")
+    ] = 100,
+    workers: Annotated[int | None, typer.Option("--workers", help="Processes (all cores).")] = None,
+    backend: Annotated[str, typer.Option("--backend", help="local or ray.")] = "local",
+    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
+    rules: Annotated[str, typer.Option("--rules", help="Arena rules preset (tile set).")] = (
+        "english"
+    ),
+    leave: Annotated[bool, typer.Option("--leave", help="Tune the leave as a sixth term.")] = False,
+    roulette: Annotated[
+        float, typer.Option("--roulette", help="P(phase from a fitness-proportional pick).")
+    ] = 0.2,
+    elite: Annotated[float, typer.Option("--elite", help="Best fraction picked from.")] = 0.1,
+    mutation_rate: Annotated[
+        float, typer.Option("--mutation-rate", help="P(a taken phase is mutated).")
+    ] = 0.08,
+    mutation_size: Annotated[
+        float, typer.Option("--mutation-size", help="SD of the log factor of a mutation.")
+    ] = 0.5,
+    init_spread: Annotated[
+        float, typer.Option("--init-spread", help="SD of the log factor of the first players.")
+    ] = 1.0,
+    start: Annotated[
+        Path | None, typer.Option("--start", help="Weights file to start from (default: source).")
+    ] = None,
+    endgame: Annotated[
+        bool, typer.Option("--endgame/--no-endgame", help="Exact endgame when the bag is empty.")
+    ] = True,
+) -> None:
+    """Tune the heuristic player's weights by a GA against greedy (resumable)."""
+    import time
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from stratagem.core.arena import make_executor
+    from stratagem.games.scrabble.heuristic import load_weights
+    from stratagem.games.scrabble.tuning import tune, tune_config
+
+    try:
+        base = load_weights(start) if start is not None else None
+        config = tune_config(population, games, seed, rules, leave, roulette, elite,
+                             mutation_rate, mutation_size, init_spread, base)  # fmt: skip
+        executor = make_executor(backend, workers)
+        extra = "" if endgame else "endgame=off"
+        t0 = time.perf_counter()
+        with Progress(
+            TextColumn("GA gen {task.fields[gen]}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("best {task.fields[best]}"), TextColumn("{task.fields[rate]}"),
+            console=err, disable=not err.is_terminal,
+        ) as bar:  # fmt: skip
+            per_gen = population * games
+            task = bar.add_task("games", total=generations * per_gen, gen=0, best="-", rate="")
+            played = [0]
+
+            def on_games(n: int) -> None:
+                played[0] += n
+                rate = played[0] / max(time.perf_counter() - t0, 1e-9)
+                bar.update(task, advance=n, rate=f"{rate:.1f} games/s")
+
+            def on_generation(result: object) -> None:
+                hist = result.history  # type: ignore[attr-defined]
+                best = max(h["best"] for h in hist) / games
+                bar.update(task, completed=len(hist) * per_gen, gen=len(hist),
+                           best=f"{best:.1%}")  # fmt: skip
+                err.print(
+                    f"generation {hist[-1]['generation']}: best {hist[-1]['best'] / games:.1%}, "
+                    f"mean {hist[-1]['mean'] / games:.1%} ({played[0]} games, "
+                    f"{time.perf_counter() - t0:.0f} s)"
+                )
+
+            result = tune(out_dir, generations, config, games, executor, rules, extra,
+                          on_games, on_generation)  # fmt: skip
+    except StratagemError as exc:
+        raise _fail(exc) from None
+    h = result.history[-1] if result.history else None
+    if h is not None:
+        out.print(f"{result.generation} generations in {out_dir}; last best {h['best']:g} of "
+                  f"{games} games; weights in {out_dir / 'best_weights.json'}")  # fmt: skip
 
 
 @app.command()

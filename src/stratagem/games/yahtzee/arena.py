@@ -39,6 +39,12 @@ def _win(rules: YahtzeeRules) -> Agent:
     return WinAgent(solution(rules))
 
 
+def _high_score(rules: YahtzeeRules, target: int) -> Agent:
+    from stratagem.games.yahtzee.high_score import HighScoreStrategy
+
+    return HighScoreStrategy(solution(rules), target)
+
+
 def _policy(name: str, summary: str) -> AgentInfo:
     def make(rules: YahtzeeRules) -> Agent:
         from stratagem.games.yahtzee.strategies import PolicyAgent
@@ -72,6 +78,18 @@ AGENTS = (
         "maximises the chance of finishing ahead (needs 2+ players; builds the "
         "remaining-score tables once, about 1 GB)",
         _win,
+    ),
+    AgentInfo(
+        "high-score",
+        "maximises P(final score >= target), exactly (builds the high-score table "
+        "once, minutes; then memory-mapped)",
+        _high_score,
+        (
+            Param(
+                "target", int, None, "the final score to reach", low=0, high=10_000, required=True
+            ),
+        ),
+        positional="target",
     ),
     _policy("greedy", "maximises this turn's points"),
     _policy("yahtzee-only", "keeps its most common face; most points now"),

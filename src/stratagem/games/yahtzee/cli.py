@@ -68,6 +68,47 @@ def _solve_progress(rules: YahtzeeRules, quiet: bool) -> Iterator[Any]:
             bar.stop()
 
 
+@contextmanager
+def _build_progress(rules: YahtzeeRules, what: str, quiet: bool) -> Iterator[Any]:
+    """A progress callback for a long table build: a bar on a terminal, else a line now and then."""
+    if quiet:
+        yield None
+        return
+    if err.is_terminal:
+        bar = Progress(
+            TextColumn(f"building the {what} of {rules.name}"),
+            BarColumn(),
+            TextColumn("{task.completed:,.0f}/{task.total:,.0f} states"),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+        )
+        started: list[int] = []
+
+        def update(done: int, total: int) -> None:
+            if not started:
+                bar.start()
+                bar.add_task("build", total=total)
+                started.append(1)
+            bar.update(bar.task_ids[0], completed=done, total=total)
+
+        try:
+            yield update
+        finally:
+            if started:
+                bar.stop()
+        return
+    last = [-1.0]
+
+    def report(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 10 or done == total:
+            last[0] = now
+            err.print(f"building the {what} of {rules.name}: {done:,}/{total:,} states")
+
+    yield report
+
+
 def _solution(rules: YahtzeeRules, quiet: bool = False) -> Solution:
     with _solve_progress(rules, quiet) as progress:
         return solve(rules, progress=progress)
@@ -199,11 +240,18 @@ def advise_command(
     target: Annotated[
         int | None,
         typer.Option(
-            help="Price options by P(final score >= TARGET) instead of the expected score "
-            "(the rest of the game played optimally; the first use builds the "
-            "remaining-score tables, about a minute, then cached)."
+            help="Price options by P(final score >= TARGET) instead of the expected score: "
+            "with the rest of the game played for the target (exact; the first use builds "
+            "the high-score table, minutes, then cached), or see --target-play."
         ),
     ] = None,
+    target_play: Annotated[
+        str,
+        typer.Option(
+            help="With --target: how the rest of the game is played, 'high-score' (for the "
+            "target, exact) or 'expected' (for the expected score; remaining-score tables)."
+        ),
+    ] = "high-score",
     as_json: JsonOption = False,
 ) -> None:
     """Price every option of a decision: expected final score and regret, best first."""
@@ -214,9 +262,22 @@ def advise_command(
         return
     if dice is None or rolls_left is None:
         raise InvalidStateError("advise needs --dice and --rolls-left (or --batch)")
+    if target_play not in ("high-score", "expected"):
+        raise InvalidStateError(
+            f"--target-play must be 'high-score' or 'expected', not {target_play!r}"
+        )
     r = preset(rules)
     sit = make_situation(r, dice, rolls_left, parse_filled(filled), upper, yahtzee_box, score)
-    if target is not None:
+    if target is not None and target_play == "high-score":
+        from stratagem.games.yahtzee.high_score import HighScoreStrategy, check_target
+
+        check_target(target)  # a bad target fails before the table is opened
+        solution = _solution(r, quiet=as_json)
+        with _build_progress(r, "high-score table", as_json) as progress:
+            table = _high_score_for(solution, (sit.mask, sit.upper, sit.flag), progress)
+        advice = HighScoreStrategy(solution, target, table).advise_situation(sit)
+        column = f"P(final >= {target})"
+    elif target is not None:
         from stratagem.games.yahtzee.match import target_win_table
         from stratagem.games.yahtzee.winning import ChanceAdvisor
 
@@ -224,7 +285,7 @@ def advise_command(
         if not as_json:
             err.print("building or loading the remaining-score tables ...")
         advice = ChanceAdvisor(_solution(r, quiet=as_json)).advise_target(sit, target)
-        column = f"P(final >= {target})"
+        column = f"P(final >= {target}), expected-score play after this turn"
     else:
         advice = OptimalStrategy(_solution(r, quiet=as_json)).advise_situation(sit)
         column = "expected final score"
@@ -372,13 +433,46 @@ def _print_simulation(s: dict[str, Any]) -> None:
         out.print(f"{int(low):4d}-{int(low) + width - 1:<4d} {count:>9,} {bar}")
 
 
+LATE_CARD = 6
+"""Boxes filled from which a card without the cached table solves only what it can reach."""
+
+
+def _high_score_for(solution: Solution, card: tuple[int, int, int], progress: Any) -> Any:
+    """The cached high-score table; for a late card (LATE_CARD or more boxes filled) without
+    it, just the states the card can reach (seconds), built in memory and not cached."""
+    from stratagem.core.tables import TableCache
+    from stratagem.games.yahtzee import high_score as H
+
+    rules = solution.rules
+    cached = TableCache().open_mapped(H.TABLE_KIND, rules.fingerprint, H.FORMAT_VERSION)
+    if cached is None and bin(card[0]).count("1") >= LATE_CARD:
+        return H.build_table(solution, start=card, progress=progress)
+    return H.high_score_table(solution, progress=progress)
+
+
+def _high_score_target(policy: str) -> int | None:
+    """T of ``high-score:target=T``; None for another policy name; a bad T is an error."""
+    if not policy.startswith("high-score"):
+        return None
+    from stratagem.games.yahtzee.high_score import check_target
+
+    prefix = "high-score:target="
+    text = policy[len(prefix) :] if policy.startswith(prefix) else ""
+    if not text.strip().lstrip("-").isdigit():
+        raise InvalidStateError(
+            f"write the high-score strategy as high-score:target=T, not {policy!r}"
+        )
+    return check_target(int(text))
+
+
 @app.command("distribution")
 def distribution_command(
     rules: RulesOption = DEFAULT_PRESET,
     policy: Annotated[
         str,
         typer.Option(
-            help="Strategy: optimal, greedy, yahtzee-only, yahtzee-and-straights, heuristic."
+            help="Strategy: optimal, greedy, yahtzee-only, yahtzee-and-straights, heuristic, "
+            "high-score:target=T (maximises P(final >= T))."
         ),
     ] = "optimal",
     plot: Annotated[
@@ -410,9 +504,11 @@ def distribution_command(
         score_distribution,
     )
 
-    if policy not in POLICIES:
+    target = _high_score_target(policy)
+    if target is None and policy not in POLICIES:
         raise InvalidStateError(
-            f"unknown Yahtzee strategy {policy!r}; the strategies are: {', '.join(POLICIES)}"
+            f"unknown Yahtzee strategy {policy!r}; the strategies are: {', '.join(POLICIES)}, "
+            "high-score:target=T"
         )
     if plot is not None and not plot.lower().endswith(".png"):
         raise InvalidStateError(f"--plot must name a .png file, not {plot!r}")
@@ -425,8 +521,19 @@ def distribution_command(
         raise InvalidStateError("every box is filled: the game is over")
     solution = _solution(r, quiet=as_json)
     start = time.perf_counter()
-    if boxes:
-        table = remaining_distributions(solution, policy, min_filled=len(boxes))
+    if target is not None:
+        from stratagem.games.yahtzee.high_score import high_score_distribution
+
+        with _build_progress(r, "high-score table", as_json) as progress:
+            hs = _high_score_for(solution, (card.mask, card.upper, card.flag), progress)
+        low, pmf = high_score_distribution(
+            solution, hs, target, (card.mask, card.upper, card.flag, card.points)
+        )
+        dist = ScoreDistribution(r, f"high-score:target={target}", low, pmf)
+    elif boxes:
+        table = remaining_distributions(
+            solution, policy, min_filled=bin(card.mask).count("1"), keep="last"
+        )
         low, pmf = table.pmf(card.mask, card.upper, card.flag)
         dist = ScoreDistribution(r, policy, low + card.points, pmf.copy())
     else:
@@ -434,6 +541,9 @@ def distribution_command(
     summary = dist.summary()
     summary["filled"] = boxes
     summary["points_so_far"] = card.points
+    if target is not None:
+        summary["target"] = target
+        summary["p_target"] = dist.p_at_least(target)
     summary["seconds"] = time.perf_counter() - start
     if plot is not None:
         from stratagem.games.yahtzee.plots import plot_distribution
@@ -452,6 +562,8 @@ def distribution_command(
         f"mean {dist.mean:.4f}  SD {dist.sd:.4f}  median {dist.median}  "
         f"min {summary['min']}  max {summary['max']}"
     )
+    if target is not None:
+        out.print(f"P(final >= {target}) = {summary['p_target']:.6f}")
     pct: dict[str, int] = summary["percentiles"]  # type: ignore[assignment]
     out.print("percentiles: " + "  ".join(f"p{q} {v}" for q, v in pct.items()))
     tails: dict[str, float] = summary["p_at_least"]  # type: ignore[assignment]
@@ -511,3 +623,43 @@ def play_command(
     strategy = OptimalStrategy(_solution(r))
     rng = np.random.default_rng(seed)
     play_terminal(strategy, rng)
+
+
+@app.command("high-score")
+def high_score_command(
+    rules: RulesOption = DEFAULT_PRESET,
+    targets: Annotated[
+        str, typer.Option(help="Targets T to report, comma separated.")
+    ] = "150,200,250,300,350,400,450,500",
+    as_json: JsonOption = False,
+) -> None:
+    """Build (or open) the high-score table; print the best P(final >= T) from the empty card."""
+    from stratagem.games.yahtzee.high_score import check_target, high_score_table
+
+    try:
+        wanted = [check_target(int(t)) for t in targets.split(",") if t.strip()]
+    except ValueError:
+        raise InvalidStateError(
+            f"--targets must be whole numbers, comma separated: {targets!r}"
+        ) from None
+    r = preset(rules)
+    solution = _solution(r, quiet=as_json)
+    start = time.perf_counter()
+    with _build_progress(r, "high-score table", as_json) as progress:
+        table = high_score_table(solution, progress=progress)
+    seconds = time.perf_counter() - start
+    result = {
+        "rules": r.name,
+        "cached": table.cached,
+        "seconds": seconds,
+        "bytes": table.nbytes,
+        "p_at_least": {str(t): table.value(0, 0, 0, t) for t in wanted},
+    }
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    how = "opened from cache" if table.cached else "built"
+    size = table.nbytes / 2**20
+    out.print(f"{r.name}: high-score table {how} in {seconds:.2f} s ({size:,.0f} MiB)")
+    for t in wanted:
+        out.print(f"best P(final >= {t}) = {table.value(0, 0, 0, t):.6f}")

@@ -23,12 +23,14 @@ and by a forward pass, how often each state is reached (bonus rates).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
 from stratagem.core.errors import InvalidStateError
+from stratagem.core.tables import MappedTable, TableCache
 from stratagem.games.yahtzee import _dist_kernels as DK
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.rules import UPPER, YahtzeeRules
@@ -177,7 +179,10 @@ class RemainingDistributions:
     """P(remaining score = r) from every turn-start state under one policy.
 
     ``pmf(mask, upper, flag)`` returns ``(low, p)``: ``p[i]`` is the probability
-    of scoring exactly ``low + i`` more points, bonuses included.
+    of scoring exactly ``low + i`` more points, bonuses included. When the
+    table is a memory map of the cache (``mapped``), a state's distribution is
+    checked against its segment's checksum before it is read
+    (:meth:`check_states`, :meth:`check_all`).
     """
 
     rules: YahtzeeRules
@@ -188,6 +193,7 @@ class RemainingDistributions:
     lengths: np.ndarray
     data: np.ndarray
     seconds: float
+    mapped: MappedTable | None = field(default=None, compare=False, repr=False)
 
     @property
     def nbytes(self) -> int:
@@ -196,49 +202,91 @@ class RemainingDistributions:
 
     @property
     def kernel_tables(self) -> tuple[np.ndarray, ...]:
-        """``(sid, offsets, lows, lengths, data)``, as the two-player kernels take them."""
+        """``(sid, offsets, lows, lengths, data)``, as the two-player kernels take them.
+
+        Every distribution is checked first (the kernels may read any)."""
+        self.check_all()
         return (self.sid, self.offsets, self.lows, self.lengths, self.data)
+
+    def check_states(self, ids: Iterable[int]) -> None:
+        """Check the stored distributions of these state ids (a no-op in memory)."""
+        if self.mapped is None:
+            return
+        for s in ids:
+            off = int(self.offsets[int(s)])
+            self.mapped.verify("data", off, off + int(self.lengths[int(s)]))
+
+    def check_all(self) -> None:
+        if self.mapped is not None:
+            self.mapped.verify("data")
 
     def pmf(self, mask: int, upper: int, flag: int) -> tuple[int, np.ndarray]:
         s = int(self.sid[mask, min(upper, self.rules.upper_bonus_threshold), flag])
         if s < 0:
             raise InvalidStateError("that turn-start state cannot occur")
         off = int(self.offsets[s])
+        if off < 0:
+            raise InvalidStateError("this table does not hold that state's distribution")
+        self.check_states([s])
         return int(self.lows[s]), self.data[off : off + int(self.lengths[s])]
+
+
+LayerSink = Callable[[int, np.ndarray, np.ndarray], None]
+"""Called as ``sink(filled, ids, data)`` with each finished layer (its state ids and
+their distributions one after another, in id order)."""
 
 
 def remaining_distributions(
     solution: Solution,
     policy: str = "optimal",
     dtype: type[np.floating] = np.float64,
-    chunk: int = 8192,
+    chunk: int = 2048,
     min_filled: int = 0,
+    sink: LayerSink | None = None,
+    keep: str = "all",
+    start: tuple[int, int, int] | None = None,
 ) -> RemainingDistributions:
     """Build the distribution of the remaining score for every reachable state.
 
     ``dtype=np.float32`` halves the memory (the sums are still made in double
     precision; each stored value carries a relative error below 1e-7). Only
     states with at least ``min_filled`` boxes filled get a distribution.
+
+    Each layer (states with the same number of boxes filled) is computed from
+    the next one alone into its own array and handed to ``sink``. With
+    ``keep="all"`` the result holds every layer; with ``keep="last"`` only
+    the layer of ``min_filled`` (two layers are alive at any time, which is
+    all the empty card's distribution needs). Given a ``start`` card
+    ``(mask, upper, flag)``, only states a game from it can reach (and some
+    more) are computed, down to its layer.
     """
-    start = time.perf_counter()
+    began = time.perf_counter()
+    if keep not in ("all", "last"):
+        raise ValueError(f"keep must be 'all' or 'last', not {keep!r}")
     pid = _policy_id(policy)
     rules = solution.rules
     k = _Kernels(solution, pid)
     a = solution.arrays
     layers = reachable_states(rules, a)
+    if start is not None:
+        m0, u0 = start[0], min(start[1], rules.upper_bonus_threshold)
+        min_filled = bin(m0).count("1")
+        layers = [x[((x[:, 0] & m0) == m0) & (x[:, 1] >= u0)] for x in layers]
     nstates = sum(len(layer) for layer in layers)
     sid = np.full(solution.values.shape, -1, dtype=np.int64)
-    offsets = np.zeros(nstates, dtype=np.int64)
+    local = np.zeros(nstates, dtype=np.int64)  # offsets inside each layer's own array
     lows = np.zeros(nstates, dtype=np.int64)
     lengths = np.zeros(nstates, dtype=np.int64)
     ncat = rules.num_categories
     full = layers[ncat]
     ids = np.arange(len(full))
     sid[full[:, 0], full[:, 1], full[:, 2]] = ids
-    offsets[ids] = ids
+    local[ids] = ids
     lengths[ids] = 1
-    data = np.ones(len(full), dtype=dtype)
-    used = len(full)
+    nxt = np.ones(len(full), dtype=dtype)
+    kept: list[tuple[np.ndarray, np.ndarray]] = [(ids, nxt)]
+    if sink is not None:
+        sink(ncat, ids, nxt)
     next_id = len(full)
     width = 2048
     out = np.zeros((min(chunk, max(len(x) for x in layers)), width))
@@ -247,13 +295,14 @@ def remaining_distributions(
         ids = np.arange(next_id, next_id + len(layer))
         sid[layer[:, 0], layer[:, 1], layer[:, 2]] = ids
         next_id += len(layer)
-        new_parts = []
+        pieces = []
+        used = 0
         for lo in range(0, len(layer), chunk):
             part = layer[lo : lo + chunk]
             out_low = np.zeros(len(part), dtype=np.int64)
             out_len = np.zeros(len(part), dtype=np.int64)
             fits = DK.distribution_layer(
-                pid, solution.values, k.V0, part, sid, offsets, lows, lengths, data, out_low,
+                pid, solution.values, k.V0, part, sid, local, lows, lengths, nxt, out_low,
                 out_len, out, k.R, TRIM,
             )  # fmt: skip
             if not fits:  # pragma: no cover - a remaining score above 2047 cannot occur
@@ -261,14 +310,27 @@ def remaining_distributions(
             piece = np.empty(int(out_len.sum()), dtype=dtype)
             part_offsets = DK.compact_rows(out[: len(part)], out_len, piece)
             part_ids = ids[lo : lo + len(part)]
-            offsets[part_ids] = used + part_offsets
+            local[part_ids] = used + part_offsets
             lows[part_ids] = out_low
             lengths[part_ids] = out_len
-            new_parts.append(piece)
+            pieces.append(piece)
             used += len(piece)
-        data = np.concatenate([data, *new_parts])
+        nxt = np.concatenate(pieces) if pieces else np.zeros(0, dtype=dtype)
+        del pieces
+        if sink is not None:
+            sink(filled, ids, nxt)
+        if keep == "all":
+            kept.append((ids, nxt))
+        else:
+            kept = [(ids, nxt)]
+    offsets = np.full(nstates, -1, dtype=np.int64)
+    base = 0
+    for layer_ids, layer_data in kept:
+        offsets[layer_ids] = base + local[layer_ids]
+        base += len(layer_data)
+    data = kept[0][1] if len(kept) == 1 else np.concatenate([d for _, d in kept])
     return RemainingDistributions(
-        rules, policy, sid, offsets, lows, lengths, data, time.perf_counter() - start
+        rules, policy, sid, offsets, lows, lengths, data, time.perf_counter() - began
     )
 
 
@@ -345,9 +407,42 @@ def bonus_rates(solution: Solution, policy: str = "optimal") -> tuple[float, flo
     return p_upper, float(totals[0]), float(totals[1])
 
 
-def score_distribution(solution: Solution, policy: str = "optimal") -> ScoreDistribution:
-    """The exact final-score distribution of ``policy`` with its bonus rates."""
-    table = remaining_distributions(solution, policy)
-    low, pmf = table.pmf(0, 0, 0)
-    upper, fifty, bonuses = bonus_rates(solution, policy)
-    return ScoreDistribution(solution.rules, policy, low, pmf.copy(), upper, fifty, bonuses)
+SCORE_KIND = "yahtzee-score-distribution"
+SCORE_VERSION = 1
+
+
+def score_distribution(
+    solution: Solution,
+    policy: str = "optimal",
+    cache: TableCache | None = None,
+    use_cache: bool = True,
+) -> ScoreDistribution:
+    """The exact final-score distribution of ``policy`` with its bonus rates.
+
+    Computed with two layers of remaining-score distributions alive at a time,
+    and kept in the table cache (keyed by the rules and the policy), so asking
+    again costs a file read.
+    """
+    _policy_id(policy)
+
+    def build() -> dict[str, np.ndarray]:
+        table = remaining_distributions(solution, policy, keep="last")
+        low, pmf = table.pmf(0, 0, 0)
+        upper, fifty, bonuses = bonus_rates(solution, policy)
+        return {"pmf": pmf.copy(), "facts": np.array([low, upper, fifty, bonuses])}
+
+    if use_cache:
+        arrays, _hit = (cache or TableCache()).load_or_build(
+            SCORE_KIND, f"{solution.rules.fingerprint}-{policy}", SCORE_VERSION, build,
+            meta={"rules": solution.rules.name, "policy": policy},
+        )  # fmt: skip
+        if (
+            arrays.get("facts") is None
+            or arrays.get("pmf") is None
+            or arrays["facts"].shape != (4,)
+        ):
+            arrays = build()
+    else:
+        arrays = build()
+    low, upper, fifty, bonuses = (float(x) for x in arrays["facts"])
+    return ScoreDistribution(solution.rules, policy, int(low), arrays["pmf"], upper, fifty, bonuses)

@@ -36,24 +36,25 @@ from functools import cached_property
 
 import numpy as np
 
-from stratagem.core.errors import InvalidStateError
+from stratagem.core.errors import CacheError, InvalidStateError
 from stratagem.core.stats import Summary, mean_ci
-from stratagem.core.tables import TableCache
+from stratagem.core.tables import TableCache, TableWriter
 from stratagem.games.yahtzee import _match_kernels as MK
 from stratagem.games.yahtzee import dice as D
+from stratagem.games.yahtzee._high_score_kernels import successor_ids
 from stratagem.games.yahtzee.distribution import (
     RemainingDistributions,
     remaining_distributions,
     rules_tuple,
 )
-from stratagem.games.yahtzee.solver import Solution
+from stratagem.games.yahtzee.solver import Solution, reachable_states
 
 PLAYERS = {"optimal": MK.OPTIMAL, "win": MK.WIN, "risk": MK.RISK}
 """The compiled players by name."""
 
 _TABLES: dict[str, RemainingDistributions] = {}
 REMAINING_KIND = "yahtzee-remaining"
-REMAINING_VERSION = 1
+REMAINING_VERSION = 2
 
 
 def optimal_remaining(
@@ -61,37 +62,52 @@ def optimal_remaining(
 ) -> RemainingDistributions:
     """The optimal policy's remaining-score tables in single precision.
 
-    Built once per process; also kept in the table cache (about 1 GB per rule
-    set), so later processes load them in seconds. A corrupt cache file is
-    rebuilt with a warning (see :class:`~stratagem.core.tables.TableCache`).
+    Built once per rule set, layer by layer straight into the table cache
+    (about 1 GB per rule set); a cache hit is a memory map (well under a
+    second), and each distribution is checked against its segment's checksum
+    when first read. A structurally corrupt file is rebuilt with a warning; a
+    changed segment raises :class:`~stratagem.core.errors.CacheError` naming it.
     """
     key = solution.rules.name
     if key in _TABLES:
         return _TABLES[key]
     if not use_cache:
         table = remaining_distributions(solution, "optimal", dtype=np.float32)
-    else:
-        built: list[RemainingDistributions] = []
+        _TABLES[key] = table
+        return table
+    ncat = solution.rules.num_categories
 
-        def build() -> dict[str, np.ndarray]:
-            t = remaining_distributions(solution, "optimal", dtype=np.float32)
-            built.append(t)
-            return {"sid": t.sid, "offsets": t.offsets, "lows": t.lows,
-                    "lengths": t.lengths, "data": t.data}  # fmt: skip
+    def build(writer: TableWriter) -> None:
+        def sink(filled: int, ids: np.ndarray, data: np.ndarray) -> None:
+            writer.append("data", data)
 
-        arrays, _hit = (cache or TableCache()).load_or_build(
-            REMAINING_KIND, solution.rules.fingerprint, REMAINING_VERSION, build,
-            meta={"rules": solution.rules.name, "policy": "optimal"},
-        )  # fmt: skip
-        if built:
-            table = built[0]
-        else:
-            table = RemainingDistributions(
-                solution.rules, "optimal", arrays["sid"], arrays["offsets"], arrays["lows"],
-                arrays["lengths"], arrays["data"], 0.0,
-            )  # fmt: skip
-            if table.sid.shape != solution.values.shape or table.data.dtype != np.float32:
-                table = remaining_distributions(solution, "optimal", dtype=np.float32)
+        t = remaining_distributions(solution, "optimal", dtype=np.float32, sink=sink, keep="last")
+        # Offsets into the stored data: the layers were appended full card first.
+        offsets = np.zeros_like(t.offsets)
+        layers = reachable_states(solution.rules, solution.arrays)
+        base = 0
+        next_id = 0
+        for filled in range(ncat, -1, -1):
+            ids = np.arange(next_id, next_id + len(layers[filled]))
+            next_id += len(ids)
+            starts = np.concatenate(([0], np.cumsum(t.lengths[ids])[:-1]))
+            offsets[ids] = base + starts
+            base += int(t.lengths[ids].sum())
+        for name, array in (("sid", t.sid), ("offsets", offsets), ("lows", t.lows),
+                            ("lengths", t.lengths)):  # fmt: skip
+            writer.put(name, array)
+
+    mapped, _hit = (cache or TableCache()).load_or_build_mapped(
+        REMAINING_KIND, solution.rules.fingerprint, REMAINING_VERSION, build,
+        meta={"rules": solution.rules.name, "policy": "optimal"},
+    )  # fmt: skip
+    sid, offsets, lows, lengths = (mapped.array(n) for n in ("sid", "offsets", "lows", "lengths"))
+    data = mapped.view("data")
+    if sid.shape != solution.values.shape or data.dtype != np.float32:
+        raise CacheError(f"the remaining-score table {mapped.path} is for other rules")
+    table = RemainingDistributions(
+        solution.rules, "optimal", sid, offsets, lows, lengths, data, 0.0, mapped=mapped
+    )
     _TABLES[key] = table
     return table
 
@@ -203,6 +219,7 @@ def opponent_win_table(tables: RemainingDistributions, card: Sequence[int]) -> n
     if s < 0:
         raise InvalidStateError("the opponent's card is not a reachable turn-start state")
     fw = np.empty(MK.FW_LEN)
+    tables.check_states([s])
     MK.opponent_table(total, s, tables.offsets, tables.lows, tables.lengths, tables.data, fw)
     return fw
 
@@ -228,10 +245,11 @@ def win_turn(
     W, E0, E1, M = (np.zeros(n) for _ in range(4))
     cat = np.full(n, -1, dtype=np.int64)
     memo = np.empty((solution.rules.num_categories, MK.MAX_POINTS))
-    MK.win_turn_tables(
-        mask, upper, flag, total, fw, tables.kernel_tables, rules_tuple(solution), W, E0, E1, M,
-        cat, memo,
-    )  # fmt: skip
+    R = rules_tuple(solution)
+    ids = np.empty(D.NUM_KEEPS * solution.rules.num_categories, dtype=np.int64)
+    tables.check_states(ids[: successor_ids(mask, upper, flag, tables.sid, R, ids)])
+    T = (tables.sid, tables.offsets, tables.lows, tables.lengths, tables.data)
+    MK.win_turn_tables(mask, upper, flag, total, fw, T, R, W, E0, E1, M, cat, memo)
     start = 0.0
     for r in range(D.ROLL_START, n):
         best = W[r]

@@ -49,3 +49,39 @@ def plot_distribution(dist: ScoreDistribution, path: str | Path) -> Path:
     finally:
         plt.close(fig)
     return path
+
+
+def plot_high_score(
+    rows: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]], path: str | Path
+) -> Path:
+    """P(final >= T) against T per preset: the best possible (high-score table) and the
+    expected-score optimum's; ``rows[preset] = (targets, best, optimum)``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    for i, (name, (targets, best, optimum)) in enumerate(rows.items()):
+        color = f"C{i}"
+        ax.semilogy(targets, best, color=color, lw=1.6, label=f"{name}: high-score strategy")
+        ax.semilogy(targets, optimum, color=color, lw=1.0, ls="--",
+                    label=f"{name}: expected-score optimum")  # fmt: skip
+    ax.set_xlabel("target T")
+    ax.set_ylabel("P(final score >= T)")
+    ax.set_ylim(1e-6, 1.2)
+    ax.set_title("Yahtzee: the best chance of reaching a target, exact")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        fig.savefig(tmp, dpi=110, format="png")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise StratagemError(f"cannot write the plot {path}: {exc}") from exc
+    finally:
+        plt.close(fig)
+    return path

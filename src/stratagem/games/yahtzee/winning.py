@@ -18,6 +18,8 @@ so the advisor's numbers are exactly those the compiled player compares.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from stratagem.core.agent import Advice, with_regrets
@@ -78,6 +80,7 @@ class ChanceAdvisor:
             if not legal:
                 continue
             s = int(t.sid[mask | (1 << c), nu, ny])
+            t.check_states([s])
             v = MK._win_value(sit.points + pts, s, t.offsets, t.lows, t.lengths, t.data, fw)
             options.append((Score(name), float(v)))
         if sit.rolls_left > 0:
@@ -107,20 +110,42 @@ class ChanceAdvisor:
 
 
 class WinAgent:
-    """Plays to finish ahead of the opponents (two players: exact one-turn optimum;
-    more: ties between opponents are treated as independent, an approximation)."""
+    """Plays to finish ahead of the opponents (two players: exact one-turn optimum, and
+    the exact high-score strategy for one point more than a finished opponent; more:
+    ties between opponents are treated as independent, an approximation)."""
 
     name = "win"
 
     def __init__(self, solution: Solution) -> None:
         self.advisor = ChanceAdvisor(solution)
+        self.high_score_table: Any = None  # the cached high-score table, opened on first use
 
     def advise(self, state: State) -> list[Advice]:
         if not isinstance(state, YahtzeeState):
             raise InvalidStateError("the win-seeking player needs a YahtzeeState")
         if state.num_players < 2:
             raise InvalidStateError("the win-seeking player needs at least one opponent")
+        target = self._exact_target(state)
+        if target is not None:
+            from stratagem.games.yahtzee.high_score import HighScoreStrategy
+
+            strategy = HighScoreStrategy(self.advisor.solution, target, self.high_score_table)
+            return strategy.advise_situation(state.situation())
         return self.advisor.advise_win(state)
+
+    def _exact_target(self, state: YahtzeeState) -> int | None:
+        """One point more than the opponent, once a lone opponent has finished and two or
+        more of our turns are left: the high-score table is then exactly win-optimal
+        (with one turn left the one-turn tables already are, and count a tie half)."""
+        if state.num_players != 2:
+            return None
+        rules = self.advisor.rules
+        full = (1 << rules.num_categories) - 1
+        opponent = state.cards[1 - state.player]
+        mine = state.cards[state.player]
+        if opponent.mask != full or rules.num_categories - bin(mine.mask).count("1") < 2:
+            return None
+        return opponent.total + 1
 
     def act(self, state: State, rng: np.random.Generator) -> Keep | Score:
         action = self.advise(state)[0].action

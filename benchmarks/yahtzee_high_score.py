@@ -1,0 +1,167 @@
+"""The high-score table and the memory-mapped Yahtzee tables: build, size, load, latency, memory.
+
+Every figure is measured in a child process (wall time with ``time.perf_counter``,
+CPU time and peak resident memory from ``os.wait4``), so imports and numba's
+cache loading count where a user would pay them:
+
+* the high-score table of one preset: build time (wall and CPU; skipped when
+  the cache holds it, then the figures recorded in the file's header at build
+  time are shown), size on disk, peak RSS while building, time to open it;
+* the remaining-score tables: time to open them (built first if missing);
+* ``stratagem yahtzee advise --target 300``: the whole process, warm cache;
+* ``stratagem yahtzee distribution`` from the empty card: peak RSS of the
+  first call (computed) and the wall time of a second call (cached);
+* P(final >= T) from the empty card for T = 150 .. 500: the best possible
+  (the high-score table) beside the expected-score optimum's.
+
+Goals (issue 13): build <= 20 min on 2 cores, <= 1.5 GB on disk, open < 1 s,
+build peak RSS <= 1.5 x table size; remaining tables open < 1 s; advise
+--target < 1 s warm; distribution peak RSS < 600 MB, second call < 1 s.
+
+Run: ``nice -n 10 python benchmarks/yahtzee_high_score.py --rules yahtzee``
+(``--skip-build`` to report only what is cached). The last line is JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+PY = sys.executable
+TARGETS = list(range(150, 501, 50))
+
+
+def child(code: str, timeout: float = 7200) -> tuple[str, float, float, float]:
+    """Run ``python -c code``; returns (stdout, wall s, CPU s, peak RSS MiB)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([PY, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"child failed ({proc.returncode}): {code[:200]}")
+    return out, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def cli(*args: str) -> tuple[str, float, float, float]:
+    return child(f"import sys; sys.argv = ['stratagem', *{list(args)!r}]; "
+                 "from stratagem.cli import main; main()")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="yahtzee")
+    parser.add_argument("--skip-build", action="store_true",
+                        help="do not build a missing high-score table")  # fmt: skip
+    parser.add_argument("--skip-distribution", action="store_true")
+    args = parser.parse_args()
+    rules = args.rules
+    rows: list[tuple[str, str, str, str]] = []
+    result: dict[str, object] = {"rules": rules}
+    setup = (f"from stratagem.games.yahtzee.rules import preset; "
+             "from stratagem.games.yahtzee.solver import solve; "
+             f"s = solve(preset({rules!r}))")  # fmt: skip
+    probe = (setup + "; from stratagem.core.tables import TableCache; "
+             "from stratagem.games.yahtzee import high_score as H; "
+             "m = TableCache().open_mapped(H.TABLE_KIND, s.rules.fingerprint, H.FORMAT_VERSION); "
+             "import json; print(json.dumps(None if m is None else "
+             "{'bytes': m.nbytes, 'build': m.header.get('build'), "
+             "'path': str(m.path)}))")  # fmt: skip
+    info = json.loads(child(probe)[0])
+    if info is None and not args.skip_build:
+        code = (setup + "; import time, json; from stratagem.games.yahtzee import high_score as H;"
+                " t = time.perf_counter(); tab = H.high_score_table(s); "
+                "print(json.dumps({'seconds': time.perf_counter() - t}))")  # fmt: skip
+        _out, wall, cpu, rss = child(code, timeout=6 * 3600)
+        info = json.loads(child(probe)[0])
+        info["build"] = {"wall_seconds": wall, "cpu_seconds": cpu, "peak_rss_mib": rss,
+                         "measured": "this run"}  # fmt: skip
+    if info is not None:
+        build = info.get("build") or {}
+        size_mib = info["bytes"] / 2**20
+        result["table_mib"] = size_mib
+        result["build"] = build
+        rows.append(("high-score table on disk", f"{size_mib:,.0f} MiB", "<= 1,536 MiB",
+                     "met" if size_mib <= 1536 else "not met"))  # fmt: skip
+        if build:
+            minutes = build.get("wall_seconds", float("nan")) / 60
+            rows.append(("build wall time", f"{minutes:.1f} min "
+                         f"(CPU {build.get('cpu_seconds', float('nan')) / 60:.1f} min)",
+                         "<= 20 min", "met" if minutes <= 20 else "not met"))  # fmt: skip
+            rss = build.get("peak_rss_mib", float("nan"))
+            rows.append(("build peak RSS", f"{rss:,.0f} MiB", f"<= {1.5 * size_mib:,.0f} MiB",
+                         "met" if rss <= 1.5 * size_mib else "not met"))  # fmt: skip
+        code = (setup + "; import time, json; from stratagem.games.yahtzee import high_score as H;"
+                " t = time.perf_counter(); tab = H.high_score_table(s);"
+                " o = time.perf_counter() - t; print(json.dumps({'open': o, 'p': "
+                f"{{T: tab.value(0, 0, 0, T) for T in {TARGETS}}}}}))")  # fmt: skip
+        out, wall, _cpu, rss = child(code)
+        opened = json.loads(out)
+        result["open_seconds"] = opened["open"]
+        result["p_high_score"] = opened["p"]
+        rows.append(("open the high-score table", f"{opened['open']:.3f} s", "< 1 s",
+                     "met" if opened["open"] < 1 else "not met"))  # fmt: skip
+        adv = ["yahtzee", "advise", "--rules", rules, "--dice", "11234", "--rolls-left", "2",
+               "--target", "300", "--json"]  # fmt: skip
+        cli(*adv)
+        times = sorted(cli(*adv)[1] for _ in range(3))
+        result["advise_target_seconds"] = times[1]
+        rows.append(("advise --target 300 (whole process, warm)", f"{times[1]:.2f} s", "< 1 s",
+                     "met" if times[1] < 1 else "not met"))  # fmt: skip
+    code = (setup + "; import time, json; from stratagem.games.yahtzee.match import "
+            "optimal_remaining; optimal_remaining(s); from stratagem.games.yahtzee import match;"
+            " match._TABLES.clear(); t = time.perf_counter(); optimal_remaining(s); "
+            "print(json.dumps(time.perf_counter() - t))")  # fmt: skip
+    out, _wall, _cpu, _rss = child(code)
+    result["remaining_open_seconds"] = json.loads(out)
+    opened_in = float(result["remaining_open_seconds"])  # type: ignore[arg-type]
+    rows.append(("open the remaining-score tables", f"{opened_in:.3f} s", "< 1 s",
+                 "met" if opened_in < 1 else "not met"))  # fmt: skip
+    adv = ["yahtzee", "advise", "--rules", rules, "--dice", "11234", "--rolls-left", "2",
+           "--target", "300", "--target-play", "expected", "--json"]  # fmt: skip
+    cli(*adv)
+    times = sorted(cli(*adv)[1] for _ in range(3))
+    result["advise_target_expected_seconds"] = times[1]
+    rows.append(("advise --target 300 --target-play expected (warm)", f"{times[1]:.2f} s",
+                 "< 1 s", "met" if times[1] < 1 else "not met"))  # fmt: skip
+    if not args.skip_distribution:
+        dist = ["yahtzee", "distribution", "--rules", rules, "--json"]
+        out, wall1, _cpu, rss1 = cli(*dist)
+        out2, wall2, _cpu2, _rss2 = cli(*dist)
+        ev = json.loads(out2)
+        result.update(distribution_first_seconds=wall1, distribution_first_rss_mib=rss1,
+                      distribution_second_seconds=wall2)  # fmt: skip
+        rows.append(("distribution, empty card: peak RSS", f"{rss1:,.0f} MiB", "< 600 MiB",
+                     "met" if rss1 < 600 else "not met"))  # fmt: skip
+        rows.append(("distribution, asked again", f"{wall2:.2f} s", "< 1 s",
+                     "met" if wall2 < 1 else "not met"))  # fmt: skip
+        code = (setup + "; import json; from stratagem.games.yahtzee.distribution import "
+                f"score_distribution as d; x = d(s); print(json.dumps({{T: x.p_at_least(T) "
+                f"for T in {TARGETS}}}))")  # fmt: skip
+        result["p_expected_score"] = json.loads(child(code)[0])
+        del ev
+    print(f"{rules}: the high-score table and memory-mapped tables")
+    width = max(len(r[0]) for r in rows)
+    for name, value, goal, verdict in rows:
+        print(f"  {name:<{width}}  {value:>24}  goal {goal:<14} {verdict}")
+    if "p_high_score" in result and "p_expected_score" in result:
+        print("\n  T     best P(final >= T)   expected-score optimum   gain")
+        hs = result["p_high_score"]
+        ev = result["p_expected_score"]
+        assert isinstance(hs, dict) and isinstance(ev, dict)
+        for T in TARGETS:
+            a, b = hs[str(T)], ev[str(T)]
+            print(f"  {T:<5} {a:>18.6f}   {b:>22.6f}   {a - b:+.6f}")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    main()

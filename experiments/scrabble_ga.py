@@ -1,0 +1,234 @@
+"""Scrabble players against greedy and each other, and the GA's fitness curve.
+
+Every match is an arena experiment between two agents on mirrored pairs of
+games (the same draws, seats swapped), resumable from its results file under
+``runs/scrabble_ga/``. ``report`` turns the GA run directories and whatever
+match files exist into docs/results/scrabble_ga.md, scrabble_ga.png and
+scrabble_ga.json: win rates with Wilson 95% intervals over games, and the mean
+spread per pair with its 95% interval.
+
+Usage::
+
+    python experiments/scrabble_ga.py play --match tuned-greedy --games 20000 --workers 2
+    python experiments/scrabble_ga.py report --ga runs/ga_en --ga-leave runs/ga_en_leave
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = ROOT / "runs" / "scrabble_ga"
+DOCS = ROOT / "docs" / "results"
+
+H = "heuristic:endgame=off"
+BEST = "heuristic:weights=leave,endgame=off"
+EQ = "equity:endgame=off"
+SRC = "heuristic:weights=source,endgame=off"
+MATCHES: dict[str, tuple[str, str, str, str]] = {
+    # name: (rules, agent A, agent B, what it measures); the closing phase is played by
+    # each player's own evaluation (endgame=off), as greedy plays it.
+    "tuned-greedy": ("english", H, "greedy", "GA-tuned heuristic vs greedy"),
+    "equity-greedy": ("english", EQ, "greedy", "equity (score + leave) vs greedy"),
+    "best-greedy": ("english", BEST, "greedy", "heuristic + leave term (GA-tuned) vs greedy"),
+    "source-greedy": ("english", SRC, "greedy", "the source's weights vs greedy"),
+    "tuned-equity": ("english", H, EQ, "tuned heuristic vs equity"),
+    "best-equity": ("english", BEST, EQ, "heuristic + leave vs equity"),
+    "best-tuned": ("english", BEST, H, "heuristic + leave vs tuned heuristic"),
+    "cz-tuned-greedy": ("czech", H, "greedy", "Czech: tuned heuristic vs greedy"),
+    "cz-source-greedy": ("czech", SRC, "greedy", "Czech: the source's weights vs greedy"),
+    "cz-equity-greedy": ("czech", EQ, "greedy", "Czech: equity vs greedy"),
+}
+SEED = 2026
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def play(name: str, games: int, workers: int) -> None:
+    from stratagem.core.arena import make_executor, make_experiment, run
+
+    rules, a, b, _ = MATCHES[name]
+    exp = make_experiment("scrabble", rules, [a, b], SEED, "match")
+    RUNS.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] > 60 or done == total:
+            last[0] = now
+            log(f"{name}: {done}/{total} games ({now - start:.0f} s)")
+
+    run(exp, games, RUNS / f"{name}.csv", make_executor("local", workers), chunk=16,
+        progress=progress)  # fmt: skip
+
+
+def summarize(name: str) -> dict[str, Any] | None:
+    from stratagem.core.arena import read_results
+    from stratagem.core.stats import mean_ci, wilson
+
+    path = RUNS / f"{name}.csv"
+    if not path.exists():
+        return None
+    rows = read_results(path)
+    if not rows:
+        return None
+    rules, a, b, what = MATCHES[name]
+    by_pair: dict[int, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_pair.setdefault(r["pair_index"], []).append(r)
+    wins = 0.0
+    games = 0
+    spreads = []
+    seconds = 0.0
+    for pair in by_pair.values():
+        if len(pair) != 2:
+            continue  # only whole mirrored pairs count
+        margin = 0.0
+        for r in pair:
+            seats = json.loads(r["seats"])
+            ret = json.loads(r["returns"])
+            me = seats.index(a)
+            d = ret[me] - ret[1 - me]
+            margin += d
+            wins += 1.0 if d > 0 else 0.5 if d == 0 else 0.0
+            games += 1
+            seconds += r["seconds"]
+        spreads.append(margin / 2)
+    if not games:
+        return None
+    _, lo, hi = wilson(round(wins), games)
+    s = mean_ci(spreads)
+    return {
+        "match": name, "rules": rules, "a": a, "b": b, "what": what,
+        "pairs": len(spreads), "games": games, "wins": wins, "win_rate": wins / games,
+        "win_lo": lo, "win_hi": hi, "spread": s.mean, "spread_lo": s.lo, "spread_hi": s.hi,
+        "seconds_per_game": seconds / games,
+    }  # fmt: skip
+
+
+def read_history(directory: Path) -> list[dict[str, float]]:
+    path = directory / "history.csv"
+    if not path.exists():
+        return []
+    with open(path, newline="", encoding="utf-8") as handle:
+        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(handle)]
+
+
+def plot(curves: dict[str, list[dict[str, float]]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    colors = {"heuristic (h1-h5)": "#3b6ea8", "heuristic + leave (h1-h6)": "#c0392b"}
+    for label, hist in curves.items():
+        if not hist:
+            continue
+        gen = [h["generation"] for h in hist]
+        color = colors.get(label, "k")
+        ax.plot(gen, [h["best_rate"] for h in hist], "-o", ms=3, color=color,
+                label=f"{label}: best of generation")  # fmt: skip
+        ax.plot(gen, [h["mean_rate"] for h in hist], "--", color=color,
+                label=f"{label}: generation mean")  # fmt: skip
+    ax.axhline(0.5, color="grey", lw=0.8)
+    ax.set_xlabel("generation")
+    ax.set_ylabel("win rate against greedy (fitness games)")
+    ax.set_title("Scrabble GA: fitness per generation")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    tmp = path.with_suffix(".tmp.png")
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    tmp.replace(path)
+
+
+def weights_table() -> list[str]:
+    from stratagem.core.errors import StratagemError
+    from stratagem.games.scrabble.heuristic import PHASES, SOURCE_WEIGHTS, shipped_weights
+
+    sets = {"source": SOURCE_WEIGHTS, "tuned": shipped_weights("tuned")}
+    with contextlib.suppress(StratagemError):  # not shipped yet
+        sets["tuned + leave"] = shipped_weights("leave")
+    lines = ["| weights | phase | " + " | ".join(["expensive", "blank", "identical", "premium",
+             "leave"]) + " |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]  # fmt: skip
+    for label, w in sets.items():
+        for i, phase in enumerate(PHASES):
+            cells = [f"{w.array[i, j]:.0f}" for j in range(w.array.shape[1])]
+            if len(cells) == 4:
+                cells.append("-")
+            lines.append(f"| {label} | {phase} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def report(ga: Path | None, ga_leave: Path | None) -> None:
+    curves = {
+        "heuristic (h1-h5)": read_history(ga) if ga else [],
+        "heuristic + leave (h1-h6)": read_history(ga_leave) if ga_leave else [],
+    }
+    results = [s for s in (summarize(n) for n in MATCHES) if s is not None]
+    DOCS.mkdir(parents=True, exist_ok=True)
+    if any(curves.values()):
+        plot(curves, DOCS / "scrabble_ga.png")
+    payload = {"matches": results,
+               "ga": {k: v for k, v in curves.items() if v}}  # fmt: skip
+    (DOCS / "scrabble_ga.json").write_text(json.dumps(payload, indent=1) + "\n")
+    lines = [
+        "| match | rules | pairs | games | win rate of A | 95% interval | mean spread "
+        "(A - B) | 95% interval |",
+        "| --- | --- | ---: | ---: | ---: | --- | ---: | --- |",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r['what']} (`{r['a']}` vs `{r['b']}`) | {r['rules']} | {r['pairs']:,} | "
+            f"{r['games']:,} | {r['win_rate']:.1%} | {r['win_lo']:.1%}-{r['win_hi']:.1%} | "
+            f"{r['spread']:+.1f} | {r['spread_lo']:+.1f} to {r['spread_hi']:+.1f} |"
+        )
+    text = DOCS / "scrabble_ga.md"
+    head = text.read_text(encoding="utf-8") if text.exists() else ""
+    marker_a, marker_b = "<!-- matches -->", "<!-- /matches -->"
+    table = "\n".join(lines)
+    if marker_a in head and marker_b in head:
+        before, rest = head.split(marker_a, 1)
+        _, after = rest.split(marker_b, 1)
+        head = before + marker_a + "\n" + table + "\n" + marker_b + after
+        wa, wb = "<!-- weights -->", "<!-- /weights -->"
+        if wa in head and wb in head:
+            before, rest = head.split(wa, 1)
+            _, after = rest.split(wb, 1)
+            head = before + wa + "\n" + "\n".join(weights_table()) + "\n" + wb + after
+        text.write_text(head, encoding="utf-8")
+    else:
+        print(table)
+        print("\n".join(weights_table()))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("play")
+    p.add_argument("--match", required=True, choices=sorted(MATCHES))
+    p.add_argument("--games", type=int, required=True)
+    p.add_argument("--workers", type=int, default=2)
+    r = sub.add_parser("report")
+    r.add_argument("--ga", type=Path)
+    r.add_argument("--ga-leave", type=Path)
+    args = parser.parse_args()
+    if args.cmd == "play":
+        play(args.match, args.games, args.workers)
+    else:
+        report(args.ga, args.ga_leave)
+
+
+if __name__ == "__main__":
+    main()

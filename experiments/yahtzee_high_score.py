@@ -1,0 +1,170 @@
+"""The best chance of reaching a target score, beside the expected-score optimum's.
+
+For every preset and T = 150, 200, ..., 500: P(final >= T) under the
+expected-score optimum (its exact final-score distribution) and under the
+high-score strategy (V at the empty card, from the high-score table), the
+gain, and the mean score the high-score strategy gives up (the optimum's mean
+minus the exact mean of the high-score strategy's own final-score
+distribution, :func:`stratagem.games.yahtzee.high_score.high_score_distribution`).
+Writes docs/results/yahtzee_high_score.md and yahtzee_high_score.png.
+
+Usage: ``nice -n 10 python experiments/yahtzee_high_score.py [--presets yahtzee,yatzy]
+[--only-cached] [--no-means]``. A table is built when missing (minutes per
+preset) unless ``--only-cached``; presets left out are listed as such.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from stratagem.core.tables import TableCache
+from stratagem.games.yahtzee import high_score as H
+from stratagem.games.yahtzee.distribution import (
+    ScoreDistribution,
+    remaining_distributions,
+    score_distribution,
+)
+from stratagem.games.yahtzee.plots import plot_high_score
+from stratagem.games.yahtzee.rules import PRESETS, preset
+from stratagem.games.yahtzee.solver import solve
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGETS = list(range(150, 501, 50))
+
+
+NOTES = """Reading the tables:
+
+* *best* is exact: every P(final >= T) of the high-score strategy computed by pushing
+  its own turn outcomes forward equals V to 1e-9 (the script asserts it per row).
+* The strategy breaks ties by order (boxes before keeps, the first box of the card).
+  Where the target is certain (V = 1, e.g. yatzy at T = 150 above) every option that
+  keeps it certain ties, the first is taken, and the mean given up is the cost of
+  that tie rule, not of the target; a tie-break by expected score would remove it.
+* Once a turn starts with the target reached or out of reach (V < 1e-12) the
+  strategy plays for the expected score, so an unreachable T gives up nothing.
+* The empty-card rows need the whole high-score table of a preset; see
+  docs/results/yahtzee_high_score_bench.md for its cost and state."""
+
+
+def progress(name: str) -> H.Progress:
+    last = [0.0]
+
+    def report(done: int, total: int) -> None:
+        if time.monotonic() - last[0] > 30 or done == total:
+            last[0] = time.monotonic()
+            print(f"{name}: {done:,}/{total:,} states", file=sys.stderr, flush=True)
+
+    return report
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", type=Path, default=ROOT / "docs/results")
+    p.add_argument("--presets", default=",".join(PRESETS))
+    p.add_argument("--only-cached", action="store_true")
+    p.add_argument("--no-means", action="store_true", help="skip the high-score means (slow)")
+    args = p.parse_args()
+    lines = [
+        "# The high-score strategy: the best chance of reaching a target",
+        "",
+        "Made by `experiments/yahtzee_high_score.py`. For each target T, *optimum* is",
+        "P(final >= T) when every game is played for the expected score (its exact",
+        "final-score distribution); *best* is the largest P(final >= T) any strategy",
+        "achieves, V(empty card, T) from the high-score table (exact, stored in single",
+        "precision); *mean given up* is the optimum's mean minus the exact mean of the",
+        "high-score strategy for that T (its own final-score distribution). No simulation.",
+        "",
+        "| preset | T | optimum | best | gain | mean given up |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    rows: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    missing = []
+    for name in args.presets.split(","):
+        rules = preset(name)
+        sol = solve(rules)
+        cache = TableCache()
+        if (
+            args.only_cached
+            and cache.open_mapped(H.TABLE_KIND, rules.fingerprint, H.FORMAT_VERSION) is None
+        ):
+            missing.append(name)
+            continue
+        table = H.high_score_table(sol, progress=progress(name))
+        ev = score_distribution(sol)
+        fine = np.arange(100, 701, 5)
+        rows[name] = (
+            fine,
+            np.array([table.value(0, 0, 0, int(t)) for t in fine]),
+            np.array([ev.p_at_least(int(t)) for t in fine]),
+        )
+        for t in TARGETS:
+            best = table.value(0, 0, 0, t)
+            opt = ev.p_at_least(t)
+            given = "-"
+            if not args.no_means:
+                low, pmf = H.high_score_distribution(sol, table, t)
+                mean = float(np.dot(np.arange(low, low + len(pmf)), pmf))
+                given = f"{ev.mean - mean:.2f}"
+            lines.append(f"| {name} | {t} | {opt:.6f} | {best:.6f} | {best - opt:+.6f} | {given} |")
+            print(lines[-1], flush=True)
+    if missing:
+        lines += ["", f"Empty card not computed in this run (no cached high-score table): "
+                  f"{', '.join(missing)}."]  # fmt: skip
+    lines += [
+        "",
+        "## From a card with the upper section done",
+        "",
+        "The same comparison from the start of the seventh turn of a game whose six upper",
+        "boxes hold exactly 63 (the upper bonus earned) and whose lower section is empty:",
+        "only the states this card can reach are solved, so this part runs in seconds.",
+        "",
+        "| preset | points so far | T | optimum | best | gain | mean given up |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    late: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    for name in args.presets.split(","):
+        rules = preset(name)
+        sol = solve(rules)
+        mask, upper, flag = 63, 63, 0
+        points = 63 + rules.upper_bonus
+        table = H.build_table(sol, dtype=np.float64, start=(mask, upper, flag))
+        ev_table = remaining_distributions(sol, start=(mask, upper, flag), keep="last")
+        low, pmf = ev_table.pmf(mask, upper, flag)
+        ev = ScoreDistribution(rules, "optimal", points + low, pmf.copy())
+        fine = np.arange(100, 701, 5)
+        late[name] = (
+            fine,
+            np.array([table.value(mask, upper, flag, int(t) - points) for t in fine]),
+            np.array([ev.p_at_least(int(t)) for t in fine]),
+        )
+        for t in TARGETS:
+            best = table.value(mask, upper, flag, t - points)
+            opt = ev.p_at_least(t)
+            given = "-"
+            if not args.no_means:
+                hlow, hpmf = H.high_score_distribution(sol, table, t, (mask, upper, flag, points))
+                reached = float(hpmf[np.arange(hlow, hlow + len(hpmf)) >= t].sum())
+                assert abs(reached - best) < 1e-9, (name, t, reached, best)
+                mean = float(np.dot(np.arange(hlow, hlow + len(hpmf)), hpmf))
+                given = f"{ev.mean - mean:.2f}"
+            lines.append(
+                f"| {name} | {points} | {t} | {opt:.6f} | {best:.6f} | {best - opt:+.6f} "
+                f"| {given} |"
+            )
+            print(lines[-1], flush=True)
+    plot_high_score(late, args.out / "yahtzee_high_score_late.png")
+    lines += ["", "![P(final >= T), upper section done](yahtzee_high_score_late.png)"]
+    lines += ["", NOTES]
+    if rows:
+        plot_high_score(rows, args.out / "yahtzee_high_score.png")
+        lines += ["", "![P(final >= T)](yahtzee_high_score.png)"]
+    (args.out / "yahtzee_high_score.md").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

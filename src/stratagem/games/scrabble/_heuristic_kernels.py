@@ -1,0 +1,200 @@
+"""Numba loops that compute the heuristic terms of every candidate move.
+
+The terms are defined in :mod:`stratagem.games.scrabble.heuristic`; this
+module only computes them, for all placements of a move list (``info`` and
+``word`` arrays from :class:`~stratagem.games.scrabble.movegen.MoveGenerator`)
+and for all exchanges and the pass. A feature row is
+``[expensive, blank, identical, premium, score, leave]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+SIZE = 15
+BLANK = 64
+FEATURES = 6
+REACH = 2
+"""How far (in squares along a row or column, over empty squares) a tile makes a square open."""
+
+
+@njit(cache=True)
+def premium_weights(lm, wm, out):
+    """Weight of each premium square when opened: DL 1, TL 2, DW 2, TW 3, plain 0."""
+    for r in range(SIZE):
+        for c in range(SIZE):
+            w = 0.0
+            if wm[r, c] == 3:
+                w = 3.0
+            elif wm[r, c] == 2 or lm[r, c] == 3:
+                w = 2.0
+            elif lm[r, c] == 2:
+                w = 1.0
+            out[r, c] = w
+
+
+@njit(cache=True)
+def _reachable(board, reach):
+    """Empty squares within REACH steps (over empty squares, in line) of a tile."""
+    for r in range(SIZE):
+        for c in range(SIZE):
+            reach[r, c] = False
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if board[r, c] < 0:
+                continue
+            for d in range(4):
+                dr = 1 if d == 0 else (-1 if d == 1 else 0)
+                dc = 1 if d == 2 else (-1 if d == 3 else 0)
+                for step in range(1, REACH + 1):
+                    rr = r + dr * step
+                    cc = c + dc * step
+                    if rr < 0 or rr >= SIZE or cc < 0 or cc >= SIZE or board[rr, cc] >= 0:
+                        break
+                    reach[rr, cc] = True
+
+
+@njit(cache=True)
+def leave_value(kept, nletters, leave_v, leave_vc, vowel):
+    """Value of the kept tiles: per (letter, copies) plus the vowel/consonant balance."""
+    total = 0.0
+    tiles = 0
+    nv = 0
+    nc = 0
+    for i in range(nletters + 1):
+        n = kept[i]
+        if n <= 0:
+            continue
+        tiles += n
+        total += leave_v[i, min(n, leave_v.shape[1] - 1)]
+        if i < nletters:
+            if vowel[i]:
+                nv += n
+            else:
+                nc += n
+    if tiles == 0:
+        return 0.0
+    return total + leave_vc[min(nv, leave_vc.shape[0] - 1), min(nc, leave_vc.shape[1] - 1)]
+
+
+@njit(cache=True)
+def _identical(kept, nletters):
+    dup = 0
+    for i in range(nletters):
+        if kept[i] > 1:
+            dup += kept[i] - 1
+    return dup
+
+
+@njit(cache=True)
+def placement_features(
+    board, rack, info, word, count, values, nletters, expensive_min, pweight, leave_v, leave_vc,
+    vowel, feats,
+):  # fmt: skip
+    """Fill ``feats[k]`` for the first ``count`` moves of ``info``/``word``."""
+    reach = np.empty((SIZE, SIZE), dtype=np.bool_)
+    _reachable(board, reach)
+    stamp = np.zeros((SIZE, SIZE), dtype=np.int64)  # k + 1 on squares counted for move k
+    new = np.zeros((SIZE, SIZE), dtype=np.int64)  # k + 1 on move k's new tiles
+    kept = np.empty(nletters + 1, dtype=np.int64)
+    rows = np.empty(7, dtype=np.int64)
+    cols = np.empty(7, dtype=np.int64)
+    for k in range(count):
+        row = info[k, 0]
+        col = info[k, 1]
+        down = info[k, 2]
+        length = info[k, 3]
+        for i in range(nletters + 1):
+            kept[i] = rack[i]
+        expensive = 0.0
+        blanks = 0
+        laid = 0
+        for i in range(length):
+            r = row + i if down else row
+            c = col if down else col + i
+            if board[r, c] >= 0:
+                continue
+            code = word[k, i]
+            if code >= BLANK:
+                kept[nletters] -= 1
+                blanks += 1
+            else:
+                kept[code] -= 1
+                if values[code] >= expensive_min:
+                    expensive += values[code]
+            new[r, c] = k + 1
+            if laid < 7:
+                rows[laid] = r
+                cols[laid] = c
+            laid += 1
+        opened = 0.0
+        for t in range(min(laid, 7)):
+            r = rows[t]
+            c = cols[t]
+            for d in range(4):
+                dr = 1 if d == 0 else (-1 if d == 1 else 0)
+                dc = 1 if d == 2 else (-1 if d == 3 else 0)
+                for step in range(1, REACH + 1):
+                    rr = r + dr * step
+                    cc = c + dc * step
+                    if rr < 0 or rr >= SIZE or cc < 0 or cc >= SIZE:
+                        break
+                    if board[rr, cc] >= 0 or new[rr, cc] == k + 1:
+                        break
+                    if pweight[rr, cc] > 0 and not reach[rr, cc] and stamp[rr, cc] != k + 1:
+                        stamp[rr, cc] = k + 1
+                        opened += pweight[rr, cc]
+        feats[k, 0] = expensive
+        feats[k, 1] = -blanks
+        feats[k, 2] = -_identical(kept, nletters)
+        feats[k, 3] = -opened
+        feats[k, 4] = info[k, 4]
+        feats[k, 5] = leave_value(kept, nletters, leave_v, leave_vc, vowel)
+
+
+@njit(cache=True)
+def exchange_features(rack, nletters, values, expensive_min, leave_v, leave_vc, vowel, allow,
+                      gives, feats):  # fmt: skip
+    """The pass (row 0) and, if ``allow``, every distinct exchange; returns the row count.
+
+    ``gives[j]`` holds the tiles given back (all zero for the pass).
+    """
+    kinds = np.zeros(nletters + 1, dtype=np.int64)
+    nk = 0
+    for i in range(nletters + 1):
+        if rack[i] > 0:
+            kinds[nk] = i
+            nk += 1
+    give = np.zeros(nletters + 1, dtype=np.int64)
+    kept = np.empty(nletters + 1, dtype=np.int64)
+    j = 0
+    while True:
+        for i in range(nletters + 1):
+            kept[i] = rack[i] - give[i]
+            gives[j, i] = give[i]
+        expensive = 0.0
+        for i in range(nletters):
+            if give[i] > 0 and values[i] >= expensive_min:
+                expensive += values[i] * give[i]
+        feats[j, 0] = expensive
+        feats[j, 1] = -give[nletters]
+        feats[j, 2] = -_identical(kept, nletters)
+        feats[j, 3] = 0.0
+        feats[j, 4] = 0.0
+        feats[j, 5] = leave_value(kept, nletters, leave_v, leave_vc, vowel)
+        j += 1
+        if not allow:
+            break
+        # next give vector in mixed radix over the rack's letters
+        pos = 0
+        while pos < nk:
+            letter = kinds[pos]
+            if give[letter] < rack[letter]:
+                give[letter] += 1
+                break
+            give[letter] = 0
+            pos += 1
+        if pos == nk:
+            break
+    return j

@@ -1,0 +1,520 @@
+"""The phase-weighted heuristic player, and the equity (score + leave) player.
+
+Every candidate (each placement, each distinct exchange, the pass) gets a
+row of terms, all oriented so that more is better for the player to move:
+
+* **h1 expensive tiles used** -- the summed face value of the tiles worth
+  at least :data:`EXPENSIVE_MIN` points (English: F H V W Y K J X Q Z) that
+  the move lays on the board or, for an exchange, gives back to the bag.
+  Unit: points of face value; laying a Q and a K gives 15.
+* **h2 blank used** -- minus the number of blanks laid or given back
+  (0, -1 or -2).
+* **h3 identical tiles left** -- minus the surplus of identical letters in the
+  tiles kept: the sum over letters of max(0, copies kept - 1) (blanks
+  excluded). Keeping E E E R gives -2.
+* **h4 premium squares opened** -- minus the premium squares the move opens
+  to the opponent: an empty premium square is *reachable* when it lies at
+  most 2 squares from a tile along a row or column with only empty squares
+  between; the move opens every premium square reachable after it and not
+  before, weighted by what it can do: double letter 1, triple letter 2,
+  double word 2, triple word 3. Exchanges and the pass open nothing.
+* **h5 the move's score** in points (0 for an exchange or a pass).
+* **h6 leave value** (optional sixth term) -- the learned value in points of
+  the tiles kept (:mod:`stratagem.games.scrabble.leaves`).
+
+A candidate's value is the weighted sum ``sum_k w[phase, k] * h_k`` with the
+weight of h5 fixed at :data:`SCORE_WEIGHT` = 1000, so the other weights read
+as thousandths of a point per unit (a blank weight of 5000 means: use the
+blank only for 5 more points). Each of the five phases has its own weights;
+the phase of a decision is decided from the turns played and the bag:
+
+* **opening** -- the first 4 turns of the game (each player's first two);
+* **development** -- later, while the bag holds at least 45 tiles;
+* **middle** -- 15 to 44 tiles in the bag;
+* **ending** -- 1 to 14 tiles in the bag;
+* **closing** -- the bag is empty: both racks are known.
+
+The player picks the candidate of highest value (the first generated among
+equals). In the closing phase the exact endgame solver
+(:mod:`stratagem.games.scrabble.endgame`, when present) plays instead of the
+weights, unless the agent is made with ``endgame=False``.
+
+>>> w = SOURCE_WEIGHTS
+>>> w.array.shape, w.terms, float(w.array[PHASES.index("middle"), TERMS.index("blank")])
+((5, 4), ('expensive', 'blank', 'identical', 'premium'), 5852.0)
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from stratagem.core.agent import Advice
+from stratagem.core.errors import StratagemError
+from stratagem.core.game import Action, State
+from stratagem.games.scrabble import _heuristic_kernels as kern
+from stratagem.games.scrabble.board import LETTER_MULT, RACK_SIZE, WORD_MULT, Placement
+from stratagem.games.scrabble.leaves import LeaveTable, shipped_leaves, vowels
+from stratagem.games.scrabble.movegen import MoveGenerator
+from stratagem.games.scrabble.state import PASS, Exchange, Pass, ScrabbleState, move_generator
+from stratagem.games.scrabble.tiles import TileSet
+
+PHASES = ("opening", "development", "middle", "ending", "closing")
+TERMS = ("expensive", "blank", "identical", "premium")
+"""The weighted terms h1-h4, in the order of a weights row (h5, the score, is fixed)."""
+LEAVE_TERM = "leave"
+FEATURE_NAMES = ("expensive", "blank", "identical", "premium", "score", "leave")
+SCORE_WEIGHT = 1000.0
+EXPENSIVE_MIN = 4
+OPENING_TURNS = 4
+DEVELOPMENT_BAG = 45
+MIDDLE_BAG = 15
+WEIGHTS_FORMAT = "stratagem-scrabble-weights"
+MAX_WEIGHTS_BYTES = 100_000
+MAX_WEIGHT = 1e9
+
+
+class WeightsError(StratagemError, ValueError):
+    """A weights file or string of the wrong shape, with a non-number, NaN or infinity."""
+
+
+def phase_of(state: ScrabbleState) -> str:
+    """The phase of the decision in ``state`` (see the module docstring)."""
+    bag = state.bag_size()
+    if bag == 0:
+        return "closing"
+    if state.turn < OPENING_TURNS:
+        return "opening"
+    if bag >= DEVELOPMENT_BAG:
+        return "development"
+    if bag >= MIDDLE_BAG:
+        return "middle"
+    return "ending"
+
+
+@dataclass(frozen=True, eq=False)
+class Weights:
+    """Weights per phase (rows: :data:`PHASES`) and term (columns: ``terms``)."""
+
+    array: np.ndarray
+    terms: tuple[str, ...] = TERMS
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        check_weights(self.array, self.terms, "weights")
+
+    @property
+    def with_leave(self) -> bool:
+        return LEAVE_TERM in self.terms
+
+    def full(self) -> np.ndarray:
+        """(5, 6) weights over :data:`FEATURE_NAMES` (score fixed, leave 0 when absent)."""
+        out = np.zeros((len(PHASES), len(FEATURE_NAMES)))
+        for j, term in enumerate(self.terms):
+            out[:, FEATURE_NAMES.index(term)] = self.array[:, j]
+        out[:, FEATURE_NAMES.index("score")] = SCORE_WEIGHT
+        return out
+
+    def flat(self) -> list[float]:
+        return [float(x) for x in self.array.ravel()]
+
+    def to_text(self) -> str:
+        """The weights in one line, phase by phase, ``/`` between numbers (an agent spec value)."""
+        return "/".join(f"{x:.6g}" for x in self.array.ravel())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": WEIGHTS_FORMAT,
+            "version": 1,
+            "score_weight": SCORE_WEIGHT,
+            "phases": list(PHASES),
+            "terms": list(self.terms),
+            "weights": {
+                phase: {t: float(self.array[i, j]) for j, t in enumerate(self.terms)}
+                for i, phase in enumerate(PHASES)
+            },
+            "note": self.note,
+        }
+
+
+def check_weights(array: np.ndarray, terms: Sequence[str], where: str) -> None:
+    allowed = (TERMS, (*TERMS, LEAVE_TERM))
+    if tuple(terms) not in allowed:
+        raise WeightsError(
+            f"{where}: the terms must be {', '.join(TERMS)} (and optionally {LEAVE_TERM}), "
+            f"got {', '.join(terms)}"
+        )
+    if array.shape != (len(PHASES), len(terms)):
+        raise WeightsError(
+            f"{where}: expected {len(PHASES)} phases x {len(terms)} weights, got shape "
+            f"{array.shape}"
+        )
+    if not np.all(np.isfinite(array)):
+        raise WeightsError(f"{where}: every weight must be a finite number (no NaN or infinity)")
+    if np.any(np.abs(array) > MAX_WEIGHT):
+        raise WeightsError(f"{where}: weights must lie within +-{MAX_WEIGHT:g}")
+
+
+def _as_number(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise WeightsError(f"{where}: {value!r} is not a number")
+    return float(value)
+
+
+def weights_from_numbers(numbers: Sequence[float], where: str = "weights") -> Weights:
+    """20 numbers (4 terms per phase) or 25 (with the leave term), phase by phase."""
+    if len(numbers) == len(PHASES) * len(TERMS):
+        terms: tuple[str, ...] = TERMS
+    elif len(numbers) == len(PHASES) * (len(TERMS) + 1):
+        terms = (*TERMS, LEAVE_TERM)
+    else:
+        raise WeightsError(
+            f"{where}: expected {len(PHASES) * len(TERMS)} weights (5 phases x "
+            f"{', '.join(TERMS)}) or {len(PHASES) * (len(TERMS) + 1)} (with {LEAVE_TERM}), "
+            f"got {len(numbers)}"
+        )
+    array = np.array([_as_number(x, where) for x in numbers], dtype=float)
+    return Weights(array.reshape(len(PHASES), len(terms)), terms)
+
+
+def parse_weights_text(text: str) -> Weights:
+    """``a/b/c/...``: the one-line form of :meth:`Weights.to_text`."""
+    parts = text.split("/")
+    numbers = []
+    for p in parts:
+        try:
+            numbers.append(float(p))
+        except ValueError:
+            raise WeightsError(f"weights {text[:60]!r}: {p!r} is not a number") from None
+    return weights_from_numbers(numbers, "weights")
+
+
+def parse_weights(text: str, where: str = "weights file") -> Weights:
+    """Read the JSON written by :func:`save_weights`."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise WeightsError(f"{where} is not JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != WEIGHTS_FORMAT:
+        raise WeightsError(f"{where} is not a Stratagem weights file ({WEIGHTS_FORMAT!r})")
+    terms = data.get("terms")
+    table = data.get("weights")
+    if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
+        raise WeightsError(f"{where}: 'terms' must list the term names")
+    if tuple(terms) not in (TERMS, (*TERMS, LEAVE_TERM)):
+        raise WeightsError(
+            f"{where}: the terms must be {', '.join(TERMS)} (and optionally {LEAVE_TERM}), "
+            f"got {', '.join(terms)}"
+        )
+    if not isinstance(table, dict) or sorted(table) != sorted(PHASES):
+        raise WeightsError(f"{where}: 'weights' must hold the phases {', '.join(PHASES)}")
+    rows = []
+    for phase in PHASES:
+        row = table[phase]
+        if not isinstance(row, dict) or sorted(row) != sorted(terms):
+            raise WeightsError(f"{where}: phase {phase} must give exactly {', '.join(terms)}")
+        rows.append([_as_number(row[t], f"{where}: {phase}.{t}") for t in terms])
+    array = np.array(rows, dtype=float)
+    check_weights(array, terms, where)
+    return Weights(array, tuple(terms), str(data.get("note", "")))
+
+
+def load_weights(path: Path | str) -> Weights:
+    """Read a weights file (JSON, at most 100 kB); bad files raise :class:`WeightsError`."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_WEIGHTS_BYTES:
+            raise WeightsError(
+                f"weights file {path} is {size} bytes; the limit is {MAX_WEIGHTS_BYTES}"
+            )
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise WeightsError(f"cannot read weights file {path}: {exc}") from None
+    return parse_weights(text, f"weights file {path}")
+
+
+def save_weights(weights: Weights, path: Path | str) -> None:
+    """Write the weights as JSON atomically (temporary file, then rename)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(weights.to_json(), handle, indent=1)
+        handle.write("\n")
+    os.replace(tmp, path)
+
+
+SOURCE_WEIGHTS = Weights(
+    np.array(
+        [  # expensive, blank, identical, premium; per phase
+            [59, 4957, 525, 81],
+            [65, 6893, 474, 45],
+            [99, 5852, 452, 66],
+            [88, 7232, 527, 62],
+            [60, 6801, 661, 55],
+        ],
+        dtype=float,
+    ),
+    TERMS,
+    "the source's final GA weights (move value 1000)",
+)
+"""The final weights of the system this player reproduces, as a starting point."""
+
+
+def shipped_weights(name: str = "tuned") -> Weights:
+    """``source`` (the preset above) or a weights file shipped in ``data/`` (``tuned``...)."""
+    if name == "source":
+        return SOURCE_WEIGHTS
+    ref = resources.files("stratagem.games.scrabble").joinpath("data", f"weights_{name}.json")
+    if not ref.is_file():
+        if name == "tuned":
+            return SOURCE_WEIGHTS  # nothing tuned shipped yet
+        raise WeightsError(f"no shipped weights called {name!r}")
+    return parse_weights(ref.read_text(encoding="utf-8"), f"shipped weights_{name}.json")
+
+
+# --- evaluation ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One option with its terms (in :data:`FEATURE_NAMES` order) and its value."""
+
+    action: Placement | Exchange | Pass
+    features: np.ndarray
+    value: float
+
+
+class Evaluator:
+    """Computes the terms of every candidate of a position (reusable buffers)."""
+
+    def __init__(self, tiles: TileSet, leaves: LeaveTable | None = None) -> None:
+        self.tiles = tiles
+        self.leaves = leaves if leaves is not None else LeaveTable.zeros(tiles)
+        if self.leaves.tiles.name != tiles.name:
+            raise StratagemError(
+                f"the leave table is for the {self.leaves.tiles.name} tiles, not {tiles.name}"
+            )
+        self.values = tiles.values_array.astype(np.int64)
+        self.vowel = vowels(tiles)
+        self.pweight = np.zeros((15, 15))
+        kern.premium_weights(LETTER_MULT, WORD_MULT, self.pweight)
+        self._feats = np.zeros((4096, kern.FEATURES))
+        self._xfeats = np.zeros((1 << RACK_SIZE, kern.FEATURES))
+        self._gives = np.zeros((1 << RACK_SIZE, tiles.size + 1), dtype=np.int64)
+
+    def placements(
+        self, gen: MoveGenerator, board: np.ndarray, rack: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(info, word, features) of every placement."""
+        info, word = gen.raw(board, rack)
+        n = info.shape[0]
+        if n > self._feats.shape[0]:
+            self._feats = np.zeros((1 << int(n).bit_length(), kern.FEATURES))
+        kern.placement_features(
+            board, rack.astype(np.int64), info, word, n, self.values, self.tiles.size,
+            EXPENSIVE_MIN, self.pweight, self.leaves.per_letter, self.leaves.balance,
+            self.vowel, self._feats,
+        )  # fmt: skip
+        return info, word, self._feats[:n]
+
+    def others(self, rack: np.ndarray, allow_exchange: bool) -> tuple[np.ndarray, np.ndarray]:
+        """(tiles given, features) of the pass (row 0) and every distinct exchange."""
+        n = kern.exchange_features(
+            rack.astype(np.int64), self.tiles.size, self.values, EXPENSIVE_MIN,
+            self.leaves.per_letter, self.leaves.balance, self.vowel, allow_exchange,
+            self._gives, self._xfeats,
+        )  # fmt: skip
+        return self._gives[:n], self._xfeats[:n]
+
+    def candidates(self, state: ScrabbleState, weights: np.ndarray) -> list[Candidate]:
+        """Every candidate with its terms and value under ``weights`` (6 numbers), best first."""
+        gen = move_generator(state.lexicon)
+        board = state.board_array
+        rack = state.rack_array()
+        info, word, feats = self.placements(gen, board, rack)
+        out = []
+        values = feats @ weights
+        for k in range(info.shape[0]):
+            out.append(Candidate(_placement(info[k], word[k], state), feats[k].copy(), values[k]))
+        gives, xfeats = self.others(rack, state.bag_size() >= RACK_SIZE)
+        xvalues = xfeats @ weights
+        for j in range(gives.shape[0]):
+            action: Exchange | Pass = PASS if j == 0 else Exchange(self.tiles.rack_text(gives[j]))
+            out.append(Candidate(action, xfeats[j].copy(), xvalues[j]))
+        out.sort(key=lambda c: -c.value)
+        return out
+
+    def best(self, state: ScrabbleState, weights: np.ndarray) -> Placement | Exchange | Pass:
+        """The candidate of highest value (placements first among equals)."""
+        gen = move_generator(state.lexicon)
+        board = state.board_array
+        rack = state.rack_array()
+        info, word, feats = self.placements(gen, board, rack)
+        best_value = -math.inf
+        choice: Placement | Exchange | Pass = PASS
+        if info.shape[0]:
+            values = feats @ weights
+            k = int(np.argmax(values))
+            best_value = float(values[k])
+            choice = _placement(info[k], word[k], state)
+        gives, xfeats = self.others(rack, state.bag_size() >= RACK_SIZE)
+        xvalues = xfeats @ weights
+        j = int(np.argmax(xvalues))
+        if xvalues[j] > best_value:
+            choice = PASS if j == 0 else Exchange(self.tiles.rack_text(gives[j]))
+        return choice
+
+
+def _placement(info_row: np.ndarray, word_row: np.ndarray, state: ScrabbleState) -> Placement:
+    row, col, down, length, score, _ = (int(x) for x in info_row)
+    square = state.tiles.square_text
+    text = "".join(square(int(x)) for x in word_row[:length])
+    return Placement(row, col, not down, text, score)
+
+
+ENDGAME_SECONDS = 10.0
+"""Time limit of one endgame search (the deepest finished iteration answers after it)."""
+
+
+def _endgame_move(state: ScrabbleState) -> Action | None:
+    """The exact endgame solver's move when the module exists (it is built separately)."""
+    if state.num_players != 2:
+        return None
+    try:
+        endgame = importlib.import_module("stratagem.games.scrabble.endgame")
+    except ImportError:
+        return None
+    solve = getattr(endgame, "solve_endgame", None)
+    if solve is None:
+        return None
+    result = solve(state, time_limit=ENDGAME_SECONDS)
+    move: Action | None = getattr(result, "best_move", None)
+    if move is None and isinstance(result, tuple):
+        move = result[0]
+    return move
+
+
+class _Player:
+    evaluator: Evaluator
+    endgame: bool
+
+    def weights_for(self, phase: str) -> np.ndarray:
+        raise NotImplementedError
+
+    def act(self, state: State, rng: np.random.Generator) -> Action:
+        assert isinstance(state, ScrabbleState)
+        phase = phase_of(state)
+        if phase == "closing" and self.endgame:
+            move = _endgame_move(state)
+            if move is not None:
+                return move
+        return self.evaluator.best(state, self.weights_for(phase))
+
+    def advise(self, state: State) -> list[Advice]:
+        """Every candidate with its value in points (the weighted sum / 1000), best first."""
+        assert isinstance(state, ScrabbleState)
+        cands = self.evaluator.candidates(state, self.weights_for(phase_of(state)))
+        if not cands:
+            return []
+        top = cands[0].value / SCORE_WEIGHT
+        return [
+            Advice(c.action, c.value / SCORE_WEIGHT, top - c.value / SCORE_WEIGHT) for c in cands
+        ]
+
+
+class HeuristicAgent(_Player):
+    """Weighs h1-h5 (and h6, the leave, if the weights have it) by the phase's weights."""
+
+    def __init__(
+        self,
+        tiles: TileSet,
+        weights: Weights | None = None,
+        leaves: LeaveTable | None = None,
+        endgame: bool = True,
+    ) -> None:
+        self.weights = weights if weights is not None else shipped_weights("tuned")
+        if self.weights.with_leave and leaves is None:
+            leaves = shipped_leaves(tiles)
+        self.evaluator = Evaluator(tiles, leaves)
+        self.endgame = endgame
+        self._full = self.weights.full()
+
+    def weights_for(self, phase: str) -> np.ndarray:
+        return np.asarray(self._full[PHASES.index(phase)])
+
+
+class EquityAgent(_Player):
+    """Score + leave value (1000 * points each); in the closing phase, the score alone.
+
+    Without the endgame solver, the closing phase adds the points of going
+    out: a move that empties the rack is worth twice the opponent's rack
+    more; any other move loses the value of the tiles kept (they may stay).
+    """
+
+    def __init__(self, tiles: TileSet, leaves: LeaveTable | None = None,
+                 endgame: bool = True) -> None:  # fmt: skip
+        self.evaluator = Evaluator(tiles, leaves if leaves is not None else shipped_leaves(tiles))
+        self.endgame = endgame
+        self._equity = np.zeros(len(FEATURE_NAMES))
+        self._equity[FEATURE_NAMES.index("score")] = SCORE_WEIGHT
+        self._equity[FEATURE_NAMES.index("leave")] = SCORE_WEIGHT
+        self._closing = np.zeros(len(FEATURE_NAMES))
+        self._closing[FEATURE_NAMES.index("score")] = SCORE_WEIGHT
+
+    def weights_for(self, phase: str) -> np.ndarray:
+        return self._closing if phase == "closing" else self._equity
+
+
+# --- explanation --------------------------------------------------------------------------------
+
+_PHRASES = {
+    "expensive": ("plays off {x:g} points of expensive tiles", ""),
+    "blank": ("", "spends {n} blank{s}"),
+    "identical": ("", "keeps {n} duplicate tile{s}"),
+    "premium": ("", "opens premium squares worth {n:g}"),
+    "leave": ("keeps a good leave (+{x:.1f})", "keeps a poor leave ({x:.1f})"),
+}
+
+
+def explain(candidate: Candidate, weights: np.ndarray, phase: str) -> str:
+    """One sentence from a candidate's terms, e.g. ``middle game: scores 24, spends 1 blank``."""
+    parts = []
+    f = candidate.features
+    score = f[FEATURE_NAMES.index("score")]
+    parts.append(f"scores {score:g}")
+    for name, (good, bad) in _PHRASES.items():
+        i = FEATURE_NAMES.index(name)
+        x = float(f[i])
+        if weights[i] == 0 or x == 0:
+            continue
+        n = abs(x)
+        text = good if x > 0 else bad
+        if text:
+            parts.append(text.format(x=x, n=n if n != int(n) else int(n), s="" if n == 1 else "s"))
+    label = {"middle": "middle game"}.get(phase, phase)
+    return f"{label}: " + ", ".join(parts)
+
+
+def term_table(candidate: Candidate, weights: np.ndarray) -> list[dict[str, Any]]:
+    """Each term's value, weight and contribution (weight x value) for one candidate."""
+    return [
+        {
+            "term": FEATURE_NAMES[i],
+            "value": float(candidate.features[i]),
+            "weight": float(weights[i]),
+            "contribution": float(candidate.features[i] * weights[i]),
+        }
+        for i in range(len(FEATURE_NAMES))
+    ]

@@ -1,0 +1,344 @@
+"""Leave values: what the tiles kept after a move are worth, learned by self-play.
+
+An equity player ranks moves by ``score + leave(kept tiles)``, as the open
+engines (Quackle, Macondo) do. Their leave tables hold one value per multiset
+of 1-6 tiles, learned from hundreds of millions of positions; with a few
+hundred thousand positions we learn a factored table instead, with one value
+per (letter, copies held) and one per (vowels, consonants) balance:
+
+    leave(kept) = sum over letters x held n >= 1 times of per_letter[x][n]
+                  + balance[vowels][consonants]          (0 for an empty leave)
+
+(the blank is a letter here, and counts as neither vowel nor consonant).
+Duplicates, the Q without a U's cost, the S and blank's worth all fit in
+``per_letter``; ``balance`` prices a rack of all vowels or all consonants.
+
+How it is learned (:func:`learn_leaves`): in self-play games, every move made
+with at least 7 tiles in the bag gives a sample (the tiles kept, and the
+points the same player scores on their next move plus the leave value of
+what they keep then, by the current table); a ridge least-squares fit of that
+target on the table's indicator features, with an intercept, gives the table;
+keeping nothing is worth 0, and every other leave is shifted by one constant
+so that a single tile drawn at random from a full bag is worth 0 on average
+(:func:`anchor_leaves` says why). Repeating with players that use the new
+table (``iterations``) moves the values toward the policy that uses them.
+
+The table is stored as a JSON file (:func:`save_leaves` / :func:`load_leaves`);
+the package ships one per tile set under ``games/scrabble/data/``.
+
+>>> from stratagem.games.scrabble.tiles import tile_set
+>>> table = LeaveTable.zeros(tile_set("english"))
+>>> table.value(tile_set("english").rack_counts("QU?"))
+0.0
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from stratagem.core.errors import StratagemError
+from stratagem.games.scrabble import _heuristic_kernels as kern
+from stratagem.games.scrabble.lexicon import Lexicon
+from stratagem.games.scrabble.tiles import TileSet, tile_set
+
+FORMAT = "stratagem-scrabble-leaves"
+VERSION = 1
+MAX_COPIES = 7
+"""Columns of ``per_letter``: held 0..7 times (index 0 unused)."""
+MAX_FILE_BYTES = 1_000_000
+
+
+class LeavesError(StratagemError, ValueError):
+    """A leave-value file that is missing, malformed, or made for another tile set."""
+
+
+def vowels(tiles: TileSet) -> np.ndarray:
+    """Boolean per letter: a vowel (A E I O U, with their accented forms; Y too in Czech)."""
+    base = "AEIOUY" if tiles.name == "czech" else "AEIOU"
+    out = np.zeros(tiles.size, dtype=np.bool_)
+    for i, letter in enumerate(tiles.letters):
+        plain = unicodedata.normalize("NFD", letter)[0]
+        out[i] = plain in base
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class LeaveTable:
+    """``per_letter[letter, copies]`` (blank last) and ``balance[vowels, consonants]``."""
+
+    tiles: TileSet
+    per_letter: np.ndarray
+    balance: np.ndarray
+    note: str = ""
+
+    @classmethod
+    def zeros(cls, tiles: TileSet) -> LeaveTable:
+        """A table that values every leave at 0 (equity = score: the greedy player)."""
+        return cls(
+            tiles,
+            np.zeros((tiles.size + 1, MAX_COPIES + 1)),
+            np.zeros((MAX_COPIES + 1, MAX_COPIES + 1)),
+            "zeros",
+        )
+
+    @property
+    def vowel(self) -> np.ndarray:
+        return vowels(self.tiles)
+
+    def value(self, kept: np.ndarray) -> float:
+        """The value of keeping these tiles (counts, blank last)."""
+        return float(
+            kern.leave_value(
+                np.asarray(kept, dtype=np.int64), self.tiles.size, self.per_letter,
+                self.balance, self.vowel,
+            )
+        )  # fmt: skip
+
+    def to_json(self) -> dict[str, Any]:
+        letters = [*self.tiles.letters, "?"]
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "tiles": self.tiles.name,
+            "note": self.note,
+            "per_letter": {
+                letter: [round(float(x), 3) for x in self.per_letter[i]]
+                for i, letter in enumerate(letters)
+            },
+            "balance": [[round(float(x), 3) for x in row] for row in self.balance],
+        }
+
+
+def save_leaves(table: LeaveTable, path: Path | str) -> None:
+    """Write the table as JSON, atomically (temporary file, then rename)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(table.to_json(), handle, ensure_ascii=False, indent=1)
+        handle.write("\n")
+    os.replace(tmp, path)
+
+
+def _number(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise LeavesError(f"{where}: {value!r} is not a finite number")
+    return float(value)
+
+
+def parse_leaves(text: str, tiles: TileSet, where: str = "leave file") -> LeaveTable:
+    """Read the JSON of :func:`save_leaves`; anything else raises :class:`LeavesError`."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LeavesError(f"{where} is not JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise LeavesError(f"{where} is not a Stratagem leave file (format {FORMAT!r} expected)")
+    if data.get("version") != VERSION:
+        raise LeavesError(f"{where} has version {data.get('version')!r}; this reads {VERSION}")
+    if data.get("tiles") != tiles.name:
+        raise LeavesError(f"{where} is for the {data.get('tiles')!r} tiles, not {tiles.name!r}")
+    per = data.get("per_letter")
+    letters = [*tiles.letters, "?"]
+    if not isinstance(per, dict) or sorted(per) != sorted(letters):
+        raise LeavesError(f"{where}: per_letter must hold one row for each of {''.join(letters)}")
+    per_letter = np.zeros((tiles.size + 1, MAX_COPIES + 1))
+    for i, letter in enumerate(letters):
+        row = per[letter]
+        if not isinstance(row, list) or len(row) != MAX_COPIES + 1:
+            raise LeavesError(f"{where}: per_letter[{letter}] must list {MAX_COPIES + 1} numbers")
+        per_letter[i] = [_number(x, f"{where}: per_letter[{letter}]") for x in row]
+    bal = data.get("balance")
+    if (
+        not isinstance(bal, list)
+        or len(bal) != MAX_COPIES + 1
+        or not all(isinstance(row, list) and len(row) == MAX_COPIES + 1 for row in bal)
+    ):
+        raise LeavesError(f"{where}: balance must be {MAX_COPIES + 1} rows of {MAX_COPIES + 1}")
+    balance = np.array([[_number(x, f"{where}: balance") for x in row] for row in bal])
+    return LeaveTable(tiles, per_letter, balance, str(data.get("note", "")))
+
+
+def load_leaves(path: Path | str, tiles: TileSet) -> LeaveTable:
+    """Read a leave file (at most 1 MB); raises :class:`LeavesError` naming the problem."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise LeavesError(f"leave file {path} is {size} bytes; the limit is {MAX_FILE_BYTES}")
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LeavesError(f"cannot read leave file {path}: {exc}") from None
+    return parse_leaves(text, tiles, f"leave file {path}")
+
+
+def shipped_leaves(tiles: TileSet | str) -> LeaveTable:
+    """The leave table shipped for a tile set (``data/leaves_<tiles>.json``), else zeros."""
+    ts = tile_set(tiles) if isinstance(tiles, str) else tiles
+    name = f"leaves_{ts.name}.json"
+    ref = resources.files("stratagem.games.scrabble").joinpath("data", name)
+    if not ref.is_file():
+        return LeaveTable.zeros(ts)
+    return parse_leaves(ref.read_text(encoding="utf-8"), ts, f"shipped {name}")
+
+
+# --- learning -------------------------------------------------------------------------------
+
+
+def _design(kept: np.ndarray, vowel: np.ndarray) -> tuple[np.ndarray, int]:
+    """Indicator features of each sample's leave: (letter, copies) then (vowels, consonants)."""
+    n_samples, width = kept.shape
+    letters = width - 1
+    cols = width * (MAX_COPIES + 1) + (MAX_COPIES + 1) ** 2
+    x = np.zeros((n_samples, cols + 1))
+    x[:, -1] = 1.0  # intercept
+    rows = np.arange(n_samples)
+    for i in range(width):
+        n = np.minimum(kept[:, i], MAX_COPIES)
+        held = n > 0
+        x[rows[held], i * (MAX_COPIES + 1) + n[held]] = 1.0
+    nv = np.minimum((kept[:, :letters] * vowel).sum(axis=1), MAX_COPIES)
+    nc = np.minimum((kept[:, :letters] * ~vowel).sum(axis=1), MAX_COPIES)
+    nonempty = kept.sum(axis=1) > 0
+    base = width * (MAX_COPIES + 1)
+    x[rows[nonempty], base + nv[nonempty] * (MAX_COPIES + 1) + nc[nonempty]] = 1.0
+    return x, cols
+
+
+def fit_leaves(
+    kept: np.ndarray, target: np.ndarray, tiles: TileSet, ridge: float = 3.0, note: str = ""
+) -> LeaveTable:
+    """Ridge least squares of ``target`` on the leave features of ``kept`` (one row each)."""
+    if kept.ndim != 2 or kept.shape[1] != tiles.size + 1 or len(kept) != len(target):
+        raise LeavesError("fit_leaves: kept must be (samples, letters + 1) with one target each")
+    if len(kept) < 10:
+        raise LeavesError(f"fit_leaves needs at least 10 samples, got {len(kept)}")
+    vowel = vowels(tiles)
+    x, cols = _design(kept.astype(np.int64), vowel)
+    penalty = np.full(cols + 1, ridge)
+    penalty[-1] = 0.0  # the intercept is not shrunk
+    gram = x.T @ x + np.diag(penalty)
+    coef = np.linalg.solve(gram, x.T @ target)
+    width = tiles.size + 1
+    per_letter = coef[: width * (MAX_COPIES + 1)].reshape(width, MAX_COPIES + 1).copy()
+    per_letter[:, 0] = 0.0
+    balance = coef[width * (MAX_COPIES + 1) : cols].reshape(MAX_COPIES + 1, MAX_COPIES + 1)
+    return anchor_leaves(LeaveTable(tiles, per_letter, balance.copy(), note))
+
+
+def anchor_leaves(table: LeaveTable) -> LeaveTable:
+    """Shift every non-empty leave by one constant so that a single tile drawn at random
+    from a full bag is worth 0 on average (the empty leave stays 0).
+
+    The fit's own reference, the empty leave, is met almost only after bingos, whose
+    next turns score above the average (the bingo opened the board); measured from it,
+    every leave came out several points too low, which pushes the player to turn over
+    tiles. Published leave tables follow the same convention (single tiles average
+    about 0), and only differences between leaves of equal size are unaffected by it.
+    """
+    tiles = table.tiles
+    counts = tiles.bag_counts.astype(float)
+    singles = np.zeros(tiles.size + 1)
+    for i in range(tiles.size + 1):
+        one = np.zeros(tiles.size + 1, dtype=np.int64)
+        one[i] = 1
+        singles[i] = table.value(one)
+    shift = float(counts @ singles / counts.sum())
+    balance = table.balance - shift
+    return LeaveTable(tiles, table.per_letter.copy(), balance, table.note)
+
+
+def selfplay_samples(
+    lexicon: Lexicon,
+    table: LeaveTable,
+    games: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Samples (kept tiles, next-move worth) from ``games`` self-play games of the equity
+    player using ``table`` (game ``i`` draws from ``default_rng([seed, i])``).
+
+    A sample is a move made with at least 7 tiles in the bag; its target is the points
+    the same player scores on their next move, plus the table's value of what they keep
+    then if the bag still held 7 tiles.
+    """
+    from stratagem.games.scrabble.board import Placement
+    from stratagem.games.scrabble.heuristic import EquityAgent
+    from stratagem.games.scrabble.state import ScrabbleState
+
+    if not 1 <= games <= 10_000_000:
+        raise LeavesError(f"games must be 1-10000000, got {games}")
+    agent = EquityAgent(lexicon.tiles, table, endgame=False)
+    kept_rows: list[tuple[int, ...]] = []
+    targets: list[float] = []
+    for g in range(games):
+        rng = np.random.default_rng([seed, g])
+        state = ScrabbleState.new(lexicon, 2)
+        log: list[tuple[int, tuple[int, ...], float, float]] = []  # player, kept, score, leave
+        while not state.is_terminal():
+            p = state.current_player
+            if p < 0:
+                state = state.apply(state.sample_chance(rng))
+                continue
+            early = state.bag_size() >= 7
+            action = agent.act(state, rng)
+            state = state.apply(action)
+            kept = state.racks[p]
+            leave = table.value(np.array(kept)) if early else math.nan
+            score = float(action.score) if isinstance(action, Placement) else 0.0
+            log.append((p, kept, score, leave))
+        for i, (p, kept, _, leave) in enumerate(log):
+            if math.isnan(leave):
+                continue
+            for q, _, score, nxt in log[i + 1 :]:
+                if q == p:
+                    kept_rows.append(kept)
+                    targets.append(score + (0.0 if math.isnan(nxt) else nxt))
+                    break
+        if progress:
+            progress(g + 1, games)
+    return np.array(kept_rows, dtype=np.int64), np.array(targets)
+
+
+def learn_leaves(
+    lexicon: Lexicon,
+    games: int,
+    iterations: int = 2,
+    seed: int = 0,
+    start: LeaveTable | None = None,
+    ridge: float = 3.0,
+    progress: Callable[[int, int, int], None] | None = None,
+) -> LeaveTable:
+    """Learn a table by ``iterations`` rounds of ``games`` self-play games (module docstring).
+
+    The first round's players use ``start`` (zeros: the greedy player, whose leaves are
+    not chosen); later rounds use the table of the round before.
+    """
+    if not 1 <= iterations <= 100:
+        raise LeavesError(f"iterations must be 1-100, got {iterations}")
+    table = start if start is not None else LeaveTable.zeros(lexicon.tiles)
+    for it in range(iterations):
+
+        def tick(done: int, total: int, it: int = it) -> None:
+            if progress:
+                progress(it, done, total)
+
+        kept, target = selfplay_samples(lexicon, table, games, seed + it * 1_000_003, tick)
+        table = fit_leaves(
+            kept, target, lexicon.tiles, ridge,
+            note=f"learned by self-play: {iterations} rounds of {games} games "
+                 f"(last round {len(target)} samples), ridge {ridge}, seed {seed}, "
+                 f"lexicon {lexicon.source}",
+        )  # fmt: skip
+    return table

@@ -1,0 +1,494 @@
+"""The exact high-score strategy: the largest chance of scoring at least T.
+
+For every turn-start state s (filled boxes, upper total capped at the bonus
+threshold, whether the Yahtzee box holds 50) and every number t of points
+still needed, ``V(s, t)`` is the largest probability, over all strategies,
+that the points still to come (bonuses included) are at least t. One
+backward pass over the layers of states (by number of filled boxes) computes
+it for all t at once: inside a turn every maximum over keeps and boxes is
+taken separately for each t (:mod:`._high_score_kernels`).
+
+For each state V is 1 below some t (those points are certain), then falls;
+only the *band* in between and the point where V drops below ``CUT`` (1e-12)
+is stored, in single precision, one array per layer, in a memory-mapped
+cache file whose segments carry checksums checked when first read
+(:class:`stratagem.core.tables.MappedTable`).
+
+The *high-score strategy for target T* plays, at every decision, the option
+with the largest V for the points it still needs (the first of equals, boxes
+before keeps); once the target is reached, or out of reach (every option
+below ``CUT``), it plays for the expected score (:mod:`.solver`).
+
+>>> from stratagem.games.yahtzee.rules import preset
+>>> table = high_score_table(preset("yahtzee"))            # doctest: +SKIP
+>>> round(table.value(0, 0, 0, 300), 4)                     # doctest: +SKIP
+0.1...
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from stratagem.core.agent import Advice, with_regrets
+from stratagem.core.errors import InvalidStateError
+from stratagem.core.game import State
+from stratagem.core.tables import MappedTable, TableCache, TableWriter
+from stratagem.games.yahtzee import _high_score_kernels as HK
+from stratagem.games.yahtzee import _kernels as K
+from stratagem.games.yahtzee import dice as D
+from stratagem.games.yahtzee.distribution import rules_tuple
+from stratagem.games.yahtzee.solver import Solution, reachable_states, solve
+from stratagem.games.yahtzee.state import Keep, Score, Situation, YahtzeeState
+
+TABLE_KIND = "yahtzee-high-score"
+FORMAT_VERSION = 1
+CUT = 1e-12
+"""V below this is stored as 0 (the band ends there)."""
+WIDTH = 2048
+"""The most targets one state's turn is solved for (a bound on the points still to come)."""
+MAX_TARGET = 10_000
+"""Targets above this are refused as absurd (no Yahtzee score comes near it)."""
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(states_done, states_total)`` while building."""
+
+
+def check_target(target: object) -> int:
+    """``target`` as an int in 0..MAX_TARGET; anything else raises :class:`InvalidStateError`."""
+    if isinstance(target, bool) or not isinstance(target, int | np.integer):
+        raise InvalidStateError(f"a target score must be a whole number, got {target!r}")
+    if not 0 <= int(target) <= MAX_TARGET:
+        raise InvalidStateError(f"a target score must lie in 0..{MAX_TARGET}, not {target}")
+    return int(target)
+
+
+@dataclass
+class HighScoreTable:
+    """V(s, t) for every reachable turn-start state of one rule set.
+
+    ``sid[mask, u, y]`` is a state's id (-1: cannot occur); ``lo[id]`` the
+    first t with V < 1, ``ln[id]`` the band's length, ``off[id]`` where the
+    band starts in its layer's array (``layer(filled)``).
+    """
+
+    rules_tuple: tuple[np.ndarray, ...]
+    threshold: int
+    num_categories: int
+    sid: np.ndarray
+    lo: np.ndarray
+    ln: np.ndarray
+    off: np.ndarray
+    layers: list[np.ndarray | None]
+    mapped: MappedTable | None = None
+    seconds: float = 0.0
+    cached: bool = False
+    _checked: set[int] = field(default_factory=set, repr=False)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the stored table (the file's size when memory-mapped)."""
+        if self.mapped is not None:
+            return self.mapped.nbytes
+        arrays = [self.sid, self.lo, self.ln, self.off, *(x for x in self.layers if x is not None)]
+        return int(sum(a.nbytes for a in arrays))
+
+    def layer(self, filled: int) -> np.ndarray:
+        """The band data of the states with ``filled`` boxes filled (checked on first use)."""
+        if self.mapped is not None and filled not in self._checked:
+            self.mapped.verify(_layer_name(filled))
+            self._checked.add(filled)
+        data = self.layers[filled]
+        if data is None:
+            raise InvalidStateError(f"this table holds no states with {filled} boxes filled")
+        return data
+
+    def _state(self, mask: int, upper: int, flag: int) -> int:
+        s = int(self.sid[mask, min(upper, self.threshold), flag])
+        if s < 0:
+            raise InvalidStateError("that turn-start state cannot occur (or is not in this table)")
+        return s
+
+    def value(self, mask: int, upper: int, flag: int, t: int) -> float:
+        """V: the best chance that the points still to come from this turn start are >= t."""
+        s = self._state(mask, upper, flag)
+        lo, ln = int(self.lo[s]), int(self.ln[s])
+        if t < lo:
+            return 1.0
+        if t >= lo + ln:
+            return 0.0
+        filled = bin(mask).count("1")
+        data = self.mapped_band(filled, s) if self.mapped is not None else self.layer(filled)
+        return float(data[int(self.off[s]) + t - lo])
+
+    def mapped_band(self, filled: int, s: int) -> np.ndarray:
+        """The layer's array with state ``s``'s band checked (not the whole layer)."""
+        assert self.mapped is not None
+        name = _layer_name(filled)
+        self.mapped.verify(name, int(self.off[s]), int(self.off[s] + self.ln[s]))
+        data = self.layers[filled]
+        assert data is not None
+        return data
+
+    def band(self, mask: int, upper: int, flag: int) -> tuple[int, np.ndarray]:
+        """``(lo, values)``: V is 1 below lo, ``values[i]`` at lo + i, 0 after them."""
+        s = self._state(mask, upper, flag)
+        filled = bin(mask).count("1")
+        data = self.mapped_band(filled, s) if self.mapped is not None else self.layer(filled)
+        o = int(self.off[s])
+        return int(self.lo[s]), np.asarray(data[o : o + int(self.ln[s])], dtype=np.float64)
+
+    def successor_layer(self, mask: int, upper: int, flag: int) -> np.ndarray:
+        """The next layer's data with every band a turn from this state can reach checked."""
+        filled = bin(mask).count("1") + 1
+        if self.mapped is None or filled in self._checked:
+            return self.layer(filled)
+        ids = np.empty(D.NUM_KEEPS * self.num_categories, dtype=np.int64)
+        n = HK.successor_ids(mask, min(upper, self.threshold), flag, self.sid, self.rules_tuple,
+                             ids)  # fmt: skip
+        for s in ids[:n]:
+            self.mapped_band(filled, int(s))
+        data = self.layers[filled]
+        assert data is not None
+        return data
+
+    def turn(self, mask: int, upper: int, flag: int, t: int) -> TurnValues:
+        """The chances of every final roll and keep of one turn for the target t."""
+        upper = min(upper, self.threshold)
+        self._state(mask, upper, flag)
+        nxt = self.successor_layer(mask, upper, flag)
+        A, B, C = (np.empty((D.NUM_KEEPS, 1)) for _ in range(3))
+        out = np.empty(1)
+        HK.turn_block(mask, upper, flag, t, 1, nxt, self.sid, self.lo, self.ln, self.off,
+                      self.rules_tuple, A, B, C, out)  # fmt: skip
+        return TurnValues(A[:, 0].copy(), B[:, 0].copy(), C[:, 0].copy(), float(out[0]))
+
+
+@dataclass(frozen=True)
+class TurnValues:
+    """One turn for one target: ``A[r]`` the chance of scoring final roll r now (best box);
+    ``A[k]``/``B[k]`` of keeping k with one / two rolls left; ``start`` at the turn's start."""
+
+    A: np.ndarray
+    B: np.ndarray
+    C: np.ndarray
+    start: float
+
+
+def _layer_name(filled: int) -> str:
+    return f"layer{filled:02d}"
+
+
+def state_index(layers: Sequence[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
+    """``sid[mask, u, y]``: ids numbered layer by layer from the empty card, -1 elsewhere."""
+    sid = np.full(shape, -1, dtype=np.int64)
+    start = 0
+    for layer in layers:
+        sid[layer[:, 0], layer[:, 1], layer[:, 2]] = np.arange(start, start + len(layer))
+        start += len(layer)
+    return sid
+
+
+def build_table(
+    solution: Solution,
+    writer: TableWriter | None = None,
+    dtype: type[np.floating] = np.float32,
+    cut: float = CUT,
+    min_filled: int = 0,
+    progress: Progress | None = None,
+    block: int = 4096,
+    start: tuple[int, int, int] | None = None,
+) -> HighScoreTable:
+    """Solve V layer by layer (no cache).
+
+    Each layer is computed from the next one only and, given a ``writer``,
+    written out as soon as it is done, so at most two layers are in memory;
+    without one, every layer is kept. ``dtype`` is the stored precision (the
+    sums are made in double precision either way); only states with at least
+    ``min_filled`` boxes filled are solved, or, given a ``start`` card
+    ``(mask, upper, flag)``, only the states a game from it can reach (and
+    some more); reading any other state raises :class:`InvalidStateError`.
+    """
+    began = time.perf_counter()
+    rules = solution.rules
+    R = rules_tuple(solution)
+    ncat = rules.num_categories
+    layers = reachable_states(rules, solution.arrays)
+    sid = state_index(layers, solution.values.shape)
+    nstates = sum(len(x) for x in layers)
+    first = np.cumsum([0] + [len(x) for x in layers])
+    ids_of = [np.arange(first[f], first[f + 1]) for f in range(ncat + 1)]
+    if start is not None:
+        m0, u0 = start[0], min(start[1], rules.upper_bonus_threshold)
+        min_filled = bin(m0).count("1")
+        for f in range(ncat + 1):
+            keep = ((layers[f][:, 0] & m0) == m0) & (layers[f][:, 1] >= u0)
+            layers[f], ids_of[f] = layers[f][keep], ids_of[f][keep]
+    solved = np.zeros(nstates, dtype=np.bool_)
+    solved[ids_of[ncat]] = True
+    lo = np.ones(nstates, dtype=np.int64)
+    ln = np.zeros(nstates, dtype=np.int64)
+    off = np.zeros(nstates, dtype=np.int64)
+    kept: list[np.ndarray | None] = [None] * (ncat + 1)
+    nxt = np.zeros(0, dtype=dtype)  # the full cards: V = 1 for t <= 0, else 0 (lo 1, ln 0)
+    kept[ncat] = nxt
+    if writer is not None:
+        writer.put(_layer_name(ncat), nxt)
+    total = sum(len(layers[f]) for f in range(min_filled, ncat))
+    done = 0
+    out = np.empty((min(block, max(len(x) for x in layers)), WIDTH), dtype=dtype)
+    for filled in range(ncat - 1, min_filled - 1, -1):
+        states = layers[filled]
+        pieces: list[np.ndarray] = []
+        used = 0
+        for a in range(0, len(states), block):
+            part = states[a : a + block]
+            ids = ids_of[filled][a : a + len(part)]
+            part_lo = np.empty(len(part), dtype=np.int64)
+            part_ln = np.empty(len(part), dtype=np.int64)
+            fits = HK.solve_block(part, nxt, sid, lo, ln, off, R, cut, out, part_lo, part_ln)
+            if not fits:  # pragma: no cover - no Yahtzee rule set scores that much
+                raise AssertionError(f"a band is wider than {WIDTH} points")
+            lo[ids] = part_lo
+            ln[ids] = part_ln
+            off[ids] = used + np.concatenate(([0], np.cumsum(part_ln)[:-1]))
+            used += int(part_ln.sum())
+            solved[ids] = True
+            pieces.append(out[: len(part)][np.arange(WIDTH)[None, :] < part_ln[:, None]])
+            done += len(part)
+            if progress is not None:
+                progress(done, total)
+        data = np.concatenate(pieces) if pieces else np.zeros(0, dtype=dtype)
+        del pieces
+        if writer is not None:
+            writer.put(_layer_name(filled), data)
+            kept[filled + 1] = None
+        kept[filled] = data
+        nxt = data
+    sid[~solved[np.maximum(sid, 0)]] = -1  # states not solved read as impossible
+    if writer is not None:
+        for name, array in (("sid", sid), ("lo", lo), ("ln", ln), ("off", off)):
+            writer.put(name, array)
+    return HighScoreTable(R, rules.upper_bonus_threshold, ncat, sid, lo, ln, off, kept,
+                          seconds=time.perf_counter() - began)  # fmt: skip
+
+
+def _from_mapped(solution: Solution, mapped: MappedTable) -> HighScoreTable:
+    rules = solution.rules
+    ncat = rules.num_categories
+    sid, lo, ln, off = (mapped.array(n) for n in ("sid", "lo", "ln", "off"))
+    if sid.shape != solution.values.shape:
+        raise InvalidStateError(f"the high-score table in {mapped.path} is for other rules")
+    layers: list[np.ndarray | None] = [mapped.view(_layer_name(f)) for f in range(ncat + 1)]
+    return HighScoreTable(rules_tuple(solution), rules.upper_bonus_threshold, ncat, sid, lo, ln,
+                          off, layers, mapped=mapped, cached=True)  # fmt: skip
+
+
+_OPEN: dict[str, HighScoreTable] = {}
+
+
+def high_score_table(
+    solution: Solution | None = None,
+    rules: object = None,
+    cache: TableCache | None = None,
+    progress: Progress | None = None,
+) -> HighScoreTable:
+    """The high-score table of a rule set: a memory map of the cached file, or built and cached.
+
+    Building ``yahtzee`` takes minutes (see benchmarks/yahtzee_high_score.py);
+    a cache hit opens in well under a second and reads pages only as used.
+    """
+    if solution is None:
+        from stratagem.games.yahtzee.rules import YahtzeeRules
+
+        if not isinstance(rules, YahtzeeRules):
+            raise InvalidStateError("high_score_table needs a solution or a YahtzeeRules")
+        solution = solve(rules)
+    cache = cache or TableCache()
+    key = f"{cache.directory}:{solution.rules.fingerprint}"
+    if key in _OPEN:
+        return _OPEN[key]
+    start = time.perf_counter()
+    mapped, hit = cache.load_or_build_mapped(
+        TABLE_KIND, solution.rules.fingerprint, FORMAT_VERSION,
+        lambda w: _build_into(solution, w, progress),
+        meta={"rules": solution.rules.name, "cut": CUT},
+    )  # fmt: skip
+    table = _from_mapped(solution, mapped)
+    table.cached = hit
+    table.seconds = time.perf_counter() - start
+    _OPEN[key] = table
+    return table
+
+
+def _build_into(solution: Solution, writer: TableWriter, progress: Progress | None) -> None:
+    import resource
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    build_table(solution, writer, progress=progress)
+    writer.meta["build"] = {
+        "wall_seconds": time.perf_counter() - wall,
+        "cpu_seconds": time.process_time() - cpu,
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "cpus": os.cpu_count(),
+        "measured": "while built",
+    }
+
+
+class HighScoreStrategy:
+    """Plays for P(final score >= target), exactly (see the module doc); also an advisor.
+
+    Its advice prices each option by the chance of reaching the target when
+    this option is taken and the best play for the target follows.
+    """
+
+    def __init__(self, solution: Solution, target: int, table: HighScoreTable | None = None):
+        self.solution = solution
+        self.rules = solution.rules
+        self.target = check_target(target)
+        self.name = f"high-score:target={self.target}"
+        self._table = table
+        self._memo: dict[tuple[int, int, int, int], TurnValues] = {}
+        self._optimal: Any = None
+
+    @property
+    def table(self) -> HighScoreTable:
+        if self._table is None:
+            self._table = high_score_table(self.solution)
+        return self._table
+
+    def _turn(self, sit: Situation, t: int) -> TurnValues:
+        key = (sit.mask, min(sit.upper, self.rules.upper_bonus_threshold), sit.flag, t)
+        hit = self._memo.get(key)
+        if hit is None:
+            if len(self._memo) > 256:
+                self._memo.clear()
+            hit = self.table.turn(*key)
+            self._memo[key] = hit
+        return hit
+
+    def advise_situation(self, sit: Situation, target: int | None = None) -> list[Advice]:
+        """Every option with P(final score >= target), best first (boxes first on ties)."""
+        if sit.rules != self.rules:
+            raise InvalidStateError(
+                f"this strategy was solved for {self.rules.name}, not {sit.rules.name}"
+            )
+        goal = self.target if target is None else check_target(target)
+        t = goal - sit.points
+        table = self.table
+        a = self.solution.arrays
+        mask, flag = sit.mask, sit.flag
+        upper = min(sit.upper, self.rules.upper_bonus_threshold)
+        roll = D.KEEP_INDEX[tuple(sorted(sit.dice))]
+        options: list[tuple[Keep | Score, float]] = []
+        for c, name in enumerate(self.rules.categories):
+            pts, nu, ny, legal = K.category_points(
+                mask, upper, flag, c, roll, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip
+            )
+            if not legal:
+                continue
+            v = table.value(mask | (1 << c), int(nu), int(ny), t - int(pts))
+            options.append((Score(name), v))
+        if sit.rolls_left > 0:
+            turn = self._turn(sit, t)
+            keeps = turn.A if sit.rolls_left == 1 else turn.B
+            r = roll - D.ROLL_START
+            for k in D.SUBKEEPS[r, : D.SUBKEEP_COUNT[r]]:
+                options.append((Keep(D.KEEPS[int(k)]), float(keeps[int(k)])))
+        return with_regrets(options)
+
+    def advise(self, state: State) -> list[Advice]:
+        if not isinstance(state, YahtzeeState):
+            raise InvalidStateError("the high-score strategy needs a YahtzeeState")
+        if state.is_terminal():
+            raise InvalidStateError("the game is over: there is no target left to play for")
+        return self.advise_situation(state.situation())
+
+    def act(self, state: State, rng: np.random.Generator) -> Keep | Score:
+        """The best option for the target; a turn that starts with the target reached or
+        out of reach (V below ``CUT``) is played for the expected score."""
+        if not isinstance(state, YahtzeeState):
+            raise InvalidStateError("the high-score strategy needs a YahtzeeState")
+        sit = state.situation()
+        t = self.target - sit.points
+        if t <= 0 or self.table.value(sit.mask, sit.upper, sit.flag, t) < CUT:
+            if self._optimal is None:
+                from stratagem.games.yahtzee.strategies import OptimalStrategy
+
+                self._optimal = OptimalStrategy(self.solution)
+            action = self._optimal.advise_situation(sit)[0].action
+        else:
+            action = self.advise_situation(sit)[0].action
+        assert isinstance(action, Keep | Score)
+        return action
+
+
+def high_score_distribution(
+    solution: Solution,
+    table: HighScoreTable,
+    target: int,
+    card: tuple[int, int, int, int] = (0, 0, 0, 0),
+) -> tuple[int, np.ndarray]:
+    """The exact final-score distribution of the high-score strategy for ``target``.
+
+    ``card`` is the turn-start card ``(mask, upper, flag, points so far)``. The
+    chance of every (state, points) pair below the target is pushed forward
+    turn by turn through the strategy's own decisions (the turn outcomes of
+    :func:`._dist_kernels.turn_outcomes`); once the target is reached the rest
+    of the game is the expected-score optimum's, whose remaining-score
+    distributions finish it. Returns ``(0, pmf)`` over final scores.
+    """
+    from stratagem.games.yahtzee.distribution import _Kernels, remaining_distributions
+    from stratagem.games.yahtzee.match import optimal_remaining
+
+    target = check_target(target)
+    rules = solution.rules
+    ncat = rules.num_categories
+    mask, upper, flag, points = card
+    upper = min(upper, rules.upper_bonus_threshold)
+    full = (1 << ncat) - 1
+    if mask == full:
+        raise InvalidStateError("every box is filled: the game is over")
+    start_id = table._state(mask, upper, flag)
+    filled0 = bin(mask).count("1")
+    if filled0 == 0:  # the whole game: the cached single-precision tables
+        opt = optimal_remaining(solution)
+        opt.check_all()
+    else:
+        opt = remaining_distributions(solution, "optimal", start=(mask, upper, flag))
+    top = 2048 + points + target
+    final = np.zeros(top + 2048)
+    if points >= target:
+        low, pmf = remaining_distributions(solution, "optimal", start=(mask, upper, flag)).pmf(
+            mask, upper, flag
+        )
+        final[points + low : points + low + len(pmf)] += pmf
+        return 0, np.trim_zeros(final, "b")
+    layers = reachable_states(rules, solution.arrays)
+    ids_all = [table.sid[x[:, 0], x[:, 1], x[:, 2]] for x in layers]
+    states = np.array([[mask, upper, flag]], dtype=np.int64)
+    ids = np.array([start_id], dtype=np.int64)
+    mass = np.zeros((1, target))
+    mass[0, points] = 1.0
+    k = _Kernels(solution)
+    T = (opt.sid, opt.offsets, opt.lows, opt.lengths, opt.data)
+    for filled in range(filled0, ncat):
+        nxt_states = layers[filled + 1]
+        keep = ids_all[filled + 1] >= 0
+        nxt_states, nxt_ids = nxt_states[keep], ids_all[filled + 1][keep]
+        row_of = np.full(len(table.lo), -1, dtype=np.int64)
+        row_of[nxt_ids] = np.arange(len(nxt_ids))
+        next_mass = np.zeros((len(nxt_ids), target))
+        HK.forward_layer(
+            target, states, ids, mass, table.layer(filled), table.layer(filled + 1), table.sid,
+            table.lo, table.ln, table.off, solution.values, k.V0, table.rules_tuple, CUT,
+            row_of, next_mass, final, *T,
+        )  # fmt: skip
+        alive = next_mass.any(axis=1)
+        states, ids, mass = nxt_states[alive], nxt_ids[alive], next_mass[alive]
+    return 0, np.trim_zeros(final, "b")

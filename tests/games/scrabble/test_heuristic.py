@@ -1,0 +1,286 @@
+"""The heuristic terms on hand-built positions, phases, weights files and the agents."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import math
+
+import numpy as np
+import pytest
+
+from stratagem.core.arena import ArenaError, load_game, parse_spec
+from stratagem.games.scrabble import heuristic
+from stratagem.games.scrabble.board import empty_board
+from stratagem.games.scrabble.heuristic import (
+    FEATURE_NAMES,
+    SOURCE_WEIGHTS,
+    EquityAgent,
+    Evaluator,
+    HeuristicAgent,
+    Weights,
+    WeightsError,
+    load_weights,
+    parse_weights_text,
+    phase_of,
+    save_weights,
+    weights_from_numbers,
+)
+from stratagem.games.scrabble.leaves import LeaveTable
+from stratagem.games.scrabble.lexicon import Lexicon
+from stratagem.games.scrabble.movegen import MoveGenerator
+from stratagem.games.scrabble.state import PASS, Exchange, ScrabbleState
+from stratagem.games.scrabble.strategies import GreedyAgent
+from stratagem.games.scrabble.tiles import tile_set
+
+TS = tile_set("english")
+LEX = Lexicon.from_words(["at", "quiz", "cat", "cats", "ta", "act"], TS, "tiny")
+F = {name: i for i, name in enumerate(FEATURE_NAMES)}
+
+
+def play_game(state, agents, rng):  # type: ignore[no-untyped-def]
+    """Play to the end; draws and the agents' choices use ``rng``."""
+    while not state.is_terminal():
+        player = state.current_player
+        if player < 0:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            state = state.apply(agents[player].act(state, rng))
+    return state
+
+
+def features_of(rack: str, board: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    ev = Evaluator(TS)
+    info, word, feats = ev.placements(
+        MoveGenerator(LEX), empty_board() if board is None else board, TS.rack_counts(rack)
+    )
+    out = {}
+    for k in range(info.shape[0]):
+        row, col, down, length = (int(x) for x in info[k, :4])
+        text = "".join(TS.square_text(int(c)) for c in word[k, :length])
+        out[f"{row},{col},{'d' if down else 'a'} {text}"] = feats[k].copy()
+    return out
+
+
+def test_h1_counts_face_value_of_expensive_tiles_laid() -> None:
+    f = features_of("QUIZ")["7,7,a QUIZ"]
+    assert f[F["expensive"]] == 20  # Q 10 + Z 10; U and I are cheap
+    assert f[F["score"]] == 44  # (10+1+1+10) x 2 on the centre star
+
+
+def test_h2_counts_blanks_laid() -> None:
+    f = features_of("QU?Z")["7,7,a QUiZ"]
+    assert f[F["blank"]] == -1
+    assert f[F["expensive"]] == 20
+    assert f[F["score"]] == 42
+
+
+def test_h3_counts_surplus_identical_tiles_kept() -> None:
+    moves = features_of("CATTTEE")
+    # CAT keeps T T E E: one surplus T and one surplus E
+    assert moves["7,7,a CAT"][F["identical"]] == -2
+    # AT keeps C T T E E: also 2
+    assert moves["7,7,a AT"][F["identical"]] == -2
+
+
+def test_h4_weights_premium_squares_newly_in_reach() -> None:
+    # QUIZ on 8H-8K: in reach afterwards and not before (the board was empty):
+    # 8L double letter (1), J6 and J10 triple letters (2 + 2), I7 and I9 double letters (1 + 1)
+    assert features_of("QUIZ")["7,7,a QUIZ"][F["premium"]] == -7
+    # AT on 8H-8I: I7 and I9 double letters only
+    assert features_of("AT")["7,7,a AT"][F["premium"]] == -2
+
+
+def test_h4_ignores_squares_already_in_reach() -> None:
+    board = empty_board()
+    board[7, 7], board[7, 8] = TS.index["A"], TS.index["T"]  # AT on 8H
+    # CAT from 8G: the new C on 8G brings the double letters G7 and G9 into reach
+    # (diagonal to A, so not in reach before)
+    assert features_of("C", board)["7,6,a CAT"][F["premium"]] == -2
+    board[4, 6] = TS.index["E"]  # an E on G5 already reaches G7 (two squares down)
+    assert features_of("C", board)["7,6,a CAT"][F["premium"]] == -1
+
+
+def test_exchange_and_pass_terms() -> None:
+    ev = Evaluator(TS)
+    gives, feats = ev.others(TS.rack_counts("EEQ"), True)
+    assert gives.shape[0] == 1 + (3 * 2 - 1)  # the pass and 5 distinct exchanges
+    by_give = {TS.rack_text(g): f for g, f in zip(gives, feats)}
+    assert by_give[""][F["identical"]] == -1  # the pass keeps E E Q
+    assert by_give["Q"][F["expensive"]] == 10 and by_give["Q"][F["identical"]] == -1
+    assert by_give["EE"][F["identical"]] == 0
+    assert all(f[F["score"]] == 0 and f[F["premium"]] == 0 for f in feats)
+    gives, _ = ev.others(TS.rack_counts("EEQ"), False)
+    assert gives.shape[0] == 1  # only the pass when the bag is too small
+
+
+def test_phases_follow_turns_and_bag() -> None:
+    s = ScrabbleState.new(LEX).apply((0,) * 7).apply((1,) * 7)
+    assert phase_of(s) == "opening"
+    bag = list(s.bag)
+    later = ScrabbleState(LEX, s.board, s.racks, tuple(bag), s.scores, turn=10, bingos=(0, 0))
+    assert phase_of(later) == "development"  # 86 tiles in the bag
+
+    def with_bag(n: int) -> ScrabbleState:
+        b = [0] * len(bag)
+        b[2] = n
+        return ScrabbleState(LEX, s.board, s.racks, tuple(b), s.scores, turn=10, bingos=(0, 0))
+
+    assert phase_of(with_bag(44)) == "middle"
+    assert phase_of(with_bag(15)) == "middle"
+    assert phase_of(with_bag(14)) == "ending"
+    assert phase_of(with_bag(1)) == "ending"
+    assert phase_of(with_bag(0)) == "closing"
+
+
+def test_zero_weights_play_like_greedy() -> None:
+    zero = Weights(np.zeros((5, 4)))
+    agent = HeuristicAgent(TS, zero, endgame=False)
+    greedy = GreedyAgent()
+    rng = np.random.default_rng(0)
+    for seed in range(5):
+        s = ScrabbleState.new(LEX).apply((2, 1, 6, 13, 0, 0, 3)).apply((0,) * 7)
+        ours, theirs = agent.act(s, rng), greedy.act(s, rng)
+        assert getattr(ours, "score", 0) == getattr(theirs, "score", 0), seed
+
+
+def test_blank_weight_keeps_the_blank_for_a_small_gain() -> None:
+    # Rack Q U I Z ?: QUIZ (44) with natural tiles is best either way; with QU?Z and no I,
+    # a huge blank weight makes the player exchange rather than spend the blank for 42.
+    s = ScrabbleState.new(LEX).apply((24, 9, 25, 26, 0, 0, 0)).apply((0,) * 7)  # QUZ? EEE
+    heavy = Weights(np.tile([0.0, 1e6, 0.0, 0.0], (5, 1)))
+    action = HeuristicAgent(TS, heavy, endgame=False).act(s, np.random.default_rng(0))
+    assert isinstance(action, Exchange | type(PASS)) and "?" not in str(action)
+    light = Weights(np.zeros((5, 4)))
+    action = HeuristicAgent(TS, light, endgame=False).act(s, np.random.default_rng(0))
+    assert getattr(action, "score", 0) == 42
+
+
+def test_equity_agent_adds_the_leave() -> None:
+    table = LeaveTable.zeros(TS)
+    table.per_letter[TS.size, 1] = 100.0  # keeping one blank is worth 100 points
+    s = ScrabbleState.new(LEX).apply((24, 9, 2, 25, 26, 0, 0)).apply((0,) * 7)  # QUIZ? EE
+    agent = EquityAgent(TS, table, endgame=False)
+    best = agent.advise(s)[0]
+    assert str(best.action).split()[1] == "QUIZ"  # the natural QUIZ keeps the blank
+    assert math.isclose(best.value, 44 + 100)  # score + the kept blank (no vowel/consonant)
+
+
+def test_heuristic_game_is_legal_to_the_end() -> None:
+    agents = [HeuristicAgent(TS, SOURCE_WEIGHTS, endgame=False), GreedyAgent()]
+    end = play_game(ScrabbleState.new(LEX), agents, np.random.default_rng(4))  # type: ignore[list-item]
+    assert end.is_terminal()
+
+
+# --- weights files ----------------------------------------------------------------------------
+
+
+def test_weights_file_round_trip(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "w.json"
+    save_weights(SOURCE_WEIGHTS, path)
+    again = load_weights(path)
+    assert np.array_equal(again.array, SOURCE_WEIGHTS.array)
+    assert again.terms == SOURCE_WEIGHTS.terms
+    assert np.array_equal(parse_weights_text(SOURCE_WEIGHTS.to_text()).array, again.array)
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d["weights"]["middle"].pop("blank"), "must give exactly"),
+        (lambda d: d["weights"].pop("closing"), "phases"),
+        (lambda d: d["weights"]["middle"].__setitem__("blank", "lots"), "not a number"),
+        (lambda d: d["weights"]["middle"].__setitem__("blank", True), "not a number"),
+        (lambda d: d.__setitem__("terms", ["a", "b", "c", "d"]), "terms"),
+    ],
+)
+def test_bad_weights_files_raise_named_errors(tmp_path, mutate, message) -> None:  # type: ignore[no-untyped-def]
+    data = SOURCE_WEIGHTS.to_json()
+    mutate(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    before = path.read_bytes()
+    with pytest.raises(WeightsError, match=message):
+        load_weights(path)
+    assert path.read_bytes() == before
+
+
+def test_nan_and_text_weights_raise(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    data = SOURCE_WEIGHTS.to_json()
+    text = json.dumps(data).replace("4957.0", "NaN")
+    path = tmp_path / "nan.json"
+    path.write_text(text)
+    with pytest.raises(WeightsError, match="finite"):
+        load_weights(path)
+    path.write_text("expensive 59 blank 4957")
+    with pytest.raises(WeightsError, match="not JSON"):
+        load_weights(path)
+    with pytest.raises(WeightsError, match="expected 20"):
+        weights_from_numbers([1.0] * 19)
+    with pytest.raises(WeightsError, match="not a number"):
+        parse_weights_text("1/2/x")
+    with pytest.raises(WeightsError, match="cannot read"):
+        load_weights(tmp_path / "missing.json")
+
+
+def test_arena_builds_heuristic_and_equity_agents(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    game = load_game("scrabble")
+    agent = game.make_agent("english", parse_spec("heuristic:weights=source,endgame=off"))
+    assert isinstance(agent, HeuristicAgent)
+    assert np.array_equal(agent.weights.array, SOURCE_WEIGHTS.array)
+    inline = game.make_agent("english", parse_spec("heuristic:w=" + "/".join(["1"] * 25)))
+    assert isinstance(inline, HeuristicAgent) and inline.weights.with_leave
+    path = tmp_path / "w.json"
+    save_weights(SOURCE_WEIGHTS, path)
+    assert isinstance(game.make_agent("english", parse_spec(f"heuristic:weights={path}")),
+                      HeuristicAgent)  # fmt: skip
+    assert isinstance(game.make_agent("english", parse_spec("equity")), EquityAgent)
+    with pytest.raises(ArenaError, match="endgame"):
+        game.make_agent("english", parse_spec("equity:endgame=maybe"))
+    path.write_text("not json")
+    with pytest.raises(WeightsError):
+        game.make_agent("english", parse_spec(f"heuristic:weights={path}"))
+
+
+def test_doctest() -> None:
+    assert doctest.testmod(heuristic).failed == 0
+
+
+def test_shipped_weights_load_and_are_the_default() -> None:
+    tuned = heuristic.shipped_weights("tuned")
+    assert tuned.array.shape == (5, 4) and not tuned.with_leave
+    assert np.array_equal(HeuristicAgent(TS).weights.array, tuned.array)
+    leave = heuristic.shipped_weights("leave")
+    assert leave.with_leave and leave.array.shape == (5, 5)
+    with pytest.raises(WeightsError, match="no shipped weights"):
+        heuristic.shipped_weights("nonesuch")
+
+
+def test_the_closing_phase_goes_to_the_endgame_solver(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import sys
+    import types
+
+    s = ScrabbleState.new(LEX).apply((2, 1, 6, 13, 0, 0, 3)).apply((0,) * 7)
+    closing = ScrabbleState(LEX, s.board, s.racks, (0,) * len(s.bag), s.scores, turn=30,
+                            bingos=(0, 0))  # fmt: skip
+    calls = []
+
+    class Result:
+        best_move = PASS
+
+    def solve_endgame(state, time_limit):  # type: ignore[no-untyped-def]
+        calls.append(time_limit)
+        return Result()
+
+    fake = types.ModuleType("stratagem.games.scrabble.endgame")
+    fake.solve_endgame = solve_endgame  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "stratagem.games.scrabble.endgame", fake)
+    rng = np.random.default_rng(0)
+    for agent in (HeuristicAgent(TS, SOURCE_WEIGHTS), EquityAgent(TS)):
+        assert agent.act(closing, rng) is PASS
+    assert len(calls) == 2
+    off = HeuristicAgent(TS, SOURCE_WEIGHTS, endgame=False)
+    assert off.act(closing, rng) is not PASS  # its own weights: a placement scores
+    assert len(calls) == 2
+    assert HeuristicAgent(TS, SOURCE_WEIGHTS).act(s, rng) is not PASS  # not the closing phase
+    assert len(calls) == 2
