@@ -178,3 +178,15 @@ def test_selfplay_records_pair_a_move_with_the_same_players_next() -> None:
     assert np.all(rec.kept.sum(axis=1) <= 7) and np.all(rec.next_kept.sum(axis=1) <= 7)
     again = selfplay_records(lex, LeaveTable.zeros(TS), 3, seed=0)
     assert np.array_equal(again.kept, rec.kept) and np.array_equal(again.score, rec.score)
+
+
+def test_an_unseen_second_copy_is_worth_what_the_first_is() -> None:
+    # No sample holds two blanks: the second blank's increment has no data and the ridge
+    # keeps it at 0, so two blanks are worth one blank (not nothing).
+    rng = np.random.default_rng(4)
+    kept = random_leaves(rng, 5_000)
+    kept[:, TS.size] = np.minimum(kept[:, TS.size], 1)
+    target = 25.0 * kept[:, TS.size] + rng.normal(0, 1.0, len(kept))
+    table = fit_leaves(kept, target, TS, ridge=3.0)
+    one, two = table.value(TS.rack_counts("E?")), table.value(TS.rack_counts("E??"))
+    assert one > 20.0 and abs(two - one) < 1.0

@@ -206,8 +206,15 @@ STAGE_WIDTH = 10
 """Tiles of bag per stage group: the fit's nuisance intercepts (see :func:`fit_leaves`)."""
 
 
-def _design(kept: np.ndarray, vowel: np.ndarray) -> tuple[np.ndarray, int]:
-    """Indicator features of each sample's leave: (letter, copies) then (vowels, consonants)."""
+def _design(
+    kept: np.ndarray, vowel: np.ndarray, cumulative: bool = False
+) -> tuple[np.ndarray, int]:
+    """Indicator features of each sample's leave: (letter, copies) then (vowels, consonants).
+
+    ``cumulative``: (letter, k) is set for every k up to the copies held, so that its
+    coefficient is what the k-th copy adds (a ridge fit then shrinks a rare second blank
+    toward "worth what the first is", not toward "worth nothing").
+    """
     n_samples, width = kept.shape
     letters = width - 1
     cols = width * (MAX_COPIES + 1) + (MAX_COPIES + 1) ** 2
@@ -215,6 +222,10 @@ def _design(kept: np.ndarray, vowel: np.ndarray) -> tuple[np.ndarray, int]:
     rows = np.arange(n_samples)
     for i in range(width):
         n = np.minimum(kept[:, i], MAX_COPIES)
+        if cumulative:
+            for k in range(1, MAX_COPIES + 1):
+                x[rows[n >= k], i * (MAX_COPIES + 1) + k] = 1.0
+            continue
         held = n > 0
         x[rows[held], i * (MAX_COPIES + 1) + n[held]] = 1.0
     nv = np.minimum((kept[:, :letters] * vowel).sum(axis=1), MAX_COPIES)
@@ -243,7 +254,8 @@ def fit_leaves(
     note: str = "",
     stage: np.ndarray | None = None,
 ) -> LeaveTable:
-    """Ridge least squares of ``target`` on the leave features of ``kept`` (one row each).
+    """Ridge least squares of ``target`` on the leave features of ``kept`` (one row each);
+    each further copy of a letter is fitted as what it adds to the copies before it.
 
     Each distinct value of ``stage`` (e.g. the bag's size in groups of ten) gets its own
     unshrunk intercept; without it there is one. The intercepts are nuisance terms: a
@@ -269,7 +281,7 @@ def fit_leaves(
     rhs = np.zeros(size)
     kept = kept.astype(np.int64)
     for lo in range(0, len(kept), 20_000):
-        part, _ = _design(kept[lo : lo + 20_000], vowel)
+        part, _ = _design(kept[lo : lo + 20_000], vowel, cumulative=True)
         x = np.zeros((len(part), size))
         x[:, :cols] = part
         x[np.arange(len(part)), cols + group[lo : lo + 20_000]] = 1.0
@@ -279,8 +291,9 @@ def fit_leaves(
     penalty[:cols] = ridge  # the intercepts are not shrunk
     coef = np.linalg.solve(gram + np.diag(penalty) + 1e-9 * np.eye(size), rhs)
     width = tiles.size + 1
-    per_letter = coef[: width * (MAX_COPIES + 1)].reshape(width, MAX_COPIES + 1).copy()
-    per_letter[:, 0] = 0.0
+    added = coef[: width * (MAX_COPIES + 1)].reshape(width, MAX_COPIES + 1).copy()
+    added[:, 0] = 0.0
+    per_letter = np.cumsum(added, axis=1)  # the k-th copy's worth added up to n copies
     balance = coef[width * (MAX_COPIES + 1) : cols].reshape(MAX_COPIES + 1, MAX_COPIES + 1)
     return anchor_leaves(LeaveTable(tiles, per_letter, balance.copy(), note))
 
