@@ -83,17 +83,32 @@ class Connection:
         self.writer: asyncio.StreamWriter | None = None
 
     async def request(self, method: str, path: str, body: object = None) -> tuple[int, bytes]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-        assert self.reader is not None
+        """Send one request; a kept-alive connection the server has since closed (uvicorn
+        closes one idle for 5 s) is reopened and the request sent again, as browsers do."""
         data = b"" if body is None else json.dumps(body).encode()
         head = (
             f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
-        )
-        self.writer.write(head.encode("ascii") + data)
+        ).encode("ascii")
+        reused = self.writer is not None
+        try:
+            return await self._exchange(head + data)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            if not reused:
+                raise
+            self.close()
+            return await self._exchange(head + data)
+
+    async def _exchange(self, message: bytes) -> tuple[int, bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        self.writer.write(message)
         await self.writer.drain()
-        status = int((await self.reader.readline()).split()[1])
+        line = await self.reader.readline()
+        if not line:
+            raise ConnectionError("the server closed the connection")
+        status = int(line.split()[1])
         length = None
         while (line := await self.reader.readline()) not in (b"\r\n", b""):
             name, _, value = line.partition(b":")

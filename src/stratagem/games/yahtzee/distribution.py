@@ -295,7 +295,10 @@ def remaining_distributions(
         ids = np.arange(next_id, next_id + len(layer))
         sid[layer[:, 0], layer[:, 1], layer[:, 2]] = ids
         next_id += len(layer)
-        pieces = []
+        # The layer is written in place into one buffer sized for the longest possible
+        # rows: only the pages written become resident, so no second copy of the layer
+        # is made (concatenating chunks cost a third layer's worth of peak memory).
+        buf = np.empty(len(layer) * width, dtype=dtype)
         used = 0
         for lo in range(0, len(layer), chunk):
             part = layer[lo : lo + chunk]
@@ -307,16 +310,15 @@ def remaining_distributions(
             )  # fmt: skip
             if not fits:  # pragma: no cover - a remaining score above 2047 cannot occur
                 raise AssertionError("a remaining-score distribution is longer than 2048")
-            piece = np.empty(int(out_len.sum()), dtype=dtype)
-            part_offsets = DK.compact_rows(out[: len(part)], out_len, piece)
+            size = int(out_len.sum())
+            part_offsets = DK.compact_rows(out[: len(part)], out_len, buf[used : used + size])
             part_ids = ids[lo : lo + len(part)]
             local[part_ids] = used + part_offsets
             lows[part_ids] = out_low
             lengths[part_ids] = out_len
-            pieces.append(piece)
-            used += len(piece)
-        nxt = np.concatenate(pieces) if pieces else np.zeros(0, dtype=dtype)
-        del pieces
+            used += size
+        nxt = buf[:used]
+        del buf
         if sink is not None:
             sink(filled, ids, nxt)
         if keep == "all":
