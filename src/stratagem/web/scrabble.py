@@ -35,10 +35,9 @@ from stratagem.games.scrabble.board import (
     Placement,
     new_tiles,
     parse_coordinate,
-    score_tiles,
 )
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, load_lexicon
-from stratagem.games.scrabble.play import parse_move
+from stratagem.games.scrabble.play import choose_spelling, parse_move, refuse_placement
 from stratagem.games.scrabble.position import read_position
 from stratagem.games.scrabble.state import Exchange, Pass, ScrabbleState, move_generator
 from stratagem.games.scrabble.tiles import BLANK_FLAG, TILE_SETS, tile_set
@@ -224,22 +223,14 @@ def read_move(text: str, state: ScrabbleState) -> Placement | Exchange | Pass:
         word = "".join(square(int(x)) for x in codes[k, : len(typed)])
         if word.upper() == typed.upper():
             found.append(Placement(row, col, across, word, int(info[k, 4])))
-    mixed = typed != typed.upper() and typed != typed.lower()
-    if mixed:
-        exact = [m for m in found if m.word == typed]
-        if exact:
-            return exact[0]
-    elif found:
-        return found[0]  # best first: natural tiles before blanks
+    chosen = choose_spelling(typed, found)
+    if chosen is not None:
+        return chosen
     # Not legal: say why, with the CLI parser's checks (without its full move list).
     for ch in typed:
         if state.tiles.letter_index(ch) is None:
             return parse_move(text, state)  # names the foreign letter before listing moves
-    word = typed if mixed else typed.upper()
-    board = state.board_array
-    placed = new_tiles(board, Placement(row, col, across, word, 0), state.tiles)
-    score_tiles(board, placed, state.tiles, state.lexicon.__contains__)
-    raise IllegalActionError(f"your rack {state.rack_text()} cannot lay {word} at {words[0]}")
+    refuse_placement(state, words[0], typed)
 
 
 def top_placements(

@@ -118,16 +118,8 @@ def fill_final_roll_values(V, mask, u, y, score, upper_face, joker_score, counts
             fut[c] = V[m2, u, y]
     for k in range(ROLL_START, NUM_KEEPS):
         best = NEG
-        if yahtzee_face(counts, k) > 0:
-            for j in range(nopen):
-                c = open_cats[j]
-                pts, nu, ny, legal = category_points(
-                    mask, u, y, c, k, score, upper_face, joker_score, counts, ip
-                )
-                if legal:
-                    v = pts + V[mask | (1 << c), nu, ny]
-                    if v > best:
-                        best = v
+        if yahtzee_face(counts, k) > 0:  # the bonus and joker rules: the full scoring
+            best = best_box(V, mask, u, y, k, score, upper_face, joker_score, counts, ip)[1]
         else:
             for j in range(nopen):
                 c = open_cats[j]
