@@ -71,3 +71,10 @@ def test_an_interrupted_replacement_leaves_the_old_file_byte_for_byte(tmp_path: 
         raise KeyboardInterrupt
     assert path.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["out.bin"]
+
+
+def test_a_path_with_a_nul_byte_is_a_named_error() -> None:
+    with pytest.raises(FileInputError, match="NUL byte"):
+        read_user_text("rules\x00.txt", limit=100)
+    with pytest.raises(FileInputError, match="NUL byte"):
+        check_writable_target("out\x00.csv")

@@ -58,6 +58,8 @@ def check_readable(path: Path | str, what: str = "file") -> Path:
         ) from None
     except OSError as exc:
         raise FileInputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL byte in the path
+        raise FileInputError(f"cannot read {what} {path!r}: no path holds a NUL byte") from None
     if stat.S_ISDIR(mode):
         raise FileInputError(f"cannot read {what} {path}: it is a folder; name a file")
     return path
@@ -118,6 +120,8 @@ def check_writable_target(path: Path | str, what: str = "output file") -> Path:
     """``path`` if a file can be created or replaced there: its folder exists (it is not
     created silently), and the path itself is not a folder, a device or a pipe."""
     path = Path(path)
+    if "\x00" in str(path):
+        raise FileInputError(f"{what} {str(path)!r}: no path holds a NUL byte")
     parent = path.parent
     try:
         parent_mode = parent.stat().st_mode
