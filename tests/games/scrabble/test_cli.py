@@ -147,3 +147,19 @@ def test_selfplay_stops_on_ctrl_c_without_a_traceback(words, monkeypatch) -> Non
     result = runner.invoke(app, ["selfplay", "--lexicon", str(words), "--games", "5"])
     assert result.exit_code == 130 and calls["n"] == 2
     assert "Traceback" not in result.output and result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["learn-leaves", "--games", "1", "--seed", "-1"], "--seed"),
+        (["tune", "--workers", "0"], "--workers"),
+        (["tune", "--seed", "-3"], "--seed"),
+    ],
+)
+def test_tuning_commands_check_their_numbers_before_work(tmp_path, args, option) -> None:  # type: ignore[no-untyped-def]
+    """A negative seed crashed learn-leaves in numpy; --workers 0 started a tuning run."""
+    out = tmp_path / "out"
+    result = runner.invoke(app, [args[0], "--out", str(out), *args[1:]])
+    assert result.exit_code == 2 and option in result.output
+    assert not out.exists()

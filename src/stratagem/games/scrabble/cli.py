@@ -246,7 +246,9 @@ def learn_leaves_cmd(
     out_file: Annotated[Path, typer.Option("--out", help="Leave-value file to write (JSON).")],
     games: Annotated[int, typer.Option("--games", help="Self-play games per round.")] = 2000,
     iterations: Annotated[int, typer.Option("--iterations", help="Rounds.")] = 2,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed.")
+    ] = 0,
     lexicon: LexiconOpt = None,
     rules: RulesOpt = "english",
     tiles: TilesOpt = None,
@@ -279,9 +281,13 @@ def tune_cmd(
     games: Annotated[
         int, typer.Option("--games", help="Games per player per generation (even: paired).")
     ] = 100,
-    workers: Annotated[int | None, typer.Option("--workers", help="Processes (all cores).")] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, max=256, help="Processes (all cores).")
+    ] = None,
     backend: Annotated[str, typer.Option("--backend", help="local or ray.")] = "local",
-    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed.")
+    ] = 0,
     rules: Annotated[str, typer.Option("--rules", help="Arena rules preset (tile set).")] = (
         "english"
     ),
