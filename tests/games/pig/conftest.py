@@ -1,4 +1,4 @@
-"""Pig fixtures: solutions memoised per session in a private cache."""
+"""Pig fixtures: solutions memoised per session in a private cache of the run."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ import pytest
 from stratagem.core.tables import TableCache
 from stratagem.games.pig.rules import PigRules
 from stratagem.games.pig.solver import PigSolution, solve
+from tests.locking import exclusive
 
 
 @pytest.fixture(scope="session")
-def pig_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    path = tmp_path_factory.mktemp("pig-cache")
+def pig_cache(run_tmp: Path) -> Iterator[Path]:
+    path = run_tmp / "pig-cache"
+    path.mkdir(exist_ok=True)
     old = os.environ.get("STRATAGEM_CACHE_DIR")
     os.environ["STRATAGEM_CACHE_DIR"] = str(path)
     yield path
@@ -31,7 +33,8 @@ def pig_solved(pig_cache: Path) -> Callable[[PigRules], PigSolution]:
 
     def get(rules: PigRules) -> PigSolution:
         if rules not in memo:
-            memo[rules] = solve(rules, cache=TableCache(pig_cache))
+            with exclusive(pig_cache, f"solve-{rules.fingerprint()}"):
+                memo[rules] = solve(rules, cache=TableCache(pig_cache))
         return memo[rules]
 
     return get
