@@ -33,7 +33,7 @@ def pig_solved(pig_cache: Path) -> Callable[[PigRules], PigSolution]:
 
     def get(rules: PigRules) -> PigSolution:
         if rules not in memo:
-            with exclusive(pig_cache, f"solve-{rules.fingerprint()}"):
+            with exclusive(pig_cache, f"solve-{rules.fingerprint}"):
                 memo[rules] = solve(rules, cache=TableCache(pig_cache))
         return memo[rules]
 
