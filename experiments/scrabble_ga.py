@@ -45,7 +45,13 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
     "cz-tuned-greedy": ("czech", H, "greedy", "Czech: tuned heuristic vs greedy"),
     "cz-source-greedy": ("czech", SRC, "greedy", "Czech: the source's weights vs greedy"),
     "cz-equity-greedy": ("czech", EQ, "greedy", "Czech: equity vs greedy"),
+    "enable-equity-greedy": ("enable", EQ, "greedy", "ENABLE: equity (score + leave) vs greedy"),
+    "enable-tuned-greedy": ("enable", H, "greedy", "ENABLE: GA-tuned heuristic vs greedy"),
+    "enable-best-greedy": ("enable", BEST, "greedy", "ENABLE: heuristic + leave term vs greedy"),
 }
+ENABLE = (ROOT / ".." / "shared" / "lexicons" / "enable1.txt").resolve()
+RULES = {"english": "english", "czech": "czech", "enable": f"english:{ENABLE}"}
+"""Rules of each label in MATCHES: the built-in lexicons, or ENABLE as a word list."""
 SEED = 2026
 
 
@@ -57,7 +63,7 @@ def play(name: str, games: int, workers: int) -> None:
     from stratagem.core.arena import make_executor, make_experiment, run
 
     rules, a, b, _ = MATCHES[name]
-    exp = make_experiment("scrabble", rules, [a, b], SEED, "match")
+    exp = make_experiment("scrabble", RULES[rules], [a, b], SEED, "match")
     RUNS.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     last = [0.0]

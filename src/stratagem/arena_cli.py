@@ -61,6 +61,14 @@ def run_command(
     ] = 100,
     seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Experiment seed.")] = 0,
     rules: Annotated[str | None, typer.Option("--rules", help="Rule preset.")] = None,
+    lexicon: Annotated[
+        Path | None,
+        typer.Option(
+            "--lexicon",
+            help="Scrabble: play on this word list (UTF-8, one word a line) with the "
+            "--rules tile set.",
+        ),
+    ] = None,
     mode: Annotated[
         str | None, typer.Option("--mode", help="solitaire, match or round-robin (inferred).")
     ] = None,
@@ -75,6 +83,11 @@ def run_command(
     """Play (or resume) an experiment, streaming one row per game to --out."""
     if mode is not None and mode not in ("solitaire", "match", "round-robin"):
         raise ArenaError(f"unknown mode {mode!r}; use solitaire, match or round-robin")
+    if lexicon is not None:
+        word_list = load_game(game).extra.get("lexicon_rules")
+        if word_list is None:
+            raise ArenaError(f"{game} plays without a word list; --lexicon is for scrabble")
+        rules = word_list(lexicon, rules or load_game(game).default_rules)
     exp = make_experiment(game, rules, split_specs(agents), seed, mode)  # type: ignore[arg-type]
     executor = make_executor(backend, workers)
     with Progress(

@@ -376,6 +376,13 @@ class GameSpec:
     """Optional hooks, e.g. ``series`` (a compiled runner, see :mod:`stratagem.core.play`)."""
 
     def check_rules(self, rules: str) -> str:
+        """``rules`` if it is a preset, else what the game's optional ``extra["check_rules"]``
+        hook makes of it (a game whose rules may name a file, e.g. a Scrabble word list,
+        checks and canonicalises the string there)."""
+        hook = self.extra.get("check_rules")
+        if rules not in self.presets and hook is not None and isinstance(rules, str):
+            checked: str = hook(rules)
+            return checked
         if rules not in self.presets:
             raise ArenaError(
                 f"unknown rules {rules!r} for {self.name}; "

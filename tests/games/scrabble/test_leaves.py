@@ -11,12 +11,16 @@ from stratagem.games.scrabble.leaves import (
     MAX_COPIES,
     LeavesError,
     LeaveTable,
+    SelfPlayRecords,
     anchor_leaves,
     fit_leaves,
+    fit_records,
     load_leaves,
     save_leaves,
+    selfplay_records,
     selfplay_samples,
     shipped_leaves,
+    table_values,
     vowels,
 )
 from stratagem.games.scrabble.lexicon import Lexicon
@@ -111,3 +115,78 @@ def test_selfplay_samples_pair_each_move_with_the_next() -> None:
     kept, target = selfplay_samples(lex, LeaveTable.zeros(TS), 3, seed=0)
     assert kept.shape[1] == TS.size + 1 and len(kept) == len(target) > 0
     assert np.all(kept.sum(axis=1) <= 7) and np.all(target >= 0)
+
+
+def test_stage_intercepts_keep_a_stage_offset_out_of_the_leaves() -> None:
+    # Early samples (stage 0) score 30 more and hold the blank twice as often: one intercept
+    # would credit the blank with part of the 30; one intercept per stage does not.
+    rng = np.random.default_rng(1)
+    kept = random_leaves(rng, 20_000)
+    stage = rng.integers(0, 2, len(kept))
+    blank = TS.size
+    early_blank = (stage == 0) & (rng.random(len(kept)) < 0.5)
+    kept[early_blank, blank] = np.maximum(kept[early_blank, blank], 1)
+    truth = LeaveTable.zeros(TS)
+    truth.per_letter[blank, 1] = 20.0
+    target = np.array([truth.value(k) for k in kept]) + 30.0 * (stage == 0)
+    target += rng.normal(0, 1.0, len(kept))
+    one = fit_leaves(kept, target, TS, ridge=0.1)
+    staged = fit_leaves(kept, target, TS, ridge=0.1, stage=stage)
+    diff = TS.rack_counts("?"), TS.rack_counts("E")
+    assert abs(staged.value(diff[0]) - staged.value(diff[1]) - 20.0) < 0.5
+    assert one.value(diff[0]) - one.value(diff[1]) > 25.0
+
+
+def test_table_values_match_the_kernel() -> None:
+    rng = np.random.default_rng(2)
+    table = LeaveTable(TS, rng.normal(0, 5, (TS.size + 1, MAX_COPIES + 1)),
+                       rng.normal(0, 5, (MAX_COPIES + 1, MAX_COPIES + 1)))  # fmt: skip
+    table.per_letter[:, 0] = 0.0
+    kept = random_leaves(rng, 300)
+    assert np.allclose(table_values(table, kept), [table.value(k) for k in kept])
+
+
+def test_refits_price_the_next_leave_by_the_table_before() -> None:
+    # Holding a blank is worth 10 next move, and the blank is kept for one more move: the
+    # first fit (next leave priced at 0) sees 10, the second 10 + the blank's value again.
+    rng = np.random.default_rng(3)
+    kept = random_leaves(rng, 5_000)
+    kept[:, TS.size] = 0
+    kept[::2, TS.size] = 1
+    has = kept[:, TS.size] > 0
+    nxt = np.zeros_like(kept)
+    nxt[has, TS.size] = 1
+    records = SelfPlayRecords(kept, 10.0 * has, nxt, np.ones(len(kept), bool) & has,
+                              np.full(len(kept), 50))  # fmt: skip
+    start = LeaveTable.zeros(TS)
+    once, _ = fit_records(records, TS, start, refits=1, ridge=0.01)
+    twice, changes = fit_records(records, TS, start, refits=2, ridge=0.01)
+    e = TS.rack_counts("E")
+    b = TS.rack_counts("E?")
+    assert abs(once.value(b) - once.value(e) - 10.0) < 0.5
+    assert abs(twice.value(b) - twice.value(e) - 20.0) < 0.5
+    assert len(changes) == 2 and changes[1] > 5.0
+    with pytest.raises(LeavesError, match="refits"):
+        fit_records(records, TS, start, refits=0)
+
+
+def test_selfplay_records_pair_a_move_with_the_same_players_next() -> None:
+    lex = Lexicon.from_words(["at", "ta", "cat", "act", "eat", "tea", "ate", "sea", "set"], TS)
+    rec = selfplay_records(lex, LeaveTable.zeros(TS), 3, seed=0)
+    assert len(rec) > 0 and rec.kept.shape == rec.next_kept.shape == (len(rec), TS.size + 1)
+    assert np.all(rec.bag >= 7) and np.all(rec.score >= 0)
+    assert np.all(rec.kept.sum(axis=1) <= 7) and np.all(rec.next_kept.sum(axis=1) <= 7)
+    again = selfplay_records(lex, LeaveTable.zeros(TS), 3, seed=0)
+    assert np.array_equal(again.kept, rec.kept) and np.array_equal(again.score, rec.score)
+
+
+def test_an_unseen_second_copy_is_worth_what_the_first_is() -> None:
+    # No sample holds two blanks: the second blank's increment has no data and the ridge
+    # keeps it at 0, so two blanks are worth one blank (not nothing).
+    rng = np.random.default_rng(4)
+    kept = random_leaves(rng, 5_000)
+    kept[:, TS.size] = np.minimum(kept[:, TS.size], 1)
+    target = 25.0 * kept[:, TS.size] + rng.normal(0, 1.0, len(kept))
+    table = fit_leaves(kept, target, TS, ridge=3.0)
+    one, two = table.value(TS.rack_counts("E?")), table.value(TS.rack_counts("E??"))
+    assert one > 20.0 and abs(two - one) < 1.0

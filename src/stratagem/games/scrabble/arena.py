@@ -2,15 +2,21 @@
 and equity agents.
 
 The presets ``english`` and ``czech`` play with the built-in informal
-lexicons (derived from wordfreq; see :mod:`.lexicon`). A game's rules object
-is its :class:`~stratagem.games.scrabble.lexicon.Lexicon` (which holds the tile set).
+lexicons (derived from wordfreq; see :mod:`.lexicon`). Any word list plays as
+the rules ``TILES:PATH`` (``english:/data/enable1.txt``; ``stratagem arena run
+--lexicon PATH`` writes it): the file is read with a size limit, built once
+into a cached DAWG, and named by its absolute path in results files. A game's
+rules object is its :class:`~stratagem.games.scrabble.lexicon.Lexicon` (which
+holds the tile set).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 from stratagem.core.agent import Agent, RandomAgent
+from stratagem.core.errors import InvalidRulesError
 from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
 from stratagem.games.scrabble.endgame import EndgameAgent
 from stratagem.games.scrabble.heuristic import (
@@ -21,7 +27,7 @@ from stratagem.games.scrabble.heuristic import (
     shipped_weights,
 )
 from stratagem.games.scrabble.leaves import load_leaves, shipped_leaves
-from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon
+from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, load_lexicon
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.strategies import GreedyAgent
 from stratagem.games.scrabble.tiles import TILE_SETS
@@ -29,8 +35,41 @@ from stratagem.games.scrabble.tiles import TILE_SETS
 
 @lru_cache(maxsize=4)
 def lexicon(rules: str) -> Lexicon:
-    """The built-in lexicon of a preset, loaded once per process."""
+    """The lexicon of a preset or of ``TILES:PATH`` rules, loaded once per process."""
+    tiles, sep, path = rules.partition(":")
+    if sep:
+        return load_lexicon(path, tiles)
     return default_lexicon(rules)
+
+
+def lexicon_rules(path: str | Path, tiles: str = "english") -> str:
+    """The rules string that plays on the word list at ``path`` with a tile set's tiles.
+
+    >>> lexicon_rules("/data/enable1.txt")
+    'english:/data/enable1.txt'
+    """
+    if tiles not in TILE_SETS:
+        raise InvalidRulesError(
+            f"unknown tile set {tiles!r} for a word list; the tile sets are: {', '.join(TILE_SETS)}"
+        )
+    text = str(path)
+    if not text.strip():
+        raise InvalidRulesError("the word-list path is empty; give a file, one word a line")
+    return f"{tiles}:{Path(text).expanduser().absolute()}"
+
+
+def check_rules(rules: str) -> str:
+    """Check non-preset rules, ``TILES:PATH``: the tile set exists and the word list loads
+    (size limit, UTF-8, at least one playable word); returns the canonical string."""
+    tiles, sep, path = rules.partition(":")
+    if not sep:
+        raise InvalidRulesError(
+            f"unknown rules {rules!r} for scrabble; the presets are: {', '.join(TILE_SETS)}, "
+            "or TILES:PATH for a word list (e.g. english:/data/enable1.txt)"
+        )
+    canonical = lexicon_rules(path, tiles)
+    lexicon(canonical)  # fail now, with the file's own error, not in a worker
+    return canonical
 
 
 def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
@@ -97,4 +136,5 @@ GAME = GameSpec(
     result="score",
     agents=agent_table(*AGENTS),
     rules_type=Lexicon,
+    extra={"check_rules": check_rules, "lexicon_rules": lexicon_rules},
 )

@@ -13,15 +13,21 @@ per (letter, copies held) and one per (vowels, consonants) balance:
 Duplicates, the Q without a U's cost, the S and blank's worth all fit in
 ``per_letter``; ``balance`` prices a rack of all vowels or all consonants.
 
-How it is learned (:func:`learn_leaves`): in self-play games, every move made
-with at least 7 tiles in the bag gives a sample (the tiles kept, and the
-points the same player scores on their next move plus the leave value of
-what they keep then, by the current table); a ridge least-squares fit of that
-target on the table's indicator features, with an intercept, gives the table;
-keeping nothing is worth 0, and every other leave is shifted by one constant
-so that a single tile drawn at random from a full bag is worth 0 on average
-(:func:`anchor_leaves` says why). Repeating with players that use the new
-table (``iterations``) moves the values toward the policy that uses them.
+How it is learned (:func:`learn_leaves`; ``experiments/scrabble_leaves.py`` for
+long, resumable runs): in self-play games, every move made with at least 7
+tiles in the bag gives a record (:func:`selfplay_records`: the tiles kept, the
+points the same player scores on their next move, and what they keep then).
+The target of a record is those points plus the current table's value of the
+next leave if the bag still held 7 tiles; a ridge least-squares fit of the
+target on the table's indicator features, with one intercept per stage of the
+game (the bag's size in tens, nuisance terms that take the stage's scoring
+level out of the leaves), gives the table (:func:`fit_leaves`). Refitting the
+same records with the targets priced by the new table (:func:`fit_records`)
+looks one more move ahead each time. Keeping nothing is worth 0, and every
+other leave is shifted by one constant so that a single tile drawn at random
+from a full bag is worth 0 on average (:func:`anchor_leaves` says why).
+Rounds of new self-play with players that use the new table move the values
+toward the policy that uses them.
 
 The table is stored as a JSON file (:func:`save_leaves` / :func:`load_leaves`);
 the package ships one per tile set under ``games/scrabble/data/``.
@@ -49,6 +55,7 @@ import numpy as np
 
 from stratagem.core.errors import StratagemError
 from stratagem.games.scrabble import _heuristic_kernels as kern
+from stratagem.games.scrabble.board import RACK_SIZE
 from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.tiles import TileSet, tile_set
 
@@ -195,17 +202,30 @@ def shipped_leaves(tiles: TileSet | str) -> LeaveTable:
 
 # --- learning -------------------------------------------------------------------------------
 
+STAGE_WIDTH = 10
+"""Tiles of bag per stage group: the fit's nuisance intercepts (see :func:`fit_leaves`)."""
 
-def _design(kept: np.ndarray, vowel: np.ndarray) -> tuple[np.ndarray, int]:
-    """Indicator features of each sample's leave: (letter, copies) then (vowels, consonants)."""
+
+def _design(
+    kept: np.ndarray, vowel: np.ndarray, cumulative: bool = False
+) -> tuple[np.ndarray, int]:
+    """Indicator features of each sample's leave: (letter, copies) then (vowels, consonants).
+
+    ``cumulative``: (letter, k) is set for every k up to the copies held, so that its
+    coefficient is what the k-th copy adds (a ridge fit then shrinks a rare second blank
+    toward "worth what the first is", not toward "worth nothing").
+    """
     n_samples, width = kept.shape
     letters = width - 1
     cols = width * (MAX_COPIES + 1) + (MAX_COPIES + 1) ** 2
-    x = np.zeros((n_samples, cols + 1))
-    x[:, -1] = 1.0  # intercept
+    x = np.zeros((n_samples, cols))
     rows = np.arange(n_samples)
     for i in range(width):
         n = np.minimum(kept[:, i], MAX_COPIES)
+        if cumulative:
+            for k in range(1, MAX_COPIES + 1):
+                x[rows[n >= k], i * (MAX_COPIES + 1) + k] = 1.0
+            continue
         held = n > 0
         x[rows[held], i * (MAX_COPIES + 1) + n[held]] = 1.0
     nv = np.minimum((kept[:, :letters] * vowel).sum(axis=1), MAX_COPIES)
@@ -216,23 +236,64 @@ def _design(kept: np.ndarray, vowel: np.ndarray) -> tuple[np.ndarray, int]:
     return x, cols
 
 
+def table_values(table: LeaveTable, kept: np.ndarray) -> np.ndarray:
+    """The table's value of each row of ``kept`` (vectorised :meth:`LeaveTable.value`)."""
+    coef = np.concatenate([table.per_letter.ravel(), table.balance.ravel()])
+    out = np.zeros(len(kept))
+    for lo in range(0, len(kept), 20_000):
+        x, _ = _design(np.asarray(kept[lo : lo + 20_000], dtype=np.int64), table.vowel)
+        out[lo : lo + len(x)] = x @ coef
+    return out
+
+
 def fit_leaves(
-    kept: np.ndarray, target: np.ndarray, tiles: TileSet, ridge: float = 3.0, note: str = ""
+    kept: np.ndarray,
+    target: np.ndarray,
+    tiles: TileSet,
+    ridge: float = 3.0,
+    note: str = "",
+    stage: np.ndarray | None = None,
 ) -> LeaveTable:
-    """Ridge least squares of ``target`` on the leave features of ``kept`` (one row each)."""
+    """Ridge least squares of ``target`` on the leave features of ``kept`` (one row each);
+    each further copy of a letter is fitted as what it adds to the copies before it.
+
+    Each distinct value of ``stage`` (e.g. the bag's size in groups of ten) gets its own
+    unshrunk intercept; without it there is one. The intercepts are nuisance terms: a
+    constant per position does not change which move is best, but a sample taken early in
+    the game has more turns ahead than one taken late, and without them that difference
+    would leak into the leaves that are common at one stage of the game.
+    """
     if kept.ndim != 2 or kept.shape[1] != tiles.size + 1 or len(kept) != len(target):
         raise LeavesError("fit_leaves: kept must be (samples, letters + 1) with one target each")
     if len(kept) < 10:
         raise LeavesError(f"fit_leaves needs at least 10 samples, got {len(kept)}")
+    if not math.isfinite(ridge) or ridge < 0:
+        raise LeavesError(f"ridge must be a finite number >= 0, got {ridge}")
+    groups = np.zeros(len(kept), dtype=np.int64) if stage is None else np.asarray(stage)
+    if groups.shape != (len(kept),):
+        raise LeavesError("fit_leaves: stage must hold one group per sample")
+    _, group = np.unique(groups, return_inverse=True)
+    n_groups = int(group.max()) + 1
     vowel = vowels(tiles)
-    x, cols = _design(kept.astype(np.int64), vowel)
-    penalty = np.full(cols + 1, ridge)
-    penalty[-1] = 0.0  # the intercept is not shrunk
-    gram = x.T @ x + np.diag(penalty)
-    coef = np.linalg.solve(gram, x.T @ target)
+    cols = (tiles.size + 1) * (MAX_COPIES + 1) + (MAX_COPIES + 1) ** 2
+    size = cols + n_groups
+    gram = np.zeros((size, size))
+    rhs = np.zeros(size)
+    kept = kept.astype(np.int64)
+    for lo in range(0, len(kept), 20_000):
+        part, _ = _design(kept[lo : lo + 20_000], vowel, cumulative=True)
+        x = np.zeros((len(part), size))
+        x[:, :cols] = part
+        x[np.arange(len(part)), cols + group[lo : lo + 20_000]] = 1.0
+        gram += x.T @ x
+        rhs += x.T @ target[lo : lo + 20_000]
+    penalty = np.zeros(size)
+    penalty[:cols] = ridge  # the intercepts are not shrunk
+    coef = np.linalg.solve(gram + np.diag(penalty) + 1e-9 * np.eye(size), rhs)
     width = tiles.size + 1
-    per_letter = coef[: width * (MAX_COPIES + 1)].reshape(width, MAX_COPIES + 1).copy()
-    per_letter[:, 0] = 0.0
+    added = coef[: width * (MAX_COPIES + 1)].reshape(width, MAX_COPIES + 1).copy()
+    added[:, 0] = 0.0
+    per_letter = np.cumsum(added, axis=1)  # the k-th copy's worth added up to n copies
     balance = coef[width * (MAX_COPIES + 1) : cols].reshape(MAX_COPIES + 1, MAX_COPIES + 1)
     return anchor_leaves(LeaveTable(tiles, per_letter, balance.copy(), note))
 
@@ -259,20 +320,55 @@ def anchor_leaves(table: LeaveTable) -> LeaveTable:
     return LeaveTable(tiles, table.per_letter.copy(), balance, table.note)
 
 
-def selfplay_samples(
+@dataclass(frozen=True, eq=False)
+class SelfPlayRecords:
+    """One row per move made with at least 7 tiles in the bag, paired with the same
+    player's next move: what they kept, the points of that next move, what they kept
+    after it, whether the bag still held 7 tiles then (so that its leave counts), and the
+    bag's size before the first move."""
+
+    kept: np.ndarray
+    score: np.ndarray
+    next_kept: np.ndarray
+    bootstrap: np.ndarray
+    bag: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.score)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {
+            "kept": self.kept,
+            "score": self.score,
+            "next_kept": self.next_kept,
+            "bootstrap": self.bootstrap,
+            "bag": self.bag,
+        }
+
+    @classmethod
+    def concat(cls, parts: list[SelfPlayRecords], width: int) -> SelfPlayRecords:
+        if not parts:
+            empty = np.zeros((0, width), dtype=np.int64)
+            return cls(empty, np.zeros(0), empty.copy(), np.zeros(0, bool), np.zeros(0, int))
+        return cls(*(np.concatenate([getattr(p, k) for p in parts]) for k in parts[0].arrays()))
+
+    def targets(self, table: LeaveTable) -> np.ndarray:
+        """Next move's points + ``table``'s value of the leave after it (when it counts)."""
+        nxt = table_values(table, self.next_kept)
+        return self.score + np.where(self.bootstrap, nxt, 0.0)
+
+
+def selfplay_records(
     lexicon: Lexicon,
     table: LeaveTable,
     games: int,
     seed: int,
+    first: int = 0,
     progress: Callable[[int, int], None] | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Samples (kept tiles, next-move worth) from ``games`` self-play games of the equity
-    player using ``table`` (game ``i`` draws from ``default_rng([seed, i])``).
-
-    A sample is a move made with at least 7 tiles in the bag; its target is the points
-    the same player scores on their next move, plus the table's value of what they keep
-    then if the bag still held 7 tiles.
-    """
+) -> SelfPlayRecords:
+    """Self-play ``games`` games of the equity player using ``table`` (zeros: greedy) and
+    record every move made with at least 7 tiles in the bag (:class:`SelfPlayRecords`);
+    game ``i`` draws from ``default_rng([seed, first + i])``."""
     from stratagem.games.scrabble.board import Placement
     from stratagem.games.scrabble.heuristic import EquityAgent
     from stratagem.games.scrabble.state import ScrabbleState
@@ -280,35 +376,76 @@ def selfplay_samples(
     if not 1 <= games <= 10_000_000:
         raise LeavesError(f"games must be 1-10000000, got {games}")
     agent = EquityAgent(lexicon.tiles, table, endgame=False)
-    kept_rows: list[tuple[int, ...]] = []
-    targets: list[float] = []
+    rows: list[tuple[tuple[int, ...], float, tuple[int, ...], bool, int]] = []
     for g in range(games):
-        rng = np.random.default_rng([seed, g])
+        rng = np.random.default_rng([seed, first + g])
         state = ScrabbleState.new(lexicon, 2)
-        log: list[tuple[int, tuple[int, ...], float, float]] = []  # player, kept, score, leave
+        log: list[tuple[int, tuple[int, ...], float, bool, int]] = []  # player, kept, points
         while not state.is_terminal():
             p = state.current_player
             if p < 0:
                 state = state.apply(state.sample_chance(rng))
                 continue
-            early = state.bag_size() >= 7
+            bag = state.bag_size()
             action = agent.act(state, rng)
             state = state.apply(action)
-            kept = state.racks[p]
-            leave = table.value(np.array(kept)) if early else math.nan
             score = float(action.score) if isinstance(action, Placement) else 0.0
-            log.append((p, kept, score, leave))
-        for i, (p, kept, _, leave) in enumerate(log):
-            if math.isnan(leave):
+            log.append((p, state.racks[p], score, bag >= RACK_SIZE, bag))
+        for i, (p, kept, _, early, bag) in enumerate(log):
+            if not early:
                 continue
-            for q, _, score, nxt in log[i + 1 :]:
+            for q, nxt, score, nxt_early, _ in log[i + 1 :]:
                 if q == p:
-                    kept_rows.append(kept)
-                    targets.append(score + (0.0 if math.isnan(nxt) else nxt))
+                    rows.append((kept, score, nxt, nxt_early, bag))
                     break
         if progress:
             progress(g + 1, games)
-    return np.array(kept_rows, dtype=np.int64), np.array(targets)
+    width = lexicon.tiles.size + 1
+    if not rows:
+        return SelfPlayRecords.concat([], width)
+    return SelfPlayRecords(
+        np.array([r[0] for r in rows], dtype=np.int64).reshape(-1, width),
+        np.array([r[1] for r in rows]),
+        np.array([r[2] for r in rows], dtype=np.int64).reshape(-1, width),
+        np.array([r[3] for r in rows], dtype=np.bool_),
+        np.array([r[4] for r in rows], dtype=np.int64),
+    )
+
+
+def selfplay_samples(
+    lexicon: Lexicon,
+    table: LeaveTable,
+    games: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(kept tiles, next-move worth by ``table``) of :func:`selfplay_records`."""
+    records = selfplay_records(lexicon, table, games, seed, progress=progress)
+    return records.kept, records.targets(table)
+
+
+def fit_records(
+    records: SelfPlayRecords,
+    tiles: TileSet,
+    start: LeaveTable,
+    refits: int = 1,
+    ridge: float = 3.0,
+    note: str = "",
+) -> tuple[LeaveTable, list[float]]:
+    """Fit a table to ``records`` ``refits`` times, each time with the targets priced by
+    the table before (the first by ``start``): every refit looks one more move ahead.
+    Returns the table and, per refit, the largest change of a single tile's value."""
+    if not 1 <= refits <= 100:
+        raise LeavesError(f"refits must be 1-100, got {refits}")
+    table = start
+    changes: list[float] = []
+    stage = records.bag // STAGE_WIDTH
+    eye = np.eye(tiles.size + 1, dtype=np.int64)
+    for _ in range(refits):
+        new = fit_leaves(records.kept, records.targets(table), tiles, ridge, note, stage)
+        changes.append(float(np.max(np.abs(table_values(new, eye) - table_values(table, eye)))))
+        table = new
+    return table, changes
 
 
 def learn_leaves(
@@ -319,11 +456,13 @@ def learn_leaves(
     start: LeaveTable | None = None,
     ridge: float = 3.0,
     progress: Callable[[int, int, int], None] | None = None,
+    refits: int = 1,
 ) -> LeaveTable:
     """Learn a table by ``iterations`` rounds of ``games`` self-play games (module docstring).
 
     The first round's players use ``start`` (zeros: the greedy player, whose leaves are
-    not chosen); later rounds use the table of the round before.
+    not chosen); later rounds use the table of the round before. Each round's table is
+    fitted ``refits`` times to its own games (:func:`fit_records`).
     """
     if not 1 <= iterations <= 100:
         raise LeavesError(f"iterations must be 1-100, got {iterations}")
@@ -334,11 +473,11 @@ def learn_leaves(
             if progress:
                 progress(it, done, total)
 
-        kept, target = selfplay_samples(lexicon, table, games, seed + it * 1_000_003, tick)
-        table = fit_leaves(
-            kept, target, lexicon.tiles, ridge,
+        records = selfplay_records(lexicon, table, games, seed + it * 1_000_003, progress=tick)
+        table, _ = fit_records(
+            records, lexicon.tiles, table, refits, ridge,
             note=f"learned by self-play: {iterations} rounds of {games} games "
-                 f"(last round {len(target)} samples), ridge {ridge}, seed {seed}, "
-                 f"lexicon {lexicon.source}",
+                 f"(last round {len(records)} samples, {refits} refits), ridge {ridge}, "
+                 f"seed {seed}, lexicon {lexicon.source}",
         )  # fmt: skip
     return table

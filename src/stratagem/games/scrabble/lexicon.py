@@ -279,7 +279,13 @@ def load_lexicon(
             f"lexicon {p} is not UTF-8 text (byte {exc.start}); save it as UTF-8, one word a line"
         ) from None
     digest = hashlib.sha256(blob).hexdigest()
-    return _cached({"sha256": digest}, ts, str(p), text.splitlines(), None, cache)
+    lex = _cached({"sha256": digest}, ts, str(p), text.splitlines(), None, cache)
+    if lex.word_count == 0:
+        raise InvalidRulesError(
+            f"lexicon {p} holds no word that the {ts.name} tiles can spell in 2-15 letters"
+            f" ({lex.skipped} lines skipped); give a UTF-8 word list, one word a line"
+        )
+    return lex
 
 
 def default_words(tiles: TileSet) -> list[str]:
