@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,16 +14,9 @@ from tests.locking import exclusive
 
 
 @pytest.fixture(scope="session")
-def pig_cache(run_tmp: Path) -> Iterator[Path]:
-    path = run_tmp / "pig-cache"
-    path.mkdir(exist_ok=True)
-    old = os.environ.get("STRATAGEM_CACHE_DIR")
-    os.environ["STRATAGEM_CACHE_DIR"] = str(path)
-    yield path
-    if old is None:
-        os.environ.pop("STRATAGEM_CACHE_DIR", None)
-    else:
-        os.environ["STRATAGEM_CACHE_DIR"] = old
+def pig_cache(table_cache: Path) -> Path:
+    """The run's table cache (tests/conftest.py), exported for the CLI commands."""
+    return table_cache
 
 
 @pytest.fixture(scope="session")

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,18 +14,9 @@ from tests.locking import exclusive
 
 
 @pytest.fixture(scope="session")
-def cache_dir(run_tmp: Path) -> Iterator[Path]:
-    """A cache directory of this run (shared by xdist workers), also exported for CLI
-    subprocesses."""
-    path = run_tmp / "stratagem-cache"
-    path.mkdir(exist_ok=True)
-    old = os.environ.get("STRATAGEM_CACHE_DIR")
-    os.environ["STRATAGEM_CACHE_DIR"] = str(path)
-    yield path
-    if old is None:
-        del os.environ["STRATAGEM_CACHE_DIR"]
-    else:
-        os.environ["STRATAGEM_CACHE_DIR"] = old
+def cache_dir(table_cache: Path) -> Path:
+    """The run's table cache (tests/conftest.py), exported for CLI subprocesses."""
+    return table_cache
 
 
 @pytest.fixture(scope="session")
