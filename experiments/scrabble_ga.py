@@ -184,10 +184,19 @@ def report(ga: Path | None, ga_leave: Path | None) -> None:
     }
     results = [s for s in (summarize(n) for n in MATCHES) if s is not None]
     DOCS.mkdir(parents=True, exist_ok=True)
+    # Matches and GA curves whose files this checkout lacks are carried over from the JSON
+    # of the earlier report, marked with the session they come from.
+    old_json = DOCS / "scrabble_ga.json"
+    old = json.loads(old_json.read_text()) if old_json.exists() else {}
+    have = {r["match"] for r in results}
+    for r in old.get("matches", []):
+        if r["match"] not in have:
+            r.setdefault("session", "earlier")
+            results.append(r)
     if any(curves.values()):
         plot(curves, DOCS / "scrabble_ga.png")
-    payload = {"matches": results,
-               "ga": {k: v for k, v in curves.items() if v}}  # fmt: skip
+    ga = {k: v for k, v in curves.items() if v} or old.get("ga", {})
+    payload = {"matches": results, "ga": ga}
     (DOCS / "scrabble_ga.json").write_text(json.dumps(payload, indent=1) + "\n")
     lines = [
         "| match | rules | pairs | games | win rate of A | 95% interval | mean spread "
@@ -195,8 +204,9 @@ def report(ga: Path | None, ga_leave: Path | None) -> None:
         "| --- | --- | ---: | ---: | ---: | --- | ---: | --- |",
     ]
     for r in results:
+        earlier = " (earlier session)" if r.get("session") == "earlier" else ""
         lines.append(
-            f"| {r['what']} (`{r['a']}` vs `{r['b']}`) | {r['rules']} | {r['pairs']:,} | "
+            f"| {r['what']}{earlier} (`{r['a']}` vs `{r['b']}`) | {r['rules']} | {r['pairs']:,} | "
             f"{r['games']:,} | {r['win_rate']:.1%} | {r['win_lo']:.1%}-{r['win_hi']:.1%} | "
             f"{r['spread']:+.1f} | {r['spread_lo']:+.1f} to {r['spread_hi']:+.1f} |"
         )

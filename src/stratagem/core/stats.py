@@ -18,9 +18,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats as sps
 
 from stratagem.core.errors import StratagemError
+
+
+def _sps() -> Any:
+    """scipy.stats, imported on first use: it costs about a second of start-up, which
+    every command that never computes an interval would pay (``stratagem.cli`` imports
+    this module through the arenas)."""
+    from scipy import stats
+
+    return stats
 
 
 @dataclass(frozen=True)
@@ -96,7 +104,7 @@ def mean_ci(
         return Summary(1, mean, nan, nan, nan, nan, mean, mean, confidence)
     sd = float(x.std(ddof=1))
     se = sd / np.sqrt(n)
-    lo, hi = sps.t.interval(confidence, n - 1, loc=mean, scale=se) if se > 0 else (mean, mean)
+    lo, hi = _sps().t.interval(confidence, n - 1, loc=mean, scale=se) if se > 0 else (mean, mean)
     if bounds is not None:
         lo, hi = max(float(lo), bounds[0]), min(float(hi), bounds[1])
     return Summary(
@@ -143,10 +151,10 @@ def paired_t(
         raise StratagemError(f"paired samples differ in length: {len(x)} and {len(y)}")
     d = x - y
     n = len(d)
-    result = sps.ttest_rel(x, y)
+    result = _sps().ttest_rel(x, y)
     se = float(d.std(ddof=1) / np.sqrt(n))
     lo, hi = (
-        (float(v) for v in sps.t.interval(confidence, n - 1, loc=d.mean(), scale=se))
+        (float(v) for v in _sps().t.interval(confidence, n - 1, loc=d.mean(), scale=se))
         if (se > 0)
         else (float(d.mean()),) * 2
     )
@@ -243,7 +251,7 @@ def levene(*groups: Sequence[float] | np.ndarray, center: str = "median") -> tup
     samples = [_sample(g, 2) for g in groups]
     if len(samples) < 2:
         raise StratagemError("Levene's test needs at least two groups")
-    result = sps.levene(*samples, center=center)
+    result = _sps().levene(*samples, center=center)
     return float(result.statistic), float(result.pvalue)
 
 

@@ -53,8 +53,9 @@ _SEARCH_LOCK = threading.Lock()
 def shared_searcher() -> Minimax:
     """One alpha-beta searcher (33 MB of tables) for every minimax opponent, used under a lock.
 
-    The kernels hold the GIL, so searches of two sessions could not run at once anyway;
-    one shared table keeps the memory of hundreds of sessions bounded.
+    The search kernels release the GIL (``nogil=True``), so a search running in a worker
+    thread leaves the event loop free; searches of two sessions queue behind each other
+    on this lock, which keeps the memory of hundreds of sessions bounded.
     """
     global _SEARCHER
     with _SEARCH_LOCK:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -142,3 +147,36 @@ def test_zoo_means_near_glenns_table(
     solved: Callable[[str], Solution], policy: str, mean: float
 ) -> None:
     assert policy_moments(solved("yahtzee-free-joker"), policy)[0] == pytest.approx(mean, abs=2)
+
+
+def test_a_cached_empty_card_distribution_is_printed_without_solving_or_numba(
+    tmp_path: Path,
+) -> None:
+    """`yahtzee distribution` asked again reads the cached result: nothing solved, numba
+    not even imported (the whole-process time of a repeated question is start-up)."""
+    from stratagem.core.tables import TableCache
+    from stratagem.games.yahtzee.distribution import SCORE_KIND, SCORE_VERSION
+    from stratagem.games.yahtzee.rules import preset
+
+    rules = preset("yatzy")
+    pmf = np.zeros(301)
+    pmf[[100, 300]] = 0.5  # a made-up result: the command must print this one
+    TableCache(tmp_path).save(
+        SCORE_KIND, f"{rules.fingerprint}-optimal", SCORE_VERSION,
+        {"pmf": pmf, "facts": np.array([0.0, 0.25, 0.5, 0.0])},
+    )  # fmt: skip
+    probe = (
+        "import sys\n"
+        "sys.argv = ['stratagem', 'yahtzee', 'distribution', '--rules', 'yatzy', '--json']\n"
+        "from stratagem.cli import main\n"
+        "try:\n    main()\nfinally:\n    print('numba' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120,
+        env={**os.environ, "STRATAGEM_CACHE_DIR": str(tmp_path)},
+    )  # fmt: skip
+    summary_line, numba_loaded = out.stdout.strip().splitlines()
+    summary = json.loads(summary_line)
+    assert summary["mean"] == 200.0
+    assert summary["min"] == 100 and summary["max"] == 300
+    assert numba_loaded == "False"

@@ -42,7 +42,7 @@ H01 = np.uint64(0x0101010101010101)
 U56 = np.uint64(56)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def popcount(x):
     x = x - ((x >> U1) & M1)
     x = (x & M2) + ((x >> np.uint64(2)) & M2)
@@ -50,12 +50,12 @@ def popcount(x):
     return np.int64((x * H01) >> U56)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def playable(occupied):
     return ~occupied & ((occupied << U16) | LEVEL0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def wins_at(mine, c):
     """True if ``mine`` (which holds cell ``c``) completes a line through ``c``."""
     for j in range(7):
@@ -68,7 +68,7 @@ def wins_at(mine, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def side_score(mine, theirs, free, mine_to_move, params, scratch):
     """The paper's sum over lines for one side (``free``: cells playable now)."""
     total = 0.0
@@ -112,7 +112,7 @@ def side_score(mine, theirs, free, mine_to_move, params, scratch):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def static_value(mine, theirs, mine_to_move, params, scratch):
     """U = own sum - opponent's sum, for the side owning ``mine``."""
     free = playable(mine | theirs)
@@ -121,7 +121,7 @@ def static_value(mine, theirs, mine_to_move, params, scratch):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def child_values(b0, b1, player, perspective, params, out):
     """U for ``perspective`` after each move of ``player`` (NaN for a full peg).
 
@@ -150,7 +150,7 @@ def child_values(b0, b1, player, perspective, params, out):
         out[p] = v
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def perft(beads, heights, player, depth):
     """Move sequences of exactly ``depth`` plies; a won game is not extended."""
     if depth == 0:
@@ -174,13 +174,13 @@ def perft(beads, heights, player, depth):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _toggle(hashes, c, colour):
     for k in range(8):
         hashes[k] ^= ZOBRIST[SYM_CELL[k, c], colour]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hashes_of(beads):
     hashes = np.zeros(8, dtype=np.uint64)
     for colour in range(2):
@@ -190,7 +190,7 @@ def hashes_of(beads):
     return hashes
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _canonical(hashes):
     best = 0
     for k in range(1, 8):
@@ -199,7 +199,7 @@ def _canonical(hashes):
     return best, hashes[best]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _order(moves, n, scores):
     for i in range(1, n):
         m = moves[i]
@@ -213,7 +213,7 @@ def _order(moves, n, scores):
         scores[j + 1] = s
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _store(tt_key, tt_val, tt_depth, tt_flag, tt_move, slot, key, k, best, best_move, alpha0,
            beta, depth, ply):  # fmt: skip
     stored = best
@@ -231,7 +231,7 @@ def _store(tt_key, tt_val, tt_depth, tt_flag, tt_move, slot, key, k, best, best_
 MAX_PLY = 65
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def negamax(beads, heights, player0, depth0, alpha, beta, ply0, params, hashes, tt_key, tt_val,
             tt_depth, tt_flag, tt_move, history, stats, scratch):  # fmt: skip
     """Alpha-beta value for ``player0`` to move; ``stats`` = [nodes, node limit, aborted].
@@ -376,7 +376,7 @@ def negamax(beads, heights, player0, depth0, alpha, beta, ply0, params, hashes, 
                 mode = 3
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search_root(beads, heights, player, depth, params, tt_key, tt_val, tt_depth, tt_flag,
                 tt_move, history, max_nodes, out_values):  # fmt: skip
     """Search to ``depth`` plies; returns (best peg, value, nodes, aborted).

@@ -28,12 +28,12 @@ from stratagem.games.yahtzee._kernels import (
     category_points,
     turn_tables,
 )
+from stratagem.games.yahtzee.policy_ids import GREEDY as GREEDY
+from stratagem.games.yahtzee.policy_ids import HEURISTIC as HEURISTIC
+from stratagem.games.yahtzee.policy_ids import OPTIMAL as OPTIMAL
+from stratagem.games.yahtzee.policy_ids import YAHTZEE_ONLY as YAHTZEE_ONLY
+from stratagem.games.yahtzee.policy_ids import YAHTZEE_STRAIGHTS as YAHTZEE_STRAIGHTS
 
-OPTIMAL = 0
-GREEDY = 1
-YAHTZEE_ONLY = 2
-YAHTZEE_STRAIGHTS = 3
-HEURISTIC = 4
 MAX_POINTS = 256
 
 

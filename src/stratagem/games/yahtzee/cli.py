@@ -500,6 +500,7 @@ def distribution_command(
     from stratagem.games.yahtzee.distribution import (
         POLICIES,
         ScoreDistribution,
+        cached_score_distribution,
         remaining_distributions,
         score_distribution,
     )
@@ -519,25 +520,32 @@ def distribution_command(
     card = make_situation(r, (1, 1, 1, 1, 1), 2, boxes, upper, yahtzee_box, score)
     if len(boxes) == r.num_categories:
         raise InvalidStateError("every box is filled: the game is over")
-    solution = _solution(r, quiet=as_json)
     start = time.perf_counter()
-    if target is not None:
-        from stratagem.games.yahtzee.high_score import high_score_distribution
-
-        with _build_progress(r, "high-score table", as_json) as progress:
-            hs = _high_score_for(solution, (card.mask, card.upper, card.flag), progress)
-        low, pmf = high_score_distribution(
-            solution, hs, target, (card.mask, card.upper, card.flag, card.points)
-        )
-        dist = ScoreDistribution(r, f"high-score:target={target}", low, pmf)
-    elif boxes:
-        table = remaining_distributions(
-            solution, policy, min_filled=bin(card.mask).count("1"), keep="last"
-        )
-        low, pmf = table.pmf(card.mask, card.upper, card.flag)
-        dist = ScoreDistribution(r, policy, low + card.points, pmf.copy())
+    # The empty card's distribution, once computed, is a cache file: read it without
+    # solving anything (this path imports neither the solved table nor numba).
+    cached = None if boxes or target is not None else cached_score_distribution(r, policy)
+    if cached is not None:
+        dist = cached
     else:
-        dist = score_distribution(solution, policy)
+        solution = _solution(r, quiet=as_json)
+        start = time.perf_counter()
+        if target is not None:
+            from stratagem.games.yahtzee.high_score import high_score_distribution
+
+            with _build_progress(r, "high-score table", as_json) as progress:
+                hs = _high_score_for(solution, (card.mask, card.upper, card.flag), progress)
+            low, pmf = high_score_distribution(
+                solution, hs, target, (card.mask, card.upper, card.flag, card.points)
+            )
+            dist = ScoreDistribution(r, f"high-score:target={target}", low, pmf)
+        elif boxes:
+            table = remaining_distributions(
+                solution, policy, min_filled=bin(card.mask).count("1"), keep="last"
+            )
+            low, pmf = table.pmf(card.mask, card.upper, card.flag)
+            dist = ScoreDistribution(r, policy, low + card.points, pmf.copy())
+        else:
+            dist = score_distribution(solution, policy)
     summary = dist.summary()
     summary["filled"] = boxes
     summary["points_so_far"] = card.points

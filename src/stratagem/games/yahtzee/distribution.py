@@ -29,19 +29,22 @@ from functools import cached_property
 
 import numpy as np
 
-from stratagem.core.errors import InvalidStateError
+from stratagem.core.errors import CacheError, InvalidStateError
+from stratagem.core.lazy import LazyModule
 from stratagem.core.tables import MappedTable, TableCache
-from stratagem.games.yahtzee import _dist_kernels as DK
 from stratagem.games.yahtzee import dice as D
+from stratagem.games.yahtzee import policy_ids as P
 from stratagem.games.yahtzee.rules import UPPER, YahtzeeRules
 from stratagem.games.yahtzee.solver import Solution, reachable_states
 
+DK = LazyModule("stratagem.games.yahtzee._dist_kernels")
+
 POLICIES = {
-    "optimal": DK.OPTIMAL,
-    "greedy": DK.GREEDY,
-    "yahtzee-only": DK.YAHTZEE_ONLY,
-    "yahtzee-and-straights": DK.YAHTZEE_STRAIGHTS,
-    "heuristic": DK.HEURISTIC,
+    "optimal": P.OPTIMAL,
+    "greedy": P.GREEDY,
+    "yahtzee-only": P.YAHTZEE_ONLY,
+    "yahtzee-and-straights": P.YAHTZEE_STRAIGHTS,
+    "heuristic": P.HEURISTIC,
 }
 """Fixed policies the kernels can play and evaluate (definitions in strategies.py)."""
 
@@ -135,12 +138,12 @@ class _Kernels:
     the rules tuple ``R`` (see :mod:`._dist_kernels`)."""
 
     solution: Solution
-    pid: int = DK.OPTIMAL
+    pid: int = P.OPTIMAL
     V0: np.ndarray = field(init=False)
     R: tuple[np.ndarray, ...] = field(init=False)
 
     def __post_init__(self) -> None:
-        if self.pid == DK.HEURISTIC:
+        if self.pid == P.HEURISTIC:
             object.__setattr__(self, "V0", heuristic_values(self.solution))
         else:
             object.__setattr__(self, "V0", np.zeros_like(self.solution.values))
@@ -295,7 +298,10 @@ def remaining_distributions(
         ids = np.arange(next_id, next_id + len(layer))
         sid[layer[:, 0], layer[:, 1], layer[:, 2]] = ids
         next_id += len(layer)
-        pieces = []
+        # The layer is written in place into one buffer sized for the longest possible
+        # rows: only the pages written become resident, so no second copy of the layer
+        # is made (concatenating chunks cost a third layer's worth of peak memory).
+        buf = np.empty(len(layer) * width, dtype=dtype)
         used = 0
         for lo in range(0, len(layer), chunk):
             part = layer[lo : lo + chunk]
@@ -307,16 +313,15 @@ def remaining_distributions(
             )  # fmt: skip
             if not fits:  # pragma: no cover - a remaining score above 2047 cannot occur
                 raise AssertionError("a remaining-score distribution is longer than 2048")
-            piece = np.empty(int(out_len.sum()), dtype=dtype)
-            part_offsets = DK.compact_rows(out[: len(part)], out_len, piece)
+            size = int(out_len.sum())
+            part_offsets = DK.compact_rows(out[: len(part)], out_len, buf[used : used + size])
             part_ids = ids[lo : lo + len(part)]
             local[part_ids] = used + part_offsets
             lows[part_ids] = out_low
             lengths[part_ids] = out_len
-            pieces.append(piece)
-            used += len(piece)
-        nxt = np.concatenate(pieces) if pieces else np.zeros(0, dtype=dtype)
-        del pieces
+            used += size
+        nxt = buf[:used]
+        del buf
         if sink is not None:
             sink(filled, ids, nxt)
         if keep == "all":
@@ -424,6 +429,10 @@ def score_distribution(
     again costs a file read.
     """
     _policy_id(policy)
+    if use_cache:
+        hit = cached_score_distribution(solution.rules, policy, cache)
+        if hit is not None:
+            return hit
 
     def build() -> dict[str, np.ndarray]:
         table = remaining_distributions(solution, policy, keep="last")
@@ -444,5 +453,31 @@ def score_distribution(
             arrays = build()
     else:
         arrays = build()
+    return _from_arrays(solution.rules, policy, arrays)
+
+
+def _from_arrays(
+    rules: YahtzeeRules, policy: str, arrays: dict[str, np.ndarray]
+) -> ScoreDistribution:
     low, upper, fifty, bonuses = (float(x) for x in arrays["facts"])
-    return ScoreDistribution(solution.rules, policy, int(low), arrays["pmf"], upper, fifty, bonuses)
+    return ScoreDistribution(rules, policy, int(low), arrays["pmf"], upper, fifty, bonuses)
+
+
+def cached_score_distribution(
+    rules: YahtzeeRules, policy: str = "optimal", cache: TableCache | None = None
+) -> ScoreDistribution | None:
+    """:func:`score_distribution`'s cached result, or None: nothing is solved or compiled
+    (a command that finds it imports neither the solved table nor numba)."""
+    _policy_id(policy)
+    try:
+        arrays = (cache or TableCache()).load(
+            SCORE_KIND, f"{rules.fingerprint}-{policy}", SCORE_VERSION
+        )
+    except CacheError:
+        return None  # score_distribution rebuilds it (with a warning)
+    if arrays is None or arrays.get("pmf") is None:
+        return None
+    facts = arrays.get("facts")
+    if facts is None or facts.shape != (4,):
+        return None
+    return _from_arrays(rules, policy, arrays)

@@ -38,13 +38,15 @@ import numpy as np
 from stratagem.core.agent import Advice, with_regrets
 from stratagem.core.errors import InvalidStateError
 from stratagem.core.game import State
+from stratagem.core.lazy import LazyModule
 from stratagem.core.tables import MappedTable, TableCache, TableWriter
-from stratagem.games.yahtzee import _high_score_kernels as HK
-from stratagem.games.yahtzee import _kernels as K
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.distribution import rules_tuple
 from stratagem.games.yahtzee.solver import Solution, reachable_states, solve
 from stratagem.games.yahtzee.state import Keep, Score, Situation, YahtzeeState
+
+K = LazyModule("stratagem.games.yahtzee._kernels")
+HK = LazyModule("stratagem.games.yahtzee._high_score_kernels")
 
 TABLE_KIND = "yahtzee-high-score"
 FORMAT_VERSION = 1

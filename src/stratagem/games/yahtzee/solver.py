@@ -22,10 +22,12 @@ from functools import cached_property
 
 import numpy as np
 
+from stratagem.core.lazy import LazyModule
 from stratagem.core.tables import TableCache
-from stratagem.games.yahtzee import _kernels as K
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.rules import UPPER, YahtzeeRules
+
+K = LazyModule("stratagem.games.yahtzee._kernels")
 
 FORMAT_VERSION = 1
 TABLE_KIND = "yahtzee"

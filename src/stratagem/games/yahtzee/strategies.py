@@ -23,13 +23,15 @@ import numpy as np
 from stratagem.core.agent import Advice, with_regrets
 from stratagem.core.errors import InvalidStateError
 from stratagem.core.game import State
-from stratagem.games.yahtzee import _dist_kernels as DK
-from stratagem.games.yahtzee import _kernels as K
+from stratagem.core.lazy import LazyModule
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.distribution import _Kernels, _policy_id, moment_tables
 from stratagem.games.yahtzee.rules import UPPER
 from stratagem.games.yahtzee.solver import Solution, solve
 from stratagem.games.yahtzee.state import Keep, Score, Situation, YahtzeeState
+
+K = LazyModule("stratagem.games.yahtzee._kernels")
+DK = LazyModule("stratagem.games.yahtzee._dist_kernels")
 
 __all__ = ["OptimalStrategy", "PolicyAgent", "SimulationResult", "simulate", "solve"]
 

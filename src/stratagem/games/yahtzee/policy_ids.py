@@ -1,0 +1,11 @@
+"""The numbers by which the kernels know the fixed Yahtzee policies.
+
+Kept apart from :mod:`._dist_kernels` (which reads them as compile-time
+constants) so that naming a policy does not import numba.
+"""
+
+OPTIMAL = 0
+GREEDY = 1
+YAHTZEE_ONLY = 2
+YAHTZEE_STRAIGHTS = 3
+HEURISTIC = 4
