@@ -12,6 +12,8 @@ from stratagem.core.files import (
     check_writable_target,
     read_user_bytes,
     read_user_text,
+    replacing,
+    write_atomic,
 )
 
 
@@ -51,3 +53,28 @@ def test_a_write_target_needs_an_existing_folder_and_a_regular_file(tmp_path: Pa
         check_writable_target(tmp_path)
     with pytest.raises(FileInputError, match="not a regular file"):
         check_writable_target(Path("/dev/null"))
+
+
+def test_write_atomic_replaces_a_file_whole(tmp_path: Path) -> None:
+    path = tmp_path / "out.bin"
+    path.write_bytes(b"old")
+    write_atomic(path, b"new contents")
+    assert path.read_bytes() == b"new contents"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.bin"]
+
+
+def test_an_interrupted_replacement_leaves_the_old_file_byte_for_byte(tmp_path: Path) -> None:
+    path = tmp_path / "out.bin"
+    path.write_bytes(b"old")
+    with pytest.raises(KeyboardInterrupt), replacing(path) as tmp:
+        tmp.write_bytes(b"half")
+        raise KeyboardInterrupt
+    assert path.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.bin"]
+
+
+def test_a_path_with_a_nul_byte_is_a_named_error() -> None:
+    with pytest.raises(FileInputError, match="NUL byte"):
+        read_user_text("rules\x00.txt", limit=100)
+    with pytest.raises(FileInputError, match="NUL byte"):
+        check_writable_target("out\x00.csv")

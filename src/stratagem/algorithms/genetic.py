@@ -38,8 +38,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -48,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from stratagem.core.errors import StratagemError
+from stratagem.core.files import write_atomic
 
 CHECKPOINT_FORMAT = "stratagem-ga-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -182,17 +181,7 @@ def next_generation(
 
 def _write_atomic(path: Path, data: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle)
-            handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, (json.dumps(data) + "\n").encode())
 
 
 def save_checkpoint(path: Path | str, result: GAResult) -> None:

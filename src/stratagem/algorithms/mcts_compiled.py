@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from stratagem.core._rng_kernels import below
 from stratagem.core.errors import InvalidRulesError, InvalidStateError
 from stratagem.core.game import Action, State
 
@@ -64,14 +65,6 @@ DEFAULT_CAPACITY = 4096
 
 _CHANCE = -1
 _TERMINAL = -2
-
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-_MUL1 = np.uint64(0xBF58476D1CE4E5B9)
-_MUL2 = np.uint64(0x94D049BB133111EB)
-_U30 = np.uint64(30)
-_U27 = np.uint64(27)
-_U31 = np.uint64(31)
-_U32 = np.uint64(32)
 
 
 @dataclass(frozen=True, eq=False)
@@ -243,17 +236,6 @@ def _pin_uuid(fn: Any) -> None:
 
 
 @njit(cache=True)
-def below(rng: Any, n: Any) -> Any:
-    """A uniform int in 0..n-1 from the SplitMix64 stream in ``rng[0]`` (games may use it too)."""
-    s = rng[0] + _GAMMA
-    rng[0] = s
-    z = (s ^ (s >> _U30)) * _MUL1
-    z = (z ^ (z >> _U27)) * _MUL2
-    z = z ^ (z >> _U31)
-    return np.int64(((z >> _U32) * np.uint64(n)) >> _U32)
-
-
-@njit(cache=True)
 def _grown(a: Any, size: Any, fill: Any) -> Any:
     """``a`` with its first axis enlarged to ``size``, new entries ``fill``."""
     shape = (size, *a.shape[1:])
@@ -322,6 +304,10 @@ def _search(
         node = 0
         path[0] = 0
         depth = 1
+        # A new child of ``node`` by ``move``, owned by ``who``, when the walk expands.
+        expand = False
+        move = 0
+        who = -1
         while True:
             p = kind[node]
             if p >= 0:
@@ -350,27 +336,8 @@ def _search(
                     d_actions[r, j] = d_actions[r, tried]
                     d_actions[r, tried] = action
                     d_tried[r] = tried + 1
-                    if n == cap:
-                        cap *= 2
-                        states = _grown(states, cap, 0)
-                        kind = _grown(kind, cap, 0)
-                        owner = _grown(owner, cap, 0)
-                        visits = _grown(visits, cap, 0)
-                        value = _grown(value, cap, 0.0)
-                        row = _grown(row, cap, -1)
-                    child = n
-                    n += 1
-                    apply_fn(states[node], action, states[child])
-                    kind[child] = player_fn(states[child])
-                    owner[child] = p
-                    row[child] = -1
-                    d_child[r, tried] = child
-                    path[depth] = child
-                    depth += 1
-                    if kind[child] == _TERMINAL:
-                        returns_fn(states[child], ret)
-                    else:
-                        rollout_fn(states[child], rng, policy, ret)
+                    d_child[r, tried] = n
+                    expand, move, who = True, action, p
                     break
                 # UCT over min-max normalised means of the player to move.
                 lo = np.inf
@@ -409,27 +376,8 @@ def _search(
                 key = outcome_fn(states[node], outcome)
                 child = c_child[r, key]
                 if child < 0:
-                    if n == cap:
-                        cap *= 2
-                        states = _grown(states, cap, 0)
-                        kind = _grown(kind, cap, 0)
-                        owner = _grown(owner, cap, 0)
-                        visits = _grown(visits, cap, 0)
-                        value = _grown(value, cap, 0.0)
-                        row = _grown(row, cap, -1)
-                    child = n
-                    n += 1
-                    apply_fn(states[node], outcome, states[child])
-                    kind[child] = player_fn(states[child])
-                    owner[child] = -1
-                    row[child] = -1
-                    c_child[r, key] = child
-                    path[depth] = child
-                    depth += 1
-                    if kind[child] == _TERMINAL:
-                        returns_fn(states[child], ret)
-                    else:
-                        rollout_fn(states[child], rng, policy, ret)
+                    c_child[r, key] = n
+                    expand, move, who = True, outcome, -1
                     break
                 node = child
                 path[depth] = node
@@ -437,6 +385,27 @@ def _search(
             else:
                 returns_fn(states[node], ret)
                 break
+        if expand:
+            if n == cap:
+                cap *= 2
+                states = _grown(states, cap, 0)
+                kind = _grown(kind, cap, 0)
+                owner = _grown(owner, cap, 0)
+                visits = _grown(visits, cap, 0)
+                value = _grown(value, cap, 0.0)
+                row = _grown(row, cap, -1)
+            child = n
+            n += 1
+            apply_fn(states[node], move, states[child])
+            kind[child] = player_fn(states[child])
+            owner[child] = who
+            row[child] = -1
+            path[depth] = child
+            depth += 1
+            if kind[child] == _TERMINAL:
+                returns_fn(states[child], ret)
+            else:
+                rollout_fn(states[child], rng, policy, ret)
         for i in range(depth):
             v = path[i]
             visits[v] += 1

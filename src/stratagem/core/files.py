@@ -10,6 +10,11 @@ results file) is read through :func:`read_user_bytes` or :func:`read_user_text`:
 - a named pipe with no writer is read as empty instead of blocking forever;
 - text must be UTF-8; the error says where it is not.
 
+Every file Stratagem writes goes through :func:`write_atomic` (or
+:func:`replacing`, for writers that want a path): a temporary file beside the
+target, renamed over it when complete, so a reader sees the old file or the
+new one, never half of one.
+
 >>> import tempfile, pathlib
 >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.txt"
 >>> _ = p.write_text("hold 20\\n")
@@ -26,6 +31,9 @@ from __future__ import annotations
 import fcntl
 import os
 import stat
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from stratagem.core.errors import StratagemError
@@ -50,6 +58,8 @@ def check_readable(path: Path | str, what: str = "file") -> Path:
         ) from None
     except OSError as exc:
         raise FileInputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL byte in the path
+        raise FileInputError(f"cannot read {what} {path!r}: no path holds a NUL byte") from None
     if stat.S_ISDIR(mode):
         raise FileInputError(f"cannot read {what} {path}: it is a folder; name a file")
     return path
@@ -110,6 +120,8 @@ def check_writable_target(path: Path | str, what: str = "output file") -> Path:
     """``path`` if a file can be created or replaced there: its folder exists (it is not
     created silently), and the path itself is not a folder, a device or a pipe."""
     path = Path(path)
+    if "\x00" in str(path):
+        raise FileInputError(f"{what} {str(path)!r}: no path holds a NUL byte")
     parent = path.parent
     try:
         parent_mode = parent.stat().st_mode
@@ -134,3 +146,36 @@ def check_writable_target(path: Path | str, what: str = "output file") -> Path:
     if not stat.S_ISREG(mode):
         raise FileInputError(f"{what} {path} is not a regular file (a device or a pipe)")
     return path
+
+
+@contextmanager
+def replacing(path: Path | str) -> Iterator[Path]:
+    """A temporary path beside ``path`` that replaces ``path`` when the block ends.
+
+    If the block raises (or is interrupted), the temporary file is removed and
+    ``path`` is left as it was.
+    """
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_atomic(path: Path | str, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all (temporary file, fsync, rename).
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
+    >>> write_atomic(p, b"one\\n")
+    >>> p.read_bytes()
+    b'one\\n'
+    """
+    with replacing(path) as tmp, open(tmp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())

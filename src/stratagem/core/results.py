@@ -23,13 +23,19 @@ import math
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from stratagem.core.errors import ArenaError, StratagemError
-from stratagem.core.files import check_writable_target, decode_utf8, read_user_bytes
+from stratagem.core.files import (
+    check_readable,
+    check_writable_target,
+    decode_utf8,
+    read_user_bytes,
+    replacing,
+    write_atomic,
+)
 
 if TYPE_CHECKING:
     from stratagem.core.arena import Experiment
@@ -173,13 +179,8 @@ class _CsvContent:
 
 
 def _read_parquet(path: Path) -> list[dict[str, Any]]:
-    try:
-        mode = path.stat().st_mode
-    except OSError as exc:
-        raise ArenaError(f"cannot read results file {path}: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(mode):
-        raise ArenaError(f"results file {path} is a folder; name a file")
-    if not stat.S_ISREG(mode):
+    check_readable(path, "results file")
+    if not stat.S_ISREG(path.stat().st_mode):
         raise ArenaError(f"results file {path} is not a regular file")
     if path.stat().st_size > RESULTS_LIMIT:
         raise ArenaError(f"results file {path} is larger than {RESULTS_LIMIT} bytes")
@@ -245,19 +246,6 @@ def _check_rows(rows: Sequence[Mapping[str, Any]], exp: Experiment, path: Path) 
             )
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _header() -> bytes:
     buffer = io.StringIO(newline="")
     csv.writer(buffer).writerow(RESULT_COLUMNS)
@@ -292,7 +280,7 @@ class ResultsWriter:
         self.existing = existing
         # 2. only now change the file: cut a torn last line, or start a new file
         if content is None or content.size == 0:
-            _atomic_write(self.target, _header())
+            write_atomic(self.target, _header())
         elif content.tail:
             with open(self.target, "r+b") as handle:
                 handle.truncate(content.complete)
@@ -324,16 +312,8 @@ class ResultsWriter:
                      for c in RESULT_COLUMNS]
                 ),
             )  # fmt: skip
-            fd, tmp = tempfile.mkstemp(
-                prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent
-            )
-            os.close(fd)
-            try:
+            with replacing(self.path) as tmp:
                 pq.write_table(table, tmp)
-                os.replace(tmp, self.path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
             journal_path(self.path).unlink(missing_ok=True)
 
 

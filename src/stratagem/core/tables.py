@@ -31,15 +31,17 @@ import warnings
 import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import platformdirs
 
 from stratagem.core.errors import CacheError
+from stratagem.core.files import write_atomic
 
 MAGIC = b"STRTGM1\n"
 ENV_VAR = "STRATAGEM_CACHE_DIR"
+T = TypeVar("T")
 
 
 def default_cache_dir() -> Path:
@@ -92,25 +94,23 @@ class TableCache:
         path = self.path(kind, key, version)
         blob = _encode(arrays, {"kind": kind, "key": key, "version": version, **(meta or {})})
         self.directory.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(dir=self.directory, prefix=path.name, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(blob)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp_name, path)
-        except BaseException:
-            Path(tmp_name).unlink(missing_ok=True)
-            raise
+        write_atomic(path, blob)
         return path
 
     def mapped_path(self, kind: str, key: str, version: int) -> Path:
         """Where the memory-mapped table of this kind, fingerprint and version lives."""
-        return _mapped_path(self, kind, key, version)
+        return self.directory / f"{kind}-{key}-v{version}.mtbl"
 
     def open_mapped(self, kind: str, key: str, version: int) -> MappedTable | None:
-        """The memory-mapped table, ``None`` when absent (see :class:`MappedTable`)."""
-        return _open_mapped_in(self, kind, key, version)
+        """The memory-mapped table, ``None`` when absent (see :class:`MappedTable`);
+        :class:`CacheError` if its structure is corrupt."""
+        path = self.mapped_path(kind, key, version)
+        try:
+            return _open_mapped(path, {"kind": kind, "key": key, "version": version})
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise CacheError(f"cannot read cached table {path}: {exc}") from exc
 
     def load_or_build_mapped(
         self,
@@ -120,8 +120,34 @@ class TableCache:
         build: Callable[[TableWriter], None],
         meta: Mapping[str, object] | None = None,
     ) -> tuple[MappedTable, bool]:
-        """Open the memory-mapped table or build it through a :class:`TableWriter`."""
-        return _load_or_build_mapped_in(self, kind, key, version, build, meta)
+        """Open the memory-mapped table, or build it (``build`` fills a
+        :class:`TableWriter`) and open it.
+
+        A file whose structure is corrupt (bad magic, truncated, wrong header) is
+        rebuilt with a warning; a bad segment is reported when it is first read.
+        """
+        table = _unless_corrupt(lambda: self.open_mapped(kind, key, version))
+        if table is not None:
+            return table, True
+        path = self.mapped_path(kind, key, version)
+        head = {"kind": kind, "key": key, "version": version, **(meta or {})}
+        try:
+            writer = TableWriter(path, head)
+        except OSError as exc:
+            fallback = Path(tempfile.mkdtemp(prefix="stratagem-"))
+            warnings.warn(
+                f"could not write the table cache in {self.directory}: {exc}; using {fallback}",
+                stacklevel=2,
+            )
+            path = fallback / path.name
+            writer = TableWriter(path, head)
+        try:
+            build(writer)
+            writer.commit()
+        except BaseException:
+            writer.abort()
+            raise
+        return _open_mapped(path, {"kind": kind, "key": key, "version": version}), False
 
     def load_or_build(
         self,
@@ -136,11 +162,7 @@ class TableCache:
         If the cache directory cannot be written, the freshly built table is
         still returned (with a warning); the solve is not lost.
         """
-        try:
-            cached = self.load(kind, key, version)
-        except CacheError as exc:
-            warnings.warn(f"{exc}; rebuilding it", stacklevel=2)
-            cached = None
+        cached = _unless_corrupt(lambda: self.load(kind, key, version))
         if cached is not None:
             return cached, True
         arrays = {name: np.ascontiguousarray(a) for name, a in build().items()}
@@ -151,6 +173,16 @@ class TableCache:
                 f"could not write the table cache in {self.directory}: {exc}", stacklevel=2
             )
         return arrays, False
+
+
+def _unless_corrupt(load: Callable[[], T | None]) -> T | None:
+    """What ``load`` finds in the cache; a corrupt entry (:class:`CacheError`) is
+    reported as a warning to the cache's caller and treated as absent (rebuilt)."""
+    try:
+        return load()
+    except CacheError as exc:
+        warnings.warn(f"{exc}; rebuilding it", stacklevel=4)
+        return None
 
 
 def _encode(arrays: Mapping[str, np.ndarray], meta: Mapping[str, object]) -> bytes:
@@ -422,59 +454,3 @@ def _open_mapped(path: Path, expect: Mapping[str, object]) -> MappedTable:
         raise corrupt(f"bad array entry: {exc}") from exc
     mapped = np.memmap(path, dtype=np.uint8, mode="c", shape=(size,))
     return MappedTable(path, header, mapped)
-
-
-def _mapped_path(cache: TableCache, kind: str, key: str, version: int) -> Path:
-    return cache.directory / f"{kind}-{key}-v{version}.mtbl"
-
-
-def _open_mapped_in(cache: TableCache, kind: str, key: str, version: int) -> MappedTable | None:
-    """The mapped table, ``None`` when absent; :class:`CacheError` if its structure is corrupt."""
-    path = _mapped_path(cache, kind, key, version)
-    try:
-        return _open_mapped(path, {"kind": kind, "key": key, "version": version})
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise CacheError(f"cannot read cached table {path}: {exc}") from exc
-
-
-def _load_or_build_mapped_in(
-    cache: TableCache,
-    kind: str,
-    key: str,
-    version: int,
-    build: Callable[[TableWriter], None],
-    meta: Mapping[str, object] | None = None,
-) -> tuple[MappedTable, bool]:
-    """Open the mapped table, or build it (``build`` fills a :class:`TableWriter`) and open it.
-
-    A file whose structure is corrupt (bad magic, truncated, wrong header) is
-    rebuilt with a warning; a bad segment is reported when it is first read.
-    """
-    try:
-        table = _open_mapped_in(cache, kind, key, version)
-    except CacheError as exc:
-        warnings.warn(f"{exc}; rebuilding it", stacklevel=2)
-        table = None
-    if table is not None:
-        return table, True
-    path = _mapped_path(cache, kind, key, version)
-    head = {"kind": kind, "key": key, "version": version, **(meta or {})}
-    try:
-        writer = TableWriter(path, head)
-    except OSError as exc:
-        fallback = Path(tempfile.mkdtemp(prefix="stratagem-"))
-        warnings.warn(
-            f"could not write the table cache in {cache.directory}: {exc}; using {fallback}",
-            stacklevel=2,
-        )
-        path = fallback / path.name
-        writer = TableWriter(path, head)
-    try:
-        build(writer)
-        writer.commit()
-    except BaseException:
-        writer.abort()
-        raise
-    return _open_mapped(path, {"kind": kind, "key": key, "version": version}), False

@@ -579,11 +579,7 @@ class ScrabbleCodec(Codec[ScrabbleState]):
 
     def key(self, state: ScrabbleState) -> str:
         racks = " ".join(self.lexicon.tiles.rack_text(r) or "-" for r in state.racks)
-        status = (
-            "over" if state.finished
-            else f"player {state.drawer} to draw" if state.drawer >= 0
-            else f"player {state.player} to move"
-        )  # fmt: skip
+        status = _scrabble_status(state)
         return (
             "\n".join(state.board_rows())
             + f"\nracks {racks}; bag {sum(state.bag)}; scores "
@@ -592,11 +588,7 @@ class ScrabbleCodec(Codec[ScrabbleState]):
         )
 
     def observation_text(self, state: ScrabbleState, observer: int) -> str:
-        status = (
-            "over" if state.finished
-            else f"player {state.drawer} to draw" if state.drawer >= 0
-            else f"player {state.player} to move"
-        )  # fmt: skip
+        status = _scrabble_status(state)
         return (
             "\n".join(state.board_rows())
             + f"\nplayer {observer}, rack {state.rack_text(observer) or '-'}; "
@@ -649,3 +641,12 @@ def codec(
 
 def is_chance(state: Any) -> bool:
     return bool(state.current_player == CHANCE)
+
+
+def _scrabble_status(state: ScrabbleState) -> str:
+    """Whether the game is over, or who draws or moves next."""
+    if state.finished:
+        return "over"
+    if state.drawer >= 0:
+        return f"player {state.drawer} to draw"
+    return f"player {state.player} to move"

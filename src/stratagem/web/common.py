@@ -6,7 +6,8 @@
   message naming each bad field. Nothing a client sends is a 500.
 * Request bodies are capped (:class:`BodySizeLimit`, 413).
 * Heavy work runs in worker threads (:func:`run_heavy`), at most
-  ``HEAVY_THREADS`` at once, so the event loop keeps serving.
+  ``HEAVY_THREADS`` at once, so the event loop keeps serving; a request on one
+  game's session runs under that session's lock (:func:`in_session`).
 * Tables built for the first time run as background :class:`Jobs` whose
   progress a page can poll instead of waiting on one long request.
 """
@@ -31,6 +32,7 @@ from stratagem.core.errors import StratagemError
 from stratagem.web.sessions import SessionNotFound, SessionStore
 
 T = TypeVar("T")
+G = TypeVar("G")
 
 HEAVY_THREADS = 4
 """Worker threads for heavy work at once (the machine's cores are few)."""
@@ -172,6 +174,36 @@ async def run_heavy(fn: Callable[..., T], *args: Any) -> T:
     if _LIMITER is None:
         _LIMITER = anyio.CapacityLimiter(HEAVY_THREADS)
     return await anyio.to_thread.run_sync(lambda: fn(*args), limiter=_LIMITER)
+
+
+async def new_session(
+    store: SessionStore, make: Callable[[], G], view: Callable[[str, G], T]
+) -> T:
+    """``view(session_id, game)`` of a new game: ``make()`` builds it off the event loop
+    and the store keeps it under a fresh session id."""
+
+    def work() -> T:
+        game = make()
+        return view(store.create(game), game)
+
+    return await run_heavy(work)
+
+
+async def in_session(
+    store: SessionStore, session_id: str, kind: type[G], view: Callable[[G], T]
+) -> T:
+    """``view(game)`` of the session's game, under the session's lock, off the event loop.
+
+    What a request on one game does: open the session (404 if it is unknown or
+    of another kind), hold its lock so that one request at a time changes it,
+    and build the answer in a worker thread (:func:`run_heavy`).
+    """
+
+    def work() -> T:
+        with store.use(session_id, kind) as game:
+            return view(game)
+
+    return await run_heavy(work)
 
 
 # --- background jobs ---------------------------------------------------------------------

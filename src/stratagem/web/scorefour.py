@@ -31,7 +31,7 @@ from stratagem.games.scorefour.evaluation import PAPER
 from stratagem.games.scorefour.players import MinimaxAgent, move_qualities
 from stratagem.games.scorefour.search import Minimax, value_text
 from stratagem.games.scorefour.state import DRAW, ScoreFourState
-from stratagem.web.common import ERROR_RESPONSES, run_heavy, sessions
+from stratagem.web.common import ERROR_RESPONSES, in_session, new_session, sessions
 from stratagem.web.sessions import ID_PATTERN, SessionStore
 
 MAX_MINIMAX_DEPTH = 12
@@ -327,69 +327,52 @@ def _store(request: Request) -> SessionStore:
 @router.post("/new")
 async def new_game(config: NewGame, request: Request) -> GameView:
     """Start a game; when the player is O the AI has already made its first move."""
-    store = _store(request)
 
-    def work() -> GameView:
-        game = ScoreFourGame(ai_spec(config), SIDES.index(config.human), config.seed)
-        sid = store.create(game)
-        return game_view(sid, game)
+    def make() -> ScoreFourGame:
+        return ScoreFourGame(ai_spec(config), SIDES.index(config.human), config.seed)
 
-    return await run_heavy(work)
+    return await new_session(_store(request), make, game_view)
 
 
 @router.get("/{session_id}")
 async def get_state(session_id: SessionId, request: Request) -> GameView:
     """The game as it stands."""
-    store = _store(request)
-
-    def work() -> GameView:
-        with store.use(session_id, ScoreFourGame) as game:
-            return game_view(session_id, game)
-
-    return await run_heavy(work)
+    return await in_session(
+        _store(request), session_id, ScoreFourGame, lambda game: game_view(session_id, game)
+    )
 
 
 @router.get("/{session_id}/legal")
 async def legal_actions(session_id: SessionId, request: Request) -> LegalView:
     """The pegs the player may play now (none while the game is over)."""
-    store = _store(request)
 
-    def work() -> LegalView:
-        with store.use(session_id, ScoreFourGame) as game:
-            legal = game.state.legal_actions() if game.your_turn else []
-            return LegalView(actions=[peg_name(p) for p in legal])
+    def view(game: ScoreFourGame) -> LegalView:
+        legal = game.state.legal_actions() if game.your_turn else []
+        return LegalView(actions=[peg_name(p) for p in legal])
 
-    return await run_heavy(work)
+    return await in_session(_store(request), session_id, ScoreFourGame, view)
 
 
 @router.post("/{session_id}/act")
 async def act(session_id: SessionId, move: Move, request: Request) -> GameView:
     """Drop the player's bead on a peg; the AI replies at once (its move is in ``history``)."""
-    store = _store(request)
     peg = parse_peg(move.action)
 
-    def work() -> GameView:
-        with store.use(session_id, ScoreFourGame) as game:
-            game.play(peg)
-            return game_view(session_id, game)
+    def view(game: ScoreFourGame) -> GameView:
+        game.play(peg)
+        return game_view(session_id, game)
 
-    return await run_heavy(work)
+    return await in_session(_store(request), session_id, ScoreFourGame, view)
 
 
 @router.get("/{session_id}/advise")
 async def advise(session_id: SessionId, request: Request) -> HintView:
     """Hint: every legal move with its value by a minimax search, best first."""
-    store = _store(request)
-
-    def work() -> HintView:
-        with store.use(session_id, ScoreFourGame) as game:
-            rows = game.hint()
-        return HintView(
-            depth=HINT_DEPTH,
-            options=[
-                HintRow(action=peg_name(p), value=v, value_text=value_text(v), regret=r, quality=q)
-                for p, v, r, q in rows
-            ],
-        )
-
-    return await run_heavy(work)
+    rows = await in_session(_store(request), session_id, ScoreFourGame, ScoreFourGame.hint)
+    return HintView(
+        depth=HINT_DEPTH,
+        options=[
+            HintRow(action=peg_name(p), value=v, value_text=value_text(v), regret=r, quality=q)
+            for p, v, r, q in rows
+        ],
+    )

@@ -35,14 +35,20 @@ from stratagem.games.scrabble.board import (
     Placement,
     new_tiles,
     parse_coordinate,
-    score_tiles,
 )
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, load_lexicon
-from stratagem.games.scrabble.play import parse_move
+from stratagem.games.scrabble.play import choose_spelling, parse_move, refuse_placement
 from stratagem.games.scrabble.position import read_position
 from stratagem.games.scrabble.state import Exchange, Pass, ScrabbleState, move_generator
 from stratagem.games.scrabble.tiles import BLANK_FLAG, TILE_SETS, tile_set
-from stratagem.web.common import ERROR_RESPONSES, run_heavy, sessions, settings
+from stratagem.web.common import (
+    ERROR_RESPONSES,
+    in_session,
+    new_session,
+    run_heavy,
+    sessions,
+    settings,
+)
 from stratagem.web.sessions import ID_PATTERN, SessionStore
 
 MAX_TOP = 50
@@ -217,22 +223,14 @@ def read_move(text: str, state: ScrabbleState) -> Placement | Exchange | Pass:
         word = "".join(square(int(x)) for x in codes[k, : len(typed)])
         if word.upper() == typed.upper():
             found.append(Placement(row, col, across, word, int(info[k, 4])))
-    mixed = typed != typed.upper() and typed != typed.lower()
-    if mixed:
-        exact = [m for m in found if m.word == typed]
-        if exact:
-            return exact[0]
-    elif found:
-        return found[0]  # best first: natural tiles before blanks
+    chosen = choose_spelling(typed, found)
+    if chosen is not None:
+        return chosen
     # Not legal: say why, with the CLI parser's checks (without its full move list).
     for ch in typed:
         if state.tiles.letter_index(ch) is None:
             return parse_move(text, state)  # names the foreign letter before listing moves
-    word = typed if mixed else typed.upper()
-    board = state.board_array
-    placed = new_tiles(board, Placement(row, col, across, word, 0), state.tiles)
-    score_tiles(board, placed, state.tiles, state.lexicon.__contains__)
-    raise IllegalActionError(f"your rack {state.rack_text()} cannot lay {word} at {words[0]}")
+    refuse_placement(state, words[0], typed)
 
 
 def top_placements(
@@ -528,75 +526,62 @@ def options(request: Request) -> OptionsView:
 @router.post("/new")
 async def new_game(config: NewGame, request: Request) -> GameView:
     """Start a game (the first use of a lexicon builds it: seconds, then cached)."""
-    store = _store(request)
     seed = config.seed if config.seed is not None else secrets.randbits(32)
 
-    def work() -> GameView:
+    def make() -> ScrabbleGame:
         entry = _entry(request, config.tiles, config.lexicon)
-        game = ScrabbleGame(entry, config.ai, 1 if config.ai_first else 0, seed)
-        sid = store.create(game)
-        return game_view(sid, game)
+        return ScrabbleGame(entry, config.ai, 1 if config.ai_first else 0, seed)
 
-    return await run_heavy(work)
+    return await new_session(_store(request), make, game_view)
 
 
 @router.get("/{session_id}")
 async def get_state(session_id: SessionId, request: Request) -> GameView:
     """The game as it stands (your rack only; the AI's is hidden)."""
-    store = _store(request)
-
-    def work() -> GameView:
-        with store.use(session_id, ScrabbleGame) as game:
-            return game_view(session_id, game)
-
-    return await run_heavy(work)
+    return await in_session(
+        _store(request), session_id, ScrabbleGame, lambda game: game_view(session_id, game)
+    )
 
 
 @router.get("/{session_id}/legal")
 async def legal_actions(session_id: SessionId, request: Request, top: Top = 10) -> LegalView:
     """How many placements are legal, the best ``top`` of them, and the other actions."""
-    store = _store(request)
 
-    def work() -> LegalView:
-        with store.use(session_id, ScrabbleGame) as game:
-            if not game.your_turn:
-                return LegalView(placements=0, actions=[], exchange_allowed=False)
-            moves, total = game.top_moves(top)
-            exchange = game.state.bag_size() >= RACK_SIZE
-            extra = ["exchange"] if exchange else []
-            return LegalView(
-                placements=total,
-                actions=[str(m) for m in moves] + extra + ["pass"],
-                exchange_allowed=exchange,
-            )
+    def view(game: ScrabbleGame) -> LegalView:
+        if not game.your_turn:
+            return LegalView(placements=0, actions=[], exchange_allowed=False)
+        moves, total = game.top_moves(top)
+        exchange = game.state.bag_size() >= RACK_SIZE
+        extra = ["exchange"] if exchange else []
+        return LegalView(
+            placements=total,
+            actions=[str(m) for m in moves] + extra + ["pass"],
+            exchange_allowed=exchange,
+        )
 
-    return await run_heavy(work)
+    return await in_session(_store(request), session_id, ScrabbleGame, view)
 
 
 @router.post("/{session_id}/act")
 async def act(session_id: SessionId, move: Move, request: Request) -> GameView:
     """Play your move (the CLI's notation); the AI replies at once."""
-    store = _store(request)
 
-    def work() -> GameView:
-        with store.use(session_id, ScrabbleGame) as game:
-            game.play(move.move)
-            return game_view(session_id, game)
+    def view(game: ScrabbleGame) -> GameView:
+        game.play(move.move)
+        return game_view(session_id, game)
 
-    return await run_heavy(work)
+    return await in_session(_store(request), session_id, ScrabbleGame, view)
 
 
 @router.get("/{session_id}/advise")
 async def advise(session_id: SessionId, request: Request, top: Top = 10) -> MovesView:
     """Your best placements with their exact scores, highest first."""
-    store = _store(request)
 
-    def work() -> MovesView:
-        with store.use(session_id, ScrabbleGame) as game:
-            moves, total = game.top_moves(top)
-            return MovesView(total=total, moves=_move_rows(game.state, moves))
+    def view(game: ScrabbleGame) -> MovesView:
+        moves, total = game.top_moves(top)
+        return MovesView(total=total, moves=_move_rows(game.state, moves))
 
-    return await run_heavy(work)
+    return await in_session(_store(request), session_id, ScrabbleGame, view)
 
 
 @router.post("/analyse")

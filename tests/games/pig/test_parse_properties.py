@@ -6,10 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stratagem.core.errors import StratagemError
+from stratagem.games.pig.arena import GAME
 from stratagem.games.pig.cli import make_rules
 from stratagem.games.pig.rules import preset
 from stratagem.games.pig.state import check_position
-from stratagem.games.pig.strategies import RuleTable
+from stratagem.games.pig.strategies import OptimalAgent, RuleAgent, RuleTable
+from tests.agent_specs import agent_or_refusal, specs
+from tests.cli_outcome import allowed
 
 ROW = st.builds(
     lambda a, b, c, d, h: f"me={a}-{b} opp={c}-{d} hold={h}",
@@ -60,3 +63,18 @@ def test_positions(me: int, opp: int, turn: int, starter: bool, catch: bool) -> 
     except StratagemError:
         return
     assert 0 <= me < 100 and 0 <= opp < 100 and turn >= 0
+
+
+@settings(max_examples=200)
+@given(specs(GAME))
+def test_agent_specs(spec: str) -> None:
+    agent_or_refusal(GAME, preset("piglet"), spec)
+
+
+@settings(max_examples=60)
+@given(specs(GAME))
+def test_agent_specs_on_the_command_line(spec: str) -> None:
+    code, _ = allowed(["pig", "evaluate", "--rules", "piglet", "--a", spec, "--b", "hold:2"])
+    if code == 0:  # only agents with a fixed policy can be evaluated exactly
+        agent = agent_or_refusal(GAME, preset("piglet"), spec)
+        assert isinstance(agent, RuleAgent | OptimalAgent)

@@ -121,3 +121,29 @@ def test_endgame_refuses_a_bag_with_tiles_and_bad_limits(words, tmp_path) -> Non
     result = runner.invoke(app, ["endgame", "--lexicon", str(words), "--position", str(big)])
     assert result.exit_code == 2 and "larger than 65536 bytes" in " ".join(result.output.split())
     assert big.read_bytes() == b"#" * (70 * 1024)
+
+
+def test_selfplay_reports_progress_on_stderr(words) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(app, ["selfplay", "--lexicon", str(words), "--games", "3"])
+    assert result.exit_code == 0
+    assert "self-play: 1/3 games" in result.stderr and "self-play: 3/3 games" in result.stderr
+    quiet = runner.invoke(app, ["selfplay", "--lexicon", str(words), "--games", "3", "--json"])
+    assert "self-play" not in quiet.stderr
+
+
+def test_selfplay_stops_on_ctrl_c_without_a_traceback(words, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from stratagem.games.scrabble import strategies
+
+    real = strategies.play
+    calls = {"n": 0}
+
+    def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt  # the user pressed Ctrl-C in the second game
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(strategies, "play", interrupted)
+    result = runner.invoke(app, ["selfplay", "--lexicon", str(words), "--games", "5"])
+    assert result.exit_code == 130 and calls["n"] == 2
+    assert "Traceback" not in result.output and result.stdout == ""

@@ -215,3 +215,39 @@ def test_a_corrupt_cache_file_is_rebuilt_by_the_command(
     assert data["expected_score"] == float(solution.expected_score)
     third = json.loads(subprocess.run(args, capture_output=True, text=True, env=env).stdout)
     assert third["cached"] is True
+
+
+LATE_CARD = [
+    "yahtzee", "distribution", "--filled",
+    "ones,twos,threes,fours,fives,sixes,three_of_a_kind,four_of_a_kind,full_house,small_straight",
+    "--upper", "63",
+]  # fmt: skip
+
+
+def test_distribution_reports_progress_on_stderr() -> None:
+    result = runner.invoke(app, LATE_CARD)
+    assert result.exit_code == 0, result.output
+    assert "building the optimal score distribution of yahtzee:" in result.stderr
+    assert "states" in result.stderr and "mean" in result.stdout
+
+
+def test_distribution_stops_on_ctrl_c_without_a_traceback_or_a_plot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from stratagem.games.yahtzee import _dist_kernels as DK
+
+    real = DK.distribution_layer
+    calls = {"n": 0}
+
+    def interrupted(*args: object) -> object:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt  # the user pressed Ctrl-C between two chunks
+        return real(*args)
+
+    monkeypatch.setattr(DK, "distribution_layer", interrupted)
+    plot = tmp_path / "d.png"
+    result = runner.invoke(app, [*LATE_CARD, "--plot", str(plot)])
+    assert result.exit_code == 130 and calls["n"] == 2
+    assert "Traceback" not in result.output and result.stdout == ""
+    assert list(tmp_path.iterdir()) == []  # no plot, no temporary file

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stratagem.core.errors import StratagemError
+from stratagem.games.yahtzee.arena import GAME
 from stratagem.games.yahtzee.cli import make_situation, parse_dice, parse_filled
 from stratagem.games.yahtzee.rules import YAHTZEE_CATEGORIES, preset
+from tests.agent_specs import agent_or_refusal, specs
 
 BOXES = st.sampled_from([*YAHTZEE_CATEGORIES, "bogus", "Ones", ""])
 
@@ -42,3 +44,10 @@ def test_situations(
     except StratagemError:
         return
     assert sit.known_points <= sit.points <= sit.most_points
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(spec=specs(GAME))
+def test_agent_specs(solved, spec: str) -> None:  # type: ignore[no-untyped-def]
+    # The session's solved table (the factories' own cache loads it from there).
+    agent_or_refusal(GAME, solved("yahtzee").rules, spec)

@@ -10,7 +10,6 @@ import pytest
 from stratagem.core.agent import Advisor, Agent
 from stratagem.core.errors import InvalidStateError
 from stratagem.games.yahtzee import _kernels as K
-from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.rules import preset
 from stratagem.games.yahtzee.solver import Solution
 from stratagem.games.yahtzee.state import Keep, Roll, Score, Situation, YahtzeeState
@@ -123,7 +122,6 @@ def test_compiled_simulation_plays_the_same_moves_as_the_protocol_agent(
     solved: Callable[[str], Solution], optimal: OptimalStrategy
 ) -> None:
     solution = solved("yahtzee")
-    a = solution.arrays
     rng = np.random.default_rng(99)
     games = 300
     throws = rng.integers(1, 7, size=(games, 13, 3, 5), dtype=np.int8)
@@ -133,17 +131,7 @@ def test_compiled_simulation_plays_the_same_moves_as_the_protocol_agent(
     K.simulate_optimal(
         solution.values,
         throws,
-        a.score,
-        a.upper_face,
-        a.joker_score,
-        D.COUNTS,
-        a.ip,
-        D.ADD,
-        D.SUB,
-        D.SUB_COUNT,
-        D.SUBKEEPS,
-        D.SUBKEEP_COUNT,
-        D.CODE_TO_KEEP,
+        solution.arrays.kernel,
         e0,
         e1,
         scores,

@@ -13,12 +13,19 @@ policy (``mode`` 1): ``roll[idx]`` is 1 to roll, 0 to hold, and past the goal
 ``reach[d]`` is the probability of adding at least d points in one turn by
 rolling until they are reached (1 for d <= 0): the chance that the last player
 of a catch-up turn beats a total.
+
+The solver's kernels take the variant as one argument ``G``, a
+:class:`~stratagem.games.pig.solver.KernelRules` named tuple (``G.goal``,
+``G.base``, ``G.adds``, ``G.faces``, ``G.bust_scores_one``, ``G.catch_up``,
+``G.reach``, ``G.over_len``), and each side's policy as ``(mode, roll, thresh)``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+
+from stratagem.core._rng_kernels import below
 
 OPTIMIZE = 0
 FIXED = 1
@@ -49,13 +56,21 @@ def beat_probability(reach, j, total):
 
 
 @njit(cache=True, error_model="numpy")
-def overshoot_values(i, j, goal, bust_val, pb, adds, faces, reach, mode, thresh, out):
+def bust_chance(G):
+    """P(a throw busts): the share of faces that add nothing."""
+    return (G.faces - G.adds.shape[0]) / G.faces
+
+
+@njit(cache=True, error_model="numpy")
+def overshoot_values(i, j, G, bust_val, mode, thresh, out):
     """Values of the starter on i (opponent on j) with totals t = goal .. goal+len(out)-1.
 
     At t >= goal holding ends the game but for the opponent's last turn:
     ``1 - beat(j, t)``. Rolling risks the bust (``bust_val``). Once
     ``beat(j, t) <= pb * (1 - bust_val)`` holding is optimal there and above.
     """
+    goal, adds, faces, reach = G.goal, G.adds, G.faces, G.reach
+    pb = bust_chance(G)
     n = out.shape[0]
     bound = pb * (1.0 - bust_val)
     for idx in range(n - 1, -1, -1):
@@ -83,38 +98,30 @@ def overshoot_values(i, j, goal, bust_val, pb, adds, faces, reach, mode, thresh,
 
 
 @njit(cache=True, error_model="numpy")
-def bust_value(i, j, goal, base, other, bust_scores_one, starter, reach):
-    """What busting is worth to the player to move on i against j."""
-    if not bust_scores_one:
+def bust_value(i, j, G, other, starter):
+    """What busting is worth to the player to move on i against j (``other``: the
+    opponent's table; ``starter``: the mover started a catch-up game)."""
+    goal, base = G.goal, G.base
+    if not G.bust_scores_one:
         return 1.0 - other[base[j] + i * (goal - j)]
     i1 = i + 1
     if i1 >= goal:
-        return 1.0 - beat_probability(reach, j, i1) if starter else 1.0
+        return 1.0 - beat_probability(G.reach, j, i1) if starter else 1.0
     return 1.0 - other[base[j] + i1 * (goal - j)]
 
 
 @njit(cache=True, error_model="numpy")
-def sweep(
-    table,
-    other,
-    i,
-    j,
-    goal,
-    base,
-    adds,
-    faces,
-    pb,
-    bust_val,
-    starter,
-    mode,
-    roll_pol,
-    thresh,
-    reach,
-    over,
-):
-    """One backward pass over k for side ``table`` at scores (i, j); returns the max change."""
+def sweep(table, other, i, j, G, bust_val, starter, side, over):
+    """One backward pass over k for side ``table`` at scores (i, j); returns the max change.
+
+    ``side`` is ``(mode, roll, thresh)``: maximise (``OPTIMIZE``) or follow the
+    fixed policy (``FIXED``) of ``roll`` and ``thresh``.
+    """
+    goal, base, adds, faces = G.goal, G.base, G.adds, G.faces
+    mode, roll_pol, thresh = side
+    pb = bust_chance(G)
     if starter:
-        overshoot_values(i, j, goal, bust_val, pb, adds, faces, reach, mode, thresh, over)
+        overshoot_values(i, j, G, bust_val, mode, thresh, over)
     row = base[i] + j * (goal - i)
     change = 0.0
     for k in range(goal - 1 - i, -1, -1):
@@ -141,41 +148,19 @@ def sweep(
 
 
 @njit(cache=True, error_model="numpy")
-def solve_stage(
-    s,
-    a_table,
-    b_table,
-    symmetric,
-    goal,
-    base,
-    adds,
-    faces,
-    bust_scores_one,
-    catch_up,
-    a_starter,
-    a_mode,
-    a_roll,
-    a_thresh,
-    b_mode,
-    b_roll,
-    b_thresh,
-    reach,
-    over_len,
-    tol,
-    max_sweeps,
-    sweeps_out,
-):
+def solve_stage(s, G, a_table, b_table, a_side, b_side, symmetric, a_starter, tol, max_sweeps,
+                sweeps_out):  # fmt: skip
     """Solve every pair {A at (i, j), B at (j, i)} with i + j = s; sweeps per pair out."""
+    goal, base, catch_up = G.goal, G.base, G.catch_up
     lo = max(0, s - (goal - 1))
     hi = min(s, goal - 1)
     if symmetric:
         hi = min(hi, s // 2)
     npairs = hi - lo + 1
-    pb = (faces - adds.shape[0]) / faces
     for p in range(npairs):
         i = lo + p
         j = s - i
-        over = np.empty(over_len if catch_up else 1)
+        over = np.empty(G.over_len if catch_up else 1)
         a_is_starter = catch_up and a_starter
         b_is_starter = catch_up and not a_starter
         n = 0
@@ -186,46 +171,12 @@ def solve_stage(
         x1 = np.nan
         x2 = np.nan
         while True:
-            bv = bust_value(i, j, goal, base, b_table, bust_scores_one, a_is_starter, reach)
-            c1 = sweep(
-                a_table,
-                b_table,
-                i,
-                j,
-                goal,
-                base,
-                adds,
-                faces,
-                pb,
-                bv,
-                a_is_starter,
-                a_mode,
-                a_roll,
-                a_thresh,
-                reach,
-                over,
-            )
-            bv = bust_value(j, i, goal, base, a_table, bust_scores_one, b_is_starter, reach)
-            c2 = sweep(
-                b_table,
-                a_table,
-                j,
-                i,
-                goal,
-                base,
-                adds,
-                faces,
-                pb,
-                bv,
-                b_is_starter,
-                b_mode,
-                b_roll,
-                b_thresh,
-                reach,
-                over,
-            )
+            bv = bust_value(i, j, G, b_table, a_is_starter)
+            c1 = sweep(a_table, b_table, i, j, G, bv, a_is_starter, a_side, over)
+            bv = bust_value(j, i, G, a_table, b_is_starter)
+            c2 = sweep(b_table, a_table, j, i, G, bv, b_is_starter, b_side, over)
             n += 1
-            if bust_scores_one and n >= 1:
+            if G.bust_scores_one and n >= 1:
                 break  # no cycle: one pass is exact
             if (c1 if c1 > c2 else c2) < tol or n >= max_sweeps:
                 break
@@ -247,28 +198,7 @@ def solve_stage(
 
 
 @njit(cache=True, error_model="numpy")
-def solve_all(
-    a_table,
-    b_table,
-    symmetric,
-    goal,
-    base,
-    adds,
-    faces,
-    bust_scores_one,
-    catch_up,
-    a_starter,
-    a_mode,
-    a_roll,
-    a_thresh,
-    b_mode,
-    b_roll,
-    b_thresh,
-    reach,
-    over_len,
-    tol,
-    max_sweeps,
-):
+def solve_all(G, a_table, b_table, a_side, b_side, symmetric, a_starter, tol, max_sweeps):
     """Every stage, from the highest score sum down; returns (total sweeps, most for a pair).
 
     One thread on purpose: the 2 * goal - 1 stages depend on each other, and a
@@ -276,35 +206,14 @@ def solve_all(
     scheduler time slice each whenever another process used a core (Pig to
     100 went from 0.06 s to 1.5 s). Serially it takes about 0.1 s, loaded or not.
     """
+    goal = G.goal
     sweeps = np.zeros(goal, dtype=np.int64)
     total = 0
     most = 0
     for s in range(2 * (goal - 1), -1, -1):
         sweeps[:] = 0
-        solve_stage(
-            s,
-            a_table,
-            b_table,
-            symmetric,
-            goal,
-            base,
-            adds,
-            faces,
-            bust_scores_one,
-            catch_up,
-            a_starter,
-            a_mode,
-            a_roll,
-            a_thresh,
-            b_mode,
-            b_roll,
-            b_thresh,
-            reach,
-            over_len,
-            tol,
-            max_sweeps,
-            sweeps,
-        )
+        solve_stage(s, G, a_table, b_table, a_side, b_side, symmetric, a_starter, tol,
+                    max_sweeps, sweeps)  # fmt: skip
         total += sweeps.sum()
         m = sweeps.max()
         if m > most:
@@ -313,37 +222,21 @@ def solve_all(
 
 
 @njit(cache=True, error_model="numpy")
-def optimal_policy(
-    table,
-    other,
-    goal,
-    base,
-    adds,
-    faces,
-    bust_scores_one,
-    catch_up,
-    starter,
-    reach,
-    over_len,
-    roll_out,
-    thresh_out,
-    bad_out,
-):
+def optimal_policy(table, other, G, starter, roll_out, thresh_out, bad_out):
     """The fixed policy that plays as the solved table says (hold on ties).
 
     Past the goal (catch-up turn, starter) the policy is a threshold; ``bad_out[0]``
     counts (i, j) where the optimal decisions there are not threshold-shaped.
     """
-    pb = (faces - adds.shape[0]) / faces
+    goal, base, over_len = G.goal, G.base, G.over_len
     over = np.empty(over_len)
-    dummy_roll = np.zeros(1, dtype=np.uint8)
     for i in range(goal):
         for j in range(goal):
             row = base[i] + j * (goal - i)
-            bv = bust_value(i, j, goal, base, other, bust_scores_one, starter, reach)
-            is_starter = catch_up and starter
+            bv = bust_value(i, j, G, other, starter)
+            is_starter = G.catch_up and starter
             if is_starter:
-                overshoot_values(i, j, goal, bv, pb, adds, faces, reach, OPTIMIZE, thresh_out, over)
+                overshoot_values(i, j, G, bv, OPTIMIZE, thresh_out, over)
             for k in range(goal - 1 - i, -1, -1):
                 if k == 0:
                     roll_out[row] = 1
@@ -357,7 +250,7 @@ def optimal_policy(
                 seen_roll = False
                 for idx in range(over_len - 1, -1, -1):
                     t = goal + idx
-                    hold = 1.0 - beat_probability(reach, j, t)
+                    hold = 1.0 - beat_probability(G.reach, j, t)
                     if over[idx] > hold:
                         seen_roll = True
                     elif not seen_roll:
@@ -366,7 +259,6 @@ def optimal_policy(
                         bad_out[0] += 1
                         break
                 thresh_out[i, j] = t_hold
-    _ = dummy_roll
 
 
 @njit(cache=True, error_model="numpy")
@@ -377,6 +269,20 @@ def _wants_roll(roll_pol, thresh, base, goal, me, opp, turn, starter_past_goal):
     if total >= goal:
         return starter_past_goal and total < thresh[me, opp]
     return roll_pol[base[me] + opp * (goal - me) + turn] == 1
+
+
+@njit(cache=True)
+def _after_bank(total, mover, target, goal, catch_up):
+    """``(winner or -1, target, next mover)`` once ``mover`` (0: the starter) has banked
+    to ``total``: the last turn of a catch-up game is won by beating ``target``; reaching
+    the goal wins, except for the catch-up starter, who sets the target instead."""
+    if target >= 0:
+        return (1 if total > target else 0), target, mover
+    if total >= goal:
+        if catch_up and mover == 0:
+            return -1, total, 1
+        return mover, target, mover
+    return -1, target, 1 - mover
 
 
 @njit(cache=True, parallel=True)
@@ -450,17 +356,7 @@ def simulate_games(
                     banked = turn
                     break
             scores[mover] += banked
-            total = scores[mover]
-            if last_turn:
-                winner = 1 if total > target else 0
-            elif total >= goal:
-                if catch_up and mover == 0:
-                    target = total
-                    mover = 1
-                else:
-                    winner = mover
-            else:
-                mover = 1 - mover
+            winner, target, mover = _after_bank(scores[mover], mover, target, goal, catch_up)
         winner_is_a[g] = (winner == 0) == a_is_starter
         turns[g] = nturns
 
@@ -468,30 +364,12 @@ def simulate_games(
 # ---------------------------------------------------------------------------
 # Compiled playouts for MCTS (see :mod:`stratagem.games.pig.rollout`).
 #
-# Random numbers come from SplitMix64 seeded per call: seeding numba's own
-# Mersenne Twister costs more than a whole playout of Pig.
-
-_SPLITMIX_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-_SPLITMIX_MUL1 = np.uint64(0xBF58476D1CE4E5B9)
-_SPLITMIX_MUL2 = np.uint64(0x94D049BB133111EB)
-_U30 = np.uint64(30)
-_U27 = np.uint64(27)
-_U31 = np.uint64(31)
-_U32 = np.uint64(32)
+# Random numbers come from the shared SplitMix64 (``core._rng_kernels``),
+# seeded per call: seeding numba's own Mersenne Twister costs more than a
+# whole playout of Pig.
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_HOLD = 1
-
-
-@njit(cache=True)
-def _rollout_below(rng_state, n):
-    """A uniform int in 0..n-1 from the SplitMix64 stream in ``rng_state[0]``."""
-    s = rng_state[0] + _SPLITMIX_GAMMA
-    rng_state[0] = s
-    z = (s ^ (s >> _U30)) * _SPLITMIX_MUL1
-    z = (z ^ (z >> _U27)) * _SPLITMIX_MUL2
-    z = z ^ (z >> _U31)
-    return np.int64(((z >> _U32) * np.uint64(n)) >> _U32)
 
 
 @njit(cache=True)
@@ -530,7 +408,7 @@ def playout(
         bank = -1
         if rolling:
             rolling = False
-            face = 1 + _rollout_below(rng_state, faces)
+            face = 1 + below(rng_state, faces)
             if adds_mask[face] == 0:
                 if bust_scores_one:
                     bank = 1
@@ -553,7 +431,7 @@ def playout(
             roll = True
             if turn > 0:
                 if policy == ROLLOUT_RANDOM:
-                    roll = _rollout_below(rng_state, 2) == 0
+                    roll = below(rng_state, 2) == 0
                 elif target < 0:
                     roll = turn < hold_at and scores[p] + turn < goal
             if roll:
@@ -562,18 +440,10 @@ def playout(
             bank = turn
         # The turn ends with ``bank`` points added to the mover's score.
         scores[p] += bank
-        total = scores[p]
         turn = 0
-        if target >= 0:
-            return 1 if total > target else 0
-        if total >= goal:
-            if catch_up and p == 0:
-                target = total
-                p = 1
-            else:
-                return p
-        else:
-            p = 1 - p
+        winner, target, p = _after_bank(scores[p], p, target, goal, catch_up)
+        if winner >= 0:
+            return winner
 
 
 # ---------------------------------------------------------------------------
@@ -642,16 +512,12 @@ def _fast_bank(out, points):
     out[FAST_SCORE0 + p] += points
     total = out[FAST_SCORE0 + p]
     _fast_end_turn(out)
-    if out[FAST_TARGET] >= 0:
-        out[FAST_WINNER] = 1 if total > out[FAST_TARGET] else 0
-    elif total >= out[FAST_GOAL]:
-        if out[FAST_CATCH_UP] != 0 and p == 0:
-            out[FAST_PLAYER] = 1
-            out[FAST_TARGET] = total
-        else:
-            out[FAST_WINNER] = p
-    else:
-        out[FAST_PLAYER] = 1 - p
+    winner, target, mover = _after_bank(
+        total, p, out[FAST_TARGET], out[FAST_GOAL], out[FAST_CATCH_UP] != 0
+    )
+    out[FAST_WINNER] = winner
+    out[FAST_TARGET] = target
+    out[FAST_PLAYER] = mover
 
 
 @njit(cache=True)
@@ -696,7 +562,7 @@ def fast_apply(s, code, out):
 @njit(cache=True)
 def fast_sample(s, rng):
     """A face of the die, uniform on 1..faces."""
-    return 1 + _rollout_below(rng, s[FAST_FACES])
+    return 1 + below(rng, s[FAST_FACES])
 
 
 @njit(cache=True)
@@ -736,7 +602,7 @@ def fast_rollout(s, rng, policy, out):
             bank = -1
             if rolling:
                 rolling = False
-                face = 1 + _rollout_below(rng, faces)
+                face = 1 + below(rng, faces)
                 if fast_busts(s, face):
                     if bust_scores_one:
                         bank = 1
@@ -762,7 +628,7 @@ def fast_rollout(s, rng, policy, out):
                 roll = True
                 if turn > 0:
                     if code == ROLLOUT_RANDOM:
-                        roll = _rollout_below(rng, 2) == 0
+                        roll = below(rng, 2) == 0
                     elif target < 0:
                         roll = turn < hold_at and (score0 if p == 0 else score1) + turn < goal
                 if roll:
@@ -777,15 +643,6 @@ def fast_rollout(s, rng, policy, out):
                 score1 += bank
                 total = score1
             turn = 0
-            if target >= 0:
-                winner = 1 if total > target else 0
-            elif total >= goal:
-                if catch_up and p == 0:
-                    target = total
-                    p = 1
-                else:
-                    winner = p
-            else:
-                p = 1 - p
+            winner, target, p = _after_bank(total, p, target, goal, catch_up)
     out[0] = 1.0 if winner == 0 else 0.0
     out[1] = 1.0 if winner == 1 else 0.0

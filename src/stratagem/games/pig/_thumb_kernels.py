@@ -13,6 +13,9 @@ B at (j, i)} every value is affine in the two unknown turn-start values (a bust
 hands the turn over with both scores unchanged). One backward pass per side
 gives the coefficients and a 2x2 solve closes the cycle: exact, with no
 sweeping to convergence.
+
+The variant comes as one argument ``G``, the solver's
+:class:`~stratagem.games.pig.solver.KernelRules`.
 """
 
 from __future__ import annotations
@@ -20,32 +23,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from stratagem.games.pig._kernels import beat_probability
+from stratagem.games.pig._kernels import beat_probability, bust_chance, bust_value
 
 
 @njit(cache=True)
-def _side(
-    i,
-    j,
-    goal,
-    base,
-    adds,
-    faces,
-    pb,
-    is_starter,
-    use_grid,
-    hold_at,
-    roll,
-    thresh_ij,
-    other,
-    reach,
-    over_len,
-    ov0,
-    ov1,
-    c0,
-    c1,
-):
+def _side(i, j, G, is_starter, use_grid, hold_at, roll, thresh_ij, other, ov0, ov1, c0, c1):
     """Coefficients ``c0[k] + c1[k] * bust`` of the mover on i against j, k = 0..goal-1-i."""
+    goal, base, adds, faces, reach, over_len = G.goal, G.base, G.adds, G.faces, G.reach, G.over_len
+    pb = bust_chance(G)
     th = goal
     if is_starter:
         th = min(thresh_ij, goal + over_len)
@@ -89,36 +74,12 @@ def _side(
 
 
 @njit(cache=True)
-def _bust_one(i, j, goal, base, other, starter, reach):
-    """What a bust is worth when it banks one point (a later stage, already known)."""
-    i1 = i + 1
-    if i1 >= goal:
-        return 1.0 - beat_probability(reach, j, i1) if starter else 1.0
-    return 1.0 - other[base[j] + i1 * (goal - j)]
-
-
-@njit(cache=True)
-def duel(
-    grid,
-    b_roll,
-    b_thresh,
-    a_starter,
-    goal,
-    base,
-    adds,
-    faces,
-    bust_scores_one,
-    catch_up,
-    reach,
-    over_len,
-    a_table,
-    b_table,
-):
+def duel(grid, b_roll, b_thresh, a_starter, G, a_table, b_table):
     """Fill A's and B's win-probability tables; A plays ``grid``, B the fixed policy."""
-    pb = (faces - adds.shape[0]) / faces
+    goal, base, catch_up = G.goal, G.base, G.catch_up
     a_is_starter = catch_up and a_starter
     b_is_starter = catch_up and not a_starter
-    n_over = over_len + faces + 1
+    n_over = G.over_len + G.faces + 1
     ov0 = np.zeros(n_over)
     ov1 = np.zeros(n_over)
     ac0 = np.zeros(goal)
@@ -130,51 +91,13 @@ def duel(
         hi = min(s, goal - 1)
         for i in range(lo, hi + 1):
             j = s - i
-            _side(
-                i,
-                j,
-                goal,
-                base,
-                adds,
-                faces,
-                pb,
-                a_is_starter,
-                True,
-                grid[i, j],
-                b_roll,
-                goal,
-                b_table,
-                reach,
-                over_len,
-                ov0,
-                ov1,
-                ac0,
-                ac1,
-            )
-            _side(
-                j,
-                i,
-                goal,
-                base,
-                adds,
-                faces,
-                pb,
-                b_is_starter,
-                False,
-                0,
-                b_roll,
-                b_thresh[j, i],
-                a_table,
-                reach,
-                over_len,
-                ov0,
-                ov1,
-                bc0,
-                bc1,
-            )
-            if bust_scores_one:
-                a_bust = _bust_one(i, j, goal, base, b_table, a_is_starter, reach)
-                b_bust = _bust_one(j, i, goal, base, a_table, b_is_starter, reach)
+            _side(i, j, G, a_is_starter, True, grid[i, j], b_roll, goal, b_table, ov0, ov1, ac0,
+                  ac1)  # fmt: skip
+            _side(j, i, G, b_is_starter, False, 0, b_roll, b_thresh[j, i], a_table, ov0, ov1, bc0,
+                  bc1)  # fmt: skip
+            if G.bust_scores_one:  # a bust banks a point: a later stage, already known
+                a_bust = bust_value(i, j, G, b_table, a_is_starter)
+                b_bust = bust_value(j, i, G, a_table, b_is_starter)
             else:
                 # x = A(i, j, 0) = ac0 + ac1 * (1 - y), y = B(j, i, 0) = bc0 + bc1 * (1 - x)
                 x = (ac0[0] + ac1[0] - ac1[0] * (bc0[0] + bc1[0])) / (1.0 - ac1[0] * bc1[0])
@@ -190,85 +113,40 @@ def duel(
 
 
 @njit(cache=True, parallel=True)
-def duel_batch(
-    grids,
-    first_roll,
-    first_thresh,
-    second_roll,
-    second_thresh,
-    run_first,
-    run_second,
-    goal,
-    base,
-    adds,
-    faces,
-    bust_scores_one,
-    catch_up,
-    reach,
-    over_len,
-    out,
-):
+def duel_batch(grids, first_roll, first_thresh, second_roll, second_thresh, run_first,
+               run_second, G, out):  # fmt: skip
     """``out[m] = (A wins moving first, A wins moving second)`` for each hold grid.
 
     B plays ``second_*`` when A starts and ``first_*`` when B starts. Without a
     catch-up turn one run gives both numbers; with one, each role is a run of
     its own, made only when asked for (the other number is left NaN).
     """
-    n = base[goal - 1] + goal
+    goal, catch_up = G.goal, G.catch_up
+    n = G.base[goal - 1] + goal
     for m in prange(grids.shape[0]):
         a_table = np.empty(n)
         b_table = np.empty(n)
         out[m, 0] = np.nan
         out[m, 1] = np.nan
         if run_first or not catch_up:
-            duel(
-                grids[m],
-                second_roll,
-                second_thresh,
-                True,
-                goal,
-                base,
-                adds,
-                faces,
-                bust_scores_one,
-                catch_up,
-                reach,
-                over_len,
-                a_table,
-                b_table,
-            )
+            duel(grids[m], second_roll, second_thresh, True, G, a_table, b_table)
             out[m, 0] = a_table[0]
             if not catch_up:
                 out[m, 1] = 1.0 - b_table[0]
         if catch_up and run_second:
-            duel(
-                grids[m],
-                first_roll,
-                first_thresh,
-                False,
-                goal,
-                base,
-                adds,
-                faces,
-                bust_scores_one,
-                catch_up,
-                reach,
-                over_len,
-                a_table,
-                b_table,
-            )
+            duel(grids[m], first_roll, first_thresh, False, G, a_table, b_table)
             out[m, 1] = 1.0 - b_table[0]
 
 
 @njit(cache=True)
-def _turn_outcomes(
-    i, goal, adds, faces, pb, use_grid, hold_at, roll, row, is_starter, th, mass, over, held
-):
+def _turn_outcomes(i, G, use_grid, hold_at, roll, row, is_starter, th, mass, over, held):
     """One turn from (i, j, 0): ``held[k]`` = P(hold at k < goal - i); returns P(bust).
 
     The catch-up starter past the goal rolls on below total ``th`` and may
     still bust (handing the turn back with both scores unchanged).
     """
+    goal, adds, faces = G.goal, G.adds, G.faces
+    pb = bust_chance(G)
     width = goal - i
     for k in range(width):
         mass[k] = 0.0
@@ -305,26 +183,13 @@ def _turn_outcomes(
 
 
 @njit(cache=True)
-def occupancy(
-    grid,
-    b_roll,
-    b_thresh,
-    a_starter,
-    goal,
-    base,
-    adds,
-    faces,
-    bust_scores_one,
-    catch_up,
-    over_len,
-    out_a,
-):
+def occupancy(grid, b_roll, b_thresh, a_starter, G, out_a):
     """Expected number of turns A starts at each (i, j) when A plays ``grid`` against B.
 
     ``a_starter`` says who moves first. A's turns past the goal (holding there,
     or the last catch-up turn) start no further turns and are not counted.
     """
-    pb = (faces - adds.shape[0]) / faces
+    goal, base, catch_up, over_len = G.goal, G.base, G.catch_up, G.over_len
     in_a = np.zeros((goal, goal))
     in_b = np.zeros((goal, goal))
     if a_starter:
@@ -333,7 +198,7 @@ def occupancy(
         in_b[0, 0] = 1.0
     b_is_starter = catch_up and not a_starter
     mass = np.zeros(goal)
-    over = np.zeros(over_len + faces + 1)
+    over = np.zeros(over_len + G.faces + 1)
     a_held = np.zeros(goal)
     b_held = np.zeros(goal)
     for s in range(0, 2 * goal - 1):
@@ -343,40 +208,11 @@ def occupancy(
             j = s - i
             # A on (i, j) and B on (j, i) hand the turn to each other by busting.
             # A holds as soon as it reaches the goal, so only B can roll past it.
-            pa = _turn_outcomes(
-                i,
-                goal,
-                adds,
-                faces,
-                pb,
-                True,
-                grid[i, j],
-                b_roll,
-                0,
-                False,
-                goal,
-                mass,
-                over,
-                a_held,
-            )
+            pa = _turn_outcomes(i, G, True, grid[i, j], b_roll, 0, False, goal, mass, over, a_held)
             th = min(b_thresh[j, i], goal + over_len)
-            pbb = _turn_outcomes(
-                j,
-                goal,
-                adds,
-                faces,
-                pb,
-                False,
-                0,
-                b_roll,
-                base[j] + i * (goal - j),
-                b_is_starter,
-                th,
-                mass,
-                over,
-                b_held,
-            )
-            if bust_scores_one:
+            pbb = _turn_outcomes(j, G, False, 0, b_roll, base[j] + i * (goal - j), b_is_starter,
+                                 th, mass, over, b_held)  # fmt: skip
+            if G.bust_scores_one:
                 da = in_a[i, j]
                 db = in_b[j, i]
                 if i + 1 < goal:
@@ -396,7 +232,7 @@ def occupancy(
 
 
 @njit(cache=True, parallel=True)
-def turn_losses(table, other, goal, base, adds, faces, bust_scores_one, starter, reach, out):
+def turn_losses(table, other, G, starter, out):
     """``out[t - 1, i, j]``: win probability lost by playing one turn from (i, j, 0) as
     "hold at t" and optimally afterwards, instead of optimally throughout.
 
@@ -404,14 +240,12 @@ def turn_losses(table, other, goal, base, adds, faces, bust_scores_one, starter,
     (``starter``: the mover started a catch-up game, and holds as soon as it
     reaches the goal).
     """
-    pb = (faces - adds.shape[0]) / faces
+    goal, base, adds, faces, reach = G.goal, G.base, G.adds, G.faces, G.reach
+    pb = bust_chance(G)
     for i in prange(goal):
         val = np.zeros(goal)
         for j in range(goal):
-            if bust_scores_one:
-                bust = _bust_one(i, j, goal, base, other, starter, reach)
-            else:
-                bust = 1.0 - other[base[j] + i * (goal - j)]
+            bust = bust_value(i, j, G, other, starter)
             best = table[base[i] + j * (goal - i)]
             width = goal - i
             for t in range(1, goal + 1):

@@ -7,8 +7,11 @@ Every command takes the same rule options: ``--rules`` picks a preset and
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import time
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import numpy as np
@@ -52,18 +55,17 @@ CatchOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
-STRATEGIES = ", ".join(
-    a.usage() for a in GAME.agents.values() if a.name not in ("random", "mcts")
-)
+STRATEGIES = ", ".join(a.usage() for a in GAME.agents.values() if a.name not in ("random", "mcts"))
+
+AgentAOpt = Annotated[str, typer.Option("--a", help=f"Strategy A: {STRATEGIES}.")]
+AgentBOpt = Annotated[str, typer.Option("--b", help="Strategy B.")]
 
 
 def _policy_agent(rules: PigRules, spec: str) -> RuleAgent | OptimalAgent:
     """An agent with a fixed policy (exact evaluation and the compiled simulation need one)."""
     agent = make_agent(GAME, rules, spec)
     if not isinstance(agent, RuleAgent | OptimalAgent):
-        raise InvalidAgentError(
-            f"{spec} has no fixed policy to evaluate; use one of: {STRATEGIES}"
-        )
+        raise InvalidAgentError(f"{spec} has no fixed policy to evaluate; use one of: {STRATEGIES}")
     return agent
 
 
@@ -94,6 +96,42 @@ def make_rules(
     return base.with_options(goal, faces, bust_faces, bust_scores_one, catch_up_turn)
 
 
+_RULE_OPTIONS = [
+    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind)
+    for name, kind, default in (
+        ("rules", RulesOpt, DEFAULT_PRESET),
+        ("goal", GoalOpt, None),
+        ("faces", FacesOpt, None),
+        ("bust", BustOpt, None),
+        ("bust_scores_one", BsoOpt, None),
+        ("catch_up_turn", CatchOpt, None),
+    )
+]
+
+
+def rule_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Give a command the rule options in place of its ``rules: PigRules`` parameter.
+
+    typer sees ``--rules``, ``--goal``, ``--faces``, ``--bust``,
+    ``--bust-scores-one`` and ``--catch-up-turn`` where the command declares
+    ``rules``; the command receives the rules they make (:func:`make_rules`).
+    """
+    signature = inspect.signature(command, eval_str=True)
+    params: list[inspect.Parameter] = []
+    for param in signature.parameters.values():
+        params.extend(_RULE_OPTIONS if param.name == "rules" else [param])
+    names = [p.name for p in _RULE_OPTIONS]
+
+    @functools.wraps(command)
+    def with_rules(**kwargs: Any) -> None:
+        kwargs["rules"] = make_rules(*(kwargs.pop(name) for name in names))
+        command(**kwargs)
+
+    with_rules.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    with_rules.__annotations__ = {p.name: p.annotation for p in params}
+    return with_rules
+
+
 def _solution(rules: PigRules) -> PigSolution:
     return solve(rules)
 
@@ -110,23 +148,19 @@ def _rules_json(rules: PigRules) -> dict[str, Any]:
 
 
 @app.command("solve")
+@rule_options
 def solve_command(
-    rules: RulesOpt = DEFAULT_PRESET,
-    goal: GoalOpt = None,
-    faces: FacesOpt = None,
-    bust: BustOpt = None,
-    bust_scores_one: BsoOpt = None,
-    catch_up_turn: CatchOpt = None,
+    *,
+    rules: PigRules,
     as_json: JsonOpt = False,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Solve from scratch.")] = False,
 ) -> None:
     """Solve the optimal strategy; print P(0,0,0), the states, the sweeps and the time."""
-    r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
     start = time.perf_counter()
-    sol = solve(r, use_cache=not no_cache)
+    sol = solve(rules, use_cache=not no_cache)
     seconds = time.perf_counter() - start
     result = {
-        "rules": _rules_json(r),
+        "rules": _rules_json(rules),
         "p_start": sol.p_start,
         "states": sol.num_states,
         "sweeps": sol.sweeps,
@@ -138,7 +172,7 @@ def solve_command(
         typer.echo(json.dumps(result))
         return
     how = "loaded from cache" if sol.cached else "solved"
-    out.print(r.describe())
+    out.print(rules.describe())
     out.print(
         f"P(0,0,0) = {sol.p_start:.12f}: the starting player wins {100 * sol.p_start:.4f}% "
         f"with optimal play on both sides"
@@ -150,7 +184,9 @@ def solve_command(
 
 
 @app.command("value")
+@rule_options
 def value_command(
+    *,
     me: Annotated[int, typer.Option("--me", help="My score.")],
     opp: Annotated[int, typer.Option("--opp", help="The opponent's score.")],
     turn: Annotated[int, typer.Option("--turn", help="My turn total.")] = 0,
@@ -158,17 +194,11 @@ def value_command(
         bool,
         typer.Option("--second", help="I did not start the game (matters with a catch-up turn)."),
     ] = False,
-    rules: RulesOpt = DEFAULT_PRESET,
-    goal: GoalOpt = None,
-    faces: FacesOpt = None,
-    bust: BustOpt = None,
-    bust_scores_one: BsoOpt = None,
-    catch_up_turn: CatchOpt = None,
+    rules: PigRules,
     as_json: JsonOpt = False,
 ) -> None:
     """Win probability of the player to move, and of rolling and of holding."""
-    r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
-    sol = _solution(r)
+    sol = _solution(rules)
     p_roll, p_hold = sol.action_values(me, opp, turn, starter=not second)
     best = "roll" if p_hold is None or p_roll > p_hold else "hold"
     p_win = p_roll if p_hold is None else max(p_roll, p_hold)
@@ -177,27 +207,23 @@ def value_command(
         typer.echo(json.dumps(result))
         return
     hold = "not allowed (a turn starts with a roll)" if p_hold is None else f"{p_hold:.6f}"
-    out.print(f"{r.describe()}; me {me}, opponent {opp}, turn total {turn}")
+    out.print(f"{rules.describe()}; me {me}, opponent {opp}, turn total {turn}")
     out.print(f"P(win) {p_win:.6f}  roll {p_roll:.6f}  hold {hold}  -> {best}")
 
 
 @app.command("evaluate")
+@rule_options
 def evaluate_command(
-    a: Annotated[str, typer.Option("--a", help=f"Strategy A: {STRATEGIES}.")] = "optimal",
-    b: Annotated[str, typer.Option("--b", help="Strategy B.")] = "hold:20",
-    rules: RulesOpt = DEFAULT_PRESET,
-    goal: GoalOpt = None,
-    faces: FacesOpt = None,
-    bust: BustOpt = None,
-    bust_scores_one: BsoOpt = None,
-    catch_up_turn: CatchOpt = None,
+    *,
+    a: AgentAOpt = "optimal",
+    b: AgentBOpt = "hold:20",
+    rules: PigRules,
     as_json: JsonOpt = False,
 ) -> None:
     """Exact win probabilities of A against B (Markov chain of the two fixed policies)."""
-    r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
-    agent_a, agent_b = _policy_agent(r, a), _policy_agent(r, b)
+    agent_a, agent_b = _policy_agent(rules, a), _policy_agent(rules, b)
     start = time.perf_counter()
-    e = evaluate(r, agent_policies(agent_a), agent_policies(agent_b))
+    e = evaluate(rules, agent_policies(agent_a), agent_policies(agent_b))
     result = {
         "a": agent_a.spec,
         "b": agent_b.spec,
@@ -209,40 +235,36 @@ def evaluate_command(
     if as_json:
         typer.echo(json.dumps(result))
         return
-    out.print(r.describe())
+    out.print(rules.describe())
     out.print(f"A = {agent_a.spec}, B = {agent_b.spec}: P(A wins)")
     out.print(f"  A starts {e.a_first:.6f}   B starts {e.b_first:.6f}   coin toss {e.coin:.6f}")
 
 
 @app.command("simulate")
+@rule_options
 def simulate_command(
-    a: Annotated[str, typer.Option("--a", help=f"Strategy A: {STRATEGIES}.")] = "optimal",
-    b: Annotated[str, typer.Option("--b", help="Strategy B.")] = "hold:20",
+    *,
+    a: AgentAOpt = "optimal",
+    b: AgentBOpt = "hold:20",
     games: Annotated[
         int,
         typer.Option(min=1, max=GAMES_MAX, help="Number of games (A starts every other one)."),
     ] = 100_000,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Random seed.")] = 0,
-    rules: RulesOpt = DEFAULT_PRESET,
-    goal: GoalOpt = None,
-    faces: FacesOpt = None,
-    bust: BustOpt = None,
-    bust_scores_one: BsoOpt = None,
-    catch_up_turn: CatchOpt = None,
+    rules: PigRules,
     as_json: JsonOpt = False,
 ) -> None:
     """Play A against B many times and compare with the exact evaluation."""
     if seed < 0:
         raise InvalidRulesError(f"--seed must be >= 0, got {seed}")
-    r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
-    agent_a, agent_b = _policy_agent(r, a), _policy_agent(r, b)
+    agent_a, agent_b = _policy_agent(rules, a), _policy_agent(rules, b)
     start = time.perf_counter()
-    series = run_series(GAME, r, [a, b], games, seed)  # compiled: both have fixed policies
+    series = run_series(GAME, rules, [a, b], games, seed)  # compiled: both have fixed policies
     m = series.detail
     assert isinstance(m, MatchResult)
     seconds = time.perf_counter() - start
     p, se = m.p_a()
-    exact = evaluate(r, agent_policies(agent_a), agent_policies(agent_b))
+    exact = evaluate(rules, agent_policies(agent_a), agent_policies(agent_b))
     result = {
         "a": agent_a.spec,
         "b": agent_b.spec,
@@ -261,7 +283,7 @@ def simulate_command(
     if as_json:
         typer.echo(json.dumps(result))
         return
-    out.print(f"{r.describe()}: {agent_a.spec} vs {agent_b.spec}, {games:,} games, seed {seed}")
+    out.print(f"{rules.describe()}: {agent_a.spec} vs {agent_b.spec}, {games:,} games, seed {seed}")
     small = "n too small"
     rate = small if result["p_a"] is None else f"{p:.5f}"
     spread = small if result["se"] is None else f"{se:.5f}"
@@ -273,7 +295,9 @@ def simulate_command(
 
 
 @app.command("rules")
+@rule_options
 def rules_command(
+    *,
     max_rows: Annotated[
         int,
         typer.Option(
@@ -291,12 +315,7 @@ def rules_command(
             help="Minimise the cost on a coin toss (both), or only when moving first/second.",
         ),
     ] = "both",
-    rules: RulesOpt = DEFAULT_PRESET,
-    goal: GoalOpt = None,
-    faces: FacesOpt = None,
-    bust: BustOpt = None,
-    bust_scores_one: BsoOpt = None,
-    catch_up_turn: CatchOpt = None,
+    rules: PigRules,
     as_json: JsonOpt = False,
 ) -> None:
     """Derive a rule-of-thumb table from the optimum and price it exactly."""
@@ -304,7 +323,6 @@ def rules_command(
 
     if role not in ("both", "first", "second"):
         raise InvalidRulesError(f"--role must be both, first or second, got {role!r}")
-    r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
     err = Console(stderr=True, highlight=False)
 
     def report(found: ThumbResult) -> None:
@@ -320,21 +338,18 @@ def rules_command(
             "Ctrl-C stops)"
         )
 
-    result = derive_tables(_solution(r), max_rows, role, progress=report)[-1]  # type: ignore[arg-type]
+    result = derive_tables(_solution(rules), max_rows, role, progress=report)[-1]  # type: ignore[arg-type]
     if as_json:
-        typer.echo(json.dumps({**result.to_dict(), "rules": _rules_json(r)}))
+        typer.echo(json.dumps({**result.to_dict(), "rules": _rules_json(rules)}))
         return
     out.print(format_table(result))
 
 
 @app.command("play")
+@rule_options
 def play_command(
-    rules: RulesOpt = DEFAULT_PRESET,
-    goal: GoalOpt = None,
-    faces: FacesOpt = None,
-    bust: BustOpt = None,
-    bust_scores_one: BsoOpt = None,
-    catch_up_turn: CatchOpt = None,
+    *,
+    rules: PigRules,
     ai_first: Annotated[bool, typer.Option("--ai-first", help="Let the AI start.")] = False,
     second: Annotated[bool, typer.Option("--second", hidden=True, help="Old --ai-first.")] = False,
     seed: Annotated[
@@ -345,5 +360,6 @@ def play_command(
     """Play against the optimal AI, seeing your chance to win before every decision."""
     from stratagem.games.pig.play import play_terminal
 
-    r = make_rules(rules, goal, faces, bust, bust_scores_one, catch_up_turn)
-    play_terminal(_solution(r), np.random.default_rng(seed), human=1 if ai_first or second else 0)
+    play_terminal(
+        _solution(rules), np.random.default_rng(seed), human=1 if ai_first or second else 0
+    )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -54,17 +55,35 @@ class Policy:
     thresh: np.ndarray
 
 
-@dataclass(frozen=True)
-class _Arrays:
+class KernelRules(NamedTuple):
+    """A Pig variant as the kernels take it: one argument ``G``, read by field name."""
+
+    goal: int
     base: np.ndarray
+    """``base[i]``: where the block of score i starts in a ragged table."""
     adds: np.ndarray
+    """The faces that add their pips to the turn total."""
+    faces: int
+    bust_scores_one: bool
+    catch_up: bool
     reach: np.ndarray
+    """``reach[d]``: P(a turn that rolls until it has d points gets there)."""
+    over_len: int
+    """Totals past the goal that the catch-up starter's values cover."""
 
     @classmethod
-    def build(cls, rules: PigRules) -> _Arrays:
+    def build(cls, rules: PigRules) -> KernelRules:
         adds = np.array(rules.adding_faces, dtype=np.int64)
         reach = K.one_turn_reach(adds, rules.faces, _reach_length(rules))
-        return cls(table_base(rules.goal), adds, reach)
+        return cls(rules.goal, table_base(rules.goal), adds, rules.faces, rules.bust_scores_one,
+                   rules.catch_up_turn, reach, _overshoot_length(rules))  # fmt: skip
+
+
+def _side(policy: Policy | None) -> tuple[int, np.ndarray, np.ndarray]:
+    """A side as the kernels take it: ``(mode, roll, thresh)``; ``None`` maximises."""
+    if policy is None:
+        return K.OPTIMIZE, np.zeros(1, dtype=np.uint8), np.zeros((1, 1), dtype=np.int64)
+    return K.FIXED, policy.roll, policy.thresh
 
 
 def _run(
@@ -74,22 +93,13 @@ def _run(
     a_starter: bool,
 ) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Staged iteration; a ``None`` policy maximises. Returns (A, B, total, max sweeps)."""
-    arr = _Arrays.build(rules)
-    g = rules.goal
     n = rules.num_states
     symmetric = a_policy is None and b_policy is None and not rules.catch_up_turn
     a_table = np.zeros(n)
     b_table = a_table if symmetric else np.zeros(n)
-    dummy_roll = np.zeros(1, dtype=np.uint8)
-    dummy_thresh = np.zeros((1, 1), dtype=np.int64)
-    a_roll, a_thresh = (a_policy.roll, a_policy.thresh) if a_policy else (dummy_roll, dummy_thresh)
-    b_roll, b_thresh = (b_policy.roll, b_policy.thresh) if b_policy else (dummy_roll, dummy_thresh)
     total, most = K.solve_all(
-        a_table, b_table, symmetric, g, arr.base, arr.adds, rules.faces,
-        rules.bust_scores_one, rules.catch_up_turn, a_starter,
-        K.OPTIMIZE if a_policy is None else K.FIXED, a_roll, a_thresh,
-        K.OPTIMIZE if b_policy is None else K.FIXED, b_roll, b_thresh,
-        arr.reach, _overshoot_length(rules), TOLERANCE, MAX_SWEEPS,
+        KernelRules.build(rules), a_table, b_table, _side(a_policy), _side(b_policy), symmetric,
+        a_starter, TOLERANCE, MAX_SWEEPS,
     )  # fmt: skip
     total, most = int(total), int(most)
     if most >= MAX_SWEEPS:
@@ -112,10 +122,10 @@ class PigSolution:
     max_sweeps: int = 0
     seconds: float = 0.0
     cached: bool = False
-    _arrays: _Arrays = field(init=False, repr=False, compare=False)
+    _kernel: KernelRules = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_arrays", _Arrays.build(self.rules))
+        object.__setattr__(self, "_kernel", KernelRules.build(self.rules))
 
     @property
     def num_states(self) -> int:
@@ -138,7 +148,7 @@ class PigSolution:
         return self.second, self.first
 
     def _index(self, me: int, opp: int, turn: int) -> int:
-        return int(self._arrays.base[me]) + opp * (self.rules.goal - me) + turn
+        return int(self._kernel.base[me]) + opp * (self.rules.goal - me) + turn
 
     def action_values(
         self, me: int, opp: int, turn: int, starter: bool = True
@@ -152,21 +162,16 @@ class PigSolution:
         """
         self._check(me, opp, turn, starter)
         rules = self.rules
-        arr = self._arrays
+        arr = self._kernel
         g = rules.goal
         table, other = self._tables(starter)
         catch = rules.catch_up_turn and starter
-        bust = float(
-            K.bust_value(me, opp, g, arr.base, other, rules.bust_scores_one, catch, arr.reach)
-        )
+        bust = float(K.bust_value(me, opp, arr, other, catch))
         over = np.empty(0)
         if catch:
             length = max(_overshoot_length(rules), me + turn - g + rules.faces + 1)
             over = np.empty(length)
-            K.overshoot_values(
-                me, opp, g, bust, rules.bust_probability, arr.adds, rules.faces, arr.reach,
-                K.OPTIMIZE, np.zeros((1, 1), dtype=np.int64), over,
-            )  # fmt: skip
+            K.overshoot_values(me, opp, arr, bust, K.OPTIMIZE, np.zeros((1, 1), np.int64), over)
 
         def value_at(total: int) -> float:
             if total >= g:
@@ -198,20 +203,16 @@ class PigSolution:
 
     def last_turn_p_win(self, me: int, target: int) -> float:
         """The last player of a catch-up turn, on ``me`` at the turn's start, beats ``target``."""
-        return float(K.beat_probability(self._arrays.reach, me, target))
+        return float(K.beat_probability(self._kernel.reach, me, target))
 
     def policy(self, starter: bool = True) -> Policy:
         """The optimal strategy as a fixed :class:`Policy` (for exact evaluation)."""
         rules = self.rules
-        arr = self._arrays
         table, other = self._tables(starter)
         roll = np.zeros(rules.num_states, dtype=np.uint8)
         thresh = np.zeros((rules.goal, rules.goal), dtype=np.int64)
         bad = np.zeros(1, dtype=np.int64)
-        K.optimal_policy(
-            table, other, rules.goal, arr.base, arr.adds, rules.faces, rules.bust_scores_one,
-            rules.catch_up_turn, starter, arr.reach, _overshoot_length(rules), roll, thresh, bad,
-        )  # fmt: skip
+        K.optimal_policy(table, other, self._kernel, starter, roll, thresh, bad)
         if bad[0]:
             raise InvalidStateError(
                 f"the optimal play past the goal is not a threshold at {bad[0]} score pairs"

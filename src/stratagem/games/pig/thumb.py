@@ -70,15 +70,8 @@ from typing import Any, Literal
 import numpy as np
 
 from stratagem.core.errors import InvalidRulesError
-from stratagem.games.pig import _kernels as K
 from stratagem.games.pig import _thumb_kernels as TK
-from stratagem.games.pig.solver import (
-    PigSolution,
-    _overshoot_length,
-    _reach_length,
-    evaluate,
-    table_base,
-)
+from stratagem.games.pig.solver import KernelRules, PigSolution, evaluate
 from stratagem.games.pig.strategies import (
     OptimalAgent,
     Row,
@@ -122,8 +115,27 @@ class _Table:
         return len(self.rects) + 1
 
 
+class _CostsByRole:
+    """The win probability a strategy gives away against the optimum, by who moves first
+    (from ``p_first``, ``p_second`` and ``p_optimal``)."""
+
+    p_first: float
+    p_second: float
+    p_optimal: float
+
+    @property
+    def cost_first(self) -> float:
+        """Win probability given away when the strategy moves first."""
+        return self.p_optimal - self.p_first
+
+    @property
+    def cost_second(self) -> float:
+        """Win probability given away when the optimum moves first."""
+        return (1.0 - self.p_optimal) - self.p_second
+
+
 @dataclass(frozen=True)
-class ThumbResult:
+class ThumbResult(_CostsByRole):
     """A rule table and its exact cost against the optimal player.
 
     ``p_first``/``p_second``: the table's chance to beat the optimum when it
@@ -151,16 +163,6 @@ class ThumbResult:
             return self.cost_second
         return self.cost
 
-    @property
-    def cost_first(self) -> float:
-        """Win probability given away when the table moves first."""
-        return self.p_optimal - self.p_first
-
-    @property
-    def cost_second(self) -> float:
-        """Win probability given away when the optimum moves first."""
-        return (1.0 - self.p_optimal) - self.p_second
-
     def to_dict(self) -> dict[str, Any]:
         """Plain data for ``--json``."""
         return {
@@ -181,7 +183,7 @@ class ThumbResult:
 
 
 @dataclass(frozen=True)
-class Cost:
+class Cost(_CostsByRole):
     """Exact win probabilities of one fixed strategy against the optimum."""
 
     p_first: float
@@ -196,14 +198,6 @@ class Cost:
     def cost(self) -> float:
         """``0.5 - p_coin``: the win probability given away on a coin toss."""
         return 0.5 - self.p_coin
-
-    @property
-    def cost_first(self) -> float:
-        return self.p_optimal - self.p_first
-
-    @property
-    def cost_second(self) -> float:
-        return (1.0 - self.p_optimal) - self.p_second
 
 
 def cost_against_optimal(solution: PigSolution, agent: RuleAgent) -> Cost:
@@ -233,10 +227,7 @@ class _Search:
         self.rules = rules
         g = rules.goal
         self.goal = g
-        self.base = table_base(g)
-        self.adds = np.array(rules.adding_faces, dtype=np.int64)
-        self.reach = K.one_turn_reach(self.adds, rules.faces, _reach_length(rules))
-        self.over_len = _overshoot_length(rules)
+        self.kernel = KernelRules.build(rules)
         first = solution.policy(True)
         second = solution.policy(False) if rules.catch_up_turn else first
         self.first_roll, self.first_thresh = first.roll, first.thresh
@@ -279,12 +270,10 @@ class _Search:
         if todo:
             stack = np.ascontiguousarray(np.stack(list(todo.values())))
             out = np.empty((len(todo), 2))
-            r = self.rules
             TK.duel_batch(
                 stack, self.first_roll, self.first_thresh, self.second_roll,
                 self.second_thresh, self.role_weights[0] > 0, self.role_weights[1] > 0,
-                self.goal, self.base, self.adds, r.faces,
-                r.bust_scores_one, r.catch_up_turn, self.reach, self.over_len, out,
+                self.kernel, out,
             )  # fmt: skip
             for key, (p1, p2) in zip(todo, out):
                 self.memo[key] = (float(p1), float(p2))
@@ -313,10 +302,7 @@ class _Search:
 
             def one(table: np.ndarray, other: np.ndarray, starter: bool) -> np.ndarray:
                 out = np.empty((g, g, g))
-                TK.turn_losses(
-                    table, other, g, self.base, self.adds, r.faces, r.bust_scores_one,
-                    starter, self.reach, out,
-                )  # fmt: skip
+                TK.turn_losses(table, other, self.kernel, starter, out)
                 return out
 
             first = one(sol.first, sol.second, r.catch_up_turn)
@@ -326,7 +312,7 @@ class _Search:
 
     def occupancies(self, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Expected turns the table starts at each (me, opp), moving first / second."""
-        r, g = self.rules, self.goal
+        g = self.goal
         grid = np.ascontiguousarray(np.minimum(grid, self.cap))
         out = []
         for starter, roll, thresh in (
@@ -334,10 +320,7 @@ class _Search:
             (False, self.first_roll, self.first_thresh),
         ):
             occ = np.zeros((g, g))
-            TK.occupancy(
-                grid, roll, thresh, starter, g, self.base, self.adds, r.faces,
-                r.bust_scores_one, r.catch_up_turn, self.over_len, occ,
-            )  # fmt: skip
+            TK.occupancy(grid, roll, thresh, starter, self.kernel, occ)
             out.append(occ)
         return out[0], out[1]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Annotated
+from typing import Annotated, Any
 
 import numpy as np
 import typer
@@ -41,6 +41,28 @@ MAX_COUNT = 10**10
 BoardOpt = Annotated[
     str, typer.Option("--board", help="Levels bottom to top, '/'-separated, 16 of x o . each.")
 ]
+
+
+def _search_options(depth_help: str, seconds_help: str) -> tuple[Any, Any]:
+    """The ``--depth`` and ``--seconds`` options of a minimax search (ranges checked)."""
+    depth = typer.Option("--depth", min=1, max=MAX_DEPTH, help=depth_help)
+    seconds = typer.Option(
+        "--seconds", parser=finite(0.0, MAX_SECONDS, low_open=True), metavar="SECONDS",
+        help=seconds_help,
+    )  # fmt: skip
+    return depth, seconds
+
+
+_BEST_DEPTH, _BEST_SECONDS = _search_options(
+    "Plies to search, 1..64.",
+    "Time budget of the iterative deepening, 0 < s <= 3600 (default 1 without --depth; with "
+    f"--depth the search also stops after {DEPTH_TIME_LIMIT:g} s).",
+)
+_PLAY_DEPTH, _PLAY_SECONDS = _search_options(
+    f"AI look-ahead in plies: minimax 1..64 (default 4), DA 1..{MAX_DA_DEPTH} (default 2).",
+    "Minimax: time per move instead of a depth, 0 < s <= 3600 (with --depth, a move stops "
+    f"after {DEPTH_TIME_LIMIT:g} s).",
+)
 
 
 def _fail(exc: StratagemError) -> typer.Exit:
@@ -109,19 +131,8 @@ def evaluate_command(board: BoardOpt = "", as_json: JsonOpt = False) -> None:
 @app.command("best")
 def best_command(
     board: BoardOpt = "",
-    depth: Annotated[
-        int | None, typer.Option("--depth", min=1, max=MAX_DEPTH, help="Plies to search, 1..64.")
-    ] = None,
-    seconds: Annotated[
-        float | None,
-        typer.Option(
-            "--seconds",
-            parser=finite(0.0, MAX_SECONDS, low_open=True),
-            metavar="SECONDS",
-            help="Time budget of the iterative deepening, 0 < s <= 3600 (default 1 without "
-            f"--depth; with --depth the search also stops after {DEPTH_TIME_LIMIT:g} s).",
-        ),
-    ] = None,
+    depth: Annotated[int | None, _BEST_DEPTH] = None,
+    seconds: Annotated[float | None, _BEST_SECONDS] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The minimax move of a position (default: 1 second of iterative deepening)."""
@@ -151,26 +162,8 @@ def play_command(
     ai: Annotated[
         str, typer.Option("--ai", help="minimax or decision-analysis.")
     ] = "decision-analysis",
-    depth: Annotated[
-        int | None,
-        typer.Option(
-            "--depth",
-            min=1,
-            max=MAX_DEPTH,
-            help=f"AI look-ahead in plies: minimax 1..64 (default 4), DA 1..{MAX_DA_DEPTH} "
-            "(default 2).",
-        ),
-    ] = None,
-    seconds: Annotated[
-        float | None,
-        typer.Option(
-            "--seconds",
-            parser=finite(0.0, MAX_SECONDS, low_open=True),
-            metavar="SECONDS",
-            help="Minimax: time per move instead of a depth, 0 < s <= 3600 (with --depth, "
-            f"a move stops after {DEPTH_TIME_LIMIT:g} s).",
-        ),
-    ] = None,
+    depth: Annotated[int | None, _PLAY_DEPTH] = None,
+    seconds: Annotated[float | None, _PLAY_SECONDS] = None,
     f0: Annotated[
         float,
         typer.Option(

@@ -18,6 +18,7 @@ import numpy as np
 import typer
 from rich.console import Console
 
+from stratagem.cli_progress import progress_reporter
 from stratagem.cli_types import SEED_MAX
 from stratagem.core.errors import StratagemError
 from stratagem.core.files import read_user_text
@@ -201,7 +202,8 @@ def selfplay_cmd(
     try:
         lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
         seats = split_specs(players)
-        result = selfplay(lex, seats, games, seed)
+        with progress_reporter("self-play", "games", as_json, console=err) as progress:
+            result = selfplay(lex, seats, games, seed, progress)
     except StratagemError as exc:
         raise _fail(exc) from None
     if as_json:

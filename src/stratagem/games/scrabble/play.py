@@ -10,6 +10,7 @@ letters are blanks. ``x ABC`` exchanges A, B and C (``?`` for a blank),
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NoReturn
 
 import numpy as np
 
@@ -73,7 +74,6 @@ def parse_move(text: str, state: ScrabbleState) -> Placement | Exchange | Pass:
                 f"{ch!r} is not a letter of the {state.tiles.name} tiles "
                 f"({''.join(state.tiles.letters)})"
             )
-    mixed = typed != typed.upper() and typed != typed.lower()
     same_square = [
         m
         for m in state.legal_actions()
@@ -81,19 +81,33 @@ def parse_move(text: str, state: ScrabbleState) -> Placement | Exchange | Pass:
         and (m.row, m.col, m.across) == (row, col, across)
         and m.word.upper() == typed.upper()
     ]
-    if mixed:
-        exact = [m for m in same_square if m.word == typed]
-        if exact:
-            return exact[0]
-    elif same_square:
-        return same_square[0]  # best first: natural tiles before blanks
+    chosen = choose_spelling(typed, same_square)
+    if chosen is not None:
+        return chosen
+    refuse_placement(state, words[0], typed)
+
+
+def choose_spelling(typed: str, candidates: list[Placement]) -> Placement | None:
+    """The placement meant by ``typed`` among the legal ones on its square with its letters
+    (best first): in mixed case (lower case = blank) exactly that spelling, else the best
+    (natural tiles before blanks); ``None`` if there is none."""
+    if typed != typed.upper() and typed != typed.lower():
+        return next((m for m in candidates if m.word == typed), None)
+    return candidates[0] if candidates else None
+
+
+def refuse_placement(state: ScrabbleState, coordinate: str, typed: str) -> NoReturn:
+    """Raise the reason why ``typed`` at ``coordinate`` is not a legal placement: the
+    board's checks (:func:`new_tiles`, :func:`score_tiles`) name a problem of the
+    squares or the words; if there is none, the rack lacks the tiles."""
+    row, col, across = parse_coordinate(coordinate)
+    mixed = typed != typed.upper() and typed != typed.lower()
     word = typed if mixed else typed.upper()
-    guess = Placement(row, col, across, word, 0)
     board = state.board_array
-    placed = new_tiles(board, guess, state.tiles)
+    placed = new_tiles(board, Placement(row, col, across, word, 0), state.tiles)
     score_tiles(board, placed, state.tiles, state.lexicon.__contains__)
     # Laid out and scored fine, so the rack must be what is missing.
-    raise IllegalActionError(f"your rack {state.rack_text()} cannot lay {word} at {words[0]}")
+    raise IllegalActionError(f"your rack {state.rack_text()} cannot lay {word} at {coordinate}")
 
 
 def play_terminal(

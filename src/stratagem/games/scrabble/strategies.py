@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -50,11 +51,18 @@ class GreedyAgent:
         return PASS
 
 
-def selfplay(lexicon: Lexicon, players: list[str], games: int, seed: int) -> dict[str, object]:
+def selfplay(
+    lexicon: Lexicon,
+    players: list[str],
+    games: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, object]:
     """Play ``games`` games; game ``i`` draws from ``default_rng([seed, i])`` (reproducible).
 
     Returns the average final score per seat, wins per seat (ties split),
-    bingos per game, decisions per game, and games per second.
+    bingos per game, decisions per game, and games per second. ``progress(done,
+    games)`` is called after every game.
     """
     if games < 1:
         raise StratagemError(f"--games must be at least 1, got {games}")
@@ -81,6 +89,8 @@ def selfplay(lexicon: Lexicon, players: list[str], games: int, seed: int) -> dic
         wins += best / best.sum()
         bingos += sum(end.bingos)
         turns += end.turn
+        if progress is not None:
+            progress(i + 1, games)
     seconds = time.perf_counter() - start
     return {
         "players": players,

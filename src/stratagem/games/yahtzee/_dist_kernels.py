@@ -9,10 +9,9 @@ solver's expectation step) and collects ``prob[c, t]``: the chance that the turn
 ends in box c with t points (bonuses included), with the next state's upper total
 and Yahtzee flag in ``nu[c, t]``, ``ny[c, t]``.
 
-Every kernel takes the rule set and the dice tables as one tuple ``R`` (built by
-``distribution._Kernels``): ``(score, upper_face, joker_score, counts, ip, add,
-sub, sub_count, subkeeps, subkeep_count, code_to_keep, roll_prob, cats)``, where
-``cats`` holds the small and large straight boxes (-1 if the rules have none).
+Every kernel takes the rule set and the dice tables as one named tuple ``R``, a
+:class:`~stratagem.games.yahtzee.solver.KernelRules` (``solution.arrays.kernel``),
+and reads its fields by name (``R.score``, ``R.straights``, ...).
 """
 
 from __future__ import annotations
@@ -113,12 +112,13 @@ def most_points(mask, u, y, r, score, upper_face, joker_score, counts, ip):
 @njit(cache=True)
 def policy_tables(pid, V, V0, mask, u, y, R, keep2, keep1, cat, e0, e1, w, held):
     """Fill keep2, keep1 and cat for every roll of the state (mask, u, y)."""
-    score, upper_face, joker_score, counts, ip, add, sub, sub_count = R[:8]
-    subkeeps, subkeep_count, code_to_keep, _roll_prob, cats = R[8:]
+    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
+    counts, ip = R.counts, R.ip
+    subkeeps, subkeep_count, code_to_keep = R.subkeeps, R.subkeep_count, R.code_to_keep
+    cats = R.straights
     if pid <= GREEDY or pid == HEURISTIC:  # the best box and keeps by a value table
         table = V if pid == OPTIMAL else V0  # V0: zeros (greedy) or the heuristic's card values
-        turn_tables(table, mask, u, y, score, upper_face, joker_score, counts, ip, add, sub,
-                    sub_count, e0, e1, w)  # fmt: skip
+        turn_tables(table, mask, u, y, R, e0, e1, w)
         for r in range(ROLL_START, NUM_KEEPS):
             c, v = best_box(table, mask, u, y, r, score, upper_face, joker_score, counts, ip)
             cat[r] = c
@@ -149,8 +149,9 @@ def _spread(m, add):
 @njit(cache=True)
 def turn_outcomes(mask, u, y, keep2, keep1, cat, R, prob, nu_out, ny_out, m1, m2):
     """prob[c, t]: the chance that the turn ends in box c with t points (see module doc)."""
-    score, upper_face, joker_score, counts, ip, add = R[:6]
-    roll_prob = R[11]
+    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
+    counts, ip = R.counts, R.ip
+    add, roll_prob = R.add, R.roll_prob
     prob[:, :] = 0.0
     m1[:] = 0.0
     m2[:] = 0.0
@@ -205,7 +206,7 @@ def state_outcomes(pid, V, V0, mask, u, y, R, ws):
 def moments_layer(pid, V, V0, M1, M2, states, R):
     """First and second moments of the remaining score under policy ``pid``."""
     n = states.shape[0]
-    ncat = R[0].shape[0]
+    ncat = R.score.shape[0]
     nchunks = min(n, 128)
     for chunk in prange(nchunks):
         ws = workspace(ncat)
@@ -243,7 +244,7 @@ def distribution_layer(
     off. Returns False if some distribution did not fit in a row of ``out``.
     """  # fmt: skip
     n = states.shape[0]
-    ncat = R[0].shape[0]
+    ncat = R.score.shape[0]
     width = out.shape[1]
     nchunks = min(n, 64)
     ok = np.ones(nchunks, dtype=np.bool_)
@@ -311,7 +312,7 @@ def occupancy_layer(pid, V, V0, occ, states, R, ycat, totals):
     ``totals[0]`` gathers P(the Yahtzee box scores 50), ``totals[1]`` the expected
     number of Yahtzee bonuses (a turn ending with 100 or more points holds one).
     """
-    ncat = R[0].shape[0]
+    ncat = R.score.shape[0]
     ws = workspace(ncat)
     for i in range(states.shape[0]):
         mask, u, y = states[i, 0], states[i, 1], states[i, 2]

@@ -11,7 +11,7 @@ expected-score widget (:mod:`._kernels`) gains a second axis over t and each
 maximum over keeps and boxes is taken separately for every t. Rows of the
 work arrays are keeps (numbered as in :mod:`.dice`), columns are t.
 
-``R`` is the rules tuple of :mod:`._dist_kernels`; ``sid[mask, u, y]`` gives a
+``R`` is the rules of :mod:`._dist_kernels` (a ``KernelRules``); ``sid[mask, u, y]`` gives a
 state's id (-1 if it cannot occur), ``lo``, ``ln`` and ``off`` are indexed by
 id, and ``nxt`` holds the band data of the layer the turn's successors are in.
 """
@@ -70,7 +70,8 @@ def _best_subkeep_rows(A, B, sub, sub_count, nt):
 def successors(mask, u, y, sid, R, pts_out, sid_out):
     """``pts_out[r, c]``, ``sid_out[r, c]``: points and next state of scoring roll r in box c
     (-1 where it is not legal); one turn's lookups, shared by every target."""
-    score, upper_face, joker_score, counts, ip = R[:5]
+    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
+    counts, ip = R.counts, R.ip
     for r in range(ROLL_START, NUM_KEEPS):
         for c in range(score.shape[0]):
             pts, nu, ny, legal = category_points(
@@ -94,8 +95,7 @@ def widget(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, out):
     roll r with two rolls left (best of scoring and every keep), and
     ``out[j] = V(t)`` at the turn's start.
     """
-    add, sub, sub_count = R[5], R[6], R[7]
-    roll_prob = R[11]
+    add, sub, sub_count, roll_prob = R.add, R.sub, R.sub_count, R.roll_prob
     ncat = pts.shape[1]
     for r in range(ROLL_START, NUM_KEEPS):
         row = A[r]
@@ -142,7 +142,7 @@ def widget(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, out):
 @njit(cache=True)
 def turn_block(mask, u, y, t0, nt, nxt, sid, lo, ln, off, R, A, B, C, out):
     """One turn from (mask, u, y) for the targets t0 .. t0 + nt - 1 (see :func:`widget`)."""
-    ncat = R[0].shape[0]
+    ncat = R.score.shape[0]
     pts = np.empty((NUM_KEEPS - ROLL_START, ncat), dtype=np.int64)
     succ = np.empty((NUM_KEEPS - ROLL_START, ncat), dtype=np.int64)
     successors(mask, u, y, sid, R, pts, succ)
@@ -163,7 +163,7 @@ def solve_block(states, nxt, sid, lo, ln, off, R, cut, out, out_lo, out_ln):
     """
     n = states.shape[0]
     width = out.shape[1]
-    ncat = R[0].shape[0]
+    ncat = R.score.shape[0]
     nchunks = min(n, 128)
     ok = np.ones(nchunks, dtype=np.bool_)
     for chunk in prange(nchunks):
@@ -206,7 +206,8 @@ def solve_block(states, nxt, sid, lo, ln, off, R, cut, out, out_lo, out_ln):
 @njit(cache=True)
 def successor_ids(mask, u, y, sid, R, out):
     """The distinct states a turn from (mask, u, y) can end in, into ``out``; returns how many."""
-    score, upper_face, joker_score, counts, ip = R[:5]
+    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
+    counts, ip = R.counts, R.ip
     n = 0
     for r in range(ROLL_START, NUM_KEEPS):
         for c in range(score.shape[0]):
@@ -245,7 +246,7 @@ def policy_at(t, pts, succ, nxt, lo, ln, off, R, A, B, C, v, e0, e1, keep2, keep
     equals); ``keep2[r]``/``keep1[r]``: the keep with two / one rolls left,
     ``r`` itself meaning score now (a tie scores now), as the agent plays.
     """
-    subkeeps, subkeep_count = R[8], R[9]
+    subkeeps, subkeep_count = R.subkeeps, R.subkeep_count
     widget(t, 1, pts, succ, nxt, lo, ln, off, R, A, B, C, v)
     for k in range(NUM_KEEPS):
         e0[k] = A[k, 0]
@@ -284,7 +285,7 @@ def forward_layer(
     distribution ``(rsid, roff, rlow, rlen, rdata)``; the rest to ``next_mass``
     (row ``row_of[id]`` for the next layer's state id); a full card ends in ``final``.
     """
-    ncat = R[0].shape[0]
+    ncat = R.score.shape[0]
     A = np.empty((NUM_KEEPS, 1))
     B = np.empty((NUM_KEEPS, 1))
     C = np.empty((NUM_KEEPS, 1))

@@ -1,6 +1,9 @@
 """Numba-compiled hot loops of the Yahtzee solver and simulator; nothing else.
 
-Every kernel takes the rule set as flat arrays (built by ``solver.RuleArrays``):
+The kernels called from Python take the rule set and the dice tables as one
+argument ``R``, a :class:`~stratagem.games.yahtzee.solver.KernelRules` named
+tuple (``R.score``, ``R.add``, ...; built by ``solver.RuleArrays.kernel``); the
+innermost helpers take the few arrays they read:
 
 * ``score[c, k]``: points of roll ``k`` in box ``c`` by the box's own rule;
 * ``upper_face[c]``: 1..6 for the upper boxes, 0 for the others;
@@ -17,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+
+from stratagem.core._rng_kernels import below
 
 NUM_KEEPS = 462
 ROLL_START = 210
@@ -113,16 +118,8 @@ def fill_final_roll_values(V, mask, u, y, score, upper_face, joker_score, counts
             fut[c] = V[m2, u, y]
     for k in range(ROLL_START, NUM_KEEPS):
         best = NEG
-        if yahtzee_face(counts, k) > 0:
-            for j in range(nopen):
-                c = open_cats[j]
-                pts, nu, ny, legal = category_points(
-                    mask, u, y, c, k, score, upper_face, joker_score, counts, ip
-                )
-                if legal:
-                    v = pts + V[mask | (1 << c), nu, ny]
-                    if v > best:
-                        best = v
+        if yahtzee_face(counts, k) > 0:  # the bonus and joker rules: the full scoring
+            best = best_box(V, mask, u, y, k, score, upper_face, joker_score, counts, ip)[1]
         else:
             for j in range(nopen):
                 c = open_cats[j]
@@ -159,42 +156,32 @@ def best_subkeep(E, sub, sub_count, M):
 
 
 @njit(cache=True)
-def turn_tables(
-    V, mask, u, y, score, upper_face, joker_score, counts, ip, add, sub, sub_count, E0, E1, W
-):
+def turn_tables(V, mask, u, y, R, E0, E1, W):
     """Keep values for one turn-start state.
 
     E0[k]: expected final value of keeping k with one roll left (so no more
     rerolls after it); E1[k]: the same with two rolls left. W is scratch; on
     return W holds the roll values with two rolls left.
     """
-    fill_final_roll_values(V, mask, u, y, score, upper_face, joker_score, counts, ip, W)
-    expect(W, add, E0)
-    best_subkeep(E0, sub, sub_count, W)
-    expect(W, add, E1)
-    best_subkeep(E1, sub, sub_count, W)
+    fill_final_roll_values(V, mask, u, y, R.score, R.upper_face, R.joker_score, R.counts, R.ip, W)
+    expect(W, R.add, E0)
+    best_subkeep(E0, R.sub, R.sub_count, W)
+    expect(W, R.add, E1)
+    best_subkeep(E1, R.sub, R.sub_count, W)
 
 
 @njit(cache=True)
-def turn_start_value(
-    V, mask, u, y, score, upper_face, joker_score, counts, ip, add, sub, sub_count, roll_prob, E, W
-):
+def turn_start_value(V, mask, u, y, R, E, W):
     """Expected remaining score at the start of a turn in state (mask, u, y)."""
-    fill_final_roll_values(V, mask, u, y, score, upper_face, joker_score, counts, ip, W)
-    expect(W, add, E)
-    best_subkeep(E, sub, sub_count, W)
-    expect(W, add, E)
-    best_subkeep(E, sub, sub_count, W)
+    turn_tables(V, mask, u, y, R, E, E, W)
     total = 0.0
     for k in range(ROLL_START, NUM_KEEPS):
-        total += roll_prob[k] * W[k]
+        total += R.roll_prob[k] * W[k]
     return total
 
 
 @njit(cache=True, parallel=True)
-def solve_layer(
-    V, states, score, upper_face, joker_score, counts, ip, add, sub, sub_count, roll_prob
-):
+def solve_layer(V, states, R):
     """Fill V for every (mask, u, y) row of ``states``; all their successors are solved."""
     n = states.shape[0]
     nchunks = min(n, 256)
@@ -207,23 +194,7 @@ def solve_layer(
             mask = states[i, 0]
             u = states[i, 1]
             y = states[i, 2]
-            V[mask, u, y] = turn_start_value(
-                V,
-                mask,
-                u,
-                y,
-                score,
-                upper_face,
-                joker_score,
-                counts,
-                ip,
-                add,
-                sub,
-                sub_count,
-                roll_prob,
-                E,
-                W,
-            )
+            V[mask, u, y] = turn_start_value(V, mask, u, y, R, E, W)
 
 
 @njit(cache=True)
@@ -259,31 +230,19 @@ def best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts, ip):
 
 @njit(cache=True, parallel=True)
 def simulate_optimal(
-    V,
-    throws,
-    score,
-    upper_face,
-    joker_score,
-    counts,
-    ip,
-    add,
-    sub,
-    sub_count,
-    subkeeps,
-    subkeep_count,
-    code_to_keep,
-    first_e0,
-    first_e1,
-    out_score,
-    out_upper_bonus,
-    out_yahtzee_50,
+    V, throws, R, first_e0, first_e1, out_score, out_upper_bonus, out_yahtzee_50,
     out_yahtzee_bonuses,
-):
+):  # fmt: skip
     """Play ``throws.shape[0]`` games optimally with the given dice.
 
     ``throws[g, t, j, i]`` is the i-th die thrown at throw j of turn t of game g;
-    a throw of n dice uses the first n. Results go to the ``out_*`` arrays.
+    a throw of n dice uses the first n; ``first_e0``, ``first_e1`` are the keep
+    values of the first turn (:func:`turn_tables` of the empty card). Results go
+    to the ``out_*`` arrays.
     """
+    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
+    counts, ip = R.counts, R.ip
+    subkeeps, subkeep_count, code_to_keep = R.subkeeps, R.subkeep_count, R.code_to_keep
     ngames = throws.shape[0]
     ncat = score.shape[0]
     threshold = ip[I_THRESHOLD]
@@ -308,23 +267,7 @@ def simulate_optimal(
                     t0 = first_e0
                     t1 = first_e1
                 else:
-                    turn_tables(
-                        V,
-                        mask,
-                        u,
-                        y,
-                        score,
-                        upper_face,
-                        joker_score,
-                        counts,
-                        ip,
-                        add,
-                        sub,
-                        sub_count,
-                        e0,
-                        e1,
-                        w,
-                    )
+                    turn_tables(V, mask, u, y, R, e0, e1, w)
                     t0 = e0
                     t1 = e1
                 for f in range(6):
@@ -371,16 +314,9 @@ def simulate_optimal(
 # ---------------------------------------------------------------------------
 # Compiled playouts for MCTS (see :mod:`stratagem.games.yahtzee.rollout`).
 #
-# Random numbers come from SplitMix64 seeded per call: seeding numba's own
-# Mersenne Twister would cost more than the call overhead budget.
-
-_SPLITMIX_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-_SPLITMIX_MUL1 = np.uint64(0xBF58476D1CE4E5B9)
-_SPLITMIX_MUL2 = np.uint64(0x94D049BB133111EB)
-_U30 = np.uint64(30)
-_U27 = np.uint64(27)
-_U31 = np.uint64(31)
-_U32 = np.uint64(32)
+# Random numbers come from the shared SplitMix64 (``core._rng_kernels``),
+# seeded per call: seeding numba's own Mersenne Twister would cost more than
+# the call overhead budget.
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_GREEDY = 1
@@ -393,18 +329,7 @@ CARD_TOTAL = 3
 
 
 @njit(cache=True)
-def _rollout_below(rng_state, n):
-    """A uniform int in 0..n-1 from the SplitMix64 stream in ``rng_state[0]``."""
-    s = rng_state[0] + _SPLITMIX_GAMMA
-    rng_state[0] = s
-    z = (s ^ (s >> _U30)) * _SPLITMIX_MUL1
-    z = (z ^ (z >> _U27)) * _SPLITMIX_MUL2
-    z = z ^ (z >> _U31)
-    return np.int64(((z >> _U32) * np.uint64(n)) >> _U32)
-
-
-@njit(cache=True)
-def chase_tables(score, add, sub, sub_count, roll_prob, chase1, chase2, par):
+def chase_tables(R, chase1, chase2, par):
     """Per box c, the points of chasing c alone (keeping dice to maximise c).
 
     ``chase1[c, k]``: expected points in c after keeping k and throwing the
@@ -412,6 +337,7 @@ def chase_tables(score, add, sub, sub_count, roll_prob, chase1, chase2, par):
     maximise c; ``par[c]``: expected points in c when a whole turn chases it.
     Box rules only (no joker, no bonus); the greedy playout's yardsticks.
     """
+    score, add, sub, sub_count, roll_prob = R.score, R.add, R.sub, R.sub_count, R.roll_prob
     w = np.zeros(NUM_KEEPS)
     m = np.empty(NUM_KEEPS)
     e = np.empty(NUM_KEEPS)
@@ -492,9 +418,8 @@ def _greedy_choice(
 
 @njit(cache=True)
 def playout(
-    score, upper_face, joker_score, counts, ip, add, subkeeps, subkeep_count,
-    chase1, chase2, par, upper_weight, cards, player, dice, rolls_left, rolling, policy, seed,
-):  # fmt: skip
+    R, chase1, chase2, par, upper_weight, cards, player, dice, rolls_left, rolling, policy, seed
+):
     """Play a game to the end from one position; final totals land in ``cards``.
 
     ``cards[p]`` holds player p's (filled-box mask, upper total capped at the
@@ -504,6 +429,9 @@ def playout(
     protocol's legal actions: every distinct keep while rerolls are left, and
     every legal box) or ``ROLLOUT_GREEDY`` (:func:`_greedy_choice`).
     """
+    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
+    counts, ip = R.counts, R.ip
+    add, subkeeps, subkeep_count = R.add, R.subkeeps, R.subkeep_count
     rng_state = np.empty(1, dtype=np.uint64)
     rng_state[0] = seed
     ncat = score.shape[0]
@@ -519,7 +447,7 @@ def playout(
             for f in range(6):
                 held += counts[k, f]
             for _ in range(5 - held):
-                k = add[k, _rollout_below(rng_state, 6)]
+                k = add[k, below(rng_state, 6)]
             left -= 1
             rolling = False
             continue
@@ -540,7 +468,7 @@ def playout(
                     boxes[nboxes] = c
                     nboxes += 1
             nkeeps = subkeep_count[k - ROLL_START] if left > 0 else 0
-            j = _rollout_below(rng_state, nkeeps + nboxes)
+            j = below(rng_state, nkeeps + nboxes)
             if j < nkeeps:
                 is_keep = True
                 choice = subkeeps[k - ROLL_START, j]

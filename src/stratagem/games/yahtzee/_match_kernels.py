@@ -8,7 +8,7 @@ continued from a saved position.
 
 The remaining-score tables ``T = (sid, offsets, lows, lengths, data)`` are those
 of :func:`stratagem.games.yahtzee.distribution.remaining_distributions` under the
-optimal policy; ``R`` is the rules tuple of :mod:`._dist_kernels`.
+optimal policy; ``R`` is the rules of :mod:`._dist_kernels` (a ``KernelRules``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from stratagem.core._rng_kernels import below_at
 from stratagem.games.yahtzee._dist_kernels import _keep_of, _most_common_face, most_points
 from stratagem.games.yahtzee._kernels import (
     I_THRESHOLD,
@@ -38,20 +39,11 @@ MAX_POINTS = 256
 FW_LEN = 4096
 """Scores the opponent's win table covers (above: the opponent cannot reach them)."""
 
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-_MUL1 = np.uint64(0xBF58476D1CE4E5B9)
-_MUL2 = np.uint64(0x94D049BB133111EB)
-
 
 @njit(cache=True)
 def _die(rng, g, seat):
     """One die (1..6) from the SplitMix64 stream ``rng[g, seat]``."""
-    s = rng[g, seat] + _GAMMA
-    rng[g, seat] = s
-    z = (s ^ (s >> np.uint64(30))) * _MUL1
-    z = (z ^ (z >> np.uint64(27))) * _MUL2
-    z = z ^ (z >> np.uint64(31))
-    return np.int64(((z >> np.uint64(32)) * np.uint64(6)) >> np.uint64(32)) + 1
+    return below_at(rng, (g, seat), 6) + 1
 
 
 @njit(cache=True)
@@ -93,7 +85,9 @@ def win_turn_tables(mask, u, y, total, fw, T, R, W, E0, E1, M, cat, memo):
     (expected-score) strategy, whose remaining-score distributions are known.
     """
     sid, offsets, lows, lengths, data = T
-    score, upper_face, joker_score, counts, ip, add, sub, sub_count = R[:8]
+    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
+    counts, ip = R.counts, R.ip
+    add, sub, sub_count = R.add, R.sub, R.sub_count
     memo[:, :] = -1.0
     for r in range(ROLL_START, NUM_KEEPS):
         best = -1.0
@@ -210,8 +204,9 @@ def play_rounds(cards, rng, policy, valence, first_round, last_round, V, T, R, t
     counts the win-seeking turns played (its decisions' cost is timed per turn).
     """
     sid, offsets, lows, lengths, data = T
-    score, upper_face, joker_score, counts, ip, add, sub, sub_count = R[:8]
-    subkeeps, subkeep_count, code_to_keep = R[8:11]
+    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
+    counts, ip = R.counts, R.ip
+    add, subkeeps, subkeep_count, code_to_keep = R.add, R.subkeeps, R.subkeep_count, R.code_to_keep
     ngames = cards.shape[0]
     ncat = score.shape[0]
     ycat = ip[I_YCAT]
@@ -245,8 +240,7 @@ def play_rounds(cards, rng, policy, valence, first_round, last_round, V, T, R, t
                         win_turn_tables(mask, u, y, total, fw, T, R, w, e0, e1, m, cat, memo)
                         turns_out[g, seat] += 1
                     else:
-                        turn_tables(V, mask, u, y, score, upper_face, joker_score, counts, ip,
-                                    add, sub, sub_count, e0, e1, w)  # fmt: skip
+                        turn_tables(V, mask, u, y, R, e0, e1, w)
                         if pol == RISK:
                             _ceiling(mask, u, y, score, upper_face, joker_score, counts, ip, add,
                                      ceil)  # fmt: skip

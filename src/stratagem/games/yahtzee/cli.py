@@ -7,16 +7,16 @@ import re
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from stratagem.cli_progress import progress_reporter
 from stratagem.cli_types import GAMES_MAX, SEED_MAX
 from stratagem.core.agent import Advice
 from stratagem.core.errors import InvalidStateError, StratagemError
@@ -35,78 +35,14 @@ RulesOption = Annotated[str, typer.Option("--rules", help=f"Rule preset: {', '.j
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
-@contextmanager
-def _solve_progress(rules: YahtzeeRules, quiet: bool) -> Iterator[Any]:
-    """A progress callback that opens a bar on standard error at the first report.
-
-    A cache hit never reports progress, so it shows no bar.
-    """
-    if quiet or not err.is_terminal:
-        yield None
-        return
-    bars: list[Progress] = []
-
-    def update(done: int, total: int) -> None:
-        if not bars:
-            bar = Progress(
-                TextColumn(f"solving {rules.name}"),
-                BarColumn(),
-                TextColumn("{task.completed:,.0f}/{task.total:,.0f} states"),
-                TimeRemainingColumn(),
-                console=err,
-                transient=True,
-            )
-            bar.start()
-            bar.add_task("solve", total=total)
-            bars.append(bar)
-        bars[0].update(bars[0].task_ids[0], completed=done, total=total)
-
-    try:
-        yield update
-    finally:
-        for bar in bars:
-            bar.stop()
+def _solve_progress(rules: YahtzeeRules, quiet: bool) -> AbstractContextManager[Any]:
+    """Progress of solving, on a terminal only (a cache hit reports none, so shows no bar)."""
+    return progress_reporter(f"solving {rules.name}", "states", quiet, console=err, lines=False)
 
 
-@contextmanager
-def _build_progress(rules: YahtzeeRules, what: str, quiet: bool) -> Iterator[Any]:
-    """A progress callback for a long table build: a bar on a terminal, else a line now and then."""
-    if quiet:
-        yield None
-        return
-    if err.is_terminal:
-        bar = Progress(
-            TextColumn(f"building the {what} of {rules.name}"),
-            BarColumn(),
-            TextColumn("{task.completed:,.0f}/{task.total:,.0f} states"),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-        )
-        started: list[int] = []
-
-        def update(done: int, total: int) -> None:
-            if not started:
-                bar.start()
-                bar.add_task("build", total=total)
-                started.append(1)
-            bar.update(bar.task_ids[0], completed=done, total=total)
-
-        try:
-            yield update
-        finally:
-            if started:
-                bar.stop()
-        return
-    last = [-1.0]
-
-    def report(done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - last[0] >= 10 or done == total:
-            last[0] = now
-            err.print(f"building the {what} of {rules.name}: {done:,}/{total:,} states")
-
-    yield report
+def _build_progress(rules: YahtzeeRules, what: str, quiet: bool) -> AbstractContextManager[Any]:
+    """Progress of a long table build: a bar on a terminal, else a line now and then."""
+    return progress_reporter(f"building the {what} of {rules.name}", "states", quiet, console=err)
 
 
 def _solution(rules: YahtzeeRules, quiet: bool = False) -> Solution:
@@ -538,14 +474,17 @@ def distribution_command(
                 solution, hs, target, (card.mask, card.upper, card.flag, card.points)
             )
             dist = ScoreDistribution(r, f"high-score:target={target}", low, pmf)
-        elif boxes:
-            table = remaining_distributions(
-                solution, policy, min_filled=bin(card.mask).count("1"), keep="last"
-            )
-            low, pmf = table.pmf(card.mask, card.upper, card.flag)
-            dist = ScoreDistribution(r, policy, low + card.points, pmf.copy())
         else:
-            dist = score_distribution(solution, policy)
+            with _build_progress(r, f"{policy} score distribution", as_json) as progress:
+                if boxes:
+                    table = remaining_distributions(
+                        solution, policy, min_filled=bin(card.mask).count("1"), keep="last",
+                        progress=progress,
+                    )  # fmt: skip
+                    low, pmf = table.pmf(card.mask, card.upper, card.flag)
+                    dist = ScoreDistribution(r, policy, low + card.points, pmf.copy())
+                else:
+                    dist = score_distribution(solution, policy, progress=progress)
     summary = dist.summary()
     summary["filled"] = boxes
     summary["points_so_far"] = card.points

@@ -32,10 +32,9 @@ import numpy as np
 from stratagem.core.errors import CacheError, InvalidStateError
 from stratagem.core.lazy import LazyModule
 from stratagem.core.tables import MappedTable, TableCache
-from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee import policy_ids as P
 from stratagem.games.yahtzee.rules import UPPER, YahtzeeRules
-from stratagem.games.yahtzee.solver import Solution, reachable_states
+from stratagem.games.yahtzee.solver import KernelRules, Solution, reachable_states
 
 DK = LazyModule("stratagem.games.yahtzee._dist_kernels")
 
@@ -119,35 +118,23 @@ def _policy_id(policy: str) -> int:
         ) from None
 
 
-def rules_tuple(solution: Solution) -> tuple[np.ndarray, ...]:
-    """The rules and dice tables every kernel takes, as one tuple (see :mod:`._dist_kernels`)."""
-    names = solution.rules.categories
-    cats = np.array(
-        [names.index(n) if n in names else -1 for n in ("small_straight", "large_straight")],
-        dtype=np.int64,
-    )
-    a = solution.arrays
-    return (a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip, D.ADD, D.SUB, D.SUB_COUNT,
-            D.SUBKEEPS, D.SUBKEEP_COUNT, D.CODE_TO_KEEP, D.ROLL_PROBABILITY, cats)  # fmt: skip
-
-
 @dataclass(frozen=True)
 class _Kernels:
     """What every kernel call takes for one solution and policy: the policy's value
     table ``V0`` (zeros for greedy, the hand-written worth for the heuristic) and
-    the rules tuple ``R`` (see :mod:`._dist_kernels`)."""
+    the kernels' rules ``R`` (a :class:`~.solver.KernelRules`)."""
 
     solution: Solution
     pid: int = P.OPTIMAL
     V0: np.ndarray = field(init=False)
-    R: tuple[np.ndarray, ...] = field(init=False)
+    R: KernelRules = field(init=False)
 
     def __post_init__(self) -> None:
         if self.pid == P.HEURISTIC:
             object.__setattr__(self, "V0", heuristic_values(self.solution))
         else:
             object.__setattr__(self, "V0", np.zeros_like(self.solution.values))
-        object.__setattr__(self, "R", rules_tuple(self.solution))
+        object.__setattr__(self, "R", self.solution.arrays.kernel)
 
 
 def moment_tables(
@@ -248,6 +235,7 @@ def remaining_distributions(
     sink: LayerSink | None = None,
     keep: str = "all",
     start: tuple[int, int, int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> RemainingDistributions:
     """Build the distribution of the remaining score for every reachable state.
 
@@ -261,7 +249,8 @@ def remaining_distributions(
     the layer of ``min_filled`` (two layers are alive at any time, which is
     all the empty card's distribution needs). Given a ``start`` card
     ``(mask, upper, flag)``, only states a game from it can reach (and some
-    more) are computed, down to its layer.
+    more) are computed, down to its layer. ``progress(done, total)`` is called
+    after every chunk of states (``total`` is the states to compute).
     """
     began = time.perf_counter()
     if keep not in ("all", "last"):
@@ -276,6 +265,7 @@ def remaining_distributions(
         min_filled = bin(m0).count("1")
         layers = [x[((x[:, 0] & m0) == m0) & (x[:, 1] >= u0)] for x in layers]
     nstates = sum(len(layer) for layer in layers)
+    todo = sum(len(layers[f]) for f in range(min_filled, rules.num_categories))
     sid = np.full(solution.values.shape, -1, dtype=np.int64)
     local = np.zeros(nstates, dtype=np.int64)  # offsets inside each layer's own array
     lows = np.zeros(nstates, dtype=np.int64)
@@ -320,6 +310,8 @@ def remaining_distributions(
             lows[part_ids] = out_low
             lengths[part_ids] = out_len
             used += size
+            if progress is not None:
+                progress(next_id - len(full) - len(layer) + lo + len(part), todo)
         nxt = buf[:used]
         del buf
         if sink is not None:
@@ -421,12 +413,14 @@ def score_distribution(
     policy: str = "optimal",
     cache: TableCache | None = None,
     use_cache: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ScoreDistribution:
     """The exact final-score distribution of ``policy`` with its bonus rates.
 
     Computed with two layers of remaining-score distributions alive at a time,
     and kept in the table cache (keyed by the rules and the policy), so asking
-    again costs a file read.
+    again costs a file read. ``progress`` is that of :func:`remaining_distributions`
+    (not called on a cache hit).
     """
     _policy_id(policy)
     if use_cache:
@@ -435,7 +429,7 @@ def score_distribution(
             return hit
 
     def build() -> dict[str, np.ndarray]:
-        table = remaining_distributions(solution, policy, keep="last")
+        table = remaining_distributions(solution, policy, keep="last", progress=progress)
         low, pmf = table.pmf(0, 0, 0)
         upper, fifty, bonuses = bonus_rates(solution, policy)
         return {"pmf": pmf.copy(), "facts": np.array([low, upper, fifty, bonuses])}

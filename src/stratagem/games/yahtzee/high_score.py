@@ -41,8 +41,7 @@ from stratagem.core.game import State
 from stratagem.core.lazy import LazyModule
 from stratagem.core.tables import MappedTable, TableCache, TableWriter
 from stratagem.games.yahtzee import dice as D
-from stratagem.games.yahtzee.distribution import rules_tuple
-from stratagem.games.yahtzee.solver import Solution, reachable_states, solve
+from stratagem.games.yahtzee.solver import KernelRules, Solution, reachable_states, solve
 from stratagem.games.yahtzee.state import Keep, Score, Situation, YahtzeeState
 
 K = LazyModule("stratagem.games.yahtzee._kernels")
@@ -79,7 +78,7 @@ class HighScoreTable:
     band starts in its layer's array (``layer(filled)``).
     """
 
-    rules_tuple: tuple[np.ndarray, ...]
+    kernel_rules: KernelRules
     threshold: int
     num_categories: int
     sid: np.ndarray
@@ -151,7 +150,7 @@ class HighScoreTable:
         if self.mapped is None or filled in self._checked:
             return self.layer(filled)
         ids = np.empty(D.NUM_KEEPS * self.num_categories, dtype=np.int64)
-        n = HK.successor_ids(mask, min(upper, self.threshold), flag, self.sid, self.rules_tuple,
+        n = HK.successor_ids(mask, min(upper, self.threshold), flag, self.sid, self.kernel_rules,
                              ids)  # fmt: skip
         for s in ids[:n]:
             self.mapped_band(filled, int(s))
@@ -167,7 +166,7 @@ class HighScoreTable:
         A, B, C = (np.empty((D.NUM_KEEPS, 1)) for _ in range(3))
         out = np.empty(1)
         HK.turn_block(mask, upper, flag, t, 1, nxt, self.sid, self.lo, self.ln, self.off,
-                      self.rules_tuple, A, B, C, out)  # fmt: skip
+                      self.kernel_rules, A, B, C, out)  # fmt: skip
         return TurnValues(A[:, 0].copy(), B[:, 0].copy(), C[:, 0].copy(), float(out[0]))
 
 
@@ -218,7 +217,7 @@ def build_table(
     """
     began = time.perf_counter()
     rules = solution.rules
-    R = rules_tuple(solution)
+    R = solution.arrays.kernel
     ncat = rules.num_categories
     layers = reachable_states(rules, solution.arrays)
     sid = state_index(layers, solution.values.shape)
@@ -287,7 +286,7 @@ def _from_mapped(solution: Solution, mapped: MappedTable) -> HighScoreTable:
     if sid.shape != solution.values.shape:
         raise InvalidStateError(f"the high-score table in {mapped.path} is for other rules")
     layers: list[np.ndarray | None] = [mapped.view(_layer_name(f)) for f in range(ncat + 1)]
-    return HighScoreTable(rules_tuple(solution), rules.upper_bonus_threshold, ncat, sid, lo, ln,
+    return HighScoreTable(solution.arrays.kernel, rules.upper_bonus_threshold, ncat, sid, lo, ln,
                           off, layers, mapped=mapped, cached=True)  # fmt: skip
 
 
@@ -383,25 +382,14 @@ class HighScoreStrategy:
         goal = self.target if target is None else check_target(target)
         t = goal - sit.points
         table = self.table
-        a = self.solution.arrays
-        mask, flag = sit.mask, sit.flag
-        upper = min(sit.upper, self.rules.upper_bonus_threshold)
-        roll = D.KEEP_INDEX[tuple(sorted(sit.dice))]
         options: list[tuple[Keep | Score, float]] = []
-        for c, name in enumerate(self.rules.categories):
-            pts, nu, ny, legal = K.category_points(
-                mask, upper, flag, c, roll, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip
-            )
-            if not legal:
-                continue
-            v = table.value(mask | (1 << c), int(nu), int(ny), t - int(pts))
-            options.append((Score(name), v))
+        roll = D.KEEP_INDEX[sit.dice]
+        for c, pts, nu, ny in self.solution.legal_boxes(sit.mask, sit.upper, sit.flag, roll):
+            v = table.value(sit.mask | (1 << c), nu, ny, t - pts)
+            options.append((Score(self.rules.categories[c]), v))
         if sit.rolls_left > 0:
             turn = self._turn(sit, t)
-            keeps = turn.A if sit.rolls_left == 1 else turn.B
-            r = roll - D.ROLL_START
-            for k in D.SUBKEEPS[r, : D.SUBKEEP_COUNT[r]]:
-                options.append((Keep(D.KEEPS[int(k)]), float(keeps[int(k)])))
+            options.extend(sit.keep_options(turn.A if sit.rolls_left == 1 else turn.B))
         return with_regrets(options)
 
     def advise(self, state: State) -> list[Advice]:
@@ -488,7 +476,7 @@ def high_score_distribution(
         next_mass = np.zeros((len(nxt_ids), target))
         HK.forward_layer(
             target, states, ids, mass, table.layer(filled), table.layer(filled + 1), table.sid,
-            table.lo, table.ln, table.off, solution.values, k.V0, table.rules_tuple, CUT,
+            table.lo, table.ln, table.off, solution.values, k.V0, table.kernel_rules, CUT,
             row_of, next_mass, final, *T,
         )  # fmt: skip
         alive = next_mass.any(axis=1)

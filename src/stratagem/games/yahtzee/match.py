@@ -42,12 +42,8 @@ from stratagem.core.tables import TableCache, TableWriter
 from stratagem.games.yahtzee import _match_kernels as MK
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee._high_score_kernels import successor_ids
-from stratagem.games.yahtzee.distribution import (
-    RemainingDistributions,
-    remaining_distributions,
-    rules_tuple,
-)
-from stratagem.games.yahtzee.solver import Solution, reachable_states
+from stratagem.games.yahtzee.distribution import RemainingDistributions, remaining_distributions
+from stratagem.games.yahtzee.solver import KernelRules, Solution, reachable_states
 
 PLAYERS = {"optimal": MK.OPTIMAL, "win": MK.WIN, "risk": MK.RISK}
 """The compiled players by name."""
@@ -167,8 +163,8 @@ class Match:
         self.solution = solution
 
     @cached_property
-    def rules_tuple(self) -> tuple[np.ndarray, ...]:
-        return rules_tuple(self.solution)
+    def kernel_rules(self) -> KernelRules:
+        return self.solution.arrays.kernel
 
     @cached_property
     def tables(self) -> RemainingDistributions:
@@ -187,7 +183,7 @@ class Match:
         start = time.perf_counter()
         MK.play_rounds(
             board.cards, board.rng, board.policy, board.valence, board.round, last,
-            self.solution.values, tabs, self.rules_tuple, turns,
+            self.solution.values, tabs, self.kernel_rules, turns,
         )  # fmt: skip
         board.win_seconds += time.perf_counter() - start
         board.win_turns += int(turns.sum())
@@ -245,7 +241,7 @@ def win_turn(
     W, E0, E1, M = (np.zeros(n) for _ in range(4))
     cat = np.full(n, -1, dtype=np.int64)
     memo = np.empty((solution.rules.num_categories, MK.MAX_POINTS))
-    R = rules_tuple(solution)
+    R = solution.arrays.kernel
     ids = np.empty(D.NUM_KEEPS * solution.rules.num_categories, dtype=np.int64)
     tables.check_states(ids[: successor_ids(mask, upper, flag, tables.sid, R, ids)])
     T = (tables.sid, tables.offsets, tables.lows, tables.lengths, tables.data)

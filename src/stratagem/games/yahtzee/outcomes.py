@@ -16,7 +16,7 @@ import numpy as np
 from stratagem.core.errors import IllegalActionError
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.distribution import RemainingDistributions, ScoreDistribution
-from stratagem.games.yahtzee.rules import NUM_DICE, UPPER
+from stratagem.games.yahtzee.rules import NUM_DICE
 from stratagem.games.yahtzee.state import Keep, Score, Situation
 from stratagem.games.yahtzee.strategies import OptimalStrategy
 
@@ -82,16 +82,7 @@ class OptionDistributions:
     def _box(self, sit: Situation, category: str) -> np.ndarray:
         rules = self.rules
         points, bonus = rules.box_options(sit.dice, sit.filled, sit.yahtzee_box)[category]
-        gained = points + bonus
-        upper, threshold = sit.upper, rules.upper_bonus_threshold
-        if category in UPPER:
-            if upper < threshold <= upper + points:
-                gained += rules.upper_bonus
-            upper += points
-        flag = sit.flag
-        if category == rules.yahtzee_category:
-            flag = int(rules.has_yahtzee_bonus and points == 50)
-        mask = sit.mask | (1 << rules.category_index(category))
+        gained, mask, upper, flag = sit.scored(category, points, bonus)
         out = np.zeros(MAX_FINAL)
         now = sit.points + gained
         if mask == (1 << rules.num_categories) - 1:

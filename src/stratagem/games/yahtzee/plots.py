@@ -2,23 +2,48 @@
 
 from __future__ import annotations
 
-import os
+import io
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from stratagem.core.errors import StratagemError
+from stratagem.core.files import write_atomic
 from stratagem.games.yahtzee.distribution import ScoreDistribution
 
 
-def plot_distribution(dist: ScoreDistribution, path: str | Path) -> Path:
-    """Draw the final-score distribution (probability per point, log scale inset)."""
+def _pyplot() -> Any:
+    """matplotlib's pyplot, drawing off-screen."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def _save(fig: Any, path: str | Path) -> Path:
+    """Write ``fig`` as a PNG to ``path`` and close it; an existing plot is replaced
+    whole or not at all."""
+    import matplotlib.pyplot as plt
+
     path = Path(path)
+    buffer = io.BytesIO()
+    try:
+        fig.savefig(buffer, dpi=110, format="png")
+    finally:
+        plt.close(fig)
+    try:
+        write_atomic(path, buffer.getvalue())
+    except OSError as exc:
+        raise StratagemError(f"cannot write the plot {path}: {exc}") from exc
+    return path
+
+
+def plot_distribution(dist: ScoreDistribution, path: str | Path) -> Path:
+    """Draw the final-score distribution (probability per point, log scale inset)."""
+    plt = _pyplot()
     keep = dist.pmf > 1e-9
     scores = dist.scores[keep]
     pmf = dist.pmf[keep]
@@ -37,18 +62,7 @@ def plot_distribution(dist: ScoreDistribution, path: str | Path) -> Path:
     lax.set_ylabel("probability (log)")
     lax.set_ylim(1e-9, max(1e-8, float(np.max(pmf)) * 2))
     fig.tight_layout()
-    # Draw into a temporary file beside the target, then rename: an existing plot
-    # is replaced whole or not at all.
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        fig.savefig(tmp, dpi=110, format="png")
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise StratagemError(f"cannot write the plot {path}: {exc}") from exc
-    finally:
-        plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def plot_high_score(
@@ -56,12 +70,7 @@ def plot_high_score(
 ) -> Path:
     """P(final >= T) against T per preset: the best possible (high-score table) and the
     expected-score optimum's; ``rows[preset] = (targets, best, optimum)``."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    path = Path(path)
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(9, 5.5))
     for i, (name, (targets, best, optimum)) in enumerate(rows.items()):
         color = f"C{i}"
@@ -75,13 +84,4 @@ def plot_high_score(
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        fig.savefig(tmp, dpi=110, format="png")
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise StratagemError(f"cannot write the plot {path}: {exc}") from exc
-    finally:
-        plt.close(fig)
-    return path
+    return _save(fig, path)

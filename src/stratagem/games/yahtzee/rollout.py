@@ -82,9 +82,7 @@ class _Tables:
         chase1 = np.empty((ncat, D.NUM_KEEPS))
         chase2 = np.empty((ncat, D.NUM_KEEPS))
         par = np.empty(ncat)
-        K.chase_tables(
-            arrays.score, D.ADD, D.SUB, D.SUB_COUNT, D.ROLL_PROBABILITY, chase1, chase2, par
-        )
+        K.chase_tables(arrays.kernel, chase1, chase2, par)
         ycat = rules.categories.index(rules.yahtzee_category)
         weight = rules.upper_bonus * UPPER_WEIGHT_PER_BONUS_POINT
         full = (1 << ncat) - 1
@@ -154,16 +152,8 @@ def rollout(state: State, policy: str, rng: np.random.Generator) -> tuple[float,
     if rows[-1][0] == tables.full_mask:  # the last card is full: the game is over
         return tuple(float(row[3]) for row in rows)
     cards = np.array(rows, dtype=np.int64)
-    a = tables.arrays
     K.playout(
-        a.score,
-        a.upper_face,
-        a.joker_score,
-        D.COUNTS,
-        a.ip,
-        D.ADD,
-        D.SUBKEEPS,
-        D.SUBKEEP_COUNT,
+        tables.arrays.kernel,
         tables.chase1,
         tables.chase2,
         tables.par,

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -34,6 +35,40 @@ TABLE_KIND = "yahtzee"
 _JOKER_MODE = {"none": 0, "forced": 1, "free": 2}
 
 
+class KernelRules(NamedTuple):
+    """The rule set and the dice tables as one kernel argument, read by field name.
+
+    numba passes a named tuple of arrays to a compiled function as one value
+    (no copy), so a kernel takes ``R`` and reads ``R.score``, ``R.add``, ...
+    instead of a dozen positional arrays. Built by :attr:`RuleArrays.kernel`.
+    """
+
+    score: np.ndarray
+    """``score[c, k]``: points of roll k in box c by the box's own rule."""
+    upper_face: np.ndarray
+    """1..6 for the upper boxes, 0 for the others."""
+    joker_score: np.ndarray
+    """``joker_score[c, f-1, upper_filled]``: a Yahtzee of face f scored as a joker."""
+    counts: np.ndarray
+    """``counts[k, f]``: dice showing face f+1 in keep k (:data:`.dice.COUNTS`)."""
+    ip: np.ndarray
+    """The integer rule parameters (indices ``I_*`` of :mod:`._kernels`)."""
+    add: np.ndarray
+    """``add[k, f]``: keep k with one more die of face f+1."""
+    sub: np.ndarray
+    """``sub[k, j]``: keep k with one die less (``sub_count[k]`` of them)."""
+    sub_count: np.ndarray
+    subkeeps: np.ndarray
+    """``subkeeps[r - ROLL_START, j]``: the distinct keeps of roll r (``subkeep_count``)."""
+    subkeep_count: np.ndarray
+    code_to_keep: np.ndarray
+    """A keep's number from its face counts in base 6."""
+    roll_prob: np.ndarray
+    """``roll_prob[k]``: the chance of throwing the dice of k (a roll of n dice)."""
+    straights: np.ndarray
+    """The small and large straight boxes (-1 where the rules have none)."""
+
+
 @dataclass(frozen=True)
 class RuleArrays:
     """A rule set flattened into the arrays the kernels take (see :mod:`._kernels`)."""
@@ -43,6 +78,14 @@ class RuleArrays:
     joker_score: np.ndarray
     ip: np.ndarray
     reach: np.ndarray
+    straights: np.ndarray
+
+    @cached_property
+    def kernel(self) -> KernelRules:
+        """These arrays and the dice tables as the kernels' one rules argument."""
+        return KernelRules(self.score, self.upper_face, self.joker_score, D.COUNTS, self.ip,
+                           D.ADD, D.SUB, D.SUB_COUNT, D.SUBKEEPS, D.SUBKEEP_COUNT,
+                           D.CODE_TO_KEEP, D.ROLL_PROBABILITY, self.straights)  # fmt: skip
 
     @classmethod
     def build(cls, rules: YahtzeeRules) -> RuleArrays:
@@ -73,7 +116,11 @@ class RuleArrays:
             ],
             dtype=np.int64,
         )
-        return cls(score, upper_face, joker_score, ip, upper_reachability(rules))
+        straights = np.array(
+            [cats.index(n) if n in cats else -1 for n in ("small_straight", "large_straight")],
+            dtype=np.int64,
+        )
+        return cls(score, upper_face, joker_score, ip, upper_reachability(rules), straights)
 
 
 def upper_reachability(rules: YahtzeeRules) -> np.ndarray:
@@ -135,19 +182,7 @@ def solve_values(
         layer = layers[filled]
         for start in range(0, len(layer), block):
             part = layer[start : start + block]
-            K.solve_layer(
-                values,
-                part,
-                arrays.score,
-                arrays.upper_face,
-                arrays.joker_score,
-                D.COUNTS,
-                arrays.ip,
-                D.ADD,
-                D.SUB,
-                D.SUB_COUNT,
-                D.ROLL_PROBABILITY,
-            )
+            K.solve_layer(values, part, arrays.kernel)
             done += len(part)
             if progress is not None:
                 progress(done, total)
@@ -186,25 +221,21 @@ class Solution:
         e0 = np.empty(D.NUM_KEEPS)
         e1 = np.empty(D.NUM_KEEPS)
         w = np.empty(D.NUM_KEEPS)
-        a = self.arrays
-        K.turn_tables(
-            self.values,
-            mask,
-            min(upper, self.rules.upper_bonus_threshold),
-            flag,
-            a.score,
-            a.upper_face,
-            a.joker_score,
-            D.COUNTS,
-            a.ip,
-            D.ADD,
-            D.SUB,
-            D.SUB_COUNT,
-            e0,
-            e1,
-            w,
-        )
+        upper = min(upper, self.rules.upper_bonus_threshold)
+        K.turn_tables(self.values, mask, upper, flag, self.arrays.kernel, e0, e1, w)
         return e0, e1
+
+    def legal_boxes(
+        self, mask: int, upper: int, flag: int, roll: int
+    ) -> list[tuple[int, int, int, int]]:
+        """``(box, points incl. bonuses, new upper, new flag)`` of each box that may take
+        ``roll`` (:meth:`score_option` of every box, the illegal ones left out)."""
+        out = []
+        for c in range(self.rules.num_categories):
+            pts, nu, ny, legal = self.score_option(mask, upper, flag, c, roll)
+            if legal:
+                out.append((c, pts, nu, ny))
+        return out
 
     def score_option(
         self, mask: int, upper: int, flag: int, category: int, roll: int

@@ -416,6 +416,30 @@ class Situation:
         assert self.score is not None
         return self.score
 
+    def keep_options(self, values: np.ndarray) -> list[tuple[Keep, float]]:
+        """Each distinct keep of the dice showing with its value in ``values`` (indexed
+        by keep number, as the kernels' turn tables are)."""
+        r = D.KEEP_INDEX[self.dice] - D.ROLL_START
+        subs = D.SUBKEEPS[r, : D.SUBKEEP_COUNT[r]]
+        return [(Keep(D.KEEPS[int(k)]), float(values[int(k)])) for k in subs]
+
+    def scored(self, category: str, points: int, yahtzee_bonus: int) -> tuple[int, int, int, int]:
+        """``(points gained, mask, upper, flag)`` after scoring the dice in ``category``
+        for ``points`` (and ``yahtzee_bonus``, as ``rules.box_options`` gives them): the
+        upper bonus is added when this box reaches the threshold; ``upper`` is the true
+        total (not capped)."""
+        rules = self.rules
+        gained = points + yahtzee_bonus
+        upper = self.upper
+        if category in UPPER:
+            if upper < rules.upper_bonus_threshold <= upper + points:
+                gained += rules.upper_bonus
+            upper += points
+        flag = self.flag
+        if category == rules.yahtzee_category:
+            flag = int(rules.has_yahtzee_bonus and points == 50)
+        return gained, self.mask | (1 << rules.category_index(category)), upper, flag
+
 
 @cache
 def box_maximum(rules: YahtzeeRules, category: str) -> int:

@@ -26,7 +26,6 @@ from stratagem.core.game import State
 from stratagem.core.lazy import LazyModule
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.distribution import _Kernels, _policy_id, moment_tables
-from stratagem.games.yahtzee.rules import UPPER
 from stratagem.games.yahtzee.solver import Solution, solve
 from stratagem.games.yahtzee.state import Keep, Score, Situation, YahtzeeState
 
@@ -62,20 +61,10 @@ class OptimalStrategy:
     def box_values(self, sit: Situation) -> list[tuple[Score, float]]:
         """Each legal box with the expected score still to come (this box included)."""
         rules = self.rules
-        threshold = rules.upper_bonus_threshold
         out = []
         options = rules.box_options(sit.dice, sit.filled, sit.yahtzee_box)
         for category, (points, yahtzee_bonus) in options.items():
-            gained = points + yahtzee_bonus
-            upper = sit.upper
-            if category in UPPER:
-                if upper < threshold <= upper + points:
-                    gained += rules.upper_bonus
-                upper += points
-            flag = sit.flag
-            if category == rules.yahtzee_category:
-                flag = int(rules.has_yahtzee_bonus and points == 50)
-            mask = sit.mask | (1 << rules.category_index(category))
+            gained, mask, upper, flag = sit.scored(category, points, yahtzee_bonus)
             future = 0.0
             if mask != (1 << rules.num_categories) - 1:
                 future = self.solution.state_value(mask, upper, flag)
@@ -88,10 +77,7 @@ class OptimalStrategy:
         if sit.rolls_left == 0:
             return []
         e0, e1 = self._tables(sit.mask, sit.upper, sit.flag)
-        table = e1 if sit.rolls_left == 2 else e0
-        roll = D.KEEP_INDEX[sit.dice] - D.ROLL_START
-        subs = D.SUBKEEPS[roll, : D.SUBKEEP_COUNT[roll]]
-        return [(Keep(D.KEEPS[k]), float(table[k])) for k in subs]
+        return sit.keep_options(e1 if sit.rolls_left == 2 else e0)
 
     def advise_situation(self, sit: Situation) -> list[Advice]:
         """Every option, best first. Boxes are listed before keeps, so that on a tie
@@ -196,15 +182,12 @@ class PolicyAgent:
 
         The first call computes the strategy's value table (tens of seconds)."""
         m1 = self._future()
-        a = self.solution.arrays
         mask, flag = sit.mask, sit.flag
         upper = min(sit.upper, self.rules.upper_bonus_threshold)
         _keep2, keep1, cat = self._choices(mask, upper, flag)
 
         def box_value(c: int, r: int) -> tuple[bool, float]:
-            pts, nu, ny, legal = K.category_points(
-                mask, upper, flag, c, r, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip
-            )
+            pts, nu, ny, legal = self.solution.score_option(mask, upper, flag, c, r)
             return bool(legal), float(pts) + float(m1[mask | (1 << c), nu, ny])
 
         n = D.NUM_KEEPS
@@ -223,10 +206,7 @@ class PolicyAgent:
             if legal:
                 options.append((Score(name), v))
         if sit.rolls_left > 0:
-            table = g2 if sit.rolls_left == 2 else g1
-            j = r - D.ROLL_START
-            for k in D.SUBKEEPS[j, : D.SUBKEEP_COUNT[j]]:
-                options.append((Keep(D.KEEPS[int(k)]), float(table[int(k)])))
+            options.extend(sit.keep_options(g2 if sit.rolls_left == 2 else g1))
         return [replace(o, value=sit.points + o.value) for o in with_regrets(options)]
 
 
@@ -286,7 +266,6 @@ def simulate(solution: Solution, games: int, seed: int, batch: int = 1 << 16) ->
         raise InvalidStateError(f"the number of games must be >= 0, got {games}")
     rng = np.random.default_rng(seed)
     rules = solution.rules
-    a = solution.arrays
     ncat = rules.num_categories
     first_e0, first_e1 = solution.turn_tables(0, 0, 0)
     scores = np.empty(games, dtype=np.int64)
@@ -297,24 +276,7 @@ def simulate(solution: Solution, games: int, seed: int, batch: int = 1 << 16) ->
         stop = min(games, start + batch)
         throws = rng.integers(1, 7, size=(stop - start, ncat, 3, 5), dtype=np.int8)
         K.simulate_optimal(
-            solution.values,
-            throws,
-            a.score,
-            a.upper_face,
-            a.joker_score,
-            D.COUNTS,
-            a.ip,
-            D.ADD,
-            D.SUB,
-            D.SUB_COUNT,
-            D.SUBKEEPS,
-            D.SUBKEEP_COUNT,
-            D.CODE_TO_KEEP,
-            first_e0,
-            first_e1,
-            scores[start:stop],
-            upper[start:stop],
-            fifty[start:stop],
-            bonuses[start:stop],
-        )
+            solution.values, throws, solution.arrays.kernel, first_e0, first_e1,
+            scores[start:stop], upper[start:stop], fifty[start:stop], bonuses[start:stop],
+        )  # fmt: skip
     return SimulationResult(rules.name, seed, scores, upper, fifty, bonuses)

@@ -25,7 +25,6 @@ import numpy as np
 from stratagem.core.agent import Advice, with_regrets
 from stratagem.core.errors import InvalidStateError
 from stratagem.core.game import State
-from stratagem.games.yahtzee import _kernels as K
 from stratagem.games.yahtzee import _match_kernels as MK
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.distribution import RemainingDistributions
@@ -67,28 +66,17 @@ class ChanceAdvisor:
             raise InvalidStateError(
                 f"this advisor was built for {self.rules.name}, not {sit.rules.name}"
             )
-        a = self.solution.arrays
         t = self.tables
-        mask, flag = sit.mask, sit.flag
-        upper = min(sit.upper, self.rules.upper_bonus_threshold)
-        roll = D.KEEP_INDEX[tuple(sorted(sit.dice))]
         options: list[tuple[Keep | Score, float]] = []
-        for c, name in enumerate(self.rules.categories):
-            pts, nu, ny, legal = K.category_points(
-                mask, upper, flag, c, roll, a.score, a.upper_face, a.joker_score, D.COUNTS, a.ip
-            )
-            if not legal:
-                continue
-            s = int(t.sid[mask | (1 << c), nu, ny])
+        roll = D.KEEP_INDEX[sit.dice]
+        for c, pts, nu, ny in self.solution.legal_boxes(sit.mask, sit.upper, sit.flag, roll):
+            s = int(t.sid[sit.mask | (1 << c), nu, ny])
             t.check_states([s])
             v = MK._win_value(sit.points + pts, s, t.offsets, t.lows, t.lengths, t.data, fw)
-            options.append((Score(name), float(v)))
+            options.append((Score(self.rules.categories[c]), float(v)))
         if sit.rolls_left > 0:
             turn = self._turn(sit, fw, key)
-            table = turn.E1 if sit.rolls_left == 2 else turn.E0
-            r = roll - D.ROLL_START
-            for k in D.SUBKEEPS[r, : D.SUBKEEP_COUNT[r]]:
-                options.append((Keep(D.KEEPS[int(k)]), float(table[int(k)])))
+            options.extend(sit.keep_options(turn.E1 if sit.rolls_left == 2 else turn.E0))
         return with_regrets(options)
 
     def advise_target(self, sit: Situation, target: int) -> list[Advice]:
