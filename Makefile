@@ -29,8 +29,11 @@ demo: $(STAMP)
 	$(BIN)/stratagem pig solve --rules pig
 	$(BIN)/stratagem pig evaluate --rules pig --a optimal --b hold:20
 
+# One pytest-xdist worker per core; the browser tests share one worker (one chromium, one
+# server: tests/web/conftest.py groups them), and solved tables are shared through the run's
+# temporary directory (tests/conftest.py).
 test: $(INTEROP)
-	$(BIN)/python -m pytest -m "not slow" -q
+	$(BIN)/python -m pytest -m "not slow" -q -n auto --dist loadgroup
 
 test-all: $(INTEROP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,web,bench,distributed,interop]'

@@ -37,6 +37,15 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test in one pytest-xdist group (``--dist loadgroup``): one worker starts
+    the one chromium and the one live server that they share."""
+    for item in items:
+        if {"page", "phone", "browser", "live_server"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
 @pytest.fixture(scope="session")
 def app() -> Any:
     """One app for the API tests (large tables are never loaded: off)."""

@@ -1,9 +1,8 @@
-"""Pig fixtures: solutions memoised per session in a private cache."""
+"""Pig fixtures: solutions memoised per session in a private cache of the run."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,18 +10,13 @@ import pytest
 from stratagem.core.tables import TableCache
 from stratagem.games.pig.rules import PigRules
 from stratagem.games.pig.solver import PigSolution, solve
+from tests.locking import exclusive
 
 
 @pytest.fixture(scope="session")
-def pig_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    path = tmp_path_factory.mktemp("pig-cache")
-    old = os.environ.get("STRATAGEM_CACHE_DIR")
-    os.environ["STRATAGEM_CACHE_DIR"] = str(path)
-    yield path
-    if old is None:
-        os.environ.pop("STRATAGEM_CACHE_DIR", None)
-    else:
-        os.environ["STRATAGEM_CACHE_DIR"] = old
+def pig_cache(table_cache: Path) -> Path:
+    """The run's table cache (tests/conftest.py), exported for the CLI commands."""
+    return table_cache
 
 
 @pytest.fixture(scope="session")
@@ -31,7 +25,8 @@ def pig_solved(pig_cache: Path) -> Callable[[PigRules], PigSolution]:
 
     def get(rules: PigRules) -> PigSolution:
         if rules not in memo:
-            memo[rules] = solve(rules, cache=TableCache(pig_cache))
+            with exclusive(pig_cache, f"solve-{rules.fingerprint}"):
+                memo[rules] = solve(rules, cache=TableCache(pig_cache))
         return memo[rules]
 
     return get

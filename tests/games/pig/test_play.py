@@ -1,4 +1,5 @@
-"""``stratagem pig play`` through a pseudo-terminal, as a person plays it."""
+"""``stratagem pig play``: one game through a pseudo-terminal, as a person plays it; the rest
+of the dialogue through ``play_terminal``'s read/write in-process."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ import re
 import sys
 from collections.abc import Callable
 
+import numpy as np
 import pexpect
 import pytest
 
+from stratagem.games.pig.play import play_terminal
 from stratagem.games.pig.rules import PigRules, preset
 from stratagem.games.pig.solver import PigSolution
+from tests.terminal import Terminal
 
 PROMPT = r"turn total (\d+): roll or hold\? > "
 ODDS = re.compile(r"your chance to win: ([\d.]+)%  \(roll ([\d.]+)%(?:, hold ([\d.]+)%)?\)")
@@ -50,21 +54,24 @@ def test_taking_the_better_option_every_time_gives_away_nothing() -> None:
     child.expect(pexpect.EOF)
 
 
-def test_a_poor_choice_is_priced_and_typos_are_explained() -> None:
-    # Seed 1, AI first: the first decision is at turn total 1 with roll 56.74% and
+def test_a_poor_choice_is_priced_and_typos_are_explained(
+    pig_solved: Callable[[PigRules], PigSolution],
+) -> None:
+    # in-process (the pexpect test above covers the terminal): `pig play --rules piglet
+    # --seed 1 --ai-first`. The first decision is at turn total 1 with roll 56.74% and
     # hold 56.59%, so holding gives away 0.15 points.
-    child = spawn("--rules", "piglet", "--seed", "1", "--second")
-    child.expect(ODDS)
-    roll, hold = float(child.match.group(2)), float(child.match.group(3))
+    term = Terminal.scripted(["jump", "hold", "q"])
+    solution = pig_solved(preset("piglet"))
+    play_terminal(solution, np.random.default_rng(1), human=1, read=term.read, write=term.write)
+    odds = term.expect(ODDS.pattern)
+    roll, hold = float(odds.group(2)), float(odds.group(3))
     assert roll > hold
-    child.expect(PROMPT)
-    child.sendline("jump")
-    child.expect("type r \\(roll\\) or h \\(hold\\)")
-    child.expect(PROMPT)
-    child.sendline("hold")
-    child.expect(r"that gives away ([\d.]+) points of win probability")
-    assert float(child.match.group(1)) == pytest.approx(roll - hold, abs=0.011)
-    child.expect(r"score: you 1, AI 0")
-    child.expect(PROMPT)
-    child.sendline("q")
-    child.expect("game abandoned")
+    term.expect(PROMPT)
+    term.expect("type r \\(roll\\) or h \\(hold\\)")
+    term.expect(PROMPT)
+    given = term.expect(r"that gives away ([\d.]+) points of win probability")
+    assert float(given.group(1)) == pytest.approx(roll - hold, abs=0.011)
+    term.expect(r"score: you 1, AI 0")
+    term.expect(PROMPT)
+    term.expect("game abandoned")
+    assert term.prompts == 3

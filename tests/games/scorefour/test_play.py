@@ -1,11 +1,22 @@
-"""``scorefour play`` driven through a pseudo-terminal, as a person plays it."""
+"""``scorefour play``: through a pseudo-terminal where a real terminal matters (a move typed
+while the AI thinks), the rest of the dialogue through ``play_terminal``'s read/write."""
 
 from __future__ import annotations
 
 import os
+import re
 import sys
+from collections.abc import Iterable
 
+import numpy as np
 import pexpect
+
+from stratagem.algorithms.decision_analysis import DecisionAnalysis
+from stratagem.core.registry import make_agent
+from stratagem.games.scorefour.play import play_terminal
+from stratagem.games.scorefour.players import MinimaxAgent
+from stratagem.games.scorefour.state import RULES
+from tests.terminal import Terminal
 
 PROMPT = r"your move \([XO]\) > "
 PEGS = [f"{c}{r}" for r in "1234" for c in "abcd"]
@@ -22,59 +33,53 @@ def spawn(*args: str) -> pexpect.spawn:
     )
 
 
+def play(spec: str, lines: Iterable[str], seed: int | None = None) -> Terminal:
+    """``scorefour play`` in-process: the agent the CLI makes for its options, a scripted
+    terminal (for `--ai minimax --depth D`, the CLI's spec is `minimax:depth=D,seconds=60.0`)."""
+    term = Terminal.scripted(lines)
+    ai = make_agent("scorefour", RULES, spec)
+    assert isinstance(ai, MinimaxAgent | DecisionAnalysis)
+    play_terminal(ai, np.random.default_rng(seed), read=term.read, write=term.write)
+    return term
+
+
 def test_a_whole_game_against_decision_analysis_shows_the_skill_estimate() -> None:
-    child = spawn("--ai", "decision-analysis", "--f0", "0.9", "--beta", "0.1", "--seed", "3")
-    turn = 0
-    estimates = []
-    while True:
-        index = child.expect([PROMPT, r"you win!|the AI wins\.|a draw\."])
-        if index == 1:
-            break
-        estimate = child.before.rsplit("its estimate of your skill: f = ", 1)
-        if len(estimate) == 2:
-            estimates.append(float(estimate[1].split()[0]))
-        child.sendline(PEGS[turn % 16])  # a poor player: a1, b1, c1, ... in turn
-        turn += 1
-    child.expect(r"final estimate of your skill: f = ([0-9.]+)\r?\n")
-    final = float(child.match.group(1))
-    child.expect(pexpect.EOF)
+    # `scorefour play --ai decision-analysis --f0 0.9 --beta 0.1 --seed 3`, a poor player
+    # typing a1, b1, c1, ... in turn
+    term = Terminal(lambda prompt, screen: PEGS[(term.prompts - 1) % 16])
+    ai = make_agent("scorefour", RULES, "decision-analysis:f0=0.9,beta=0.1")
+    assert isinstance(ai, DecisionAnalysis)
+    winner = play_terminal(ai, np.random.default_rng(3), read=term.read, write=term.write)
+    assert winner in (0, 1, -1)
+    estimates = [
+        float(f) for f in re.findall(r"its estimate of your skill: f = ([0-9.]+)", term.transcript)
+    ]
+    term.expect(r"you win!|the AI wins\.|a draw\.")
+    final = float(term.expect(r"final estimate of your skill: f = ([0-9.]+)\n").group(1))
     assert len(estimates) >= 2 and len(set(estimates)) > 1  # it learns as the game goes
     assert 0.0 <= final < 0.9  # moves played in a fixed order are poor ones
 
 
 def test_bad_input_gets_a_clear_error() -> None:
-    child = spawn("--ai", "minimax", "--depth", "2")
-    child.expect(PROMPT)
-    child.sendline("e5")
-    child.expect(r"error: unknown peg 'e5': a peg is a column a-d and a row 1-4")
-    child.expect(PROMPT)
-    child.sendline("?")
-    child.expect("type a peg")
-    child.sendline("q")
-    child.expect("game abandoned")
-    child.expect(pexpect.EOF)
+    term = play("minimax:depth=2,seconds=60.0", ["e5", "?", "q"])
+    term.expect(PROMPT)
+    term.expect(r"error: unknown peg 'e5': a peg is a column a-d and a row 1-4")
+    term.expect(PROMPT)
+    term.expect("type a peg")
+    term.expect(PROMPT)
+    term.expect("game abandoned")
 
 
 def test_a_full_peg_is_refused() -> None:
-    child = spawn("--ai", "minimax", "--depth", "1")
-    child.expect(PROMPT)
-    filled = False
-    for _ in range(4):
-        child.sendline("a1")
-        index = child.expect([r"AI plays", r"error: peg a1 is full"])
-        if index == 1:
-            filled = True
-            break
-        child.expect(PROMPT)
-    if not filled:
-        child.expect(PROMPT)
-        child.sendline("a1")
-        child.expect(r"error: peg a1 is full \(4 beads\); the open pegs are: b1, ")
-    child.sendline("q")
-    child.expect(pexpect.EOF)
+    # a1 four times (the AI's replies may fill it sooner), then a1 once more if needed
+    term = play("minimax:depth=1,seconds=60.0", ["a1"] * 5 + ["q"])
+    term.expect(r"error: peg a1 is full \(4 beads\); the open pegs are: b1, ")
+    term.expect(PROMPT)
+    term.expect("game abandoned")
 
 
 def test_a_move_out_of_turn_is_refused() -> None:
+    # The one pexpect test: typed-ahead lines are read from the terminal itself.
     # The AI starts and thinks for a second: a move typed meanwhile is not a move.
     child = spawn("--ai", "minimax", "--seconds", "1.0", "--second")
     child.expect("AI is thinking")

@@ -13,6 +13,7 @@ from stratagem.games.scrabble.board import empty_board, new_tiles
 from stratagem.games.scrabble.lexicon import Lexicon, load_lexicon
 from stratagem.games.scrabble.movegen import MoveGenerator
 from stratagem.games.scrabble.tiles import tile_set
+from tests.locking import exclusive
 
 ENABLE = Path(__file__).resolve().parents[3] / ".." / "shared" / "lexicons" / "enable1.txt"
 ENABLE = ENABLE.resolve()
@@ -64,12 +65,13 @@ def small_lexicon(english):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
-def enable_lexicon(english, tmp_path_factory):  # type: ignore[no-untyped-def]
+def enable_lexicon(english, run_tmp):  # type: ignore[no-untyped-def]
     if not ENABLE.exists():
         pytest.skip(f"ENABLE word list not found at {ENABLE}")
-    with warnings.catch_warnings():
+    cache = run_tmp / "lexcache"  # built by one xdist worker, loaded by the others
+    with warnings.catch_warnings(), exclusive(cache, "enable"):
         warnings.simplefilter("ignore")  # the skipped-words report
-        return load_lexicon(ENABLE, english, TableCache(tmp_path_factory.mktemp("lexcache")))
+        return load_lexicon(ENABLE, english, TableCache(cache))
 
 
 @pytest.fixture(scope="session")

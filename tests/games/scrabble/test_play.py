@@ -1,4 +1,5 @@
-"""``python -m stratagem.games.scrabble.cli play`` through a pseudo-terminal."""
+"""``python -m stratagem.games.scrabble.cli play``: one game through a pseudo-terminal, the
+rest of the dialogue through ``play_terminal``'s read/write in-process."""
 
 from __future__ import annotations
 
@@ -7,8 +8,13 @@ import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import pexpect
 import pytest
+
+from stratagem.games.scrabble.lexicon import Lexicon
+from stratagem.games.scrabble.play import play_terminal
+from tests.terminal import Terminal
 
 from .conftest import SMALL_WORDS
 
@@ -60,21 +66,19 @@ def test_a_whole_game_taking_the_top_move(words: Path, tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
 
 
-def test_illegal_moves_are_explained_and_q_quits(words: Path, tmp_path: Path) -> None:
-    child = spawn(words, tmp_path, "--seed", "5")
-    child.expect(PROMPT)
-    child.sendline("8A ZZZZZZZ")
-    child.expect(r"not allowed: [^\r\n]+")
-    child.expect(PROMPT)
-    child.sendline("1A CAT")
-    child.expect(r"not allowed: [^\r\n]*(centre|lexicon|rack)")
-    child.expect(PROMPT)
-    child.sendline("Q9 CAT")
-    child.expect(r"not allowed: cannot read square")
-    child.expect(PROMPT)
-    child.sendline("x 123")
-    child.expect(r"not allowed: [^\r\n]*not a tile")
-    child.expect(PROMPT)
-    child.sendline("q")
-    child.expect("game abandoned")
-    child.expect(pexpect.EOF)
+def test_illegal_moves_are_explained_and_q_quits(small_lexicon: Lexicon) -> None:
+    # in-process (the pexpect test above covers the terminal): `play --seed 5` on the same words
+    term = Terminal.scripted(["8A ZZZZZZZ", "1A CAT", "Q9 CAT", "x 123", "q"])
+    rng = np.random.default_rng(5)
+    result = play_terminal(small_lexicon, rng, read=term.read, write=term.write)
+    assert result is None  # abandoned
+    term.expect(PROMPT)
+    term.expect(r"not allowed: [^\r\n]+")
+    term.expect(PROMPT)
+    term.expect(r"not allowed: [^\r\n]*(centre|lexicon|rack)")
+    term.expect(PROMPT)
+    term.expect(r"not allowed: cannot read square")
+    term.expect(PROMPT)
+    term.expect(r"not allowed: [^\r\n]*not a tile")
+    term.expect(PROMPT)
+    term.expect("game abandoned")

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,29 +10,25 @@ import pytest
 from stratagem.core.tables import TableCache
 from stratagem.games.yahtzee.rules import preset
 from stratagem.games.yahtzee.solver import Solution, solve
+from tests.locking import exclusive
 
 
 @pytest.fixture(scope="session")
-def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A session cache directory, also exported for CLI subprocesses."""
-    path = tmp_path_factory.mktemp("stratagem-cache")
-    old = os.environ.get("STRATAGEM_CACHE_DIR")
-    os.environ["STRATAGEM_CACHE_DIR"] = str(path)
-    yield path
-    if old is None:
-        del os.environ["STRATAGEM_CACHE_DIR"]
-    else:
-        os.environ["STRATAGEM_CACHE_DIR"] = old
+def cache_dir(table_cache: Path) -> Path:
+    """The run's table cache (tests/conftest.py), exported for CLI subprocesses."""
+    return table_cache
 
 
 @pytest.fixture(scope="session")
 def solved(cache_dir: Path) -> Callable[[str], Solution]:
-    """``solved("yatzy")``: the preset's solution, solved at most once per session."""
+    """``solved("yatzy")``: the preset's solution, solved at most once per run (loaded from
+    the run's cache by the other workers)."""
     cache: dict[str, Solution] = {}
 
     def get(name: str) -> Solution:
         if name not in cache:
-            cache[name] = solve(preset(name), cache=TableCache(cache_dir))
+            with exclusive(cache_dir, f"solve-{name}"):
+                cache[name] = solve(preset(name), cache=TableCache(cache_dir))
         return cache[name]
 
     return get

@@ -183,7 +183,12 @@ def test_the_console_script_reports_errors_on_stderr_with_status_2() -> None:
     assert result.stderr.strip() == "error: expected 5 dice, got 6: [1, 1, 1, 1, 1, 4]"
 
 
-def test_a_corrupt_cache_file_is_rebuilt_by_the_command(tmp_path: Path) -> None:
+def test_a_corrupt_cache_file_is_rebuilt_by_the_command(
+    tmp_path: Path, solved: Callable[[str], Solution], cache_dir: Path
+) -> None:
+    from stratagem.core.tables import TableCache
+    from stratagem.games.yahtzee.solver import FORMAT_VERSION, TABLE_KIND
+
     env_dir = tmp_path / "cache"
     env = {**os.environ, "STRATAGEM_CACHE_DIR": str(env_dir)}
     args = [
@@ -196,13 +201,18 @@ def test_a_corrupt_cache_file_is_rebuilt_by_the_command(tmp_path: Path) -> None:
         "yahtzee-no-bonus",
         "--json",
     ]
-    first = json.loads(subprocess.run(args, capture_output=True, text=True, env=env).stdout)
-    (table,) = env_dir.iterdir()
-    table.write_bytes(table.read_bytes()[:-10])
+    # The table as `solve` wrote it (solved once per run in the session cache), cut short.
+    solution = solved("yahtzee-no-bonus")
+    key = solution.rules.fingerprint
+    cached = TableCache(cache_dir).path(TABLE_KIND, key, FORMAT_VERSION)
+    env_dir.mkdir()
+    table = TableCache(env_dir).path(TABLE_KIND, key, FORMAT_VERSION)
+    table.write_bytes(cached.read_bytes()[:-10])
     second = subprocess.run(args, capture_output=True, text=True, env=env)
     assert "corrupt" in second.stderr
     data = json.loads(second.stdout)
-    assert data["cached"] is False and data["expected_score"] == first["expected_score"]
+    assert data["cached"] is False
+    assert data["expected_score"] == float(solution.expected_score)
     third = json.loads(subprocess.run(args, capture_output=True, text=True, env=env).stdout)
     assert third["cached"] is True
 

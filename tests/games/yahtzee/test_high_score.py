@@ -227,8 +227,9 @@ def test_win_plays_the_exact_target_once_the_opponent_has_finished(
 ) -> None:
     """Two-player ``win`` with the opponent finished and three of our boxes open: every
     option is priced by the exact chance of one point more than the opponent."""
+    from stratagem.games.yahtzee.distribution import remaining_distributions
     from stratagem.games.yahtzee.state import Scorecard, YahtzeeState
-    from stratagem.games.yahtzee.winning import WinAgent
+    from stratagem.games.yahtzee.winning import ChanceAdvisor, WinAgent
 
     rules = preset("yahtzee")
     solution = solved("yahtzee")
@@ -239,8 +240,12 @@ def test_win_plays_the_exact_target_once_the_opponent_has_finished(
     state = YahtzeeState(
         rules, (opponent, Scorecard(rules, boxes)), 1, (6, 6, 6, 2, 3), 2, rolling=False
     )
-    agent = WinAgent(solution)
-    agent.high_score_table = card_table(solution, table_index(rules, c), np.float64)
+    # The agent's remaining-score tables only for the states a game from this card can
+    # reach (as in test_winning), not the whole 1 GB table that WinAgent(solution) builds.
+    index = table_index(rules, c)
+    agent = WinAgent.__new__(WinAgent)
+    agent.advisor = ChanceAdvisor(solution, remaining_distributions(solution, start=index))
+    agent.high_score_table = card_table(solution, index, np.float64)
     advice = agent.advise(state)
     t = opponent.total + 1 - state.situation().points
     assert t > 0

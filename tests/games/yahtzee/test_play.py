@@ -1,4 +1,5 @@
-"""``stratagem yahtzee play`` driven through a pseudo-terminal, as a person plays it."""
+"""``stratagem yahtzee play``: one game through a pseudo-terminal, as a person plays it; the
+rest of the dialogue through ``play_terminal``'s read/write in-process."""
 
 from __future__ import annotations
 
@@ -7,13 +8,16 @@ import re
 import sys
 from collections.abc import Callable
 
+import numpy as np
 import pexpect
 import pytest
 
-from stratagem.games.yahtzee.play import parse_command
+from stratagem.games.yahtzee.play import parse_command, play_terminal
 from stratagem.games.yahtzee.rules import YAHTZEE_CATEGORIES
 from stratagem.games.yahtzee.solver import Solution
 from stratagem.games.yahtzee.state import Keep, Score
+from stratagem.games.yahtzee.strategies import OptimalStrategy
+from tests.terminal import Terminal
 
 PROMPT = r"dice: ([1-6 ]+)   rolls left: (\d) > "
 ADVICE = re.compile(r"^\s+1\. (keep [-1-6 ]+?|score \w+)\s+[\d.]+\s+regret\s+0\.000", re.M)
@@ -61,25 +65,26 @@ def test_following_the_advisor_loses_nothing() -> None:
     child.expect(pexpect.EOF)
 
 
-def test_a_bad_move_is_priced_and_a_mistyped_one_is_refused() -> None:
-    child = spawn(seed=2)
-    child.expect(PROMPT)
-    child.sendline("keep 7")
-    child.expect("cannot keep 7")
-    child.expect(PROMPT)
-    child.sendline("score nonsense")
-    child.expect("no box called 'nonsense'")
-    child.expect(PROMPT)
-    child.sendline("s yahtzee")  # scratching the Yahtzee box on the first roll is costly
-    child.expect(r"cost ([\d.]+) expected points; best was (keep|score)")
-    assert float(child.match.group(1)) > 1.0
-    child.expect(PROMPT)
-    child.sendline("card")
-    child.expect(r"yahtzee\s+0")
-    child.expect(PROMPT)
-    child.sendline("quit")
-    child.expect("game abandoned")
-    child.expect(pexpect.EOF)
+def test_a_bad_move_is_priced_and_a_mistyped_one_is_refused(
+    solved: Callable[[str], Solution],
+) -> None:
+    # in-process (the pexpect test above covers the terminal): what `yahtzee play --seed 2` runs
+    term = Terminal.scripted(["keep 7", "score nonsense", "s yahtzee", "card", "quit"])
+    strategy = OptimalStrategy(solved("yahtzee"))
+    play_terminal(strategy, np.random.default_rng(2), read=term.read, write=term.write)
+    term.expect(PROMPT)
+    term.expect("cannot keep 7")
+    term.expect(PROMPT)
+    term.expect("no box called 'nonsense'")
+    term.expect(PROMPT)
+    # scratching the Yahtzee box on the first roll is costly
+    cost = term.expect(r"cost ([\d.]+) expected points; best was (keep|score)")
+    assert float(cost.group(1)) > 1.0
+    term.expect(PROMPT)
+    term.expect(r"yahtzee\s+0")
+    term.expect(PROMPT)
+    term.expect("game abandoned")
+    assert term.prompts == 5
 
 
 @pytest.mark.parametrize(
