@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from stratagem.core.agent import Agent
+from stratagem.core.play import play
 from stratagem.games.scrabble.heuristic import EquityAgent, HeuristicAgent
 from stratagem.games.scrabble.lexicon import default_lexicon, load_lexicon
 from stratagem.games.scrabble.state import ScrabbleState
@@ -38,23 +39,13 @@ DEFAULT_LEXICON = (REPO / ".." / "shared" / "lexicons" / "enable1.txt").resolve(
 GOAL = 50.0
 
 
-def play_game(state, agents, rng):  # type: ignore[no-untyped-def]
-    """Play to the end; draws and the agents' choices use ``rng``."""
-    while not state.is_terminal():
-        player = state.current_player
-        if player < 0:
-            state = state.apply(state.sample_chance(rng))
-        else:
-            state = state.apply(agents[player].act(state, rng))
-    return state
-
-
 def measure(lexicon, agents: list[Agent], games: int, seed: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
-    play_game(ScrabbleState.new(lexicon), agents, np.random.default_rng([seed, 10**6]))  # type: ignore[arg-type]
+    # warm-up game (compiles the kernels)
+    play(ScrabbleState.new(lexicon), agents, np.random.default_rng([seed, 10**6]))  # type: ignore[arg-type]
     wall, cpu = time.perf_counter(), time.process_time()
     turns = 0
     for i in range(games):
-        end = play_game(ScrabbleState.new(lexicon), agents, np.random.default_rng([seed, i]))  # type: ignore[arg-type]
+        end = play(ScrabbleState.new(lexicon), agents, np.random.default_rng([seed, i])).state  # type: ignore[arg-type]
         turns += end.turn
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     return {"games": games, "wall_s": wall, "cpu_s": cpu, "games_per_s": games / wall,

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from stratagem.core.arena import ArenaError, load_game, parse_spec
+from stratagem.core.play import play
 from stratagem.games.scrabble import heuristic
 from stratagem.games.scrabble.board import empty_board
 from stratagem.games.scrabble.heuristic import (
@@ -36,17 +37,6 @@ from stratagem.games.scrabble.tiles import tile_set
 TS = tile_set("english")
 LEX = Lexicon.from_words(["at", "quiz", "cat", "cats", "ta", "act"], TS, "tiny")
 F = {name: i for i, name in enumerate(FEATURE_NAMES)}
-
-
-def play_game(state, agents, rng):  # type: ignore[no-untyped-def]
-    """Play to the end; draws and the agents' choices use ``rng``."""
-    while not state.is_terminal():
-        player = state.current_player
-        if player < 0:
-            state = state.apply(state.sample_chance(rng))
-        else:
-            state = state.apply(agents[player].act(state, rng))
-    return state
 
 
 def features_of(rack: str, board: np.ndarray | None = None) -> dict[str, np.ndarray]:
@@ -168,7 +158,7 @@ def test_equity_agent_adds_the_leave() -> None:
 
 def test_heuristic_game_is_legal_to_the_end() -> None:
     agents = [HeuristicAgent(TS, SOURCE_WEIGHTS, endgame=False), GreedyAgent()]
-    end = play_game(ScrabbleState.new(LEX), agents, np.random.default_rng(4))  # type: ignore[list-item]
+    end = play(ScrabbleState.new(LEX), agents, np.random.default_rng(4)).state  # type: ignore[list-item]
     assert end.is_terminal()
 
 
