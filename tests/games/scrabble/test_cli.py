@@ -127,6 +127,20 @@ def test_selfplay_reports_progress_on_stderr(words) -> None:  # type: ignore[no-
     assert "self-play" not in quiet.stderr
 
 
+def test_learn_leaves_writes_a_table_and_reports_progress_like_selfplay(  # type: ignore[no-untyped-def]
+    words, tmp_path
+) -> None:
+    from stratagem.games.scrabble.leaves import load_leaves
+    from stratagem.games.scrabble.tiles import tile_set
+
+    out = tmp_path / "leaves.json"
+    args = ["learn-leaves", "--lexicon", str(words), "--games", "2", "--iterations", "2"]
+    result = run([*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "self-play: 4/4 games" in result.stderr  # two rounds of two games, one count
+    assert load_leaves(out, tile_set("english")).note
+
+
 def test_selfplay_stops_on_ctrl_c_without_a_traceback(words, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from stratagem.games.scrabble import strategies
 

@@ -238,16 +238,14 @@ def learn_leaves_cmd(
     tiles: TilesOpt = None,
 ) -> None:
     """Learn leave values by self-play (see stratagem.games.scrabble.leaves)."""
-    from rich.progress import Progress
-
     from stratagem.games.scrabble.leaves import learn_leaves, save_leaves
 
     lex = _lexicon(lexicon, rules, tiles)
-    with Progress(console=err, disable=not err.is_terminal) as bar:
-        task = bar.add_task("self-play", total=games * iterations)
+    with progress_reporter("self-play", "games", console=err) as report:
+        assert report is not None
 
         def tick(it: int, done: int, total: int) -> None:
-            bar.update(task, completed=it * total + done)
+            report(it * total + done, iterations * total)
 
         table = learn_leaves(lex, games, iterations, seed, progress=tick)
     save_leaves(table, out_file)
