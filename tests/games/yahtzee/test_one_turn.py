@@ -410,3 +410,12 @@ def test_advise_with_a_target_does_not_import_numba(
     for w in want:  # the command reads the table stored in single precision
         assert values[str(w.action)] == pytest.approx(w.value, abs=1e-6), w.action
     assert float(got[0]["value"]) == pytest.approx(want[0].value, abs=1e-6)
+
+
+def test_distinct_is_numpy_unique() -> None:
+    keys = np.random.default_rng(0).integers(-5, 40, 300)
+    uniq, inverse = O.distinct(keys)
+    want, want_inverse = np.unique(keys, return_inverse=True)
+    np.testing.assert_array_equal(uniq, want)
+    np.testing.assert_array_equal(inverse, want_inverse)
+    np.testing.assert_array_equal(uniq[inverse], keys)

@@ -157,7 +157,7 @@ class HighScoreTable:
         filled = bin(mask).count("1") + 1
         if self.mapped is None or filled in self._checked:
             return self.layer(filled)
-        for s in np.unique(succ[succ >= 0]):
+        for s in O.distinct(succ[succ >= 0])[0]:
             self.mapped_band(filled, int(s))
         data = self.layers[filled]
         assert data is not None

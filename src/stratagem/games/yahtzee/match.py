@@ -249,14 +249,14 @@ def win_turn(
     boxes = solution.box_outcomes(mask, upper, flag)
     succ = O.successor_ids(tables.sid, mask, boxes)
     legal = boxes.legal
-    tables.check_states(np.unique(succ[legal]))
-    # One value per distinct (points, next state): the kernel's memo, vectorised.
-    pairs, where = np.unique(np.stack([boxes.pts[legal], succ[legal]]), axis=1,
-                             return_inverse=True)  # fmt: skip
-    values = O.win_values(total + pairs[0], pairs[1], tables.offsets, tables.lows,
+    tables.check_states(O.distinct(succ[legal])[0].tolist())
+    # One value per distinct (next state, points): the kernel's memo, vectorised.
+    span = int(boxes.pts.max()) + 1
+    pairs, where = O.distinct(succ[legal] * span + boxes.pts[legal])
+    values = O.win_values(total + pairs % span, pairs // span, tables.offsets, tables.lows,
                           tables.lengths, tables.data, fw)  # fmt: skip
     chance = np.full(boxes.pts.shape, -1.0)
-    chance[legal] = values[where.ravel()]
+    chance[legal] = values[where]
     W = np.zeros(n)
     W[D.ROLL_START :] = chance.max(axis=1)
     cat = np.full(n, -1, dtype=np.int64)

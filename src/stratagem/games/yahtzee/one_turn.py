@@ -241,6 +241,19 @@ def win_values(
     return out
 
 
+def distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(unique, inverse)`` of a 1-D integer array, sorted (``np.unique`` without the import
+    of ``numpy.ma`` it makes, about 20 ms of a quick command's start)."""
+    order = np.argsort(keys, kind="stable")
+    ranked = keys[order]
+    first = np.empty(len(keys), dtype=np.bool_)
+    first[:1] = True
+    first[1:] = ranked[1:] != ranked[:-1]
+    inverse = np.empty(len(keys), dtype=np.int64)
+    inverse[order] = np.cumsum(first) - 1
+    return ranked[first], inverse
+
+
 def rank(values: np.ndarray, expected: np.ndarray) -> np.ndarray:
     """The order of options, best first, by the shared tie rule.
 
