@@ -419,3 +419,64 @@ def test_distinct_is_numpy_unique() -> None:
     np.testing.assert_array_equal(uniq, want)
     np.testing.assert_array_equal(inverse, want_inverse)
     np.testing.assert_array_equal(uniq[inverse], keys)
+
+
+def flip_byte(cache: TableCache, kind: str, key: str, version: int, array: str,
+              element: int) -> None:  # fmt: skip
+    """Change one byte of element ``element`` of a stored array (the file stays whole)."""
+    mapped = cache.open_mapped(kind, key, version)
+    assert mapped is not None
+    entry = next(e for e in mapped.header["arrays"] if e["name"] == array)  # type: ignore[union-attr]
+    at = int(entry["offset"]) + element * np.dtype(str(entry["dtype"])).itemsize
+    path = cache.mapped_path(kind, key, version)
+    del mapped
+    blob = bytearray(path.read_bytes())
+    blob[at] ^= 0xFF
+    path.write_bytes(bytes(blob))
+
+
+@pytest.mark.parametrize("play", ["high-score", "expected"])
+def test_advice_from_a_changed_table_is_a_named_error(
+    late_cache: Path, tmp_path: Path, solved: Callable[[str], Solution],
+    monkeypatch: pytest.MonkeyPatch, play: str,
+) -> None:  # fmt: skip
+    """A changed byte in what the numpy turn reads is a CacheError naming the checksum."""
+    import shutil
+
+    from stratagem.core.errors import CacheError
+    from stratagem.games.yahtzee.winning import ChanceAdvisor
+
+    name, open_boxes, upper, ybox = LATE
+    rules = preset(name)
+    solution = solved(name)
+    c = card_with_open(rules, open_boxes, upper, ybox)
+    mask, u, y = table_index(rules, c)
+    copy = tmp_path / "cache"
+    shutil.copytree(late_cache, copy)
+    cache = TableCache(copy)
+    monkeypatch.setattr(M, "_TABLES", {})  # opened tables are remembered: forget them here
+    monkeypatch.setattr(H, "_OPEN", {})
+    sit = Situation(rules, (6, 6, 6, 2, 3), 2, c.filled, c.upper, c.yahtzee_box)
+    after = (mask | (1 << rules.categories.index("chance")), u, y)  # a state the turn reaches
+    fp = rules.fingerprint
+    if play == "high-score":
+        table = H.high_score_table(solution, cache=cache)
+        s = int(table.sid[after])
+        element = int(table.off[s])
+        filled = bin(after[0]).count("1")
+        del table
+        H._OPEN.clear()
+        flip_byte(cache, H.TABLE_KIND, fp, H.FORMAT_VERSION, f"layer{filled:02d}", element)
+        strategy = H.HighScoreStrategy(solution, sit.points + 60,
+                                       H.high_score_table(solution, cache=cache))  # fmt: skip
+        with pytest.raises(CacheError, match="checksum"):
+            strategy.advise_situation(sit)
+    else:
+        tables = M.optimal_remaining(solution, cache=cache)
+        element = int(tables.offsets[int(tables.sid[after])])
+        del tables
+        M._TABLES.clear()
+        flip_byte(cache, M.REMAINING_KIND, fp, M.REMAINING_VERSION, "data", element)
+        advisor = ChanceAdvisor(solution, M.optimal_remaining(solution, cache=cache))
+        with pytest.raises(CacheError, match="checksum"):
+            advisor.advise_target(sit, sit.points + 60)
