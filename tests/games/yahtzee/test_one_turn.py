@@ -426,7 +426,7 @@ def flip_byte(cache: TableCache, kind: str, key: str, version: int, array: str,
     """Change one byte of element ``element`` of a stored array (the file stays whole)."""
     mapped = cache.open_mapped(kind, key, version)
     assert mapped is not None
-    entry = next(e for e in mapped.header["arrays"] if e["name"] == array)  # type: ignore[union-attr]
+    entry = next(e for e in mapped.header["arrays"] if e["name"] == array)
     at = int(entry["offset"]) + element * np.dtype(str(entry["dtype"])).itemsize
     path = cache.mapped_path(kind, key, version)
     del mapped
