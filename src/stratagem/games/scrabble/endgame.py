@@ -45,10 +45,12 @@ import numpy as np
 from stratagem.core.agent import Agent
 from stratagem.core.errors import InvalidStateError, StratagemError
 from stratagem.core.game import Action, State
-from stratagem.games.scrabble import _endgame_kernels as _ek
-from stratagem.games.scrabble import _kernels
+from stratagem.core.lazy import LazyModule
 from stratagem.games.scrabble.board import BINGO, LETTER_MULT, RACK_SIZE, SIZE, WORD_MULT, Placement
 from stratagem.games.scrabble.state import SCORELESS_LIMIT, Pass, ScrabbleState
+
+_ek = LazyModule("stratagem.games.scrabble._endgame_kernels")
+_kernels = LazyModule("stratagem.games.scrabble._kernels")
 
 MAX_DEPTH = 64
 """The deepest iteration allowed (plies); an endgame of two full racks never needs 40."""
