@@ -20,7 +20,7 @@ For each position it reports:
 
 It prints a table and, last, one JSON object.
 
-    nice -n 10 .venv/bin/python benchmarks/scrabble_endgame.py [--positions 100]
+    nice -n 19 .venv/bin/python benchmarks/scrabble_endgame.py [--positions 100]
         [--time-limit 30] [--play-time-limit 2] [--seed 2026] [--baseline heuristic]
         [--markdown docs/results/scrabble_endgame.md]
 """
