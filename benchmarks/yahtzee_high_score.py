@@ -8,7 +8,9 @@ cache loading count where a user would pay them:
   the cache holds it, then the figures recorded in the file's header at build
   time are shown), size on disk, peak RSS while building, time to open it;
 * the remaining-score tables: time to open them (built first if missing);
-* ``stratagem yahtzee advise --target 300``: the whole process, warm cache;
+* ``stratagem yahtzee advise --target 300`` (and ``--target-play expected``): the
+  whole process, warm cache, best of 5, whether it imported numba, and where its
+  start-up goes (``python -X importtime``, the largest top-level imports);
 * ``stratagem yahtzee distribution`` from the empty card: peak RSS and time of
   the first call (computed, on a fresh cache holding only the solved table) and
   the wall time of asking again (cached; best of five);
@@ -20,7 +22,8 @@ build peak RSS <= 1.5 x table size; remaining tables open < 1 s; advise
 --target < 1 s warm; distribution peak RSS < 600 MB, second call < 1 s.
 
 Run: ``nice -n 10 python benchmarks/yahtzee_high_score.py --rules yahtzee``
-(``--skip-build`` to report only what is cached). The last line is JSON.
+(``--skip-build`` to report only what is cached, ``--only-advise`` for the advise
+rows alone). The last line is JSON.
 """
 
 from __future__ import annotations
@@ -97,20 +100,60 @@ def distribution_rows(
                  "met" if wall2 < 1 else "not met"))  # fmt: skip
 
 
-def report(rules: str, rows: list[tuple[str, str, str, str]], result: dict[str, object]) -> None:
-    print(f"{rules}: the high-score table and memory-mapped tables")
-    width = max(len(r[0]) for r in rows)
-    for name, value, goal, verdict in rows:
-        print(f"  {name:<{width}}  {value:>24}  goal {goal:<14} {verdict}")
-    if "p_high_score" in result and "p_expected_score" in result:
-        print("\n  T     best P(final >= T)   expected-score optimum   gain")
-        hs = result["p_high_score"]
-        ev = result["p_expected_score"]
-        assert isinstance(hs, dict) and isinstance(ev, dict)
-        for T in TARGETS:
-            a, b = hs[str(T)], ev[str(T)]
-            print(f"  {T:<5} {a:>18.6f}   {b:>22.6f}   {a - b:+.6f}")
-    print(json.dumps(result))
+ADVISE = ["yahtzee", "advise", "--dice", "11234", "--rolls-left", "2", "--target", "300",
+          "--json"]  # fmt: skip
+
+
+def advise_rows(rules: str, rows: list[tuple[str, str, str, str]],
+                result: dict[str, object]) -> None:  # fmt: skip
+    """Both ``advise --target`` commands: whole process from a warm cache (best of 5, after
+    one warm-up run), numba imported or not, and the start-up's largest imports."""
+    probe = ("import runpy, sys; sys.argv = ['stratagem', *{args!r}]\n"
+             "try:\n    runpy.run_module('stratagem', run_name='__main__')\n"
+             "finally:\n    print('numba' in sys.modules, file=sys.stderr)")  # fmt: skip
+    for play, key in (("high-score", "advise_target"), ("expected", "advise_target_expected")):
+        args = [*ADVISE, "--rules", rules, "--target-play", play]
+        cli(*args)
+        runs = [cli(*args) for _ in range(5)]
+        wall = min(r[1] for r in runs)
+        cpu = min(r[2] for r in runs)
+        done = subprocess.run([PY, "-c", probe.format(args=args)], capture_output=True,
+                              text=True, check=True)  # fmt: skip
+        numba = done.stderr.strip().splitlines()[-1] == "True"
+        imports = import_times(args)
+        result[f"{key}_seconds"] = wall
+        result[f"{key}_cpu_seconds"] = cpu
+        result[f"{key}_imports_numba"] = numba
+        result[f"{key}_imports"] = imports
+        label = "advise --target 300" + ("" if play == "high-score" else " --target-play expected")
+        rows.append((f"{label} (whole process, warm, best of 5)",
+                     f"{wall:.2f} s (CPU {cpu:.2f} s)", "< 1 s",
+                     "met" if wall < 1 else "not met"))  # fmt: skip
+        rows.append(("  ... imports numba", str(numba), "False",
+                     "met" if not numba else "not met"))  # fmt: skip
+
+
+def import_times(args: list[str]) -> dict[str, float]:
+    """Seconds of ``python -X importtime`` per top-level package (cumulative), largest first,
+    and the total of every import."""
+    code = (f"import sys; sys.argv = ['stratagem', *{args!r}]; "
+            "from stratagem.cli import main; main()")  # fmt: skip
+    done = subprocess.run([PY, "-X", "importtime", "-c", code], capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    top: dict[str, float] = {}
+    total = 0.0
+    for line in done.stderr.splitlines():  # "import time: SELF | CUMULATIVE | <2*level>NAME"
+        if not line.startswith("import time:") or "self [us]" in line:
+            continue
+        self_us, cumulative, raw = line.removeprefix("import time:").split("|")
+        total += int(self_us) / 1e6
+        name = raw[1:]
+        if not name.startswith(" "):  # level 0: imported by the program itself
+            root = name.split(".")[0]
+            top[root] = top.get(root, 0.0) + int(cumulative) / 1e6
+    ranked = dict(sorted(top.items(), key=lambda kv: -kv[1])[:8])
+    ranked["all imports"] = total
+    return ranked
 
 
 def main() -> None:
@@ -119,12 +162,18 @@ def main() -> None:
     parser.add_argument("--skip-build", action="store_true",
                         help="do not build a missing high-score table")  # fmt: skip
     parser.add_argument("--skip-distribution", action="store_true")
+    parser.add_argument("--only-advise", action="store_true",
+                        help="only the advise rows (the tables must be cached)")  # fmt: skip
     parser.add_argument("--distribution-only", action="store_true",
                         help="only the rows of `distribution` from the empty card")  # fmt: skip
     args = parser.parse_args()
     rules = args.rules
     rows: list[tuple[str, str, str, str]] = []
     result: dict[str, object] = {"rules": rules}
+    if args.only_advise:
+        advise_rows(rules, rows, result)
+        report(rules, rows, result)
+        return
     setup = (f"from stratagem.games.yahtzee.rules import preset; "
              "from stratagem.games.yahtzee.solver import solve; "
              f"s = solve(preset({rules!r}))")  # fmt: skip
@@ -172,13 +221,6 @@ def main() -> None:
         result["p_high_score"] = opened["p"]
         rows.append(("open the high-score table", f"{opened['open']:.3f} s", "< 1 s",
                      "met" if opened["open"] < 1 else "not met"))  # fmt: skip
-        adv = ["yahtzee", "advise", "--rules", rules, "--dice", "11234", "--rolls-left", "2",
-               "--target", "300", "--json"]  # fmt: skip
-        cli(*adv)
-        times = sorted(cli(*adv)[1] for _ in range(3))
-        result["advise_target_seconds"] = times[1]
-        rows.append(("advise --target 300 (whole process, warm)", f"{times[1]:.2f} s", "< 1 s",
-                     "met" if times[1] < 1 else "not met"))  # fmt: skip
     code = (setup + "; import time, json; from stratagem.games.yahtzee.match import "
             "optimal_remaining; optimal_remaining(s); from stratagem.games.yahtzee import match;"
             " match._TABLES.clear(); t = time.perf_counter(); optimal_remaining(s); "
@@ -188,16 +230,34 @@ def main() -> None:
     opened_in = float(result["remaining_open_seconds"])  # type: ignore[arg-type]
     rows.append(("open the remaining-score tables", f"{opened_in:.3f} s", "< 1 s",
                  "met" if opened_in < 1 else "not met"))  # fmt: skip
-    adv = ["yahtzee", "advise", "--rules", rules, "--dice", "11234", "--rolls-left", "2",
-           "--target", "300", "--target-play", "expected", "--json"]  # fmt: skip
-    cli(*adv)
-    times = sorted(cli(*adv)[1] for _ in range(3))
-    result["advise_target_expected_seconds"] = times[1]
-    rows.append(("advise --target 300 --target-play expected (warm)", f"{times[1]:.2f} s",
-                 "< 1 s", "met" if times[1] < 1 else "not met"))  # fmt: skip
+    if info is not None:
+        advise_rows(rules, rows, result)
     if not args.skip_distribution:
         distribution_rows(rules, setup, rows, result)
     report(rules, rows, result)
+
+
+def report(rules: str, rows: list[tuple[str, str, str, str]], result: dict[str, object]) -> None:
+    print(f"{rules}: the high-score table and memory-mapped tables")
+    width = max(len(r[0]) for r in rows)
+    for name, value, goal, verdict in rows:
+        print(f"  {name:<{width}}  {value:>24}  goal {goal:<14} {verdict}")
+    if "p_high_score" in result and "p_expected_score" in result:
+        print("\n  T     best P(final >= T)   expected-score optimum   gain")
+        hs = result["p_high_score"]
+        ev = result["p_expected_score"]
+        assert isinstance(hs, dict) and isinstance(ev, dict)
+        for T in TARGETS:
+            a, b = hs[str(T)], ev[str(T)]
+            print(f"  {T:<5} {a:>18.6f}   {b:>22.6f}   {a - b:+.6f}")
+    for key in ("advise_target_imports", "advise_target_expected_imports"):
+        if key in result:
+            imports = result[key]
+            assert isinstance(imports, dict)
+            print(f"\n  {key.removesuffix('_imports')}: start-up imports (-X importtime, s)")
+            for name, seconds in imports.items():
+                print(f"    {name:<28} {seconds:6.3f}")
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":

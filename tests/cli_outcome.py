@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from typer.testing import CliRunner
 
@@ -12,19 +13,40 @@ from stratagem.core.errors import StratagemError
 runner = CliRunner()
 
 
-def outcome(args: Sequence[str], stdin: str | None = None) -> tuple[int, str]:
-    """Run ``stratagem ARGS`` in-process: ``(exit status, output)`` as the console script
-    would give them (a :class:`StratagemError` is ``error: ...`` with status 2).
+@dataclass(frozen=True)
+class Invoked:
+    """What the console script would have shown: its exit status and its two streams."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def output(self) -> str:
+        """Standard output and standard error together."""
+        return self.stdout + self.stderr
+
+
+def invoke(args: Sequence[str], stdin: str | None = None) -> Invoked:
+    """Run ``stratagem ARGS`` in-process, as the console script would run it: a
+    :class:`StratagemError` becomes ``error: ...`` on standard error with status 2
+    (``stratagem.cli.main`` is the one place that does this for every command).
 
     Any other exception fails the calling test with its traceback.
     """
     result = runner.invoke(app, list(args), input=stdin)
     exc = result.exception
     if isinstance(exc, StratagemError):
-        return 2, f"{result.output}error: {exc}"
+        return Invoked(2, result.stdout, f"{result.stderr}error: {exc}\n")
     if exc is not None and not isinstance(exc, SystemExit):
         raise AssertionError(f"stratagem {' '.join(args)} crashed: {exc!r}") from exc
-    return result.exit_code, result.output
+    return Invoked(result.exit_code, result.stdout, result.stderr)
+
+
+def outcome(args: Sequence[str], stdin: str | None = None) -> tuple[int, str]:
+    """:func:`invoke` as ``(exit status, both streams)``."""
+    done = invoke(args, stdin)
+    return done.exit_code, done.output
 
 
 def allowed(args: Sequence[str], stdin: str | None = None) -> tuple[int, str]:

@@ -19,7 +19,6 @@ from stratagem.core.game import CHANCE, TERMINAL, Action, State
 from stratagem.core.play import play
 from stratagem.games.pig import _kernels as K
 from stratagem.games.pig.fast import decode, encode, fast_game
-from stratagem.games.pig.rollout import parse_policy
 from stratagem.games.pig.rollout import rollout as pig_rollout
 from stratagem.games.pig.rules import PigRules, preset
 from stratagem.games.pig.solver import solve
@@ -106,36 +105,6 @@ def test_chance_draws_every_face_evenly() -> None:
     faces = np.array([K.fast_sample(s, rng) for _ in range(6000)])
     counts = np.bincount(faces, minlength=7)[1:]
     assert counts.sum() == 6000 and abs(counts - 1000).max() < 4 * math.sqrt(1000 * 5 / 6)
-
-
-def some_positions(rules: PigRules, rng: np.random.Generator, count: int) -> list[PigState]:
-    states = [s for _ in range(count) for s in random_trajectory(rules, rng)]
-    picked = rng.choice(len(states), size=min(count, len(states)), replace=False)
-    return [states[i] for i in picked]
-
-
-@pytest.mark.parametrize("policy", ["random", "hold7", "hold:20"])
-@pytest.mark.parametrize("rules", list(RULES.values()), ids=list(RULES))
-def test_encoded_playouts_are_the_compiled_playouts(rules: PigRules, policy: str) -> None:
-    # The same SplitMix64 stream drawn in the same order: the same games.
-    code, hold_at = parse_policy(policy)
-    mask = np.zeros(rules.faces + 1, dtype=np.uint8)
-    mask[list(rules.adding_faces)] = 1
-    returns = np.empty(2)
-    rng = np.random.default_rng(3)
-    for i, state in enumerate(some_positions(rules, rng, 60)):
-        seed = 1_000 + 7 * i
-        stream = np.array([seed], dtype=np.uint64)
-        K.fast_rollout(encode(state), stream, np.array([code, hold_at]), returns)
-        if state.winner is not None:
-            assert tuple(returns) == state.returns()
-            continue
-        winner = K.playout(
-            mask, rules.goal, rules.faces, rules.bust_scores_one, rules.catch_up_turn,
-            *state.scores, state.player, state.turn_total, state.rolling,
-            -1 if state.target is None else state.target, code, hold_at, seed,
-        )  # fmt: skip
-        assert tuple(returns) == ((1.0, 0.0) if winner == 0 else (0.0, 1.0)), state
 
 
 def test_the_fast_game_encodes_pig_states_only_and_knows_the_policies() -> None:

@@ -36,7 +36,6 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -46,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from stratagem.core.errors import StratagemError
-from stratagem.core.files import write_atomic
+from stratagem.core.files import parse_json_document, read_user_text, write_json
 
 CHECKPOINT_FORMAT = "stratagem-ga-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -179,14 +178,9 @@ def next_generation(
 # --- checkpoints ----------------------------------------------------------------------------
 
 
-def _write_atomic(path: Path, data: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, (json.dumps(data) + "\n").encode())
-
-
 def save_checkpoint(path: Path | str, result: GAResult) -> None:
-    _write_atomic(
-        Path(path),
+    write_json(
+        path,
         {
             "format": CHECKPOINT_FORMAT,
             "version": CHECKPOINT_VERSION,
@@ -201,17 +195,10 @@ def save_checkpoint(path: Path | str, result: GAResult) -> None:
 
 def load_checkpoint(path: Path | str, config: GAConfig) -> GAResult:
     """Read a checkpoint written for ``config``; anything else raises and is left untouched."""
-    path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_CHECKPOINT_BYTES:
-            raise GeneticError(f"checkpoint {path} is {size} bytes; the limit is "
-                               f"{MAX_CHECKPOINT_BYTES}")  # fmt: skip
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise GeneticError(f"cannot read GA checkpoint {path}: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
-        raise GeneticError(f"{path} is not a GA checkpoint")
+    text = read_user_text(path, limit=MAX_CHECKPOINT_BYTES, what="GA checkpoint")
+    data = parse_json_document(
+        text, f"GA checkpoint {path}", CHECKPOINT_FORMAT, "GA checkpoint", GeneticError
+    )
     if data.get("version") != CHECKPOINT_VERSION:
         raise GeneticError(f"{path} has checkpoint version {data.get('version')!r}")
     if data.get("config") != config.to_json():

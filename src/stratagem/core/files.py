@@ -10,6 +10,10 @@ results file) is read through :func:`read_user_bytes` or :func:`read_user_text`:
 - a named pipe with no writer is read as empty instead of blocking forever;
 - text must be UTF-8; the error says where it is not.
 
+Stratagem's own JSON files (weights, leave tables, GA checkpoints) carry a
+``format`` tag; :func:`parse_json_document` checks it, and :func:`write_json`
+writes one atomically.
+
 Every file Stratagem writes goes through :func:`write_atomic` (or
 :func:`replacing`, for writers that want a path): a temporary file beside the
 target, renamed over it when complete, so a reader sees the old file or the
@@ -29,12 +33,14 @@ stratagem.core.files.FileInputError: cannot read rule table ...t.txt: it is larg
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from stratagem.core.errors import StratagemError
 
@@ -179,3 +185,33 @@ def write_atomic(path: Path | str, data: bytes) -> None:
         handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
+
+
+def parse_json_document(
+    text: str, where: str, fmt: str, kind: str, error: type[StratagemError]
+) -> dict[str, Any]:
+    """The JSON object in ``text`` if its ``format`` is ``fmt``; else ``error`` naming
+    ``where`` (a file, or "shipped ...") and what it should have been.
+
+    >>> parse_json_document('{"format": "x", "n": 1}', "f.json", "x", "x file", StratagemError)
+    {'format': 'x', 'n': 1}
+    >>> parse_json_document('[1]', "f.json", "x", "x file", StratagemError)
+    Traceback (most recent call last):
+    ...
+    stratagem.core.errors.StratagemError: f.json is not a Stratagem x file (format 'x' expected)
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error(f"{where} is not JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise error(f"{where} is not a Stratagem {kind} (format {fmt!r} expected)")
+    return data
+
+
+def write_json(path: Path | str, data: object, indent: int | None = None) -> None:
+    """``data`` as UTF-8 JSON and a newline, through :func:`write_atomic`; creates the folder."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+    write_atomic(path, text.encode("utf-8"))

@@ -38,9 +38,9 @@ from stratagem.games.scrabble.board import (
 )
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, load_lexicon
 from stratagem.games.scrabble.play import choose_spelling, parse_move, refuse_placement
-from stratagem.games.scrabble.position import read_position
+from stratagem.games.scrabble.position import check_within_set, read_position, tiles_on_board
 from stratagem.games.scrabble.state import Exchange, Pass, ScrabbleState, move_generator
-from stratagem.games.scrabble.tiles import BLANK_FLAG, TILE_SETS, tile_set
+from stratagem.games.scrabble.tiles import TILE_SETS, tile_set
 from stratagem.web.common import (
     ERROR_RESPONSES,
     in_session,
@@ -267,18 +267,8 @@ def analyse(
         rack_counts = state.rack_array()
     else:
         rack_counts = tiles.rack_counts(rack, RACK_SIZE)
-        used = rack_counts.astype(np.int64)
-        for code in state.board_array.ravel():
-            if code >= 0:
-                used[tiles.size if code & BLANK_FLAG else code] += 1
-        over = np.flatnonzero(used > tiles.bag_counts)
-        if over.size:
-            i = int(over[0])
-            name = tiles.letters[i] if i < tiles.size else "? (blank)"
-            raise InvalidStateError(
-                f"the board and rack {rack!r} hold {int(used[i])} {name} tiles; "
-                f"the {tiles.name} set has {int(tiles.bag_counts[i])}"
-            )
+        used = rack_counts + tiles_on_board(tiles, state.board_array)
+        check_within_set(tiles, used, f"the board and rack {rack!r} hold")
     moves, total = top_placements(entry, state.board_array, rack_counts, top)
     return state, rack_counts, moves, total
 

@@ -1,19 +1,21 @@
-"""``stratagem scorefour ...`` as a user runs it (the game's typer app)."""
+"""``stratagem scorefour ...`` as a user runs it (through the console script's error handling)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from stratagem.games.scorefour.cli import app
+from tests.cli_outcome import Invoked, invoke
 
-runner = CliRunner()
+
+def run(args: list[str], input: str | None = None) -> Invoked:
+    """``stratagem scorefour ARGS`` as the console script runs it."""
+    return invoke(["scorefour", *args], input)
 
 
 def run_json(*args: str) -> dict[str, object]:
-    result = runner.invoke(app, [*args, "--json"])
+    result = run([*args, "--json"])
     assert result.exit_code == 0, result.output
     return json.loads(result.output)  # type: ignore[no-any-return]
 
@@ -48,22 +50,22 @@ def test_evaluate_is_zero_sum() -> None:
 
 
 def test_a_malformed_board_is_an_error_naming_the_problem() -> None:
-    result = runner.invoke(app, ["count", "--depth", "1", "--board", "xxq"])
+    result = run(["count", "--depth", "1", "--board", "xxq"])
     assert result.exit_code == 2
     assert "malformed board" in result.output and "level 1 has 3 cells" in result.output
 
 
 def test_a_bad_depth_or_ai_is_refused() -> None:
-    result = runner.invoke(app, ["count", "--depth", "65"])
+    result = run(["count", "--depth", "65"])
     assert result.exit_code == 2 and "--depth must be 0..64" in result.output
-    result = runner.invoke(app, ["play", "--ai", "oracle"])
+    result = run(["play", "--ai", "oracle"])
     assert result.exit_code == 2 and "--ai must be minimax or decision-analysis" in result.output
-    result = runner.invoke(app, ["play", "--f0", "3"])
+    result = run(["play", "--f0", "3"])
     assert result.exit_code == 2 and "f0" in result.output
 
 
 def test_play_reads_moves_and_quits() -> None:
-    result = runner.invoke(app, ["play", "--ai", "minimax", "--depth", "2"], input="e5\nb2\nq\n")
+    result = run(["play", "--ai", "minimax", "--depth", "2"], input="e5\nb2\nq\n")
     assert result.exit_code == 0, result.output
     assert "unknown peg 'e5'" in result.output
     assert "your move b2: f = " in result.output and "AI plays" in result.output

@@ -25,7 +25,7 @@ PEGS = [f"{c}{r}" for r in "1234" for c in "abcd"]
 def spawn(*args: str) -> pexpect.spawn:
     return pexpect.spawn(
         sys.executable,
-        ["-m", "stratagem.games.scorefour.cli", "play", *args],
+        ["-m", "stratagem", "scorefour", "play", *args],
         env=os.environ.copy(),
         encoding="utf-8",
         timeout=60,

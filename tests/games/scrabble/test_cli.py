@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from stratagem.games.scrabble.cli import app
+from tests.cli_outcome import Invoked, invoke
 
 from .conftest import SMALL_WORDS
 
-runner = CliRunner()
+
+def run(args: list[str], input: str | None = None) -> Invoked:
+    """``stratagem scrabble ARGS`` as the console script runs it."""
+    return invoke(["scrabble", *args], input)
 
 
 @pytest.fixture()
@@ -26,8 +28,8 @@ def test_moves_json(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
     pos = tmp_path / "pos.txt"
     rows = ["." * 15] * 7 + [".......CAR....."] + ["." * 15] * 7
     pos.write_text("racks: E? QZ\nboard:\n" + "\n".join(rows) + "\n")
-    result = runner.invoke(
-        app, ["moves", "--lexicon", str(words), "--position", str(pos), "--top", "500", "--json"]
+    result = run(
+        ["moves", "--lexicon", str(words), "--position", str(pos), "--top", "500", "--json"]
     )
     assert result.exit_code == 0, result.output
     moves = json.loads(result.stdout)["moves"]
@@ -39,7 +41,7 @@ def test_moves_json(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_moves_text_with_rack_option(words) -> None:  # type: ignore[no-untyped-def]
-    result = runner.invoke(app, ["moves", "--lexicon", str(words), "--rack", "QUIZ", "--top", "1"])
+    result = run(["moves", "--lexicon", str(words), "--rack", "QUIZ", "--top", "1"])
     assert result.exit_code == 0, result.output
     assert "QUIZ 44" in result.stdout
 
@@ -56,37 +58,35 @@ def test_moves_text_with_rack_option(words) -> None:  # type: ignore[no-untyped-
     ],
 )
 def test_moves_errors(words, args, message) -> None:  # type: ignore[no-untyped-def]
-    result = runner.invoke(app, ["moves", "--lexicon", str(words), *args])
+    result = run(["moves", "--lexicon", str(words), *args])
     assert result.exit_code == 2
     assert message in result.output
 
 
 def test_bad_lexicon_path(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    result = runner.invoke(app, ["moves", "--lexicon", str(tmp_path / "none.txt"), "--rack", "A"])
+    result = run(["moves", "--lexicon", str(tmp_path / "none.txt"), "--rack", "A"])
     assert result.exit_code == 2 and "cannot read lexicon" in result.output
 
 
 def test_skipped_words_are_reported(words) -> None:  # type: ignore[no-untyped-def]
-    result = runner.invoke(app, ["moves", "--lexicon", str(words), "--rack", "CAT"])
+    result = run(["moves", "--lexicon", str(words), "--rack", "CAT"])
     assert result.exit_code == 0
     assert "skipped 1 words" in result.output and "ZZZZZ" in result.output
 
 
 def test_selfplay_json_is_reproducible(words) -> None:  # type: ignore[no-untyped-def]
     args = ["selfplay", "--lexicon", str(words), "--games", "2", "--seed", "7", "--json"]
-    first = json.loads(runner.invoke(app, args).stdout)
-    second = json.loads(runner.invoke(app, args).stdout)
+    first = json.loads(run(args).stdout)
+    second = json.loads(run(args).stdout)
     assert first["mean_score"] == second["mean_score"]
     assert first["players"] == ["greedy", "greedy"]
     assert {"bingos_per_game", "turns_per_game", "games_per_second"} <= set(first)
 
 
 def test_selfplay_text_and_bad_agent(words) -> None:  # type: ignore[no-untyped-def]
-    ok = runner.invoke(
-        app, ["selfplay", "--lexicon", str(words), "--games", "1", "--players", "greedy,random"]
-    )
+    ok = run(["selfplay", "--lexicon", str(words), "--games", "1", "--players", "greedy,random"])
     assert ok.exit_code == 0 and "games/s" in ok.stdout
-    bad = runner.invoke(app, ["selfplay", "--lexicon", str(words), "--players", "greedy,wizard"])
+    bad = run(["selfplay", "--lexicon", str(words), "--players", "greedy,wizard"])
     assert bad.exit_code == 2 and "unknown agent 'wizard' for scrabble" in bad.output
 
 
@@ -96,9 +96,7 @@ def test_endgame_json_names_the_move_and_the_final_spread(words, tmp_path) -> No
     rows = ["." * 15] * 7 + [".......CAT....."] + ["." * 15] * 7
     # The mover goes out with CATS (6) and gains the A and T (2 x 2): 10 - 20 + 10 = 0.
     pos.write_text("racks: S AT\nscores: 10 20\nbag:\nboard:\n" + "\n".join(rows) + "\n")
-    result = runner.invoke(
-        app, ["endgame", "--lexicon", str(words), "--position", str(pos), "--json"]
-    )
+    result = run(["endgame", "--lexicon", str(words), "--position", str(pos), "--json"])
     assert result.exit_code == 0, result.output
     answer = json.loads(result.stdout)
     assert answer["best_move"] == "8H CATS 6"
@@ -108,27 +106,39 @@ def test_endgame_json_names_the_move_and_the_final_spread(words, tmp_path) -> No
 def test_endgame_refuses_a_bag_with_tiles_and_bad_limits(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
     pos = tmp_path / "mid.txt"
     pos.write_text("racks: S AT\nboard:\n" + "\n".join(["." * 15] * 15) + "\n")
-    result = runner.invoke(app, ["endgame", "--lexicon", str(words), "--position", str(pos)])
+    result = run(["endgame", "--lexicon", str(words), "--position", str(pos)])
     assert result.exit_code == 2
     assert "empty bag" in " ".join(result.output.split())
-    result = runner.invoke(
-        app, ["endgame", "--lexicon", str(words), "--position", str(pos), "--time-limit", "0"]
-    )
+    result = run(["endgame", "--lexicon", str(words), "--position", str(pos), "--time-limit", "0"])
     assert result.exit_code == 2
     assert "--time-limit must be 0-3600" in " ".join(result.output.split())
     big = tmp_path / "big.txt"
     big.write_bytes(b"#" * (70 * 1024))
-    result = runner.invoke(app, ["endgame", "--lexicon", str(words), "--position", str(big)])
+    result = run(["endgame", "--lexicon", str(words), "--position", str(big)])
     assert result.exit_code == 2 and "larger than 65536 bytes" in " ".join(result.output.split())
     assert big.read_bytes() == b"#" * (70 * 1024)
 
 
 def test_selfplay_reports_progress_on_stderr(words) -> None:  # type: ignore[no-untyped-def]
-    result = runner.invoke(app, ["selfplay", "--lexicon", str(words), "--games", "3"])
+    result = run(["selfplay", "--lexicon", str(words), "--games", "3"])
     assert result.exit_code == 0
     assert "self-play: 1/3 games" in result.stderr and "self-play: 3/3 games" in result.stderr
-    quiet = runner.invoke(app, ["selfplay", "--lexicon", str(words), "--games", "3", "--json"])
+    quiet = run(["selfplay", "--lexicon", str(words), "--games", "3", "--json"])
     assert "self-play" not in quiet.stderr
+
+
+def test_learn_leaves_writes_a_table_and_reports_progress_like_selfplay(  # type: ignore[no-untyped-def]
+    words, tmp_path
+) -> None:
+    from stratagem.games.scrabble.leaves import load_leaves
+    from stratagem.games.scrabble.tiles import tile_set
+
+    out = tmp_path / "leaves.json"
+    args = ["learn-leaves", "--lexicon", str(words), "--games", "2", "--iterations", "2"]
+    result = run([*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "self-play: 4/4 games" in result.stderr  # two rounds of two games, one count
+    assert load_leaves(out, tile_set("english")).note
 
 
 def test_selfplay_stops_on_ctrl_c_without_a_traceback(words, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -144,7 +154,7 @@ def test_selfplay_stops_on_ctrl_c_without_a_traceback(words, monkeypatch) -> Non
         return real(*args, **kwargs)
 
     monkeypatch.setattr(strategies, "play", interrupted)
-    result = runner.invoke(app, ["selfplay", "--lexicon", str(words), "--games", "5"])
+    result = run(["selfplay", "--lexicon", str(words), "--games", "5"])
     assert result.exit_code == 130 and calls["n"] == 2
     assert "Traceback" not in result.output and result.stdout == ""
 
@@ -160,6 +170,6 @@ def test_selfplay_stops_on_ctrl_c_without_a_traceback(words, monkeypatch) -> Non
 def test_tuning_commands_check_their_numbers_before_work(tmp_path, args, option) -> None:  # type: ignore[no-untyped-def]
     """A negative seed crashed learn-leaves in numpy; --workers 0 started a tuning run."""
     out = tmp_path / "out"
-    result = runner.invoke(app, [args[0], "--out", str(out), *args[1:]])
+    result = run([args[0], "--out", str(out), *args[1:]])
     assert result.exit_code == 2 and option in result.output
     assert not out.exists()

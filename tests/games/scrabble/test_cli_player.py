@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from stratagem.games.scrabble.cli import app
+from tests.cli_outcome import Invoked, invoke
 
 from .conftest import SMALL_WORDS
 
-runner = CliRunner()
+
+def run(args: list[str], input: str | None = None) -> Invoked:
+    """``stratagem scrabble ARGS`` as the console script runs it."""
+    return invoke(["scrabble", *args], input)
 
 
 @pytest.fixture()
@@ -23,8 +25,8 @@ def words(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
 
 
 def test_explain_shows_every_term(words) -> None:  # type: ignore[no-untyped-def]
-    result = runner.invoke(
-        app, ["moves", "--lexicon", str(words), "--rack", "QUIZ?EE", "--explain", "--json",
+    result = run(
+        ["moves", "--lexicon", str(words), "--rack", "QUIZ?EE", "--explain", "--json",
               "--player", "heuristic:weights=source"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -36,18 +38,18 @@ def test_explain_shows_every_term(words) -> None:  # type: ignore[no-untyped-def
     total = sum(t["contribution"] for t in top["terms"]) / 1000
     assert abs(total - top["value"]) < 1e-9
     assert top["explanation"].startswith("opening: scores")
-    text = runner.invoke(app, ["moves", "--lexicon", str(words), "--rack", "QUIZ?EE",
+    text = run(["moves", "--lexicon", str(words), "--rack", "QUIZ?EE",
                                "--explain", "--top", "3"])  # fmt: skip
     assert text.exit_code == 0 and "phase: opening" in text.stdout
 
 
 def test_explain_refuses_other_players(words) -> None:  # type: ignore[no-untyped-def]
-    result = runner.invoke(app, ["moves", "--lexicon", str(words), "--rack", "QUIZ",
+    result = run(["moves", "--lexicon", str(words), "--rack", "QUIZ",
                                  "--explain", "--player", "greedy"])  # fmt: skip
     assert result.exit_code == 2 and "heuristic" in result.output
 
 
 def test_tune_refuses_odd_games(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    result = runner.invoke(app, ["tune", "--out", str(tmp_path / "ga"), "--games", "3"])
+    result = run(["tune", "--out", str(tmp_path / "ga"), "--games", "3"])
     assert result.exit_code == 2 and "even" in result.output
     assert not (tmp_path / "ga" / "checkpoint.json").exists()

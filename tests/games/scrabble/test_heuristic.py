@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from stratagem.core.arena import ArenaError, load_game, parse_spec
+from stratagem.core.files import FileInputError
 from stratagem.core.play import play
 from stratagem.games.scrabble import heuristic
 from stratagem.games.scrabble.board import empty_board
@@ -209,7 +210,7 @@ def test_nan_and_text_weights_raise(tmp_path) -> None:  # type: ignore[no-untype
         weights_from_numbers([1.0] * 19)
     with pytest.raises(WeightsError, match="not a number"):
         parse_weights_text("1/2/x")
-    with pytest.raises(WeightsError, match="cannot read"):
+    with pytest.raises(FileInputError, match="cannot read weights file"):
         load_weights(tmp_path / "missing.json")
 
 

@@ -1,4 +1,4 @@
-"""``python -m stratagem.games.scrabble.cli play``: one game through a pseudo-terminal, the
+"""``stratagem scrabble play``: one game through a pseudo-terminal, the
 rest of the dialogue through ``play_terminal``'s read/write in-process."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def spawn(words: Path, tmp_path: Path, *args: str) -> pexpect.spawn:
     env["STRATAGEM_CACHE_DIR"] = str(tmp_path / "cache")
     return pexpect.spawn(
         sys.executable,
-        ["-m", "stratagem.games.scrabble.cli", "play", "--lexicon", str(words), *args],
+        ["-m", "stratagem", "scrabble", "play", "--lexicon", str(words), *args],
         env=env,
         encoding="utf-8",
         timeout=60,

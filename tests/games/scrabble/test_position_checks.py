@@ -37,6 +37,11 @@ def text(rows: list[str], head: str = "racks: AEI OUR\n") -> str:
         (board((7, ".......CAT.....")), "racks: AEI OUR\nscoreless: -1\n", "scoreless counts"),
         (board((7, ".......CAT.....")), "racks: AEI OUR\nscoreless: 6\n", "scoreless counts"),
         (board((7, ".......CAT.....")), "racks: AEI OUR\nturn: -4\n", "turn is one whole"),
+        (
+            board((7, "......QAT......")),
+            "racks: QEI OUR\n",
+            "position uses 2 Q tiles; the english set has 1",
+        ),
     ],
 )
 def test_unreachable_positions_are_refused(

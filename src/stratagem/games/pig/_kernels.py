@@ -362,7 +362,7 @@ def simulate_games(
 
 
 # ---------------------------------------------------------------------------
-# Compiled playouts for MCTS (see :mod:`stratagem.games.pig.rollout`).
+# Compiled playouts for MCTS (``fast_rollout`` below; see :mod:`stratagem.games.pig.rollout`).
 #
 # Random numbers come from the shared SplitMix64 (``core._rng_kernels``),
 # seeded per call: seeding numba's own Mersenne Twister costs more than a
@@ -370,80 +370,6 @@ def simulate_games(
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_HOLD = 1
-
-
-@njit(cache=True)
-def playout(
-    adds_mask,
-    goal,
-    faces,
-    bust_scores_one,
-    catch_up,
-    score0,
-    score1,
-    player,
-    turn_total,
-    rolling,
-    target,
-    policy,
-    hold_at,
-    seed,
-):
-    """Play a game of Pig to the end from one position; return the winner (0 or 1).
-
-    The position is the fields of a ``PigState`` (``target`` -1 when there is
-    no catch-up target). ``policy`` is ``ROLLOUT_RANDOM`` (roll or hold with
-    equal chance whenever holding is legal) or ``ROLLOUT_HOLD`` (hold once the
-    turn total reaches ``hold_at`` or the goal; always roll on a last catch-up
-    turn, like ``strategies.HoldAt``). Transitions follow ``PigState.apply``.
-    """
-    rng_state = np.empty(1, dtype=np.uint64)
-    rng_state[0] = seed
-    scores = np.empty(2, dtype=np.int64)
-    scores[0] = score0
-    scores[1] = score1
-    p = player
-    turn = turn_total
-    while True:
-        bank = -1
-        if rolling:
-            rolling = False
-            face = 1 + below(rng_state, faces)
-            if adds_mask[face] == 0:
-                if bust_scores_one:
-                    bank = 1
-                else:
-                    if target >= 0:
-                        return 0
-                    p = 1 - p
-                    turn = 0
-                    continue
-            else:
-                turn += face
-                total = scores[p] + turn
-                if target >= 0:
-                    if total > target:
-                        return p
-                elif total >= goal and not (catch_up and p == 0):
-                    return p
-                continue
-        else:
-            roll = True
-            if turn > 0:
-                if policy == ROLLOUT_RANDOM:
-                    roll = below(rng_state, 2) == 0
-                elif target < 0:
-                    roll = turn < hold_at and scores[p] + turn < goal
-            if roll:
-                rolling = True
-                continue
-            bank = turn
-        # The turn ends with ``bank`` points added to the mover's score.
-        scores[p] += bank
-        turn = 0
-        winner, target, p = _after_bank(scores[p], p, target, goal, catch_up)
-        if winner >= 0:
-            return winner
 
 
 # ---------------------------------------------------------------------------
@@ -580,9 +506,12 @@ def fast_returns(s, out):
 
 @njit(cache=True)
 def fast_rollout(s, rng, policy, out):
-    """``playout`` from an encoded state, drawing from ``rng``; writes the returns to ``out``.
+    """Play the encoded state to the end, drawing from ``rng``; write the returns to ``out``.
 
-    ``policy`` is ``(ROLLOUT_RANDOM or ROLLOUT_HOLD, hold_at)``.
+    ``policy`` is ``(ROLLOUT_RANDOM, _)``: roll or hold with equal chance whenever
+    holding is legal, or ``(ROLLOUT_HOLD, hold_at)``: hold once the turn total
+    reaches ``hold_at`` or the goal, and always roll on a last catch-up turn, as
+    ``strategies.HoldAt``. Transitions follow ``PigState.apply``.
     """
     winner = s[FAST_WINNER]
     if winner < 0:

@@ -30,7 +30,6 @@ import numpy as np
 from stratagem.core.errors import InvalidRulesError, InvalidStateError
 from stratagem.core.game import State
 from stratagem.games.pig import _kernels as K
-from stratagem.games.pig.rules import PigRules
 from stratagem.games.pig.state import PigState
 
 __all__ = ["POLICIES", "parse_policy", "rollout"]
@@ -67,49 +66,25 @@ def parse_policy(policy: str) -> tuple[int, int]:
 
 
 _POLICY_CACHE: dict[str, tuple[int, int]] = {}
-# id(rules) -> (rules, adds mask); holding the rules keeps the id from being reused.
-_RULES_CACHE: dict[int, tuple[PigRules, np.ndarray]] = {}
-
-
-def _adds_mask(rules: PigRules) -> np.ndarray:
-    entry = _RULES_CACHE.get(id(rules))
-    if entry is not None and entry[0] is rules:
-        return entry[1]
-    mask = np.zeros(rules.faces + 1, dtype=np.uint8)
-    mask[list(rules.adding_faces)] = 1
-    if len(_RULES_CACHE) > 64:
-        _RULES_CACHE.clear()
-    _RULES_CACHE[id(rules)] = (rules, mask)
-    return mask
 
 
 def rollout(state: State, policy: str, rng: np.random.Generator) -> tuple[float, ...]:
     """Final values ``(p0, p1)`` of one compiled playout of ``policy`` from ``state``.
 
     One 64-bit seed is drawn from ``rng`` per call, so a seeded generator
-    gives the same playouts. A terminal state returns its own values.
+    gives the same playouts. A terminal state returns its own values. The
+    playout is the compiled game's (``fast_rollout`` over the encoded state),
+    the one MCTS's compiled search also uses.
     """
+    from stratagem.games.pig.fast import encode  # fast imports this module
+
     if not isinstance(state, PigState):
         raise InvalidStateError(f"the Pig rollout needs a PigState, not {type(state).__name__}")
     if state.winner is not None:
         return _RESULTS[state.winner]
     code, hold_at = parse_policy(policy)
-    rules = state.rules
-    target = state.target
-    winner = K.playout(
-        _adds_mask(rules),
-        rules.goal,
-        rules.faces,
-        rules.bust_scores_one,
-        rules.catch_up_turn,
-        state.scores[0],
-        state.scores[1],
-        state.player,
-        state.turn_total,
-        state.rolling,
-        -1 if target is None else target,
-        code,
-        hold_at,
-        rng.bit_generator.random_raw() >> 1,  # 63 bits: numba takes it as an int64
-    )
-    return _RESULTS[winner]
+    # 63 bits, as the seed of the shared SplitMix64 stream
+    stream = np.array([rng.bit_generator.random_raw() >> 1], dtype=np.uint64)
+    returns = np.empty(2)
+    K.fast_rollout(encode(state), stream, np.array([code, hold_at], dtype=np.int64), returns)
+    return (float(returns[0]), float(returns[1]))

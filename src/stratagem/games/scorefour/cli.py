@@ -17,7 +17,7 @@ from rich.console import Console
 
 from stratagem.algorithms.decision_analysis import DecisionAnalysis
 from stratagem.cli_types import SEED_MAX, finite
-from stratagem.core.errors import InvalidAgentError, InvalidRulesError, StratagemError
+from stratagem.core.errors import InvalidAgentError, InvalidRulesError
 from stratagem.core.registry import make_agent
 from stratagem.games.scorefour import _kernels
 from stratagem.games.scorefour.board import peg_name
@@ -65,18 +65,6 @@ _PLAY_DEPTH, _PLAY_SECONDS = _search_options(
 )
 
 
-def _fail(exc: StratagemError) -> typer.Exit:
-    typer.echo(f"error: {exc}", err=True)
-    return typer.Exit(2)
-
-
-def _board(text: str) -> ScoreFourState:
-    try:
-        return ScoreFourState.from_string(text)
-    except StratagemError as exc:
-        raise _fail(exc) from None
-
-
 @app.command("count")
 def count_command(
     depth: Annotated[int, typer.Option("--depth", help="Plies from the position.")],
@@ -85,17 +73,15 @@ def count_command(
 ) -> None:
     """Count move sequences of exactly DEPTH plies (perft); a won game is not extended."""
     if not 0 <= depth <= 64:
-        raise _fail(InvalidRulesError(f"--depth must be 0..64, got {depth}"))
-    state = _board(board)
+        raise InvalidRulesError(f"--depth must be 0..64, got {depth}")
+    state = ScoreFourState.from_string(board)
     open_pegs = sum(1 for h in state.heights() if h < 4)
     bound = open_pegs ** min(depth, 64 - state.plies)
     if bound > MAX_COUNT:
-        raise _fail(
-            InvalidRulesError(
-                f"--depth {depth} from this position may mean up to {open_pegs}^{depth} = "
-                f"{float(bound):.2g} move sequences, each visited; at most {MAX_COUNT:.0e} "
-                "are counted (a smaller --depth, or a fuller board)"
-            )
+        raise InvalidRulesError(
+            f"--depth {depth} from this position may mean up to {open_pegs}^{depth} = "
+            f"{float(bound):.2g} move sequences, each visited; at most {MAX_COUNT:.0e} "
+            "are counted (a smaller --depth, or a fuller board)"
         )
     beads = np.array(state.beads, dtype=np.uint64)
     heights = np.array(state.heights(), dtype=np.int64)
@@ -115,7 +101,7 @@ def count_command(
 @app.command("evaluate")
 def evaluate_command(board: BoardOpt = "", as_json: JsonOpt = False) -> None:
     """The paper's static evaluation U of a position, for each side."""
-    state = _board(board)
+    state = ScoreFourState.from_string(board)
     values = {"x": evaluate(state, 0), "o": evaluate(state, 1)}
     if as_json:
         typer.echo(
@@ -136,13 +122,10 @@ def best_command(
     as_json: JsonOpt = False,
 ) -> None:
     """The minimax move of a position (default: 1 second of iterative deepening)."""
-    state = _board(board)
+    state = ScoreFourState.from_string(board)
     if seconds is None:
         seconds = 1.0 if depth is None else DEPTH_TIME_LIMIT
-    try:
-        result = Minimax().search(state, depth, seconds)
-    except StratagemError as exc:
-        raise _fail(exc) from None
+    result = Minimax().search(state, depth, seconds)
     data = {
         "move": peg_name(result.move), "value": result.value, "depth": result.depth,
         "nodes": result.nodes, "seconds": result.seconds,
@@ -196,26 +179,19 @@ def play_command(
         "minimax": {"depth": depth, "seconds": seconds},
         "decision-analysis": {"depth": depth, "f0": f0, "beta": beta},
     }.get(name)
-    try:
-        if options is None:
-            raise InvalidAgentError(f"--ai must be minimax or decision-analysis, got {ai!r}")
-        if name == "minimax" and depth is not None and seconds is None:
-            options["seconds"] = DEPTH_TIME_LIMIT  # a depth-only search still ends
-        if name == "decision-analysis" and seconds is not None:
-            raise InvalidRulesError("--seconds applies to minimax; DA looks --depth ahead")
-        if name == "decision-analysis" and depth is not None and depth > MAX_DA_DEPTH:
-            raise InvalidRulesError(
-                f"decision analysis looks 1..{MAX_DA_DEPTH} plies ahead (its tree grows "
-                f"16-fold a ply), got --depth {depth}"
-            )
-        given = ",".join(f"{k}={v}" for k, v in options.items() if v is not None)
-        player = make_agent("scorefour", RULES, f"{name}:{given}" if given else name)
-        assert isinstance(player, MinimaxAgent | DecisionAnalysis)
-    except StratagemError as exc:
-        raise _fail(exc) from None
+    if options is None:
+        raise InvalidAgentError(f"--ai must be minimax or decision-analysis, got {ai!r}")
+    if name == "minimax" and depth is not None and seconds is None:
+        options["seconds"] = DEPTH_TIME_LIMIT  # a depth-only search still ends
+    if name == "decision-analysis" and seconds is not None:
+        raise InvalidRulesError("--seconds applies to minimax; DA looks --depth ahead")
+    if name == "decision-analysis" and depth is not None and depth > MAX_DA_DEPTH:
+        raise InvalidRulesError(
+            f"decision analysis looks 1..{MAX_DA_DEPTH} plies ahead (its tree grows "
+            f"16-fold a ply), got --depth {depth}"
+        )
+    given = ",".join(f"{k}={v}" for k, v in options.items() if v is not None)
+    player = make_agent("scorefour", RULES, f"{name}:{given}" if given else name)
+    assert isinstance(player, MinimaxAgent | DecisionAnalysis)
     human = 1 if ai_first or second else 0
     play_terminal(player, np.random.default_rng(seed), human=human, pending=typed_ahead)
-
-
-if __name__ == "__main__":
-    app()

@@ -34,6 +34,17 @@ def premium_weights(lm, wm, out):
             out[r, c] = w
 
 
+@njit(cache=True, inline="always")
+def _along(r, c, d, step):
+    """The square ``step`` squares from (r, c) in direction d (down, up, right, left),
+    or (-1, -1) off the board."""
+    rr = r + (step if d == 0 else (-step if d == 1 else 0))
+    cc = c + (step if d == 2 else (-step if d == 3 else 0))
+    if rr < 0 or rr >= SIZE or cc < 0 or cc >= SIZE:
+        return -1, -1
+    return rr, cc
+
+
 @njit(cache=True)
 def _reachable(board, reach):
     """Empty squares within REACH steps (over empty squares, in line) of a tile."""
@@ -45,12 +56,9 @@ def _reachable(board, reach):
             if board[r, c] < 0:
                 continue
             for d in range(4):
-                dr = 1 if d == 0 else (-1 if d == 1 else 0)
-                dc = 1 if d == 2 else (-1 if d == 3 else 0)
                 for step in range(1, REACH + 1):
-                    rr = r + dr * step
-                    cc = c + dc * step
-                    if rr < 0 or rr >= SIZE or cc < 0 or cc >= SIZE or board[rr, cc] >= 0:
+                    rr, cc = _along(r, c, d, step)
+                    if rr < 0 or board[rr, cc] >= 0:
                         break
                     reach[rr, cc] = True
 
@@ -133,14 +141,9 @@ def placement_features(
             r = rows[t]
             c = cols[t]
             for d in range(4):
-                dr = 1 if d == 0 else (-1 if d == 1 else 0)
-                dc = 1 if d == 2 else (-1 if d == 3 else 0)
                 for step in range(1, REACH + 1):
-                    rr = r + dr * step
-                    cc = c + dc * step
-                    if rr < 0 or rr >= SIZE or cc < 0 or cc >= SIZE:
-                        break
-                    if board[rr, cc] >= 0 or new[rr, cc] == k + 1:
+                    rr, cc = _along(r, c, d, step)
+                    if rr < 0 or board[rr, cc] >= 0 or new[rr, cc] == k + 1:
                         break
                     if pweight[rr, cc] > 0 and not reach[rr, cc] and stamp[rr, cc] != k + 1:
                         stamp[rr, cc] = k + 1

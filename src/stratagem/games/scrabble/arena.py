@@ -17,23 +17,20 @@ from pathlib import Path
 
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.errors import InvalidRulesError
-from stratagem.core.files import read_user_text
 from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
 from stratagem.games.scrabble.endgame import EndgameAgent
 from stratagem.games.scrabble.heuristic import (
-    MAX_WEIGHTS_BYTES,
     EquityAgent,
     HeuristicAgent,
-    Weights,
-    parse_weights,
+    load_weights,
     parse_weights_text,
     shipped_weights,
 )
-from stratagem.games.scrabble.leaves import MAX_FILE_BYTES, LeaveTable, parse_leaves, shipped_leaves
+from stratagem.games.scrabble.leaves import load_leaves, shipped_leaves
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, load_lexicon
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.strategies import GreedyAgent
-from stratagem.games.scrabble.tiles import TILE_SETS, TileSet
+from stratagem.games.scrabble.tiles import TILE_SETS
 
 
 @lru_cache(maxsize=4)
@@ -75,17 +72,6 @@ def check_rules(rules: str) -> str:
     return canonical
 
 
-def _weights_file(path: str) -> Weights:
-    # size-limited: a folder, a pipe or /dev/zero is a named error, not a hang
-    text = read_user_text(path, limit=MAX_WEIGHTS_BYTES, what="weights file")
-    return parse_weights(text, f"weights file {path}")
-
-
-def _leaves_file(path: str, tiles: TileSet) -> LeaveTable:
-    text = read_user_text(path, limit=MAX_FILE_BYTES, what="leave file")
-    return parse_leaves(text, tiles, f"leave file {path}")
-
-
 def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
                endgame: str) -> Agent:  # fmt: skip
     tiles = rules.tiles
@@ -94,14 +80,14 @@ def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
     elif weights in ("tuned", "source", "leave"):
         chosen = shipped_weights(weights)
     else:
-        chosen = _weights_file(weights)
-    table = _leaves_file(leaves, tiles) if leaves else None
+        chosen = load_weights(weights)
+    table = load_leaves(leaves, tiles) if leaves else None
     return HeuristicAgent(tiles, chosen, table, endgame=endgame == "on")
 
 
 def _equity(rules: Lexicon, leaves: str | None, endgame: str) -> Agent:
     tiles = rules.tiles
-    table = _leaves_file(leaves, tiles) if leaves else shipped_leaves(tiles)
+    table = load_leaves(leaves, tiles) if leaves else shipped_leaves(tiles)
     return EquityAgent(tiles, table, endgame=endgame == "on")
 
 

@@ -49,11 +49,6 @@ TilesOpt = Annotated[str | None, typer.Option("--tiles", hidden=True, help="Old 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
-def _fail(exc: StratagemError) -> typer.Exit:
-    err.print(f"error: {exc}")
-    return typer.Exit(2)
-
-
 def _lexicon(path: Path | None, rules: str, tiles: str | None, quiet: bool = False) -> Lexicon:
     tiles = tiles if tiles is not None else rules
     with warnings.catch_warnings(record=True) as caught:
@@ -93,30 +88,27 @@ def moves(
     ] = "heuristic",
 ) -> None:
     """List the best placements for a rack, highest score first (--explain: by the player)."""
-    try:
-        lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
-        if position is not None:
-            text = read_user_text(position, limit=POSITION_LIMIT, what="position file")
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                board = read_position(text, lex)
-            for w in caught:
-                err.print(f"note: {w.message}")
-            board_array = board.board_array
-            rack_counts = board.rack_array() if rack is None else lex.tiles.rack_counts(rack)
-        else:
-            board_array = empty_board()
-            if rack is None:
-                raise StratagemError("give --rack (or a --position file with racks)")
-            rack_counts = lex.tiles.rack_counts(rack)
-        if top < 1:
-            raise StratagemError(f"--top must be at least 1, got {top}")
-        if explain:
-            state = board if position is not None else None
-            _explain(lex, state, board_array, rack_counts, player, top, as_json)
-            return
-    except StratagemError as exc:
-        raise _fail(exc) from None
+    lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
+    if position is not None:
+        text = read_user_text(position, limit=POSITION_LIMIT, what="position file")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            board = read_position(text, lex)
+        for w in caught:
+            err.print(f"note: {w.message}")
+        board_array = board.board_array
+        rack_counts = board.rack_array() if rack is None else lex.tiles.rack_counts(rack)
+    else:
+        board_array = empty_board()
+        if rack is None:
+            raise StratagemError("give --rack (or a --position file with racks)")
+        rack_counts = lex.tiles.rack_counts(rack)
+    if top < 1:
+        raise StratagemError(f"--top must be at least 1, got {top}")
+    if explain:
+        state = board if position is not None else None
+        _explain(lex, state, board_array, rack_counts, player, top, as_json)
+        return
     found = MoveGenerator(lex).moves(board_array, rack_counts)[:top]
     if as_json:
         out.print(json.dumps({"moves": [m.to_json() for m in found]}), soft_wrap=True)
@@ -199,13 +191,10 @@ def selfplay_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Agents play each other: mean scores, bingos, game length, games per second."""
-    try:
-        lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
-        seats = split_specs(players)
-        with progress_reporter("self-play", "games", as_json, console=err) as progress:
-            result = selfplay(lex, seats, games, seed, progress)
-    except StratagemError as exc:
-        raise _fail(exc) from None
+    lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
+    seats = split_specs(players)
+    with progress_reporter("self-play", "games", as_json, console=err) as progress:
+        result = selfplay(lex, seats, games, seed, progress)
     if as_json:
         out.print(json.dumps(result), soft_wrap=True)
         return
@@ -234,10 +223,7 @@ def play(
     """Play against the greedy AI in the terminal (type ? for the best moves)."""
     from stratagem.games.scrabble.play import play_terminal
 
-    try:
-        lex = _lexicon(lexicon, rules, tiles)
-    except StratagemError as exc:
-        raise _fail(exc) from None
+    lex = _lexicon(lexicon, rules, tiles)
     play_terminal(lex, np.random.default_rng(seed), human=1 if ai_first else 0)
 
 
@@ -246,30 +232,23 @@ def learn_leaves_cmd(
     out_file: Annotated[Path, typer.Option("--out", help="Leave-value file to write (JSON).")],
     games: Annotated[int, typer.Option("--games", help="Self-play games per round.")] = 2000,
     iterations: Annotated[int, typer.Option("--iterations", help="Rounds.")] = 2,
-    seed: Annotated[
-        int, typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed.")
-    ] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed.")] = 0,
     lexicon: LexiconOpt = None,
     rules: RulesOpt = "english",
     tiles: TilesOpt = None,
 ) -> None:
     """Learn leave values by self-play (see stratagem.games.scrabble.leaves)."""
-    from rich.progress import Progress
-
     from stratagem.games.scrabble.leaves import learn_leaves, save_leaves
 
-    try:
-        lex = _lexicon(lexicon, rules, tiles)
-        with Progress(console=err, disable=not err.is_terminal) as bar:
-            task = bar.add_task("self-play", total=games * iterations)
+    lex = _lexicon(lexicon, rules, tiles)
+    with progress_reporter("self-play", "games", console=err) as report:
+        assert report is not None
 
-            def tick(it: int, done: int, total: int) -> None:
-                bar.update(task, completed=it * total + done)
+        def tick(it: int, done: int, total: int) -> None:
+            report(it * total + done, iterations * total)
 
-            table = learn_leaves(lex, games, iterations, seed, progress=tick)
-        save_leaves(table, out_file)
-    except StratagemError as exc:
-        raise _fail(exc) from None
+        table = learn_leaves(lex, games, iterations, seed, progress=tick)
+    save_leaves(table, out_file)
     out.print(f"wrote {out_file}: {table.note}")
 
 
@@ -285,9 +264,7 @@ def tune_cmd(
         int | None, typer.Option("--workers", min=1, max=256, help="Processes (all cores).")
     ] = None,
     backend: Annotated[str, typer.Option("--backend", help="local or ray.")] = "local",
-    seed: Annotated[
-        int, typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed.")
-    ] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed.")] = 0,
     rules: Annotated[str, typer.Option("--rules", help="Arena rules preset (tile set).")] = (
         "english"
     ),
@@ -321,42 +298,39 @@ def tune_cmd(
     from stratagem.games.scrabble.heuristic import load_weights
     from stratagem.games.scrabble.tuning import tune, tune_config
 
-    try:
-        base = load_weights(start) if start is not None else None
-        config = tune_config(population, games, seed, rules, leave, roulette, elite,
-                             mutation_rate, mutation_size, init_spread, base)  # fmt: skip
-        executor = make_executor(backend, workers)
-        extra = "" if endgame else "endgame=off"
-        t0 = time.perf_counter()
-        with Progress(
-            TextColumn("GA gen {task.fields[gen]}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("best {task.fields[best]}"), TextColumn("{task.fields[rate]}"),
-            console=err, disable=not err.is_terminal,
-        ) as bar:  # fmt: skip
-            per_gen = population * games
-            task = bar.add_task("games", total=generations * per_gen, gen=0, best="-", rate="")
-            played = [0]
+    base = load_weights(start) if start is not None else None
+    config = tune_config(population, games, seed, rules, leave, roulette, elite,
+                         mutation_rate, mutation_size, init_spread, base)  # fmt: skip
+    executor = make_executor(backend, workers)
+    extra = "" if endgame else "endgame=off"
+    t0 = time.perf_counter()
+    with Progress(
+        TextColumn("GA gen {task.fields[gen]}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("best {task.fields[best]}"), TextColumn("{task.fields[rate]}"),
+        console=err, disable=not err.is_terminal,
+    ) as bar:  # fmt: skip
+        per_gen = population * games
+        task = bar.add_task("games", total=generations * per_gen, gen=0, best="-", rate="")
+        played = [0]
 
-            def on_games(n: int) -> None:
-                played[0] += n
-                rate = played[0] / max(time.perf_counter() - t0, 1e-9)
-                bar.update(task, advance=n, rate=f"{rate:.1f} games/s")
+        def on_games(n: int) -> None:
+            played[0] += n
+            rate = played[0] / max(time.perf_counter() - t0, 1e-9)
+            bar.update(task, advance=n, rate=f"{rate:.1f} games/s")
 
-            def on_generation(result: object) -> None:
-                hist = result.history  # type: ignore[attr-defined]
-                best = max(h["best"] for h in hist) / games
-                bar.update(task, completed=len(hist) * per_gen, gen=len(hist),
-                           best=f"{best:.1%}")  # fmt: skip
-                err.print(
-                    f"generation {hist[-1]['generation']}: best {hist[-1]['best'] / games:.1%}, "
-                    f"mean {hist[-1]['mean'] / games:.1%} ({played[0]} games, "
-                    f"{time.perf_counter() - t0:.0f} s)"
-                )
+        def on_generation(result: object) -> None:
+            hist = result.history  # type: ignore[attr-defined]
+            best = max(h["best"] for h in hist) / games
+            bar.update(task, completed=len(hist) * per_gen, gen=len(hist),
+                       best=f"{best:.1%}")  # fmt: skip
+            err.print(
+                f"generation {hist[-1]['generation']}: best {hist[-1]['best'] / games:.1%}, "
+                f"mean {hist[-1]['mean'] / games:.1%} ({played[0]} games, "
+                f"{time.perf_counter() - t0:.0f} s)"
+            )
 
-            result = tune(out_dir, generations, config, games, executor, rules, extra,
-                          on_games, on_generation)  # fmt: skip
-    except StratagemError as exc:
-        raise _fail(exc) from None
+        result = tune(out_dir, generations, config, games, executor, rules, extra,
+                      on_games, on_generation)  # fmt: skip
     h = result.history[-1] if result.history else None
     if h is not None:
         out.print(f"{result.generation} generations in {out_dir}; last best {h['best']:g} of "
@@ -377,14 +351,11 @@ def endgame(
     """Solve an endgame (bag empty, two players): best move, final spread, line of play."""
     from stratagem.games.scrabble.endgame import solve_endgame
 
-    try:
-        if not 0 < time_limit <= 3600:
-            raise StratagemError(f"--time-limit must be 0-3600 seconds, got {time_limit}")
-        text = read_user_text(position, limit=POSITION_LIMIT, what="position file")
-        lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
-        result = solve_endgame(read_position(text, lex), time_limit=time_limit)
-    except StratagemError as exc:
-        raise _fail(exc) from None
+    if not 0 < time_limit <= 3600:
+        raise StratagemError(f"--time-limit must be 0-3600 seconds, got {time_limit}")
+    text = read_user_text(position, limit=POSITION_LIMIT, what="position file")
+    lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
+    result = solve_endgame(read_position(text, lex), time_limit=time_limit)
     if as_json:
         out.print(json.dumps(result.to_json()), soft_wrap=True)
         return
@@ -394,7 +365,3 @@ def endgame(
     )
     out.print("line: " + ", ".join(str(m) for m in result.pv))
     out.print(f"{result.nodes} nodes, {result.seconds:.2f} s")
-
-
-if __name__ == "__main__":
-    app()

@@ -47,10 +47,7 @@ weights, unless the agent is made with ``endgame=False``.
 from __future__ import annotations
 
 import importlib
-import json
 import math
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -61,6 +58,7 @@ import numpy as np
 
 from stratagem.core.agent import Advice
 from stratagem.core.errors import StratagemError
+from stratagem.core.files import parse_json_document, read_user_text, write_json
 from stratagem.core.game import Action, State
 from stratagem.games.scrabble import _heuristic_kernels as kern
 from stratagem.games.scrabble.board import LETTER_MULT, RACK_SIZE, WORD_MULT, Placement
@@ -201,12 +199,7 @@ def parse_weights_text(text: str) -> Weights:
 
 def parse_weights(text: str, where: str = "weights file") -> Weights:
     """Read the JSON written by :func:`save_weights`."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise WeightsError(f"{where} is not JSON ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != WEIGHTS_FORMAT:
-        raise WeightsError(f"{where} is not a Stratagem weights file ({WEIGHTS_FORMAT!r})")
+    data = parse_json_document(text, where, WEIGHTS_FORMAT, "weights file", WeightsError)
     terms = data.get("terms")
     table = data.get("weights")
     if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
@@ -230,29 +223,15 @@ def parse_weights(text: str, where: str = "weights file") -> Weights:
 
 
 def load_weights(path: Path | str) -> Weights:
-    """Read a weights file (JSON, at most 100 kB); bad files raise :class:`WeightsError`."""
-    path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_WEIGHTS_BYTES:
-            raise WeightsError(
-                f"weights file {path} is {size} bytes; the limit is {MAX_WEIGHTS_BYTES}"
-            )
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise WeightsError(f"cannot read weights file {path}: {exc}") from None
+    """Read a weights file (JSON, at most 100 kB); bad contents raise :class:`WeightsError`,
+    an unreadable file :class:`~stratagem.core.files.FileInputError`."""
+    text = read_user_text(path, limit=MAX_WEIGHTS_BYTES, what="weights file")
     return parse_weights(text, f"weights file {path}")
 
 
 def save_weights(weights: Weights, path: Path | str) -> None:
     """Write the weights as JSON atomically (temporary file, then rename)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(weights.to_json(), handle, indent=1)
-        handle.write("\n")
-    os.replace(tmp, path)
+    write_json(path, weights.to_json(), indent=1)
 
 
 SOURCE_WEIGHTS = Weights(

@@ -40,10 +40,7 @@ the package ships one per tile set under ``games/scrabble/data/``.
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import tempfile
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -54,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from stratagem.core.errors import StratagemError
+from stratagem.core.files import parse_json_document, read_user_text, write_json
 from stratagem.games.scrabble import _heuristic_kernels as kern
 from stratagem.games.scrabble.board import RACK_SIZE
 from stratagem.games.scrabble.lexicon import Lexicon
@@ -129,13 +127,7 @@ class LeaveTable:
 
 def save_leaves(table: LeaveTable, path: Path | str) -> None:
     """Write the table as JSON, atomically (temporary file, then rename)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(table.to_json(), handle, ensure_ascii=False, indent=1)
-        handle.write("\n")
-    os.replace(tmp, path)
+    write_json(path, table.to_json(), indent=1)
 
 
 def _number(value: object, where: str) -> float:
@@ -146,12 +138,7 @@ def _number(value: object, where: str) -> float:
 
 def parse_leaves(text: str, tiles: TileSet, where: str = "leave file") -> LeaveTable:
     """Read the JSON of :func:`save_leaves`; anything else raises :class:`LeavesError`."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LeavesError(f"{where} is not JSON ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise LeavesError(f"{where} is not a Stratagem leave file (format {FORMAT!r} expected)")
+    data = parse_json_document(text, where, FORMAT, "leave file", LeavesError)
     if data.get("version") != VERSION:
         raise LeavesError(f"{where} has version {data.get('version')!r}; this reads {VERSION}")
     if data.get("tiles") != tiles.name:
@@ -178,15 +165,9 @@ def parse_leaves(text: str, tiles: TileSet, where: str = "leave file") -> LeaveT
 
 
 def load_leaves(path: Path | str, tiles: TileSet) -> LeaveTable:
-    """Read a leave file (at most 1 MB); raises :class:`LeavesError` naming the problem."""
-    path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise LeavesError(f"leave file {path} is {size} bytes; the limit is {MAX_FILE_BYTES}")
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LeavesError(f"cannot read leave file {path}: {exc}") from None
+    """Read a leave file (at most 1 MB); bad contents raise :class:`LeavesError`, an
+    unreadable file :class:`~stratagem.core.files.FileInputError`."""
+    text = read_user_text(path, limit=MAX_FILE_BYTES, what="leave file")
     return parse_leaves(text, tiles, f"leave file {path}")
 
 

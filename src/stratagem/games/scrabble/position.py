@@ -53,6 +53,28 @@ def _ints(key: str, text: str) -> list[int]:
         raise InvalidStateError(f"position: {key} takes whole numbers, got {text!r}") from None
 
 
+def tiles_on_board(tiles: TileSet, board: np.ndarray) -> np.ndarray:
+    """How many of each tile (letters, then the blank last) stand on ``board``."""
+    used = np.zeros(tiles.size + 1, dtype=np.int64)
+    for code in board.ravel():
+        if code >= 0:
+            used[tiles.size if code & BLANK_FLAG else code] += 1
+    return used
+
+
+def check_within_set(tiles: TileSet, used: np.ndarray, what: str) -> None:
+    """Refuse counts (per tile, blank last) that the tile set does not have:
+    ``{what} N X tiles; the <set> set has M``."""
+    over = np.flatnonzero(used > tiles.bag_counts)
+    if over.size:
+        i = int(over[0])
+        name = tiles.letters[i] if i < tiles.size else "? (blank)"
+        raise InvalidStateError(
+            f"{what} {int(used[i])} {name} tiles; the {tiles.name} set has "
+            f"{int(tiles.bag_counts[i])}"
+        )
+
+
 def read_position(text: str, lexicon: Lexicon) -> ScrabbleState:
     """Parse a position; every problem raises :class:`InvalidStateError` saying which line."""
     tiles = lexicon.tiles
@@ -120,10 +142,7 @@ def read_position(text: str, lexicon: Lexicon) -> ScrabbleState:
             f"position: turn is one whole number >= 1, got {fields.get('turn')!r}"
         )
     check_board_shape(board)
-    used = np.zeros(tiles.size + 1, dtype=np.int64)
-    for code in board.ravel():
-        if code >= 0:
-            used[tiles.size if code & BLANK_FLAG else code] += 1
+    used = tiles_on_board(tiles, board)
     for rack in racks:
         used += np.array(rack)
     full = tiles.bag_counts.astype(np.int64)
@@ -133,14 +152,7 @@ def read_position(text: str, lexicon: Lexicon) -> ScrabbleState:
     else:
         bag = full - used
         used_all = used
-    over = np.flatnonzero(used_all > full)
-    if over.size:
-        i = int(over[0])
-        name = tiles.letters[i] if i < tiles.size else "? (blank)"
-        raise InvalidStateError(
-            f"position uses {int(used_all[i])} {name} tiles; "
-            f"the {tiles.name} set has {int(full[i])}"
-        )
+    check_within_set(tiles, used_all, "position uses")
     state = ScrabbleState(
         lexicon,
         board.tobytes(),

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +23,7 @@ import numpy as np
 
 from stratagem.algorithms.genetic import GAConfig, GAResult, GeneticError, flat, run_ga
 from stratagem.core.arena import Executor, Task
+from stratagem.core.files import replacing
 from stratagem.games.scrabble.heuristic import (
     LEAVE_TERM,
     PHASES,
@@ -128,14 +127,12 @@ def weights_of(result: GAResult, note: str) -> Weights:
 
 
 def write_history(path: Path, result: GAResult, games: int) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "w", newline="", encoding="utf-8") as handle:
+    with replacing(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as handle:
         w = csv.writer(handle)
         w.writerow(["generation", "best_wins", "mean_wins", "games", "best_rate", "mean_rate"])
         for h in result.history:
             w.writerow([h["generation"], h["best"], round(h["mean"], 3), games,
                         round(h["best"] / games, 4), round(h["mean"] / games, 4)])  # fmt: skip
-    os.replace(tmp, path)
 
 
 def tune(

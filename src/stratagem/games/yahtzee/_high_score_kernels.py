@@ -28,7 +28,8 @@ from stratagem.games.yahtzee._dist_kernels import (
     turn_outcomes,
     workspace,
 )
-from stratagem.games.yahtzee._kernels import NUM_KEEPS, ROLL_START, _best_keep, category_points
+from stratagem.games.yahtzee._kernels import NUM_KEEPS, ROLL_START, category_points, turn_tables
+from stratagem.games.yahtzee.one_turn import TIE
 
 SIXTH = 1.0 / 6.0
 """Six certain completions times SIXTH is exactly 1.0, so certainty stays exact."""
@@ -139,16 +140,6 @@ def widget(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, out):
             out[j] = 1.0
 
 
-@njit(cache=True)
-def turn_block(mask, u, y, t0, nt, nxt, sid, lo, ln, off, R, A, B, C, out):
-    """One turn from (mask, u, y) for the targets t0 .. t0 + nt - 1 (see :func:`widget`)."""
-    ncat = R.score.shape[0]
-    pts = np.empty((NUM_KEEPS - ROLL_START, ncat), dtype=np.int64)
-    succ = np.empty((NUM_KEEPS - ROLL_START, ncat), dtype=np.int64)
-    successors(mask, u, y, sid, R, pts, succ)
-    widget(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, out)
-
-
 TILE = 32
 """Targets solved together: three work arrays of 462 x TILE doubles stay in a core's L2 cache."""
 
@@ -204,31 +195,6 @@ def solve_block(states, nxt, sid, lo, ln, off, R, cut, out, out_lo, out_ln):
 
 
 @njit(cache=True)
-def successor_ids(mask, u, y, sid, R, out):
-    """The distinct states a turn from (mask, u, y) can end in, into ``out``; returns how many."""
-    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
-    counts, ip = R.counts, R.ip
-    n = 0
-    for r in range(ROLL_START, NUM_KEEPS):
-        for c in range(score.shape[0]):
-            _pts, nu, ny, legal = category_points(
-                mask, u, y, c, r, score, upper_face, joker_score, counts, ip
-            )
-            if not legal:
-                continue
-            s = sid[mask | (1 << c), nu, ny]
-            seen = False
-            for i in range(n):
-                if out[i] == s:
-                    seen = True
-                    break
-            if not seen:
-                out[n] = s
-                n += 1
-    return n
-
-
-@njit(cache=True)
 def _band_value(s, t, data, lo, ln, off):
     """V(s, t) from a state's stored band (1 below it, 0 above it)."""
     if t < lo[s]:
@@ -239,12 +205,31 @@ def _band_value(s, t, data, lo, ln, off):
 
 
 @njit(cache=True)
-def policy_at(t, pts, succ, nxt, lo, ln, off, R, A, B, C, v, e0, e1, keep2, keep1, cat):
+def box_expectations(V, mask, u, y, R, out):
+    """``out[r - ROLL_START, c]``: points of final roll r in box c plus the optimum's expected
+    score after it (-inf where the box may not take it): the expected score of the option."""
+    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
+    counts, ip = R.counts, R.ip
+    for r in range(ROLL_START, NUM_KEEPS):
+        for c in range(score.shape[0]):
+            pts, nu, ny, legal = category_points(
+                mask, u, y, c, r, score, upper_face, joker_score, counts, ip
+            )
+            out[r - ROLL_START, c] = pts + V[mask | (1 << c), nu, ny] if legal else -np.inf
+
+
+@njit(cache=True)
+def policy_at(
+    t, pts, succ, nxt, lo, ln, off, R, A, B, C, v, e0, e1, keep2, keep1, cat, bev, x0, x1, xv,
+):  # fmt: skip
     """The high-score decisions of one turn for target t (given the turn's ``successors``).
 
-    ``cat[r]``: the box of final roll r with the best chance (the first of
-    equals); ``keep2[r]``/``keep1[r]``: the keep with two / one rolls left,
-    ``r`` itself meaning score now (a tie scores now), as the agent plays.
+    The tie rule of :func:`stratagem.games.yahtzee.one_turn.rank`: among the options
+    whose chance is within ``TIE`` of the best, the one with the largest expected
+    score (``bev`` for boxes, from :func:`box_expectations`; ``x0``/``x1`` for keeps,
+    the optimum's keep values), the first of equals (boxes before keeps).
+    ``cat[r]``: the box for final roll r; ``keep2[r]``/``keep1[r]``: the keep with
+    two / one rolls left, ``r`` itself meaning score now. ``xv`` is scratch (ncat).
     """
     subkeeps, subkeep_count = R.subkeeps, R.subkeep_count
     widget(t, 1, pts, succ, nxt, lo, ln, off, R, A, B, C, v)
@@ -253,21 +238,45 @@ def policy_at(t, pts, succ, nxt, lo, ln, off, R, A, B, C, v, e0, e1, keep2, keep
         e1[k] = B[k, 0]
     ncat = pts.shape[1]
     for r in range(ROLL_START, NUM_KEEPS):
+        i = r - ROLL_START
         best = -1.0
-        best_c = -1
         for c in range(ncat):
-            p = pts[r - ROLL_START, c]
-            if p < 0:
+            if pts[i, c] < 0:
                 continue
-            x = _band_value(succ[r - ROLL_START, c], t - p, nxt, lo, ln, off)
-            if x > best:
-                best = x
+            xv[c] = _band_value(succ[i, c], t - pts[i, c], nxt, lo, ln, off)
+            if xv[c] > best:
+                best = xv[c]
+        best_c = -1
+        best_e = -np.inf
+        for c in range(ncat):
+            if pts[i, c] >= 0 and xv[c] >= best - TIE and bev[i, c] > best_e:
+                best_e = bev[i, c]
                 best_c = c
         cat[r] = best_c
-        k = _best_keep(e1, r, subkeeps, subkeep_count)
-        keep2[r] = r if best >= e1[k] else k
-        k = _best_keep(e0, r, subkeeps, subkeep_count)
-        keep1[r] = r if best >= e0[k] else k
+        keep2[r] = _tied_choice(r, best, xv, pts[i], bev[i], e1, x1, subkeeps, subkeep_count)
+        keep1[r] = _tied_choice(r, best, xv, pts[i], bev[i], e0, x0, subkeeps, subkeep_count)
+
+
+@njit(cache=True)
+def _tied_choice(r, best, xv, pts, bev, e, x, subkeeps, subkeep_count):
+    """Score now (returns r) or the keep to reroll from, by the tie rule (see policy_at)."""
+    i = r - ROLL_START
+    top = best
+    for j in range(subkeep_count[i]):
+        if e[subkeeps[i, j]] > top:
+            top = e[subkeeps[i, j]]
+    choice = -1
+    best_e = -np.inf
+    for c in range(pts.shape[0]):
+        if pts[c] >= 0 and xv[c] >= top - TIE and bev[c] > best_e:
+            best_e = bev[c]
+            choice = r
+    for j in range(subkeep_count[i]):
+        k = subkeeps[i, j]
+        if e[k] >= top - TIE and x[k] > best_e:
+            best_e = x[k]
+            choice = k
+    return choice
 
 
 @njit(cache=True)
@@ -286,6 +295,11 @@ def forward_layer(
     (row ``row_of[id]`` for the next layer's state id); a full card ends in ``final``.
     """
     ncat = R.score.shape[0]
+    bev = np.empty((NUM_KEEPS - ROLL_START, ncat))
+    x0 = np.empty(NUM_KEEPS)
+    x1 = np.empty(NUM_KEEPS)
+    xw = np.empty(NUM_KEEPS)
+    xv = np.empty(ncat)
     A = np.empty((NUM_KEEPS, 1))
     B = np.empty((NUM_KEEPS, 1))
     C = np.empty((NUM_KEEPS, 1))
@@ -308,6 +322,7 @@ def forward_layer(
         mask, u, y = states[i, 0], states[i, 1], states[i, 2]
         s = ids[i]
         have_ev = False
+        have_ties = False
         successors(mask, u, y, sid, R, pts, succ)
         for p in range(target):
             w = mass[i, p]
@@ -320,8 +335,12 @@ def forward_layer(
                     have_ev = True
                 tp, tnu, tny = ev_prob, ev_nu, ev_ny
             else:
+                if not have_ties:  # the expected scores that break ties (once per state)
+                    box_expectations(V, mask, u, y, R, bev)
+                    turn_tables(V, mask, u, y, R, x0, x1, xw)
+                    have_ties = True
                 policy_at(t, pts, succ, nxt, lo, ln, off, R, A, B, C, v, e0, e1, keep2, keep1,
-                          cat)  # fmt: skip
+                          cat, bev, x0, x1, xv)  # fmt: skip
                 turn_outcomes(mask, u, y, keep2, keep1, cat, R, prob, nu_out, ny_out, m1, m2)
                 tp, tnu, tny = prob, nu_out, ny_out
             for c in range(ncat):

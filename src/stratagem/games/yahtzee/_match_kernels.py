@@ -31,13 +31,13 @@ from stratagem.games.yahtzee._kernels import (
     expect,
     turn_tables,
 )
+from stratagem.games.yahtzee.policy_ids import FW_LEN
+from stratagem.games.yahtzee.policy_ids import MATCH_OPTIMAL as OPTIMAL
+from stratagem.games.yahtzee.policy_ids import MATCH_RISK as RISK
+from stratagem.games.yahtzee.policy_ids import MATCH_WIN as WIN
 
-OPTIMAL = 0
-WIN = 1
-RISK = 2
+__all__ = ["FW_LEN", "OPTIMAL", "RISK", "WIN"]
 MAX_POINTS = 256
-FW_LEN = 4096
-"""Scores the opponent's win table covers (above: the opponent cannot reach them)."""
 
 
 @njit(cache=True)

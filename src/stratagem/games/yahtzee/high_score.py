@@ -15,9 +15,16 @@ cache file whose segments carry checksums checked when first read
 (:class:`stratagem.core.tables.MappedTable`).
 
 The *high-score strategy for target T* plays, at every decision, the option
-with the largest V for the points it still needs (the first of equals, boxes
-before keeps); once the target is reached, or out of reach (every option
-below ``CUT``), it plays for the expected score (:mod:`.solver`).
+with the largest V for the points it still needs; options within 1e-12 of the
+best are tied, and the tie goes to the option with the larger expected score
+(:func:`.one_turn.rank`; then boxes before keeps), so where the target is
+certain or out of reach it plays exactly as the expected-score optimum. Once a
+turn starts with the target reached, or out of reach (V below ``CUT``), it
+plays for the expected score (:mod:`.solver`).
+
+Advice evaluates one turn in numpy (:mod:`.one_turn`) from the memory-mapped
+table, so a command that advises does not import numba; the kernels build the
+table and push the strategy's distribution forward.
 
 >>> from stratagem.games.yahtzee.rules import preset
 >>> table = high_score_table(preset("yahtzee"))            # doctest: +SKIP
@@ -35,16 +42,16 @@ from typing import Any
 
 import numpy as np
 
-from stratagem.core.agent import Advice, with_regrets
+from stratagem.core.agent import Advice
 from stratagem.core.errors import InvalidStateError
 from stratagem.core.game import State
 from stratagem.core.lazy import LazyModule
 from stratagem.core.tables import MappedTable, TableCache, TableWriter
 from stratagem.games.yahtzee import dice as D
+from stratagem.games.yahtzee import one_turn as O
 from stratagem.games.yahtzee.solver import KernelRules, Solution, reachable_states, solve
 from stratagem.games.yahtzee.state import Keep, Score, Situation, YahtzeeState
 
-K = LazyModule("stratagem.games.yahtzee._kernels")
 HK = LazyModule("stratagem.games.yahtzee._high_score_kernels")
 
 TABLE_KIND = "yahtzee-high-score"
@@ -144,41 +151,30 @@ class HighScoreTable:
         o = int(self.off[s])
         return int(self.lo[s]), np.asarray(data[o : o + int(self.ln[s])], dtype=np.float64)
 
-    def successor_layer(self, mask: int, upper: int, flag: int) -> np.ndarray:
-        """The next layer's data with every band a turn from this state can reach checked."""
+    def successor_layer(self, mask: int, succ: np.ndarray) -> np.ndarray:
+        """The next layer's data with the bands of the states ``succ`` checked (the ids a
+        turn from ``mask`` can end in; -1 entries are ignored)."""
         filled = bin(mask).count("1") + 1
         if self.mapped is None or filled in self._checked:
             return self.layer(filled)
-        ids = np.empty(D.NUM_KEEPS * self.num_categories, dtype=np.int64)
-        n = HK.successor_ids(mask, min(upper, self.threshold), flag, self.sid, self.kernel_rules,
-                             ids)  # fmt: skip
-        for s in ids[:n]:
+        for s in O.distinct(succ[succ >= 0])[0]:
             self.mapped_band(filled, int(s))
         data = self.layers[filled]
         assert data is not None
         return data
 
-    def turn(self, mask: int, upper: int, flag: int, t: int) -> TurnValues:
-        """The chances of every final roll and keep of one turn for the target t."""
+    def turn(self, mask: int, upper: int, flag: int, targets: Sequence[int] | np.ndarray,
+             boxes: O.BoxOutcomes) -> O.HighScoreTurn:  # fmt: skip
+        """One turn from this state for the points still needed ``targets`` (numpy, no
+        numba): the chance of every box, final roll and keep; ``boxes`` are the turn's
+        box outcomes (:meth:`.Solution.box_outcomes`)."""
         upper = min(upper, self.threshold)
         self._state(mask, upper, flag)
-        nxt = self.successor_layer(mask, upper, flag)
-        A, B, C = (np.empty((D.NUM_KEEPS, 1)) for _ in range(3))
-        out = np.empty(1)
-        HK.turn_block(mask, upper, flag, t, 1, nxt, self.sid, self.lo, self.ln, self.off,
-                      self.kernel_rules, A, B, C, out)  # fmt: skip
-        return TurnValues(A[:, 0].copy(), B[:, 0].copy(), C[:, 0].copy(), float(out[0]))
-
-
-@dataclass(frozen=True)
-class TurnValues:
-    """One turn for one target: ``A[r]`` the chance of scoring final roll r now (best box);
-    ``A[k]``/``B[k]`` of keeping k with one / two rolls left; ``start`` at the turn's start."""
-
-    A: np.ndarray
-    B: np.ndarray
-    C: np.ndarray
-    start: float
+        succ = O.successor_ids(self.sid, mask, boxes)
+        if np.any(succ[boxes.legal] < 0):
+            raise InvalidStateError("this table does not hold the states that turn can reach")
+        nxt = self.successor_layer(mask, succ)
+        return O.high_score_turn(targets, boxes.pts, succ, nxt, self.lo, self.ln, self.off)
 
 
 def _layer_name(filled: int) -> str:
@@ -354,7 +350,7 @@ class HighScoreStrategy:
         self.target = check_target(target)
         self.name = f"high-score:target={self.target}"
         self._table = table
-        self._memo: dict[tuple[int, int, int, int], TurnValues] = {}
+        self._memo: dict[tuple[int, int, int, int], O.HighScoreTurn] = {}
         self._optimal: Any = None
 
     @property
@@ -363,34 +359,52 @@ class HighScoreStrategy:
             self._table = high_score_table(self.solution)
         return self._table
 
-    def _turn(self, sit: Situation, t: int) -> TurnValues:
-        key = (sit.mask, min(sit.upper, self.rules.upper_bonus_threshold), sit.flag, t)
+    def _turn(self, mask: int, upper: int, flag: int, t: int) -> O.HighScoreTurn:
+        key = (mask, upper, flag, t)
         hit = self._memo.get(key)
         if hit is None:
             if len(self._memo) > 256:
                 self._memo.clear()
-            hit = self.table.turn(*key)
+            hit = self.table.turn(mask, upper, flag, [t],
+                                  self.solution.box_outcomes(mask, upper, flag))  # fmt: skip
             self._memo[key] = hit
         return hit
 
     def advise_situation(self, sit: Situation, target: int | None = None) -> list[Advice]:
-        """Every option with P(final score >= target), best first (boxes first on ties)."""
+        """Every option with P(final score >= target), best first.
+
+        Options whose chances differ by at most ``one_turn.TIE`` (1e-12) are tied and
+        ordered by their expected score (boxes: points plus the optimum's expected
+        score after them; keeps: the optimum's keep values), then boxes before keeps
+        (:func:`.one_turn.rank`, the rule of the compiled policy too). Where the target
+        is certain or out of reach, every option ties and the expected-score optimum's
+        choice comes first.
+        """
         if sit.rules != self.rules:
             raise InvalidStateError(
                 f"this strategy was solved for {self.rules.name}, not {sit.rules.name}"
             )
         goal = self.target if target is None else check_target(target)
         t = goal - sit.points
-        table = self.table
+        mask, flag = sit.mask, sit.flag
+        upper = min(sit.upper, self.rules.upper_bonus_threshold)
+        turn = self._turn(mask, upper, flag, t)
+        boxes = self.solution.box_outcomes(mask, upper, flag)
+        i = D.KEEP_INDEX[sit.dice] - D.ROLL_START
+        worth = O.box_worth(self.solution.values, mask, boxes)[i]
         options: list[tuple[Keep | Score, float]] = []
-        roll = D.KEEP_INDEX[sit.dice]
-        for c, pts, nu, ny in self.solution.legal_boxes(sit.mask, sit.upper, sit.flag, roll):
-            v = table.value(sit.mask | (1 << c), nu, ny, t - pts)
-            options.append((Score(self.rules.categories[c]), v))
+        expected: list[float] = []
+        for c in np.flatnonzero(boxes.pts[i] >= 0):
+            options.append((Score(self.rules.categories[c]), float(turn.box[i, c, 0])))
+            expected.append(float(worth[c]))
         if sit.rolls_left > 0:
-            turn = self._turn(sit, t)
-            options.extend(sit.keep_options(turn.A if sit.rolls_left == 1 else turn.B))
-        return with_regrets(options)
+            e0, e1 = self.solution.turn_tables(mask, upper, flag)
+            chance = turn.A[:, 0] if sit.rolls_left == 1 else turn.B[:, 0]
+            options.extend(sit.keep_options(chance))
+            expected.extend(v for _, v in sit.keep_options(e0 if sit.rolls_left == 1 else e1))
+        best = max(v for _, v in options)
+        order = O.rank(np.array([v for _, v in options]), np.array(expected))
+        return [Advice(options[j][0], options[j][1], best - options[j][1]) for j in order]
 
     def advise(self, state: State) -> list[Advice]:
         if not isinstance(state, YahtzeeState):

@@ -37,15 +37,18 @@ from functools import cached_property
 import numpy as np
 
 from stratagem.core.errors import CacheError, InvalidStateError
+from stratagem.core.lazy import LazyModule
 from stratagem.core.stats import Summary, mean_ci
 from stratagem.core.tables import TableCache, TableWriter
-from stratagem.games.yahtzee import _match_kernels as MK
 from stratagem.games.yahtzee import dice as D
-from stratagem.games.yahtzee._high_score_kernels import successor_ids
+from stratagem.games.yahtzee import one_turn as O
+from stratagem.games.yahtzee import policy_ids as P
 from stratagem.games.yahtzee.distribution import RemainingDistributions, remaining_distributions
 from stratagem.games.yahtzee.solver import KernelRules, Solution, reachable_states
 
-PLAYERS = {"optimal": MK.OPTIMAL, "win": MK.WIN, "risk": MK.RISK}
+MK = LazyModule("stratagem.games.yahtzee._match_kernels")
+
+PLAYERS = {"optimal": P.MATCH_OPTIMAL, "win": P.MATCH_WIN, "risk": P.MATCH_RISK}
 """The compiled players by name."""
 
 _TABLES: dict[str, RemainingDistributions] = {}
@@ -174,7 +177,7 @@ class Match:
         """Play ``rounds`` more rounds (all that are left by default) in place."""
         ncat = self.solution.rules.num_categories
         last = ncat if rounds is None else min(ncat, board.round + rounds)
-        if np.any(board.policy == MK.WIN):
+        if np.any(board.policy == P.MATCH_WIN):
             tabs = self.tables.kernel_tables
         else:  # not read, but typed as the real tables (one compiled signature)
             tabs = (np.zeros((1, 1, 1), dtype=np.int64), *(np.zeros(1, dtype=np.int64),) * 3,
@@ -214,17 +217,22 @@ def opponent_win_table(tables: RemainingDistributions, card: Sequence[int]) -> n
     s = int(tables.sid[mask, min(upper, tables.rules.upper_bonus_threshold), flag])
     if s < 0:
         raise InvalidStateError("the opponent's card is not a reachable turn-start state")
-    fw = np.empty(MK.FW_LEN)
     tables.check_states([s])
-    MK.opponent_table(total, s, tables.offsets, tables.lows, tables.lengths, tables.data, fw)
+    off, n = int(tables.offsets[s]), int(tables.lengths[s])
+    base = total + int(tables.lows[s])  # the final score of the distribution's first entry
+    lo, hi = min(base, P.FW_LEN), min(base + n, P.FW_LEN)
+    p = np.zeros(P.FW_LEN)  # P(final = x); the sums of MK.opponent_table, in its order
+    p[lo:hi] = tables.data[off + lo - base : off + hi - base]
+    below = np.concatenate(([0.0], np.add.accumulate(p)[:-1]))
+    fw = below + 0.5 * p
     return fw
 
 
 def target_win_table(target: int) -> np.ndarray:
     """fw for the solitaire target: 1 for final scores of at least ``target``, else 0."""
-    if target < 0 or target >= MK.FW_LEN:
-        raise InvalidStateError(f"a target score must lie in 0..{MK.FW_LEN - 1}, not {target}")
-    fw = np.zeros(MK.FW_LEN)
+    if target < 0 or target >= P.FW_LEN:
+        raise InvalidStateError(f"a target score must lie in 0..{P.FW_LEN - 1}, not {target}")
+    fw = np.zeros(P.FW_LEN)
     fw[target:] = 1.0
     return fw
 
@@ -238,14 +246,25 @@ def win_turn(
     if tables.sid[mask, upper, flag] < 0:
         raise InvalidStateError("that card is not a reachable turn-start state")
     n = D.NUM_KEEPS
-    W, E0, E1, M = (np.zeros(n) for _ in range(4))
+    boxes = solution.box_outcomes(mask, upper, flag)
+    succ = O.successor_ids(tables.sid, mask, boxes)
+    legal = boxes.legal
+    tables.check_states(O.distinct(succ[legal])[0].tolist())
+    # One value per distinct (next state, points): the kernel's memo, vectorised.
+    span = int(boxes.pts.max()) + 1
+    pairs, where = O.distinct(succ[legal] * span + boxes.pts[legal])
+    values = O.win_values(total + pairs % span, pairs // span, tables.offsets, tables.lows,
+                          tables.lengths, tables.data, fw)  # fmt: skip
+    chance = np.full(boxes.pts.shape, -1.0)
+    chance[legal] = values[where]
+    W = np.zeros(n)
+    W[D.ROLL_START :] = chance.max(axis=1)
     cat = np.full(n, -1, dtype=np.int64)
-    memo = np.empty((solution.rules.num_categories, MK.MAX_POINTS))
-    R = solution.arrays.kernel
-    ids = np.empty(D.NUM_KEEPS * solution.rules.num_categories, dtype=np.int64)
-    tables.check_states(ids[: successor_ids(mask, upper, flag, tables.sid, R, ids)])
-    T = (tables.sid, tables.offsets, tables.lows, tables.lengths, tables.data)
-    MK.win_turn_tables(mask, upper, flag, total, fw, T, R, W, E0, E1, M, cat, memo)
+    cat[D.ROLL_START :] = chance.argmax(axis=1)
+    E0 = W.copy()
+    O.expect_rows(E0)
+    E1 = O.best_subkeep_rows(E0)
+    O.expect_rows(E1)
     start = 0.0
     for r in range(D.ROLL_START, n):
         best = W[r]
@@ -316,7 +335,7 @@ def head_to_head(
     totals_a = np.empty(2 * pairs, dtype=np.int64)
     totals_b = np.empty(2 * pairs, dtype=np.int64)
     start = time.perf_counter()
-    if MK.WIN in (ia, ib):
+    if P.MATCH_WIN in (ia, ib):
         _ = match.tables  # built before the clock of the games themselves matters
     for lo in range(0, pairs, batch):
         n = min(batch, pairs - lo)

@@ -19,14 +19,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from stratagem.core.lazy import LazyModule
 from stratagem.core.tables import TableCache
 from stratagem.games.yahtzee import dice as D
-from stratagem.games.yahtzee.rules import UPPER, YahtzeeRules
+from stratagem.games.yahtzee.rules import UPPER, YahtzeeRules, _score_for
+
+if TYPE_CHECKING:
+    from stratagem.games.yahtzee.one_turn import BoxOutcomes
 
 K = LazyModule("stratagem.games.yahtzee._kernels")
 
@@ -91,9 +94,9 @@ class RuleArrays:
     def build(cls, rules: YahtzeeRules) -> RuleArrays:
         cats = rules.categories
         score = np.zeros((len(cats), D.NUM_KEEPS), dtype=np.int64)
-        for c, name in enumerate(cats):
+        for c, name in enumerate(cats):  # rules.score without its checks: the rolls are valid
             for k in range(D.ROLL_START, D.NUM_KEEPS):
-                score[c, k] = rules.score(name, D.KEEPS[k])
+                score[c, k] = _score_for(rules.family, name, D.KEEPS[k])
         upper_face = np.array(
             [UPPER.index(n) + 1 if n in UPPER else 0 for n in cats], dtype=np.int64
         )
@@ -198,6 +201,9 @@ class Solution:
     seconds: float = 0.0
     cached: bool = False
     arrays: RuleArrays = field(init=False, repr=False, compare=False)
+    _boxes: dict[tuple[int, int, int], BoxOutcomes] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "arrays", RuleArrays.build(self.rules))
@@ -217,44 +223,45 @@ class Solution:
         return float(self.values[mask, min(upper, self.rules.upper_bonus_threshold), flag])
 
     def turn_tables(self, mask: int, upper: int, flag: int) -> tuple[np.ndarray, np.ndarray]:
-        """Keep values ``(E0, E1)`` of one turn: with one roll left and with two."""
-        e0 = np.empty(D.NUM_KEEPS)
-        e1 = np.empty(D.NUM_KEEPS)
-        w = np.empty(D.NUM_KEEPS)
+        """Keep values ``(E0, E1)`` of one turn: with one roll left and with two (numpy,
+        equal bit for bit to the kernels' :func:`._kernels.turn_tables`)."""
+        from stratagem.games.yahtzee.one_turn import expected_turn
+
         upper = min(upper, self.rules.upper_bonus_threshold)
-        K.turn_tables(self.values, mask, upper, flag, self.arrays.kernel, e0, e1, w)
-        return e0, e1
+        return expected_turn(self.values, self.arrays, mask, upper, flag,
+                             self.box_outcomes(mask, upper, flag))  # fmt: skip
+
+    def box_outcomes(self, mask: int, upper: int, flag: int) -> BoxOutcomes:
+        """Every (final roll, box) of a turn from this state (:func:`.one_turn.box_outcomes`);
+        the last few states asked are remembered."""
+        from stratagem.games.yahtzee.one_turn import box_outcomes
+
+        key = (mask, min(upper, self.rules.upper_bonus_threshold), flag)
+        memo = self._boxes
+        hit = memo.get(key)
+        if hit is None:
+            if len(memo) >= 64:
+                memo.clear()
+            hit = memo[key] = box_outcomes(self.arrays, *key)
+        return hit
 
     def legal_boxes(
         self, mask: int, upper: int, flag: int, roll: int
     ) -> list[tuple[int, int, int, int]]:
         """``(box, points incl. bonuses, new upper, new flag)`` of each box that may take
         ``roll`` (:meth:`score_option` of every box, the illegal ones left out)."""
-        out = []
-        for c in range(self.rules.num_categories):
-            pts, nu, ny, legal = self.score_option(mask, upper, flag, c, roll)
-            if legal:
-                out.append((c, pts, nu, ny))
-        return out
+        return self.box_outcomes(mask, upper, flag).boxes(roll)
 
     def score_option(
         self, mask: int, upper: int, flag: int, category: int, roll: int
     ) -> tuple[int, int, int, bool]:
         """``(points incl. bonuses, new upper, new flag, legal)`` of scoring a roll in a box."""
-        a = self.arrays
-        pts, nu, ny, legal = K.category_points(
-            mask,
-            min(upper, self.rules.upper_bonus_threshold),
-            flag,
-            category,
-            roll,
-            a.score,
-            a.upper_face,
-            a.joker_score,
-            D.COUNTS,
-            a.ip,
-        )
-        return int(pts), int(nu), int(ny), bool(legal)
+        b = self.box_outcomes(mask, upper, flag)
+        i = roll - D.ROLL_START
+        pts = int(b.pts[i, category])
+        if pts < 0:
+            return 0, min(upper, self.rules.upper_bonus_threshold), flag, False
+        return pts, int(b.nu[i, category]), int(b.ny[i, category]), True
 
 
 def solve(

@@ -25,8 +25,9 @@ import numpy as np
 from stratagem.core.agent import Advice, with_regrets
 from stratagem.core.errors import InvalidStateError
 from stratagem.core.game import State
-from stratagem.games.yahtzee import _match_kernels as MK
 from stratagem.games.yahtzee import dice as D
+from stratagem.games.yahtzee import one_turn as O
+from stratagem.games.yahtzee import policy_ids as P
 from stratagem.games.yahtzee.distribution import RemainingDistributions
 from stratagem.games.yahtzee.match import (
     WinTurn,
@@ -69,10 +70,13 @@ class ChanceAdvisor:
         t = self.tables
         options: list[tuple[Keep | Score, float]] = []
         roll = D.KEEP_INDEX[sit.dice]
-        for c, pts, nu, ny in self.solution.legal_boxes(sit.mask, sit.upper, sit.flag, roll):
-            s = int(t.sid[sit.mask | (1 << c), nu, ny])
-            t.check_states([s])
-            v = MK._win_value(sit.points + pts, s, t.offsets, t.lows, t.lengths, t.data, fw)
+        boxes = self.solution.legal_boxes(sit.mask, sit.upper, sit.flag, roll)
+        states = np.array([t.sid[sit.mask | (1 << c), nu, ny] for c, _p, nu, ny in boxes],
+                          dtype=np.int64)  # fmt: skip
+        t.check_states(states.tolist())
+        totals = np.array([sit.points + p for _c, p, _nu, _ny in boxes], dtype=np.int64)
+        values = O.win_values(totals, states, t.offsets, t.lows, t.lengths, t.data, fw)
+        for (c, _p, _nu, _ny), v in zip(boxes, values, strict=True):
             options.append((Score(self.rules.categories[c]), float(v)))
         if sit.rolls_left > 0:
             turn = self._turn(sit, fw, key)
@@ -86,7 +90,7 @@ class ChanceAdvisor:
     def advise_win(self, state: YahtzeeState) -> list[Advice]:
         """Options of the player to move priced by P(finishing ahead of every opponent)."""
         me = state.current_player
-        fw = np.ones(MK.FW_LEN)
+        fw = np.ones(P.FW_LEN)
         key: list[object] = ["win"]
         for i, card in enumerate(state.cards):
             if i == me:
