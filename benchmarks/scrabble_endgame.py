@@ -1,4 +1,4 @@
-"""The exact Scrabble endgame solver on endgames from self-play, and what it gains over greedy.
+"""The exact Scrabble endgame solver on endgames from self-play, and what it gains per game.
 
 Positions: greedy self-play games on ENABLE (``--lexicon``), game ``i`` drawn
 from ``default_rng([seed, i])``, each stopped at its first decision with the
@@ -9,17 +9,19 @@ For each position it reports:
 
 * the solve: :func:`solve_endgame` with ``--time-limit`` seconds (30 by
   default, the goal's worst case): exact or not, seconds, nodes, depth;
-* the points gained against the greedy closing phase: the position is
-  played out twice for each seat, once with that seat playing the endgame
-  agent (the solver's move at every turn, ``--play-time-limit`` seconds a
-  move after the first) and once with it playing greedy, the other seat
-  greedy both times; the gain is the difference of that seat's final spread.
-  At the mover's first turn the solve above is reused.
+* the points gained against the heuristic player's own closing phase
+  (``--baseline heuristic``, the default: the shipped tuned weights with the
+  endgame solver switched off) or greedy: the position is played out twice
+  for each seat, once with that seat playing the solver's move at every turn
+  (``--play-time-limit`` seconds a move after the first) and once with it
+  playing the baseline, the other seat playing the baseline both times; the
+  gain is the difference of that seat's final spread. At the mover's first
+  turn the solve above is reused.
 
 It prints a table and, last, one JSON object.
 
-    nice -n 10 .venv/bin/python benchmarks/scrabble_endgame.py [--positions 100]
-        [--time-limit 30] [--play-time-limit 2] [--seed 2026]
+    nice -n 19 .venv/bin/python benchmarks/scrabble_endgame.py [--positions 100]
+        [--time-limit 30] [--play-time-limit 2] [--seed 2026] [--baseline heuristic]
         [--markdown docs/results/scrabble_endgame.md]
 """
 
@@ -37,7 +39,9 @@ from typing import Any
 
 import numpy as np
 
+from stratagem.core.agent import Agent
 from stratagem.games.scrabble.endgame import EndgameResult, solve_endgame
+from stratagem.games.scrabble.heuristic import HeuristicAgent
 from stratagem.games.scrabble.lexicon import Lexicon, load_lexicon
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.strategies import GreedyAgent
@@ -53,19 +57,19 @@ in a greedy self-play game on ENABLE (seeded, so the same positions every
 run). "Exact" means the search finished an iteration that reached the end of
 every line it needed; a position that runs into the time limit keeps the
 deepest finished iteration's move and is counted as not exact. Seconds are
-the search's CPU time (the solver's time limit counts CPU time too): the
-machine was shared with other work (2 cores, load average 12-18, this run
-at nice 10), so wall-clock times were several times longer and say more
-about the other jobs than about the solver; the JSON gives the median
-wall-clock time as well.
+the search's CPU time (the solver's time limit counts CPU time too, of the
+thread that searches): the machine was shared with other work (2 cores,
+several agents, this run at nice 19), so wall-clock times were longer and
+say more about the other jobs than about the solver; the JSON gives the
+median wall-clock time as well.
 
 Points gained: each position is played out from both seats. The seat under
-test plays either the endgame agent (the solver's move at each of its
-turns) or greedy, the other seat plays greedy; the gain is the difference of
-the tested seat's final spread between the two playouts, averaged over
-positions and seats, with a 95% interval (mean +- 1.96 SE). In playouts the
-solver has the play time limit per move after the first (a move it cannot
-prove in time is its deepest iteration's choice).
+test plays either the solver's move at each of its turns or the baseline
+closing phase, the other seat plays the baseline; the gain is the
+difference of the tested seat's final spread between the two playouts,
+averaged over positions and seats, with a 95% interval (mean +- 1.96 SE). In
+playouts the solver has the play time limit per move after the first (a
+move it cannot prove in time is its deepest iteration's choice).
 """
 
 
@@ -89,6 +93,13 @@ def endgame_positions(lexicon: Lexicon, count: int, seed: int) -> list[ScrabbleS
     return out
 
 
+def baseline_agent(name: str, lexicon: Lexicon) -> Agent:
+    """The closing phase the solver is compared with (the endgame solver off)."""
+    if name == "greedy":
+        return GreedyAgent()
+    return HeuristicAgent(lexicon.tiles, endgame=False)
+
+
 def playout(
     root: ScrabbleState,
     seat: int,
@@ -96,10 +107,11 @@ def playout(
     first: EndgameResult | None,
     time_limit: float,
     stats: dict[str, int],
+    baseline: Agent,
 ) -> int:
-    """Final spread of ``seat`` when it plays the endgame agent (or greedy) against greedy."""
-    greedy = GreedyAgent()
-    rng = np.random.default_rng(0)  # greedy does not use it; the bag is empty
+    """Final spread of ``seat`` when it plays the solver (or the baseline) against the baseline."""
+    greedy = baseline
+    rng = np.random.default_rng(0)  # the bag is empty: nothing left to chance
     state = root
     while not state.is_terminal():
         if state.player == seat and solver:
@@ -155,6 +167,7 @@ def summarise(
         ],
         "seven_v_seven": len(full),
         "seven_v_seven_exact": sum(r["exact"] for r in full),
+        "baseline": args.baseline,
         "gain_per_game": round(gain_mean, 2),
         "gain_ci95": [round(gain_mean - 1.96 * gain_se, 2), round(gain_mean + 1.96 * gain_se, 2)],
         "gain_playouts": len(gains),
@@ -181,7 +194,7 @@ def summarise(
         ("median CPU seconds, exact positions only", f"{figures['median_s_exact_only']}", ""),
         ("median / max nodes", f"{figures['median_nodes']} / {figures['max_nodes']}", ""),
         (
-            "points gained per game over the greedy closing phase",
+            f"points gained per game over the {args.baseline} closing phase",
             f"{gain_mean:+.2f} ({figures['gain_ci95'][0]:+.2f} to {figures['gain_ci95'][1]:+.2f})",
             "",
         ),
@@ -213,7 +226,7 @@ def summarise(
         text = (
             "# Scrabble endgame solver\n\n"
             + ("" if final else f"(partial: {len(rows)} of {args.positions} positions so far)\n\n")
-            + f"`nice -n 10 .venv/bin/python benchmarks/scrabble_endgame.py {command}`\n\n"
+            + f"`nice -n 19 .venv/bin/python benchmarks/scrabble_endgame.py {command}`\n\n"
             + "\n".join(md) + "\n\n" + NOTES
             + "\n## Every position\n\n" + "\n".join(per) + "\n\n```json\n"
             + json.dumps(figures, indent=1) + "\n```\n"
@@ -231,6 +244,7 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--play-time-limit", type=float, default=2.0)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--baseline", choices=["heuristic", "greedy"], default="heuristic")
     parser.add_argument("--quick", action="store_true", help="5 positions, 5 s limits")
     parser.add_argument("--markdown", type=Path)
     args = parser.parse_args()
@@ -250,6 +264,7 @@ def main() -> int:
         lexicon = load_lexicon(args.lexicon, "english")
 
     positions = endgame_positions(lexicon, args.positions, args.seed)
+    baseline = baseline_agent(args.baseline, lexicon)
     solve_endgame(positions[0], max_depth=1)  # compile (or load) the kernels
     rows: list[dict[str, Any]] = []
     gains: list[int] = []
@@ -272,8 +287,10 @@ def main() -> int:
         }
         for seat in (state.player, 1 - state.player):
             first = result if seat == state.player else None
-            with_solver = playout(state, seat, True, first, args.play_time_limit, play_stats)
-            greedy = playout(state, seat, False, None, args.play_time_limit, play_stats)
+            with_solver = playout(
+                state, seat, True, first, args.play_time_limit, play_stats, baseline
+            )
+            greedy = playout(state, seat, False, None, args.play_time_limit, play_stats, baseline)
             gains.append(with_solver - greedy)
         row["gain_mover"], row["gain_other"] = gains[-2], gains[-1]
         rows.append(row)

@@ -204,3 +204,19 @@ def test_endgame_agent_solves_only_when_the_bag_is_empty(small_lexicon) -> None:
     agent.last = None
     assert agent.act(s, rng) == GreedyAgent().act(s, rng)
     assert agent.last is None
+
+
+def test_the_line_of_play_is_legal_and_reaches_the_value(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    reached_end = 0
+    for state in endgames(small_lexicon, 13, 12, [(2, 2), (3, 2), (2, 3)]):
+        result = solve_endgame(state)
+        assert result.exact
+        assert result.pv[0] == result.best_move
+        s = state
+        for move in result.pv:
+            s = s.apply(move)  # raises on an illegal move
+        if s.is_terminal():
+            reached_end += 1
+            me = state.player
+            assert s.scores[me] - s.scores[1 - me] == result.value
+    assert reached_end > 0

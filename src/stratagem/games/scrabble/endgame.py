@@ -34,7 +34,10 @@ penalties alone, as if the game ended there by passes.
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,20 +45,15 @@ import numpy as np
 from stratagem.core.agent import Agent
 from stratagem.core.errors import InvalidStateError, StratagemError
 from stratagem.core.game import Action, State
-from stratagem.games.scrabble import _kernels
-from stratagem.games.scrabble.board import BINGO, LETTER_MULT, SIZE, WORD_MULT, Placement
-from stratagem.games.scrabble.state import PASS, SCORELESS_LIMIT, Pass, ScrabbleState
-from stratagem.games.scrabble.tiles import BLANK_FLAG
+from stratagem.core.lazy import LazyModule
+from stratagem.games.scrabble.board import BINGO, LETTER_MULT, RACK_SIZE, SIZE, WORD_MULT, Placement
+from stratagem.games.scrabble.state import SCORELESS_LIMIT, Pass, ScrabbleState
+
+_ek = LazyModule("stratagem.games.scrabble._endgame_kernels")
+_kernels = LazyModule("stratagem.games.scrabble._kernels")
 
 MAX_DEPTH = 64
 """The deepest iteration allowed (plies); an endgame of two full racks never needs 40."""
-
-_INF = 1 << 30
-_EXACT, _LOWER, _UPPER = 0, 1, 2
-_ROOM = 1024
-# Ordering: a move that goes out first (it ends the game with the swing of the
-# opponent's rack), then by score.
-_OUT_BONUS = 1000
 
 
 class EndgameError(StratagemError):
@@ -96,254 +94,175 @@ class EndgameResult:
         }
 
 
-class _Timeout(Exception):
-    pass
-
-
-# A move as the search keeps it: (row, col, down, length, score, laid, word codes).
-_Move = tuple[int, int, int, int, int, int, bytes]
+_ZOBRIST = np.random.default_rng(0x5C4AB1E).integers(
+    0, np.iinfo(np.uint64).max, size=(SIZE * SIZE, 128), dtype=np.uint64, endpoint=True
+)
+TABLE_BITS = 21
+"""log2 of the transposition table's entries (2M entries, about 48 MB)."""
+_ORDERING = [3, 0]  # move ordering: bonus per tile laid, bonus of a killer move
+_POOL = 1 << 18
+_TMP = 1 << 14
 
 
 class _Search:
-    """Make/unmake negamax over one mutable board and two rack arrays."""
+    """The kernels' arrays for one endgame; the mover is player 0 inside."""
 
-    def __init__(self, state: ScrabbleState, deadline: float) -> None:
+    def __init__(self, state: ScrabbleState) -> None:
         lex = state.lexicon
+        self.state = state
         self.lexicon = lex
-        self.nletters = lex.tiles.size
-        self.values = lex.tiles.values_array.astype(np.int64)
-        self.kvalues = lex.tiles.values_array
+        n = lex.tiles.size
+        self.nletters = n
         self.board = state.board_array.copy()
-        self.racks = [np.array(r, dtype=np.int32) for r in state.racks]
-        self.rack_value = [int(np.dot(r, self.values)) for r in self.racks]
-        self.tiles_left = [int(r.sum()) for r in self.racks]
-        self.tt: dict[bytes, tuple[int, int, int, _Move | None, bool]] = {}
-        self.deadline = deadline
-        self.nodes = 0
-        self._buffers: list[tuple[np.ndarray, np.ndarray]] = []
-        self._best = np.zeros(_kernels.INFO_FIELDS + SIZE, dtype=np.int32)
+        p = state.player
+        self.racks = np.array([state.racks[p], state.racks[1 - p]], dtype=np.int32)
+        self.loc = np.full((2, n + 1), 7, dtype=np.int64)
+        for who in range(2):
+            distinct = np.flatnonzero(self.racks[who])
+            self.loc[who, distinct] = np.arange(len(distinct))
+        self.slot_values = lex.tiles.values_array.astype(np.int64)
+        size = 1 << TABLE_BITS
+        self.tt_key = np.zeros(size, dtype=np.uint64)
+        self.tt_value = np.zeros(size, dtype=np.int32)
+        self.tt_move = np.zeros(size, dtype=np.uint64)
+        self.tt_depth = np.zeros(size, dtype=np.int8)
+        self.tt_flag = np.zeros(size, dtype=np.int8)
+        self.tt_exact = np.zeros(size, dtype=np.bool_)
+        self.counters = np.zeros(4, dtype=np.int64)
+        self.killers = np.zeros((_ek.MAX_FRAMES, 2), dtype=np.uint64)
+        self.options = np.array(_ORDERING, dtype=np.int64)
+        self.f_start = np.zeros(_ek.MAX_FRAMES, dtype=np.int64)
+        self.f_count = np.zeros(_ek.MAX_FRAMES, dtype=np.int64)
+        self._allocate(_POOL, _TMP)
+        self.cpu = 0.0
 
-    # --- moves ----------------------------------------------------------------------------
-
-    def _generate(self, p: int, ply: int) -> tuple[np.ndarray, np.ndarray, int]:
-        while len(self._buffers) <= ply:
-            self._buffers.append(
-                (
-                    np.zeros((_ROOM, _kernels.INFO_FIELDS), dtype=np.int32),
-                    np.zeros((_ROOM, SIZE), dtype=np.int8),
-                )
-            )
-        info, word = self._buffers[ply]
+    def _allocate(self, pool: int, tmp: int) -> None:
+        self.tmp_info = np.zeros((tmp, _kernels.INFO_FIELDS), dtype=np.int32)
+        self.tmp_word = np.zeros((tmp, SIZE), dtype=np.int8)
+        self.mv_sq = np.zeros((pool, RACK_SIZE), dtype=np.int16)
+        self.mv_code = np.zeros((pool, RACK_SIZE), dtype=np.int8)
+        self.mv_n = np.zeros(pool, dtype=np.int8)
+        self.mv_score = np.zeros(pool, dtype=np.int32)
+        self.mv_hash = np.zeros(pool, dtype=np.uint64)
+        self.mv_need = np.zeros(pool, dtype=np.int64)
+        self.mv_line = np.zeros(pool, dtype=np.int16)
+        self.mv_lo = np.zeros(pool, dtype=np.int8)
+        self.mv_hi = np.zeros(pool, dtype=np.int8)
+        self.okey = np.zeros(pool, dtype=np.int64)
+        self.order = np.zeros(pool, dtype=np.int64)
         lex = self.lexicon
-        count = 0
-        for _ in range(2):
-            count = int(
-                _kernels.generate(
-                    self.board, LETTER_MULT, WORD_MULT, lex.child, lex.terminal, lex.mask,
-                    lex.root, self.kvalues, self.nletters, self.racks[p], BINGO, False, info,
-                    word, self._best,
-                )
-            )  # fmt: skip
-            if count <= info.shape[0]:
+        top = _ek.root_lists(
+                self.board, LETTER_MULT, WORD_MULT, lex.child, lex.terminal, lex.mask, lex.root,
+                lex.tiles.values_array, self.nletters, self.racks, BINGO, self.loc, _ZOBRIST,
+                self.tmp_info, self.tmp_word, self.mv_sq, self.mv_code, self.mv_n, self.mv_score,
+                self.mv_hash, self.mv_need, self.mv_line, self.mv_lo, self.mv_hi, self.f_start,
+                self.f_count,
+        )  # fmt: skip
+        if top < 0:
+            self._allocate(pool * 2, tmp * 2)
+
+    def iteration(
+        self, depth: int, scoreless: int, deadline: float | None
+    ) -> tuple[int, bool, int] | None:
+        """One iteration to ``depth``: (gain, exact, best-move hash), or None if stopped
+        (``deadline``: CPU seconds of all iterations so far)."""
+        while True:
+            status, value, exact, best = self._run(depth, scoreless, deadline)
+            if status != _ek.OVERFLOW:
                 break
-            room = 1 << count.bit_length()
-            info = np.zeros((room, _kernels.INFO_FIELDS), dtype=np.int32)
-            word = np.zeros((room, SIZE), dtype=np.int8)
-            self._buffers[ply] = (info, word)
-        return info, word, count
+            self._allocate(self.mv_n.shape[0] * 2, self.tmp_info.shape[0] * 2)
+        if status == _ek.ABORTED:
+            return None
+        return value, exact, best
 
-    def _make(self, p: int, move: _Move) -> list[tuple[int, int]]:
-        row, col, down, length, _, _, codes = move
-        board = self.board
-        rack = self.racks[p]
-        laid = []
-        for i in range(length):
-            r, c = (row + i, col) if down else (row, col + i)
-            if board[r, c] < 0:
-                code = codes[i]
-                board[r, c] = code
-                slot = self.nletters if code & BLANK_FLAG else code
-                rack[slot] -= 1
-                self.rack_value[p] -= int(self.values[slot])
-                laid.append((r, c))
-        self.tiles_left[p] -= len(laid)
-        return laid
+    def _run(
+        self, depth: int, scoreless: int, deadline: float | None
+    ) -> tuple[int, int, bool, int]:
+        """The kernel in a worker thread (it releases the GIL), so that this thread can
+        stop it at the CPU deadline or on Ctrl-C."""
+        lex = self.lexicon
+        stop = np.zeros(1, dtype=np.int64)
+        root_best = np.zeros(1, dtype=np.uint64)
+        out: list[tuple[tuple[int, int, bool], float]] = []
+        failed: list[BaseException] = []
 
-    def _unmake(self, p: int, laid: list[tuple[int, int]]) -> None:
-        board = self.board
-        rack = self.racks[p]
-        for r, c in laid:
-            code = int(board[r, c])
-            board[r, c] = -1
-            slot = self.nletters if code & BLANK_FLAG else code
-            rack[slot] += 1
-            self.rack_value[p] += int(self.values[slot])
-        self.tiles_left[p] += len(laid)
+        def work() -> None:
+            began = time.thread_time()
+            try:
+                result = _ek.search(
+                    depth, 0, scoreless, SCORELESS_LIMIT, self.board, LETTER_MULT, WORD_MULT,
+                    lex.child, lex.terminal, lex.mask, lex.root, lex.tiles.values_array,
+                    self.slot_values, self.nletters, self.racks, BINGO, self.loc, _ZOBRIST,
+                    self.tmp_info, self.tmp_word, self.mv_sq, self.mv_code, self.mv_n,
+                    self.mv_score, self.mv_hash, self.mv_need, self.mv_line, self.mv_lo,
+                    self.mv_hi, self.okey, self.order, self.f_start, self.f_count,
+                    self.tt_key, self.tt_value, self.tt_move, self.tt_depth, self.tt_flag,
+                    self.tt_exact, self.counters, stop, root_best, self.killers, self.options,
+                )  # fmt: skip
+            except BaseException as exc:  # handed to the calling thread
+                failed.append(exc)
+                return
+            out.append((result, time.thread_time() - began))
 
-    def _key(self, p: int, scoreless: int) -> bytes:
-        return (
-            self.board.tobytes()
-            + self.racks[p].tobytes()
-            + self.racks[1 - p].tobytes()
-            + bytes((scoreless,))
-        )
-
-    # --- search ---------------------------------------------------------------------------
-
-    def negamax(
-        self, p: int, depth: int, alpha: int, beta: int, scoreless: int, ply: int
-    ) -> tuple[int, bool]:
-        """(value for ``p``, exact) of the position with ``p`` to move; value = p's net gain."""
-        self.nodes += 1
-        if not self.nodes & 63 and time.process_time() > self.deadline:
-            raise _Timeout
-        q = 1 - p
-        key = self._key(p, scoreless)
-        entry = self.tt.get(key)
-        tt_move: _Move | None = None
-        if entry is not None:
-            e_depth, e_value, e_flag, tt_move, e_exact = entry
-            usable = e_exact or e_depth >= depth
-            if usable and (
-                e_flag == _EXACT
-                or (e_flag == _LOWER and e_value >= beta)
-                or (e_flag == _UPPER and e_value <= alpha)
-            ):
-                return e_value, e_exact
-        if depth == 0:
-            # Beyond the horizon: valued as if both passed to the end (not exact).
-            return self.rack_value[q] - self.rack_value[p], False
-
-        info, words, count = self._generate(p, ply)
-        order: list[int] = []
-        if count:
-            scores = info[:count, _kernels.SCORE].astype(np.int64)
-            out = info[:count, _kernels.TILES] == self.tiles_left[p]
-            keys = scores + out * (_OUT_BONUS + 2 * self.rack_value[q])
-            order = np.argsort(-keys, kind="stable").tolist()
-        if tt_move is not None and tt_move[3] > 0:
-            row, col, down, length = tt_move[:4]
-            hit = np.flatnonzero(
-                (info[:count, _kernels.ROW] == row)
-                & (info[:count, _kernels.COL] == col)
-                & (info[:count, _kernels.DOWN] == down)
-                & (info[:count, _kernels.LENGTH] == length)
-            )
-            for k in hit.tolist():
-                if words[k, :length].tobytes() == tt_move[6]:
-                    order.remove(k)
-                    order.insert(0, k)
-                    break
-        pass_first = tt_move is not None and tt_move[3] == 0
-
-        alpha0 = alpha
-        best = -_INF
-        best_move: _Move | None = None
-        exact = True
-        n_moves = len(order) + 1
-        for i in range(n_moves):
-            if pass_first:
-                k = -1 if i == 0 else order[i - 1]
-            else:
-                k = order[i] if i < len(order) else -1
-            if k < 0:
-                move: _Move = (0, 0, 0, 0, 0, 0, b"")
-                new_scoreless = scoreless + 1
-                if new_scoreless >= SCORELESS_LIMIT:
-                    value, child_exact = self.rack_value[q] - self.rack_value[p], True
-                else:
-                    value, child_exact = self._child(
-                        q, depth - 1, alpha, beta, new_scoreless, ply, first=best == -_INF
-                    )
-            else:
-                row, col, down, length, score, laid_n = (int(x) for x in info[k])
-                move = (row, col, down, length, score, laid_n, words[k, :length].tobytes())
-                child_exact = True
-                if laid_n == self.tiles_left[p]:
-                    value = score + 2 * self.rack_value[q]  # out: the game ends
-                else:
-                    new_scoreless = 0 if score > 0 else scoreless + 1
-                    laid = self._make(p, move)
-                    if new_scoreless >= SCORELESS_LIMIT:
-                        value = score + self.rack_value[q] - self.rack_value[p]
-                    else:
-                        try:
-                            value, child_exact = self._child(
-                                q,
-                                depth - 1,
-                                alpha - score,
-                                beta - score,
-                                new_scoreless,
-                                ply,
-                                first=best == -_INF,
-                            )
-                        finally:
-                            self._unmake(p, laid)
-                        value += score
-                        laid = []
-                    if laid:
-                        self._unmake(p, laid)
-            exact = exact and child_exact
-            if value > best:
-                best = value
-                best_move = move
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        break
-        flag = _UPPER if best <= alpha0 else (_LOWER if best >= beta else _EXACT)
-        old = self.tt.get(key)
-        if old is None or exact or not old[4]:
-            self.tt[key] = (depth, best, flag, best_move, exact)
-        return best, exact
-
-    def _child(
-        self, q: int, depth: int, alpha: int, beta: int, scoreless: int, ply: int, first: bool
-    ) -> tuple[int, bool]:
-        """A child's value from the parent's side, within (alpha, beta) of the parent.
-
-        Principal variation search: after the first move, a null window asks
-        only whether the move beats ``alpha``; a move that does is searched again
-        with the full window.
-        """
-        if not first and beta - alpha > 1:
-            child, exact = self.negamax(q, depth, -alpha - 1, -alpha, scoreless, ply + 1)
-            if -child <= alpha or -child >= beta:
-                return -child, exact
-        child, exact = self.negamax(q, depth, -beta, -alpha, scoreless, ply + 1)
-        return -child, exact
-
-    def principal_variation(self, p: int, scoreless: int, limit: int) -> list[_Move]:
-        """The line of best moves read from the table (stops where an entry is missing)."""
-        line: list[_Move] = []
-        undo: list[tuple[int, list[tuple[int, int]]]] = []
-        for _ in range(limit):
-            entry = self.tt.get(self._key(p, scoreless))
-            if entry is None or entry[3] is None or entry[2] != _EXACT:
-                break
-            move = entry[3]
-            line.append(move)
-            if move[3] == 0:
-                scoreless += 1
-            else:
-                if move[5] == self.tiles_left[p]:
-                    break
-                undo.append((p, self._make(p, move)))
-                scoreless = 0 if move[4] > 0 else scoreless + 1
-            if scoreless >= SCORELESS_LIMIT:
-                break
-            p = 1 - p
-        for who, laid in reversed(undo):
-            self._unmake(who, laid)
-        return line
+        worker = threading.Thread(target=work, name="endgame-search", daemon=True)
+        worker.start()
+        clock = _thread_clock(worker)
+        began = clock()
+        try:
+            while worker.is_alive():
+                worker.join(0.005)
+                if deadline is not None and self.cpu + clock() - began > deadline:
+                    stop[0] = 1
+        except BaseException:  # Ctrl-C: stop the kernel before unwinding
+            stop[0] = 1
+            worker.join()
+            raise
+        if failed:
+            raise failed[0]
+        (status, value, exact), used = out[0]
+        self.cpu += used
+        return int(status), int(value), bool(exact), int(root_best[0])
 
 
-def _action(move: _Move, state: ScrabbleState) -> Placement | Pass:
-    row, col, down, length, score, _, codes = move
-    if length == 0:
-        return PASS
-    text = "".join(state.tiles.square_text(x) for x in codes)
-    return Placement(row, col, not down, text, score)
+def _thread_clock(thread: threading.Thread) -> Callable[[], float]:
+    """The CPU clock of ``thread`` (wall time where the platform has no per-thread clock)."""
+    getter = getattr(time, "pthread_getcpuclockid", None)
+    if getter is not None and thread.ident is not None:
+        try:
+            cid = getter(thread.ident)
+            time.clock_gettime(cid)
+        except OSError:
+            pass
+        else:
+            last = [0.0]
+
+            def read() -> float:
+                # once the thread has ended its last reading stands
+                with contextlib.suppress(OSError):
+                    last[0] = time.clock_gettime(cid)
+                return last[0]
+
+            return read
+    return time.perf_counter
+
+
+def _move_hash(move: Placement | Pass, state: ScrabbleState) -> int:
+    """The kernels' name of a move: the XOR of its new tiles' Zobrist keys."""
+    if isinstance(move, Pass):
+        return int(_ek.PASS_HASH)
+    board = state.board_array
+    h = 0
+    for (r, c), char in zip(move.squares(), move.word):
+        if board[r, c] < 0:
+            h ^= int(_ZOBRIST[r * SIZE + c, state.tiles.square_code(char)])
+    return h
+
+
+def _find(state: ScrabbleState, move_hash: int) -> Placement | Pass | None:
+    for action in state.legal_actions():
+        if isinstance(action, (Placement, Pass)) and _move_hash(action, state) == move_hash:
+            return action
+    return None
 
 
 def check_endgame(state: ScrabbleState) -> None:
@@ -380,34 +299,63 @@ def solve_endgame(
         )
     if not 1 <= max_depth <= MAX_DEPTH:
         raise InvalidStateError(f"max_depth must be 1-{MAX_DEPTH} plies, got {max_depth}")
-    start = time.process_time()
+    start = time.thread_time()
     p = state.player
     spread = state.scores[p] - state.scores[1 - p]
-    search = _Search(state, deadline=_INF)
+    search = _Search(state)
     # Depth 1 always finishes: it is one move generation.
-    value, exact = search.negamax(p, 1, -_INF, _INF, state.scoreless, 0)
+    first = search.iteration(1, state.scoreless, None)
+    assert first is not None
+    value, exact, best = first
     depth = 1
-    search.deadline = start + time_limit
     while not exact and depth < max_depth:
-        try:
-            v, e = search.negamax(p, depth + 1, -_INF, _INF, state.scoreless, 0)
-        except _Timeout:
+        step = search.iteration(depth + 1, state.scoreless, time_limit)
+        if step is None:
             break
-        value, exact, depth = v, e, depth + 1
-    root = search.tt[search._key(p, state.scoreless)]
-    line = search.principal_variation(p, state.scoreless, MAX_DEPTH)
-    best = root[3]
-    assert best is not None
+        (value, exact, best), depth = step, depth + 1
+    move = _find(state, best)
+    assert move is not None, "the search's best move is not among the legal moves"
+    line = principal_variation(search, state, move)
     return EndgameResult(
-        best_move=_action(best, state),
+        best_move=move,
         value=spread + value,
         gain=value,
         exact=exact,
         depth=depth,
-        nodes=search.nodes,
-        seconds=time.process_time() - start,
-        pv=tuple(_action(m, state) for m in line),
+        nodes=int(search.counters[0]),
+        seconds=time.thread_time() - start + search.cpu,
+        pv=tuple(line),
     )
+
+
+def principal_variation(
+    search: _Search, state: ScrabbleState, first: Placement | Pass
+) -> list[Placement | Pass]:
+    """The expected line: ``first``, then the table's best moves while it has exact entries."""
+    line = [first]
+    root = search.state
+    mask = (1 << TABLE_BITS) - 1
+    s = state.apply(first)
+    while not s.is_terminal() and len(line) < MAX_DEPTH:
+        board = s.board_array
+        h = 0
+        for r, c in zip(*np.nonzero((board >= 0) & (root.board_array < 0))):
+            h ^= int(_ZOBRIST[r * SIZE + c, board[r, c]])
+        mover = 0 if s.player == root.player else 1
+        have = [0, 0]
+        for who, seat in ((0, root.player), (1, 1 - root.player)):
+            for slot, count in enumerate(s.racks[seat]):
+                have[who] += count << (4 * int(search.loc[who, slot]))
+        key = int(_ek.node_key(np.uint64(h), have[0], have[1], mover, s.scoreless))
+        idx = key & mask
+        if int(search.tt_key[idx]) != key or search.tt_flag[idx] != _ek.EXACT:
+            break
+        move = _find(s, int(search.tt_move[idx]))
+        if move is None:
+            break
+        line.append(move)
+        s = s.apply(move)
+    return line
 
 
 class EndgameAgent:
