@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import subprocess
 import sys
@@ -15,8 +16,10 @@ import pytest
 from stratagem.core.errors import InvalidStateError
 from stratagem.games.yahtzee.distribution import (
     POLICIES,
+    _Release,
     moment_tables,
     policy_moments,
+    reached_states,
     remaining_distributions,
     score_distribution,
 )
@@ -51,6 +54,70 @@ def test_remaining_distributions_have_the_solver_mean_and_total_one(
     np.testing.assert_allclose(means, sol.values[idx], atol=1e-9)
     checked = len(states)
     assert checked > 5_000
+
+
+def test_lean_layers_hold_the_same_distributions(solved: Callable[[str], Solution]) -> None:
+    """keep="last" without a sink shares equal rows of one mask and hands back the pages
+    of rows no longer read: the last layer's distributions are the same, bit for bit."""
+    sol = solved("yahtzee")
+    late = sol.rules.num_categories - LATE
+    full = remaining_distributions(sol, min_filled=late)
+    lean = remaining_distributions(sol, min_filled=late, keep="last")
+    layer = reachable_states(sol.rules, sol.arrays)[late]
+    for mask, u, y in layer:
+        low, p = full.pmf(int(mask), int(u), int(y))
+        low2, p2 = lean.pmf(int(mask), int(u), int(y))
+        assert low == low2
+        np.testing.assert_array_equal(p, p2)
+    # Rows equal to an earlier one of the same mask are stored once.
+    ids = lean.sid[layer[:, 0], layer[:, 1], layer[:, 2]]
+    assert len(lean.data) < 0.5 * lean.lengths[ids].sum()
+
+
+def test_only_the_states_a_game_reaches(solved: Callable[[str], Solution]) -> None:
+    sol = solved("yatzy")
+    ncat = sol.rules.num_categories
+    late = ncat - LATE
+    layers = reachable_states(sol.rules, sol.arrays)
+    mask, u, y = (int(x) for x in layers[late][len(layers[late]) // 2])
+    reached = reached_states(sol, start=(mask, u, y))
+    assert reached[mask, u, y]
+    assert 0 < int(reached.sum()) < sum(len(x) for x in layers[late:])
+    only = remaining_distributions(sol, min_filled=late, keep="last", only=reached)
+    full = remaining_distributions(sol, min_filled=late)
+    low, p = only.pmf(mask, u, y)
+    low2, p2 = full.pmf(mask, u, y)
+    assert low == low2
+    np.testing.assert_array_equal(p, p2)
+    # A set that leaves out a state the policy moves to is refused, never read as garbage.
+    last = layers[ncat - 1]
+    gone = last[reached[last[:, 0], last[:, 1], last[:, 2]]][0]
+    bad = reached.copy()
+    bad[gone[0], gone[1], gone[2]] = False
+    with pytest.raises(ValueError, match="leaves out a state"):
+        remaining_distributions(sol, min_filled=late, keep="last", only=bad)
+    with pytest.raises(InvalidStateError, match="cannot occur"):
+        reached_states(sol, start=(0, 5, 0))  # nothing scored, yet 5 in the upper section
+
+
+def test_rows_are_released_once_every_reader_is_done() -> None:
+    """A mask's rows go back to the system when every mask one box short of it is done;
+    only whole pages inside its rows (another mask's rows may share the edge pages)."""
+    calls: list[tuple[int, int]] = []
+
+    class Region:
+        def madvise(self, option: int, start: int, length: int) -> None:
+            assert option == mmap.MADV_DONTNEED
+            calls.append((start, length))
+
+    page = mmap.PAGESIZE
+    n = page // 8  # float64 values a page holds
+    groups = {0b011: (0, 2 * n), 0b101: (2 * n, 3 * n + 5), 0b110: (3 * n + 5, 6 * n)}
+    # The layer being computed holds only mask 0b001: 0b110 has no reader left.
+    release = _Release(Region(), 8, groups, [0b001], ncat=3)
+    assert calls == [(4 * page, 2 * page)]
+    release.done(0b001)
+    assert calls == [(4 * page, 2 * page), (0, 2 * page), (2 * page, page)]
 
 
 def test_float32_tables_stay_within_single_precision(solved: Callable[[str], Solution]) -> None:

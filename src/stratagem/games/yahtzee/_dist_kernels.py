@@ -241,13 +241,14 @@ def distribution_layer(
     over remaining scores ``lows[s]``, ``lows[s] + 1``, ... for state id s. The
     distribution of ``states[i]`` goes to ``out[i, :out_lengths[i]]`` over scores
     from ``out_lows[i]``; tails below ``trim`` in total on either side are cut
-    off. Returns False if some distribution did not fit in a row of ``out``.
+    off. Returns 0, or 1 if some distribution did not fit in a row of ``out``, or 2
+    if a state moves to one without a distribution (``sid`` -1).
     """  # fmt: skip
     n = states.shape[0]
     ncat = R.score.shape[0]
     width = out.shape[1]
     nchunks = min(n, 64)
-    ok = np.ones(nchunks, dtype=np.bool_)
+    status = np.zeros(nchunks, dtype=np.int64)
     for chunk in prange(nchunks):
         ws = workspace(ncat)
         scratch = np.zeros(2 * width + MAX_POINTS)
@@ -264,6 +265,9 @@ def distribution_layer(
                     if p == 0.0:
                         continue
                     s = sid[m2, nu_out[c, t], ny_out[c, t]]
+                    if s < 0:
+                        status[chunk] = 2
+                        continue
                     base = t + lows[s]
                     off = offsets[s]
                     for j in range(lengths[s]):
@@ -281,7 +285,7 @@ def distribution_layer(
                 acc += scratch[hi - 1]
                 hi -= 1
             if hi - lo > width:
-                ok[chunk] = False
+                status[chunk] = max(status[chunk], 1)
                 hi = lo + width
             out_lows[i] = lo
             out_lengths[i] = hi - lo
@@ -289,36 +293,63 @@ def distribution_layer(
                 out[i, j - lo] = scratch[j]
             for j in range(top):
                 scratch[j] = 0.0
-    return ok.all()
+    return status.max()
 
 
 @njit(cache=True)
-def compact_rows(out, lengths, dest):
-    """Copy ``out[i, :lengths[i]]`` one after another into ``dest``; returns the offsets."""
-    offs = np.empty(out.shape[0], dtype=np.int64)
-    used = 0
-    for i in range(out.shape[0]):
-        offs[i] = used
-        for j in range(lengths[i]):
-            dest[used + j] = out[i, j]
-        used += lengths[i]
-    return offs
+def compact_unique(out, out_low, out_len, lo, first, low_l, len_l, off_l, owner, dest, used):
+    """Copy the rows ``out[r, :out_len[r]]`` of layer states ``lo + r`` after ``dest[:used]``.
+
+    A row equal (same low, length and values) to that of an earlier state of the
+    same mask (``first[i]``: the layer index of the first state with state i's
+    mask) is not copied again: the state gets that row's offset. Fills the
+    layer's ``low_l``, ``len_l``, ``off_l`` and ``owner`` (the state's row is its
+    own copy); returns the new ``used``.
+    """
+    for r in range(out.shape[0]):
+        i = lo + r
+        n = out_len[r]
+        low_l[i] = out_low[r]
+        len_l[i] = n
+        same = -1
+        for j in range(first[i], i):
+            if not owner[j] or len_l[j] != n or low_l[j] != out_low[r]:
+                continue
+            off = off_l[j]
+            k = 0
+            while k < n and dest[off + k] == out[r, k]:
+                k += 1
+            if k == n:
+                same = j
+                break
+        if same >= 0:
+            off_l[i] = off_l[same]
+            owner[i] = False
+            continue
+        off_l[i] = used
+        owner[i] = True
+        for k in range(n):
+            dest[used + k] = out[r, k]
+        used += n
+    return used
 
 
 @njit(cache=True)
-def occupancy_layer(pid, V, V0, occ, states, R, ycat, totals):
+def occupancy_layer(pid, V, V0, occ, seen, states, R, ycat, totals):
     """Push the probability of reaching each state of a layer to the next layer.
 
-    ``totals[0]`` gathers P(the Yahtzee box scores 50), ``totals[1]`` the expected
-    number of Yahtzee bonuses (a turn ending with 100 or more points holds one).
+    ``seen`` marks the states a game can reach (a move of probability > 0 from a
+    state it marks; set the start state's before the first layer). ``totals[0]``
+    gathers P(the Yahtzee box scores 50), ``totals[1]`` the expected number of
+    Yahtzee bonuses (a turn ending with 100 or more points holds one).
     """
     ncat = R.score.shape[0]
     ws = workspace(ncat)
     for i in range(states.shape[0]):
         mask, u, y = states[i, 0], states[i, 1], states[i, 2]
-        here = occ[mask, u, y]
-        if here == 0.0:
+        if not seen[mask, u, y]:
             continue
+        here = occ[mask, u, y]
         prob, nu_out, ny_out = state_outcomes(pid, V, V0, mask, u, y, R, ws)
         for c in range(ncat):
             if (mask >> c) & 1:
@@ -329,6 +360,7 @@ def occupancy_layer(pid, V, V0, occ, states, R, ycat, totals):
                 if p == 0.0:
                     continue
                 occ[m2, nu_out[c, t], ny_out[c, t]] += here * p
+                seen[m2, nu_out[c, t], ny_out[c, t]] = True
                 if c == ycat and t == 50:
                     totals[0] += here * p
                 if t >= 100:

@@ -22,6 +22,7 @@ and by a forward pass, how often each state is reached (bonus rates).
 
 from __future__ import annotations
 
+import mmap
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -225,17 +226,81 @@ LayerSink = Callable[[int, np.ndarray, np.ndarray], None]
 """Called as ``sink(filled, ids, data)`` with each finished layer (its state ids and
 their distributions one after another, in id order)."""
 
+WIDTH = 2048
+"""The longest remaining-score distribution a layer may hold (the longest is under 1,400)."""
+
+
+def _layer_buffer(size: int, dtype: type[np.floating], lean: bool) -> tuple[np.ndarray, object]:
+    """A buffer for up to ``size`` values of one layer, and what releases its pages.
+
+    Only the pages written become resident. When ``lean``, the buffer is a private
+    anonymous memory map, so that pages whose rows are no longer needed can be handed
+    back to the system (``madvise``); elsewhere (or where the platform cannot) it is
+    a plain array and the second value is None.
+    """
+    if lean and hasattr(mmap, "MADV_DONTNEED") and hasattr(mmap, "MAP_PRIVATE"):
+        nbytes = max(size, 1) * np.dtype(dtype).itemsize
+        region = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        return np.frombuffer(region, dtype=dtype), region
+    return np.empty(size, dtype=dtype), None
+
+
+class _Release:
+    """Hands back the pages of a finished layer's rows once no state still to compute reads them.
+
+    The states of a layer read only the rows of the next layer's states with one box
+    more filled. The next layer's rows are stored mask by mask (``groups``: mask ->
+    first and last-plus-one value index); a mask's rows are released when every mask
+    of the layer being computed that is one box short of it is done.
+    """
+
+    def __init__(
+        self, region: object, itemsize: int, groups: dict[int, tuple[int, int]],
+        masks: list[int], ncat: int,
+    ) -> None:  # fmt: skip
+        self.region = region
+        self.itemsize = itemsize
+        self.groups = groups
+        self.ncat = ncat
+        present = set(masks)
+        self.pending = {
+            m: sum(1 for b in range(ncat) if (m >> b) & 1 and m & ~(1 << b) in present)
+            for m in groups
+        }
+        for m, n in list(self.pending.items()):
+            if n == 0:
+                self._free(m)
+
+    def _free(self, mask: int) -> None:
+        del self.pending[mask]
+        lo, hi = self.groups[mask]
+        page = mmap.PAGESIZE
+        first = -(-lo * self.itemsize // page) * page
+        last = hi * self.itemsize // page * page
+        if last > first and self.region is not None:
+            self.region.madvise(mmap.MADV_DONTNEED, first, last - first)  # type: ignore[attr-defined]
+
+    def done(self, mask: int) -> None:
+        """Every state of ``mask`` (in the layer being computed) is computed."""
+        for b in range(self.ncat):
+            m = mask | (1 << b)
+            if m != mask and m in self.pending:
+                self.pending[m] -= 1
+                if self.pending[m] == 0:
+                    self._free(m)
+
 
 def remaining_distributions(
     solution: Solution,
     policy: str = "optimal",
     dtype: type[np.floating] = np.float64,
-    chunk: int = 2048,
+    chunk: int = 1024,
     min_filled: int = 0,
     sink: LayerSink | None = None,
     keep: str = "all",
     start: tuple[int, int, int] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    only: np.ndarray | None = None,
 ) -> RemainingDistributions:
     """Build the distribution of the remaining score for every reachable state.
 
@@ -249,8 +314,17 @@ def remaining_distributions(
     the layer of ``min_filled`` (two layers are alive at any time, which is
     all the empty card's distribution needs). Given a ``start`` card
     ``(mask, upper, flag)``, only states a game from it can reach (and some
-    more) are computed, down to its layer. ``progress(done, total)`` is called
-    after every chunk of states (``total`` is the states to compute).
+    more) are computed, down to its layer. ``only`` (booleans shaped like
+    ``solution.values``) restricts the work to the states it marks; it must mark
+    every state the policy can move to from one it marks (:func:`reached_states`
+    does). ``progress(done, total)`` is called after every chunk of states
+    (``total`` is the states to compute).
+
+    With ``keep="last"`` and no ``sink``, less memory holds the same numbers: a
+    state whose distribution equals one of an earlier state with the same boxes
+    filled shares its row, and the rows of a layer are handed back to the system
+    as soon as every state that reads them is computed (layers are computed mask
+    by mask, so at the peak about one and a half of the two layers are alive).
     """
     began = time.perf_counter()
     if keep not in ("all", "last"):
@@ -264,6 +338,12 @@ def remaining_distributions(
         m0, u0 = start[0], min(start[1], rules.upper_bonus_threshold)
         min_filled = bin(m0).count("1")
         layers = [x[((x[:, 0] & m0) == m0) & (x[:, 1] >= u0)] for x in layers]
+    if only is not None:
+        if only.shape != solution.values.shape:
+            raise ValueError(f"only must be shaped {solution.values.shape}, not {only.shape}")
+        layers = [x[only[x[:, 0], x[:, 1], x[:, 2]]] for x in layers]
+    lean = keep == "last" and sink is None
+    itemsize = np.dtype(dtype).itemsize
     nstates = sum(len(layer) for layer in layers)
     todo = sum(len(layers[f]) for f in range(min_filled, rules.num_categories))
     sid = np.full(solution.values.shape, -1, dtype=np.int64)
@@ -277,42 +357,69 @@ def remaining_distributions(
     local[ids] = ids
     lengths[ids] = 1
     nxt = np.ones(len(full), dtype=dtype)
+    region: object = None
+    groups: dict[int, tuple[int, int]] = {}  # the next layer's rows, mask by mask
     kept: list[tuple[np.ndarray, np.ndarray]] = [(ids, nxt)]
     if sink is not None:
         sink(ncat, ids, nxt)
     next_id = len(full)
-    width = 2048
+    width = WIDTH
+    done = 0
     out = np.zeros((min(chunk, max(len(x) for x in layers)), width))
     for filled in range(ncat - 1, min_filled - 1, -1):
         layer = layers[filled]
-        ids = np.arange(next_id, next_id + len(layer))
+        first_id = next_id
+        ids = np.arange(first_id, first_id + len(layer))
         sid[layer[:, 0], layer[:, 1], layer[:, 2]] = ids
         next_id += len(layer)
+        span = slice(first_id, next_id)
+        low_l, len_l, off_l = lows[span], lengths[span], local[span]
+        owner = np.zeros(len(layer), dtype=np.bool_)
+        # The states of one mask are consecutive; in lean mode a row may be shared
+        # with an earlier state of the same mask (first[i]: the first of its mask).
+        heads = np.flatnonzero(np.r_[True, layer[1:, 0] != layer[:-1, 0]][: len(layer)])
+        ends = np.append(heads[1:], len(layer))[: len(heads)].astype(np.int64)
+        masks = [int(m) for m in layer[heads, 0]]
+        if lean:
+            first = np.repeat(heads, ends - heads).astype(np.int64)
+        else:
+            first = np.arange(len(layer), dtype=np.int64)
+        release = _Release(region, itemsize, groups, masks, ncat) if lean else None
         # The layer is written in place into one buffer sized for the longest possible
         # rows: only the pages written become resident, so no second copy of the layer
         # is made (concatenating chunks cost a third layer's worth of peak memory).
-        buf = np.empty(len(layer) * width, dtype=dtype)
+        buf, buf_region = _layer_buffer(len(layer) * width, dtype, lean)
         used = 0
+        g = 0  # masks of this layer finished so far
         for lo in range(0, len(layer), chunk):
             part = layer[lo : lo + chunk]
             out_low = np.zeros(len(part), dtype=np.int64)
             out_len = np.zeros(len(part), dtype=np.int64)
-            fits = DK.distribution_layer(
+            status = DK.distribution_layer(
                 pid, solution.values, k.V0, part, sid, local, lows, lengths, nxt, out_low,
                 out_len, out, k.R, TRIM,
             )  # fmt: skip
-            if not fits:  # pragma: no cover - a remaining score above 2047 cannot occur
+            if status == 2:
+                raise ValueError("only leaves out a state the policy moves to")
+            if status == 1:  # pragma: no cover - a remaining score above 2047 cannot occur
                 raise AssertionError("a remaining-score distribution is longer than 2048")
-            size = int(out_len.sum())
-            part_offsets = DK.compact_rows(out[: len(part)], out_len, buf[used : used + size])
-            part_ids = ids[lo : lo + len(part)]
-            local[part_ids] = used + part_offsets
-            lows[part_ids] = out_low
-            lengths[part_ids] = out_len
-            used += size
+            used = DK.compact_unique(
+                out[: len(part)], out_low, out_len, lo, first, low_l, len_l, off_l, owner,
+                buf, used,
+            )  # fmt: skip
+            done += len(part)
+            while g < len(masks) and ends[g] <= lo + len(part):
+                if release is not None:
+                    release.done(masks[g])
+                g += 1
             if progress is not None:
-                progress(next_id - len(full) - len(layer) + lo + len(part), todo)
+                progress(done, todo)
+        groups = {
+            m: (int(off_l[h]), int(off_l[heads[i + 1]]) if i + 1 < len(masks) else used)
+            for i, (m, h) in enumerate(zip(masks, heads))
+        }
         nxt = buf[:used]
+        region = buf_region
         del buf
         if sink is not None:
             sink(filled, ids, nxt)
@@ -385,23 +492,63 @@ class ScoreDistribution:
         }
 
 
-def bonus_rates(solution: Solution, policy: str = "optimal") -> tuple[float, float, float]:
-    """(P(upper bonus), P(Yahtzee box scores 50), expected Yahtzee bonuses) by a forward pass."""
-    pid = _policy_id(policy)
+def _occupancy(
+    solution: Solution,
+    pid: int,
+    progress: Callable[[int, int], None] | None = None,
+    start: tuple[int, int, int] = (0, 0, 0),
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How often a game from ``start`` (the empty card) reaches each state under the
+    policy (a forward pass), which states it can reach at all, and the Yahtzee totals
+    of :func:`bonus_rates`. ``progress(done, total)`` after every layer."""
     rules = solution.rules
     k = _Kernels(solution, pid)
-    a = solution.arrays
-    layers = reachable_states(rules, a)
+    layers = reachable_states(rules, solution.arrays)
+    mask, upper, flag = start
+    card = (mask, min(upper, rules.upper_bonus_threshold), flag)
+    shape = solution.values.shape
+    inside = 0 <= mask < shape[0] and upper >= 0 and 0 <= flag < shape[2]
+    if not inside or np.isnan(solution.values[card]):
+        raise InvalidStateError("that turn-start state cannot occur")
+    layers = layers[bin(mask).count("1") :]
     occ = np.zeros_like(solution.values)
-    occ[0, 0, 0] = 1.0
+    occ[card] = 1.0
+    seen = np.zeros(solution.values.shape, dtype=np.bool_)
+    seen[card] = True
     totals = np.zeros(3)
     ycat = rules.categories.index(rules.yahtzee_category)
-    for filled in range(rules.num_categories):
-        DK.occupancy_layer(pid, solution.values, k.V0, occ, layers[filled], k.R, ycat, totals)
-    full = layers[rules.num_categories]
+    total = sum(len(layer) for layer in layers[:-1])
+    done = 0
+    for layer in layers[:-1]:
+        DK.occupancy_layer(pid, solution.values, k.V0, occ, seen, layer, k.R, ycat, totals)
+        done += len(layer)
+        if progress is not None:
+            progress(done, total)
+    return occ, seen, totals
+
+
+def _rates(solution: Solution, occ: np.ndarray, totals: np.ndarray) -> tuple[float, float, float]:
+    rules = solution.rules
+    full = reachable_states(rules, solution.arrays)[rules.num_categories]
     threshold = rules.upper_bonus_threshold
     p_upper = float(occ[full[:, 0], full[:, 1], full[:, 2]][full[:, 1] >= threshold].sum())
     return p_upper, float(totals[0]), float(totals[1])
+
+
+def bonus_rates(solution: Solution, policy: str = "optimal") -> tuple[float, float, float]:
+    """(P(upper bonus), P(Yahtzee box scores 50), expected Yahtzee bonuses) by a forward pass."""
+    occ, _seen, totals = _occupancy(solution, _policy_id(policy))
+    return _rates(solution, occ, totals)
+
+
+def reached_states(
+    solution: Solution, policy: str = "optimal", start: tuple[int, int, int] = (0, 0, 0)
+) -> np.ndarray:
+    """Booleans shaped like ``solution.values``: the states a game from the turn-start
+    card ``start`` ``(mask, upper, flag)``, the empty card by default, reaches with a
+    probability above 0 under ``policy`` (the ``only`` of
+    :func:`remaining_distributions` that the distribution from ``start`` needs)."""
+    return _occupancy(solution, _policy_id(policy), start=start)[1]
 
 
 SCORE_KIND = "yahtzee-score-distribution"
@@ -429,9 +576,17 @@ def score_distribution(
             return hit
 
     def build() -> dict[str, np.ndarray]:
-        table = remaining_distributions(solution, policy, keep="last", progress=progress)
+        # A forward pass first (the bonus rates, and which states a game reaches at
+        # all), then the remaining-score distributions of the reached states only.
+        half = None if progress is None else _halves(progress)
+        occ, seen, totals = _occupancy(
+            solution, _policy_id(policy), None if half is None else half[0]
+        )
+        table = remaining_distributions(
+            solution, policy, keep="last", only=seen, progress=None if half is None else half[1]
+        )
         low, pmf = table.pmf(0, 0, 0)
-        upper, fifty, bonuses = bonus_rates(solution, policy)
+        upper, fifty, bonuses = _rates(solution, occ, totals)
         return {"pmf": pmf.copy(), "facts": np.array([low, upper, fifty, bonuses])}
 
     if use_cache:
@@ -448,6 +603,25 @@ def score_distribution(
     else:
         arrays = build()
     return _from_arrays(solution.rules, policy, arrays)
+
+
+def _halves(
+    progress: Callable[[int, int], None],
+) -> tuple[Callable[[int, int], None], Callable[[int, int], None]]:
+    """Progress of the forward pass then of the distributions, in states, as one count.
+
+    While the forward pass runs, the distributions' share is taken as its own (all
+    the reachable states, an upper bound); then it is their true count."""
+    forward = [0]
+
+    def first(done: int, total: int) -> None:
+        forward[0] = total
+        progress(done, 2 * total)
+
+    def second(done: int, total: int) -> None:
+        progress(forward[0] + done, forward[0] + total)
+
+    return first, second
 
 
 def _from_arrays(
