@@ -19,6 +19,8 @@ Usage::
     python experiments/scrabble_leaves.py speed --games 20
     nice -n 19 python experiments/scrabble_leaves.py train --name enable --rounds 2 \\
         --games 3000 --lexicon ../shared/lexicons/enable1.txt
+    nice -n 19 python experiments/scrabble_leaves.py train --name czech --rules czech \\
+        --rounds 2 --games 4000
     python experiments/scrabble_leaves.py report --name enable
 """
 
@@ -49,7 +51,7 @@ from stratagem.games.scrabble.tiles import tile_set
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "runs" / "scrabble_leaves"
-TILES = tile_set("english")
+TILES = tile_set("english")  # --rules sets it (the tile set; its built-in lexicon by default)
 SEED = 2026
 SHOWN = ["?", "S", "E", "A", "R", "N", "T", "I", "O", "U", "Z", "X", "J", "K", "Q", "V", "W",
          "EE", "II", "UU", "AA", "OO", "SS", "??", "QU", "ERS", "AEINST", "AEIOU", "BCDFGH",
@@ -141,7 +143,8 @@ def train(name: str, rounds: int, games: int, chunk: int, refits: int, ridge: fl
 
 
 def show(table: LeaveTable) -> None:
-    for rack in SHOWN:
+    shown = SHOWN if TILES.name == "english" else ["?", *TILES.letters]
+    for rack in shown:
         print(f"  {rack:<8} {table.value(TILES.rack_counts(rack)):+7.2f}")
 
 
@@ -164,7 +167,11 @@ def main() -> None:
     r.add_argument("--round", type=int, default=None)
     r.add_argument("--refits", type=int, default=None)
     r.add_argument("--ridge", type=float, default=3.0)
+    for p in (s, t, r):
+        p.add_argument("--rules", default="english", help="tile set (english, czech)")
     a = parser.parse_args()
+    global TILES
+    TILES = tile_set(a.rules)
     if a.cmd == "speed":
         speed(a.games, a.lexicon)
     elif a.cmd == "train":

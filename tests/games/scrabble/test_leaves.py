@@ -108,6 +108,9 @@ def test_shipped_tables_load() -> None:
     for name in ("english", "czech"):
         table = shipped_leaves(name)
         assert table.per_letter.shape == (tile_set(name).size + 1, MAX_COPIES + 1)
+        # both are learned tables, not the all-zero fallback: a blank kept is worth points
+        blank = tile_set(name).rack_counts("?")
+        assert table.value(blank) > 5.0, name
 
 
 def test_selfplay_samples_pair_each_move_with_the_next() -> None:
