@@ -9,19 +9,21 @@ distribution, :func:`stratagem.games.yahtzee.high_score.high_score_distribution`
 Writes docs/results/yahtzee_high_score.md and yahtzee_high_score.png.
 
 Usage: ``nice -n 10 python experiments/yahtzee_high_score.py [--presets yahtzee,yatzy]
-[--only-cached] [--no-means]``. A table is built when missing (minutes per
+[--only-cached] [--means compute|reuse|skip]``. A table is built when missing (minutes per
 preset) unless ``--only-cached``; presets left out are listed as such.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
+from stratagem.core.files import write_json
 from stratagem.core.tables import TableCache
 from stratagem.games.yahtzee import high_score as H
 from stratagem.games.yahtzee.distribution import (
@@ -55,9 +57,11 @@ NOTES = """Reading the tables:
   strategy plays for the expected score, so an unreachable T gives up nothing.
 * The empty-card rows need the whole high-score table of a preset (17 minutes and
   1.1 GB for yahtzee; see benchmarks/yahtzee_high_score.py). Their *mean given up*
-  needs a forward pass over every (state, points so far) pair with one turn solved
-  per pair: hours of CPU per target, not run here (`-`); the late-card rows below
-  show it."""
+  comes from one backward pass (`high_score.high_score_means`) that carries, beside
+  V, the strategy's expected points still to come for every number of points still
+  needed; it makes the same decisions as the forward pass, and from the late card
+  below the two agree to 1e-9 for every T (the script asserts it). The means are
+  saved in yahtzee_high_score_means.json."""
 
 
 def progress(name: str) -> H.Progress:
@@ -76,9 +80,13 @@ def main() -> None:
     p.add_argument("--out", type=Path, default=ROOT / "docs/results")
     p.add_argument("--presets", default=",".join(PRESETS))
     p.add_argument("--only-cached", action="store_true")
-    p.add_argument("--no-means", action="store_true",
-                   help="skip the empty card's high-score means (hours of CPU per preset)")
+    p.add_argument("--means", choices=("compute", "reuse", "skip"), default="compute",
+                   help="the empty card's high-score means: compute them (a backward pass of "
+                   "minutes per preset), reuse those saved with the same rules in "
+                   "yahtzee_high_score_means.json, or skip them")
     args = p.parse_args()
+    means_file = args.out / "yahtzee_high_score_means.json"
+    saved = json.loads(means_file.read_text()) if means_file.exists() else {}
     lines = [
         "# The high-score strategy: the best chance of reaching a target",
         "",
@@ -87,7 +95,8 @@ def main() -> None:
         "final-score distribution); *best* is the largest P(final >= T) any strategy",
         "achieves, V(empty card, T) from the high-score table (exact, stored in single",
         "precision); *mean given up* is the optimum's mean minus the exact mean of the",
-        "high-score strategy for that T (its own final-score distribution). No simulation.",
+        "high-score strategy for that T (its own final-score distribution, or the same mean",
+        "from a backward pass). No simulation.",
         "",
         "| preset | T | optimum | best | gain | mean given up |",
         "|---|---:|---:|---:|---:|---:|",
@@ -112,14 +121,20 @@ def main() -> None:
             np.array([table.value(0, 0, 0, int(t)) for t in fine]),
             np.array([ev.p_at_least(int(t)) for t in fine]),
         )
+        means = None
+        if args.means == "reuse" and saved.get(name, {}).get("fingerprint") == rules.fingerprint:
+            means = {int(t): m for t, m in saved[name]["means"].items()}
+        elif args.means == "compute":  # one backward pass for every target (minutes)
+            began = time.perf_counter()
+            means = H.high_score_means(sol, table, TARGETS, progress=progress(name + " means"))
+            print(f"{name}: means in {time.perf_counter() - began:.0f} s", file=sys.stderr)
+        if means is not None:
+            saved[name] = {"fingerprint": rules.fingerprint, "means": means}
+            write_json(means_file, saved, indent=1)
         for t in TARGETS:
             best = table.value(0, 0, 0, t)
             opt = ev.p_at_least(t)
-            given = "-"
-            if not args.no_means:  # a forward pass of every (state, points) pair: hours
-                low, pmf = H.high_score_distribution(sol, table, t)
-                mean = float(np.dot(np.arange(low, low + len(pmf)), pmf))
-                given = f"{ev.mean - mean:.2f}"
+            given = "-" if means is None else f"{ev.mean - means[t]:.2f}"
             lines.append(f"| {name} | {t} | {opt:.6f} | {best:.6f} | {best - opt:+.6f} | {given} |")
             print(lines[-1], flush=True)
     if missing:
@@ -152,6 +167,7 @@ def main() -> None:
             np.array([table.value(mask, upper, flag, int(t) - points) for t in fine]),
             np.array([ev.p_at_least(int(t)) for t in fine]),
         )
+        late_means = H.high_score_means(sol, table, TARGETS, (mask, upper, flag, points))
         for t in TARGETS:
             best = table.value(mask, upper, flag, t - points)
             opt = ev.p_at_least(t)
@@ -160,6 +176,7 @@ def main() -> None:
             reached = float(hpmf[np.arange(hlow, hlow + len(hpmf)) >= t].sum())
             assert abs(reached - best) < 1e-9, (name, t, reached, best)
             mean = float(np.dot(np.arange(hlow, hlow + len(hpmf)), hpmf))
+            assert abs(late_means[t] - mean) < 1e-9, (name, t, late_means[t], mean)
             given = f"{ev.mean - mean:.2f}"
             lines.append(
                 f"| {name} | {points} | {t} | {opt:.6f} | {best:.6f} | {best - opt:+.6f} "

@@ -222,6 +222,43 @@ def test_distribution_of_the_strategy_reaches_the_target_with_chance_v(
         assert pmf[scores >= other].sum() <= best + 1e-12
 
 
+@pytest.mark.parametrize(
+    ("name", "card"),
+    [
+        ("yahtzee", (("sixes", "chance", "yahtzee"), 45, None)),
+        ("yatzy", (("ones", "chance", "one_pair"), 61, None)),
+    ],
+)
+def test_backward_means_equal_the_means_of_the_strategy_s_own_distributions(
+    solved: Callable[[str], Solution],
+    name: str,
+    card: tuple[tuple[str, ...], int, int | None],
+) -> None:
+    """``high_score_means`` (one backward pass for every target) gives, for each target,
+    the mean of the final-score distribution that the forward pass of the same strategy
+    gives: targets already reached, certain, in reach and out of reach."""
+    rules = preset(name)
+    solution = solved(name)
+    c = card_with_open(rules, *card)
+    mask, u, y = table_index(rules, c)
+    points = Situation(rules, (1, 2, 3, 4, 6), 2, c.filled, c.upper, c.yahtzee_box).points
+    table = card_table(solution, (mask, u, y), np.float64)
+    targets = [points - 5, points + 1, points + 40, points + 70, points + 900]
+    means = H.high_score_means(solution, table, targets, (mask, u, y, points))
+    optimum = points + float(solution.values[mask, u, y])
+    assert means[points - 5] == pytest.approx(optimum, abs=1e-9)  # reached: the optimum
+    assert table.value(mask, u, y, 900) == 0.0
+    assert means[points + 900] == pytest.approx(optimum, abs=1e-9)  # out of reach
+    gave_up = 0.0
+    for target in targets:
+        low, pmf = H.high_score_distribution(solution, table, target, (mask, u, y, points))
+        mean = float(np.dot(np.arange(low, low + len(pmf)), pmf))
+        assert means[target] == pytest.approx(mean, abs=1e-9), target
+        assert means[target] <= optimum + 1e-9  # no strategy beats the optimum's mean
+        gave_up = max(gave_up, optimum - means[target])
+    assert gave_up > 0.01  # some target costs expected score: the cases differ
+
+
 def test_win_plays_the_exact_target_once_the_opponent_has_finished(
     solved: Callable[[str], Solution],
 ) -> None:

@@ -364,3 +364,203 @@ def forward_layer(
                 else:
                     s2 = sid[m2c, onu[k], ony[k]]
                     next_mass[row_of[s2], p2] += q
+
+
+@njit(cache=True)
+def _next_mean(s2, t2, mrows, row_of, ev):
+    """M(s2, t2): the strategy's expected points still to come from ``s2`` with ``t2``
+    still needed; t2 <= 0 is the target reached, played for the expected score."""
+    if t2 <= 0:
+        return ev[s2]
+    return mrows[row_of[s2], t2 - 1]
+
+
+@njit(cache=True)
+def mean_tile(
+    t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, v, MA, MB, MC, box_e, bev, x0, x1,
+    mrows, row_of, ev, cat, order0, order1, out,
+):  # fmt: skip
+    """``out[j]``: the expected points still to come when the turn is played by the
+    high-score strategy for t = t0 + j points still needed (columns j < nt).
+
+    The decisions are those of :func:`policy_at` (the chances of :func:`widget`, the
+    tie rule of :func:`_tied_choice`), made for every column at once, and the
+    expected points are carried beside the chances: ``MA``, ``MB``, ``MC`` as ``A``,
+    ``B``, ``C`` (no roll left, one, two). ``mrows[row_of[s], t - 1]`` is M of the
+    next layer's state s (:func:`_next_mean`); ``order0``/``order1`` each roll's
+    sub-keeps by the expected scores ``x0``/``x1`` (:func:`keep_order`). ``box_e``
+    (rolls x TILE) and ``cat`` (TILE) are scratch.
+
+    The best chance of a final roll r is ``A[r]`` (scoring now), with one roll left
+    ``B[r]``, with two ``C[r]`` (the maxima over its sub-keeps, r itself included, that
+    :func:`_tied_choice` takes). Scoring now ties at a keep stage with the same boxes
+    as with no roll left when that best equals ``A[r]``, with none when it exceeds
+    ``A[r]`` by more than the tie, and is worked out again box by box otherwise.
+    """
+    add, roll_prob, subkeep_count = R.add, R.roll_prob, R.subkeep_count
+    widget(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, v)
+    ncat = pts.shape[1]
+    for r in range(ROLL_START, NUM_KEEPS):  # no roll left: the box (``cat`` of policy_at)
+        i = r - ROLL_START
+        best = A[r]
+        be = box_e[i]
+        for j in range(nt):
+            be[j] = -np.inf
+            cat[j] = -1
+        for c in range(ncat):
+            p = pts[i, c]
+            if p < 0:
+                continue
+            s2 = succ[i, c]
+            e = bev[i, c]
+            certain = min(nt, max(0, lo[s2] + p - t0))
+            banded = min(nt, max(0, lo[s2] + ln[s2] + p - t0))
+            base = off[s2] + t0 - p - lo[s2]
+            for j in range(certain):  # selects, not branches: the loops vectorise
+                ok = (best[j] - TIE <= 1.0) & (e > be[j])
+                be[j] = e if ok else be[j]
+                cat[j] = c if ok else cat[j]
+            for j in range(certain, banded):
+                ok = (nxt[base + j] >= best[j] - TIE) & (e > be[j])
+                be[j] = e if ok else be[j]
+                cat[j] = c if ok else cat[j]
+            for j in range(max(certain, banded), nt):
+                ok = (best[j] - TIE <= 0.0) & (e > be[j])
+                be[j] = e if ok else be[j]
+                cat[j] = c if ok else cat[j]
+        row = MA[r]
+        for c in range(ncat):  # points now plus M of the box's successor, box by box
+            p = pts[i, c]
+            if p < 0:
+                continue
+            s2 = succ[i, c]
+            reached = min(nt, max(0, p - t0 + 1))  # t - p <= 0: the optimum's mean after it
+            for j in range(reached):
+                row[j] = p + ev[s2] if cat[j] == c else row[j]
+            if reached < nt:
+                mr = mrows[row_of[s2]]
+                base = t0 - p - 1
+                for j in range(reached, nt):
+                    row[j] = p + mr[base + j] if cat[j] == c else row[j]
+    _expect_rows(MA, add, nt)
+    for stage in range(2):  # one roll left (keep1 from the chances A), then two (keep2, B)
+        E = A if stage == 0 else B
+        TOP = B if stage == 0 else C
+        X = x0 if stage == 0 else x1
+        order = order0 if stage == 0 else order1
+        M_in = MA if stage == 0 else MB
+        M_out = MB if stage == 0 else MC
+        for r in range(ROLL_START, NUM_KEEPS):
+            i = r - ROLL_START
+            top = TOP[r]
+            best = A[r]
+            m = M_out[r]
+            for j in range(nt):
+                th = top[j] - TIE
+                if top[j] == best[j]:
+                    be = box_e[i, j]
+                elif th > best[j]:
+                    be = -np.inf
+                else:  # a keep above scoring now, by no more than the tie
+                    be = _box_tie(i, t0 + j, top[j], pts, succ, bev, nxt, lo, ln, off)
+                mj = M_in[r, j]  # scoring now (keeping all five) unless a keep wins
+                # The tied keep with the largest expected score (the first of equals) is
+                # the first tied one in ``order``; it wins if it beats the tied boxes.
+                for q in range(subkeep_count[i]):
+                    k = order[i, q]
+                    if E[k, j] >= th:
+                        if X[k] > be:
+                            mj = M_in[k, j]
+                        break
+                m[j] = mj
+        if stage == 0:
+            _expect_rows(MB, add, nt)
+    for j in range(nt):
+        out[j] = 0.0
+    for r in range(ROLL_START, NUM_KEEPS):
+        p = roll_prob[r]
+        row = MC[r]
+        for j in range(nt):
+            out[j] += p * row[j]
+
+
+@njit(cache=True)
+def keep_order(x, R, order):
+    """``order[i, :n]``: the sub-keeps of roll i by expected score ``x``, largest first,
+    equals in the order of ``R.subkeeps`` (so the first tied one is the tie rule's)."""
+    subkeeps, subkeep_count = R.subkeeps, R.subkeep_count
+    for i in range(subkeeps.shape[0]):
+        n = subkeep_count[i]
+        for q in range(n):  # insertion sort: stable, and n <= 32
+            k = subkeeps[i, q]
+            p = q
+            while p > 0 and x[order[i, p - 1]] < x[k]:
+                order[i, p] = order[i, p - 1]
+                p -= 1
+            order[i, p] = k
+
+
+@njit(cache=True)
+def _box_tie(i, t, top, pts, succ, bev, nxt, lo, ln, off):
+    """The largest expected score of the boxes of roll i whose chance is within the tie
+    of ``top`` (-inf if none): the box test of :func:`_tied_choice`, for one t."""
+    chosen = -np.inf
+    for c in range(pts.shape[1]):
+        p = pts[i, c]
+        if (p >= 0 and bev[i, c] > chosen
+                and _band_value(succ[i, c], t - p, nxt, lo, ln, off) >= top - TIE):  # fmt: skip
+            chosen = bev[i, c]
+    return chosen
+
+
+@njit(cache=True, parallel=True)
+def mean_block(states, ids, cur, nxt, sid, lo, ln, off, R, cut, V, ev, mrows, row_of, out):
+    """``out[i, t - 1]``: M(states[i], t) for t = 1 .. out.shape[1], the expected points
+    still to come when the high-score strategy needs t more (one layer's states; ``cur``
+    their band data, ``nxt``/``mrows``/``row_of`` the next layer's, ``ev[id]`` the
+    optimum's expected points, ``V`` its table). As in :func:`forward_layer`, a turn
+    whose V is below ``cut`` is played for the expected score: M is then ``ev``.
+    """
+    n = states.shape[0]
+    tmax = out.shape[1]
+    ncat = R.score.shape[0]
+    nchunks = min(n, 128)
+    for chunk in prange(nchunks):
+        A = np.empty((NUM_KEEPS, TILE))
+        B = np.empty((NUM_KEEPS, TILE))
+        C = np.empty((NUM_KEEPS, TILE))
+        MA = np.empty((NUM_KEEPS, TILE))
+        MB = np.empty((NUM_KEEPS, TILE))
+        MC = np.empty((NUM_KEEPS, TILE))
+        box_e = np.empty((NUM_KEEPS - ROLL_START, TILE))
+        cat = np.empty(TILE, dtype=np.int64)
+        order0 = np.empty((NUM_KEEPS - ROLL_START, R.subkeeps.shape[1]), dtype=np.int64)
+        order1 = np.empty_like(order0)
+        v = np.empty(TILE)
+        m = np.empty(TILE)
+        pts = np.empty((NUM_KEEPS - ROLL_START, ncat), dtype=np.int64)
+        succ = np.empty((NUM_KEEPS - ROLL_START, ncat), dtype=np.int64)
+        bev = np.empty((NUM_KEEPS - ROLL_START, ncat))
+        x0 = np.empty(NUM_KEEPS)
+        x1 = np.empty(NUM_KEEPS)
+        xw = np.empty(NUM_KEEPS)
+        for i in range(chunk * n // nchunks, (chunk + 1) * n // nchunks):
+            mask, u, y = states[i, 0], states[i, 1], states[i, 2]
+            s = ids[i]
+            row = out[i]
+            tend = min(tmax, lo[s] + ln[s] - 1)  # V is 0 above the band
+            if tend >= 1:
+                successors(mask, u, y, sid, R, pts, succ)
+                box_expectations(V, mask, u, y, R, bev)
+                turn_tables(V, mask, u, y, R, x0, x1, xw)
+                keep_order(x0, R, order0)
+                keep_order(x1, R, order1)
+            for t0 in range(1, tend + 1, TILE):
+                nt = min(TILE, tend - t0 + 1)
+                mean_tile(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, v, MA, MB, MC, box_e,
+                          bev, x0, x1, mrows, row_of, ev, cat, order0, order1, m)  # fmt: skip
+                for j in range(nt):
+                    row[t0 - 1 + j] = m[j]
+            for t in range(1, tmax + 1):
+                if _band_value(s, t, cur, lo, ln, off) < cut:
+                    row[t - 1] = ev[s]

@@ -496,3 +496,74 @@ def high_score_distribution(
         alive = next_mass.any(axis=1)
         states, ids, mass = nxt_states[alive], nxt_ids[alive], next_mass[alive]
     return 0, np.trim_zeros(final, "b")
+
+
+def high_score_means(
+    solution: Solution,
+    table: HighScoreTable,
+    targets: Sequence[int],
+    card: tuple[int, int, int, int] = (0, 0, 0, 0),
+    progress: Progress | None = None,
+    block: int = 4096,
+) -> dict[int, float]:
+    """The exact mean final score of the high-score strategy for each target, from ``card``.
+
+    One backward pass over the layers computes M(s, t), the strategy's expected
+    points still to come from turn start s with t points still needed, for every
+    t up to the largest target (the decisions of :func:`high_score_distribution`,
+    made for many t at once: :func:`._high_score_kernels.mean_tile`); only two
+    layers of M are held. ``card`` is ``(mask, upper, flag, points so far)``.
+    The mean for T is ``points + M(card, T - points)`` (the optimum's expected
+    score once T - points <= 0); it equals the mean of that strategy's own
+    final-score distribution (a test checks it).
+    """
+    goals = [check_target(t) for t in targets]
+    if not goals:
+        return {}
+    rules = solution.rules
+    ncat = rules.num_categories
+    mask0, upper0, flag0, points = card
+    upper0 = min(upper0, rules.upper_bonus_threshold)
+    if mask0 == (1 << ncat) - 1:
+        raise InvalidStateError("every box is filled: the game is over")
+    start_id = table._state(mask0, upper0, flag0)
+    filled0 = bin(mask0).count("1")
+    tmax = max(1, max(goals) - points)
+    values = solution.values
+    layers = reachable_states(rules, solution.arrays)
+    picked: list[tuple[np.ndarray, np.ndarray]] = []
+    for f, states in enumerate(layers):
+        ids = table.sid[states[:, 0], states[:, 1], states[:, 2]]
+        keep = (ids >= 0) & ((states[:, 0] & mask0) == mask0) & (states[:, 1] >= upper0)
+        if f == filled0:
+            keep &= ids == start_id
+        picked.append((states[keep], ids[keep]))
+    ev = np.zeros(len(table.lo))
+    for states, ids in picked:
+        ev[ids] = values[states[:, 0], states[:, 1], states[:, 2]]
+    total = sum(len(picked[f][0]) for f in range(filled0, ncat))
+    done = 0
+    row_of = np.full(len(table.lo), -1, dtype=np.int64)
+    row_of[picked[ncat][1]] = np.arange(len(picked[ncat][1]))
+    mrows = np.zeros((len(picked[ncat][1]), tmax))  # a full card: nothing more to come
+    for filled in range(ncat - 1, filled0 - 1, -1):
+        states, ids = picked[filled]
+        out = np.empty((len(states), tmax))
+        cur, nxt = table.layer(filled), table.layer(filled + 1)
+        for a in range(0, len(states), block):
+            HK.mean_block(
+                states[a : a + block], ids[a : a + block], cur, nxt, table.sid, table.lo,
+                table.ln, table.off, table.kernel_rules, CUT, values, ev, mrows, row_of,
+                out[a : a + block],
+            )  # fmt: skip
+            done += len(states[a : a + block])
+            if progress is not None:
+                progress(done, total)
+        row_of[:] = -1
+        row_of[ids] = np.arange(len(ids))
+        mrows = out
+    means = {}
+    for goal in goals:
+        t = goal - points
+        means[goal] = float(points + (ev[start_id] if t <= 0 else mrows[row_of[start_id], t - 1]))
+    return means
