@@ -250,13 +250,23 @@ def test_backward_means_equal_the_means_of_the_strategy_s_own_distributions(
     assert table.value(mask, u, y, 900) == 0.0
     assert means[points + 900] == pytest.approx(optimum, abs=1e-9)  # out of reach
     gave_up = 0.0
+    most_calls = 0
     for target in targets:
-        low, pmf = H.high_score_distribution(solution, table, target, (mask, u, y, points))
+        calls: list[tuple[int, int]] = []
+        low, pmf = H.high_score_distribution(
+            solution, table, target, (mask, u, y, points),
+            progress=lambda done, total: calls.append((done, total)), block=3,
+        )  # fmt: skip
+        if target > points:  # a pass was made: in blocks of 3 states, then done
+            dones = [d for d, _ in calls]
+            assert dones == sorted(dones) and calls[-1][0] == calls[-1][1]
+            most_calls = max(most_calls, len(calls))
         mean = float(np.dot(np.arange(low, low + len(pmf)), pmf))
         assert means[target] == pytest.approx(mean, abs=1e-9), target
         assert means[target] <= optimum + 1e-9  # no strategy beats the optimum's mean
         gave_up = max(gave_up, optimum - means[target])
     assert gave_up > 0.01  # some target costs expected score: the cases differ
+    assert most_calls > 3  # some pass went through several blocks
 
 
 def test_win_plays_the_exact_target_once_the_opponent_has_finished(

@@ -221,270 +221,6 @@ def box_expectations(V, mask, u, y, R, out):
 
 
 @njit(cache=True)
-def policy_at(
-    t, pts, succ, nxt, lo, ln, off, R, A, B, C, v, e0, e1, keep2, keep1, cat, bev, x0, x1, xv,
-):  # fmt: skip
-    """The high-score decisions of one turn for target t (given the turn's ``successors``).
-
-    The tie rule of :func:`stratagem.games.yahtzee.one_turn.rank`: among the options
-    whose chance is within ``TIE`` of the best, the one with the largest expected
-    score (``bev`` for boxes, from :func:`box_expectations`; ``x0``/``x1`` for keeps,
-    the optimum's keep values), the first of equals (boxes before keeps).
-    ``cat[r]``: the box for final roll r; ``keep2[r]``/``keep1[r]``: the keep with
-    two / one rolls left, ``r`` itself meaning score now. ``xv`` is scratch (ncat).
-    """
-    subkeeps, subkeep_count = R.subkeeps, R.subkeep_count
-    widget(t, 1, pts, succ, nxt, lo, ln, off, R, A, B, C, v)
-    for k in range(NUM_KEEPS):
-        e0[k] = A[k, 0]
-        e1[k] = B[k, 0]
-    ncat = pts.shape[1]
-    for r in range(ROLL_START, NUM_KEEPS):
-        i = r - ROLL_START
-        best = -1.0
-        for c in range(ncat):
-            if pts[i, c] < 0:
-                continue
-            xv[c] = _band_value(succ[i, c], t - pts[i, c], nxt, lo, ln, off)
-            if xv[c] > best:
-                best = xv[c]
-        best_c = -1
-        best_e = -np.inf
-        for c in range(ncat):
-            if pts[i, c] >= 0 and xv[c] >= best - TIE and bev[i, c] > best_e:
-                best_e = bev[i, c]
-                best_c = c
-        cat[r] = best_c
-        keep2[r] = _tied_choice(r, best, xv, pts[i], bev[i], e1, x1, subkeeps, subkeep_count)
-        keep1[r] = _tied_choice(r, best, xv, pts[i], bev[i], e0, x0, subkeeps, subkeep_count)
-
-
-@njit(cache=True)
-def _tied_choice(r, best, xv, pts, bev, e, x, subkeeps, subkeep_count):
-    """Score now (returns r) or the keep to reroll from, by the tie rule (see policy_at)."""
-    i = r - ROLL_START
-    top = best
-    for j in range(subkeep_count[i]):
-        if e[subkeeps[i, j]] > top:
-            top = e[subkeeps[i, j]]
-    choice = -1
-    best_e = -np.inf
-    for c in range(pts.shape[0]):
-        if pts[c] >= 0 and xv[c] >= top - TIE and bev[c] > best_e:
-            best_e = bev[c]
-            choice = r
-    for j in range(subkeep_count[i]):
-        k = subkeeps[i, j]
-        if e[k] >= top - TIE and x[k] > best_e:
-            best_e = x[k]
-            choice = k
-    return choice
-
-
-@njit(cache=True)
-def forward_layer(
-    target, states, ids, mass, cur, nxt, sid, lo, ln, off, V, V0, R, cut,
-    row_of, next_mass, final, rsid, roff, rlow, rlen, rdata,
-):  # fmt: skip
-    """Push the chance of every (state, points so far < target) of one layer through a turn.
-
-    ``mass[i, p]``: the chance of starting a turn in ``states[i]`` with p points.
-    A turn with t = target - p points still needed is played for the target,
-    unless V(s, t) < ``cut`` (out of reach): then for the expected score, as
-    every turn once the target is reached. Mass that reaches the target goes
-    to ``final`` (final score) through the optimal policy's remaining-score
-    distribution ``(rsid, roff, rlow, rlen, rdata)``; the rest to ``next_mass``
-    (row ``row_of[id]`` for the next layer's state id); a full card ends in ``final``.
-    """
-    ncat = R.score.shape[0]
-    bev = np.empty((NUM_KEEPS - ROLL_START, ncat))
-    x0 = np.empty(NUM_KEEPS)
-    x1 = np.empty(NUM_KEEPS)
-    xw = np.empty(NUM_KEEPS)
-    xv = np.empty(ncat)
-    A = np.empty((NUM_KEEPS, 1))
-    B = np.empty((NUM_KEEPS, 1))
-    C = np.empty((NUM_KEEPS, 1))
-    v = np.empty(1)
-    e0 = np.empty(NUM_KEEPS)
-    e1 = np.empty(NUM_KEEPS)
-    keep2 = np.empty(NUM_KEEPS, dtype=np.int64)
-    keep1 = np.empty(NUM_KEEPS, dtype=np.int64)
-    cat = np.empty(NUM_KEEPS, dtype=np.int64)
-    pts = np.empty((NUM_KEEPS - ROLL_START, ncat), dtype=np.int64)
-    succ = np.empty((NUM_KEEPS - ROLL_START, ncat), dtype=np.int64)
-    ws = workspace(ncat)
-    m1 = np.empty(NUM_KEEPS)
-    m2 = np.empty(NUM_KEEPS)
-    prob = np.zeros((ncat, MAX_POINTS))
-    nu_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
-    ny_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
-    own = outcome_arrays(ncat)  # the policy's own outcomes (ws holds the optimum's)
-    full = (1 << ncat) - 1
-    for i in range(states.shape[0]):
-        mask, u, y = states[i, 0], states[i, 1], states[i, 2]
-        s = ids[i]
-        have_ev = False
-        n_ev = 0
-        have_ties = False
-        successors(mask, u, y, sid, R, pts, succ)
-        for p in range(target):
-            w = mass[i, p]
-            if w == 0.0:
-                continue
-            t = target - p
-            if _band_value(s, t, cur, lo, ln, off) < cut:
-                if not have_ev:
-                    n_ev = state_outcomes(OPTIMAL, V, V0, mask, u, y, R, ws)[0]
-                    have_ev = True
-                nout = n_ev
-                oc, ot, op, onu, ony = ws[12]  # where state_outcomes listed them
-            else:
-                if not have_ties:  # the expected scores that break ties (once per state)
-                    box_expectations(V, mask, u, y, R, bev)
-                    turn_tables(V, mask, u, y, R, x0, x1, xw)
-                    have_ties = True
-                policy_at(t, pts, succ, nxt, lo, ln, off, R, A, B, C, v, e0, e1, keep2, keep1,
-                          cat, bev, x0, x1, xv)  # fmt: skip
-                turn_outcomes(mask, u, y, keep2, keep1, cat, R, prob, nu_out, ny_out, m1, m2)
-                oc, ot, op, onu, ony = own
-                nout = outcome_list(mask, prob, nu_out, ny_out, oc, ot, op, onu, ony)
-            for k in range(nout):
-                m2c = mask | (1 << oc[k])
-                q = op[k] * w
-                p2 = p + ot[k]
-                if m2c == full:
-                    final[p2] += q
-                elif p2 >= target:
-                    r2 = rsid[m2c, onu[k], ony[k]]
-                    base = p2 + rlow[r2]
-                    o = roff[r2]
-                    for j in range(rlen[r2]):
-                        final[base + j] += q * rdata[o + j]
-                else:
-                    s2 = sid[m2c, onu[k], ony[k]]
-                    next_mass[row_of[s2], p2] += q
-
-
-@njit(cache=True)
-def _next_mean(s2, t2, mrows, row_of, ev):
-    """M(s2, t2): the strategy's expected points still to come from ``s2`` with ``t2``
-    still needed; t2 <= 0 is the target reached, played for the expected score."""
-    if t2 <= 0:
-        return ev[s2]
-    return mrows[row_of[s2], t2 - 1]
-
-
-@njit(cache=True)
-def mean_tile(
-    t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, v, MA, MB, MC, box_e, bev, x0, x1,
-    mrows, row_of, ev, cat, order0, order1, out,
-):  # fmt: skip
-    """``out[j]``: the expected points still to come when the turn is played by the
-    high-score strategy for t = t0 + j points still needed (columns j < nt).
-
-    The decisions are those of :func:`policy_at` (the chances of :func:`widget`, the
-    tie rule of :func:`_tied_choice`), made for every column at once, and the
-    expected points are carried beside the chances: ``MA``, ``MB``, ``MC`` as ``A``,
-    ``B``, ``C`` (no roll left, one, two). ``mrows[row_of[s], t - 1]`` is M of the
-    next layer's state s (:func:`_next_mean`); ``order0``/``order1`` each roll's
-    sub-keeps by the expected scores ``x0``/``x1`` (:func:`keep_order`). ``box_e``
-    (rolls x TILE) and ``cat`` (TILE) are scratch.
-
-    The best chance of a final roll r is ``A[r]`` (scoring now), with one roll left
-    ``B[r]``, with two ``C[r]`` (the maxima over its sub-keeps, r itself included, that
-    :func:`_tied_choice` takes). Scoring now ties at a keep stage with the same boxes
-    as with no roll left when that best equals ``A[r]``, with none when it exceeds
-    ``A[r]`` by more than the tie, and is worked out again box by box otherwise.
-    """
-    add, roll_prob, subkeep_count = R.add, R.roll_prob, R.subkeep_count
-    widget(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, v)
-    ncat = pts.shape[1]
-    for r in range(ROLL_START, NUM_KEEPS):  # no roll left: the box (``cat`` of policy_at)
-        i = r - ROLL_START
-        best = A[r]
-        be = box_e[i]
-        for j in range(nt):
-            be[j] = -np.inf
-            cat[j] = -1
-        for c in range(ncat):
-            p = pts[i, c]
-            if p < 0:
-                continue
-            s2 = succ[i, c]
-            e = bev[i, c]
-            certain = min(nt, max(0, lo[s2] + p - t0))
-            banded = min(nt, max(0, lo[s2] + ln[s2] + p - t0))
-            base = off[s2] + t0 - p - lo[s2]
-            for j in range(certain):  # selects, not branches: the loops vectorise
-                ok = (best[j] - TIE <= 1.0) & (e > be[j])
-                be[j] = e if ok else be[j]
-                cat[j] = c if ok else cat[j]
-            for j in range(certain, banded):
-                ok = (nxt[base + j] >= best[j] - TIE) & (e > be[j])
-                be[j] = e if ok else be[j]
-                cat[j] = c if ok else cat[j]
-            for j in range(max(certain, banded), nt):
-                ok = (best[j] - TIE <= 0.0) & (e > be[j])
-                be[j] = e if ok else be[j]
-                cat[j] = c if ok else cat[j]
-        row = MA[r]
-        for c in range(ncat):  # points now plus M of the box's successor, box by box
-            p = pts[i, c]
-            if p < 0:
-                continue
-            s2 = succ[i, c]
-            reached = min(nt, max(0, p - t0 + 1))  # t - p <= 0: the optimum's mean after it
-            for j in range(reached):
-                row[j] = p + ev[s2] if cat[j] == c else row[j]
-            if reached < nt:
-                mr = mrows[row_of[s2]]
-                base = t0 - p - 1
-                for j in range(reached, nt):
-                    row[j] = p + mr[base + j] if cat[j] == c else row[j]
-    _expect_rows(MA, add, nt)
-    for stage in range(2):  # one roll left (keep1 from the chances A), then two (keep2, B)
-        E = A if stage == 0 else B
-        TOP = B if stage == 0 else C
-        X = x0 if stage == 0 else x1
-        order = order0 if stage == 0 else order1
-        M_in = MA if stage == 0 else MB
-        M_out = MB if stage == 0 else MC
-        for r in range(ROLL_START, NUM_KEEPS):
-            i = r - ROLL_START
-            top = TOP[r]
-            best = A[r]
-            m = M_out[r]
-            for j in range(nt):
-                th = top[j] - TIE
-                if top[j] == best[j]:
-                    be = box_e[i, j]
-                elif th > best[j]:
-                    be = -np.inf
-                else:  # a keep above scoring now, by no more than the tie
-                    be = _box_tie(i, t0 + j, top[j], pts, succ, bev, nxt, lo, ln, off)
-                mj = M_in[r, j]  # scoring now (keeping all five) unless a keep wins
-                # The tied keep with the largest expected score (the first of equals) is
-                # the first tied one in ``order``; it wins if it beats the tied boxes.
-                for q in range(subkeep_count[i]):
-                    k = order[i, q]
-                    if E[k, j] >= th:
-                        if X[k] > be:
-                            mj = M_in[k, j]
-                        break
-                m[j] = mj
-        if stage == 0:
-            _expect_rows(MB, add, nt)
-    for j in range(nt):
-        out[j] = 0.0
-    for r in range(ROLL_START, NUM_KEEPS):
-        p = roll_prob[r]
-        row = MC[r]
-        for j in range(nt):
-            out[j] += p * row[j]
-
-
-@njit(cache=True)
 def keep_order(x, R, order):
     """``order[i, :n]``: the sub-keeps of roll i by expected score ``x``, largest first,
     equals in the order of ``R.subkeeps`` (so the first tied one is the tie rule's)."""
@@ -501,9 +237,131 @@ def keep_order(x, R, order):
 
 
 @njit(cache=True)
+def policy_workspace(ncat, nsub):
+    """Scratch of :func:`prepare_turn` and :func:`decide_tile` for one thread: ``(A, B, C,
+    v, box_e, row_e, row_c, cat, keep1, keep2, order0, order1, bev, x0, x1, xw, pts,
+    succ)``; ``nsub`` is ``R.subkeeps.shape[1]``."""
+    rolls = NUM_KEEPS - ROLL_START
+    return (
+        np.empty((NUM_KEEPS, TILE)),
+        np.empty((NUM_KEEPS, TILE)),
+        np.empty((NUM_KEEPS, TILE)),
+        np.empty(TILE),
+        np.empty((rolls, TILE)),
+        np.empty(TILE),
+        np.empty(TILE, dtype=np.int64),
+        np.empty((TILE, NUM_KEEPS), dtype=np.int64),
+        np.empty((TILE, NUM_KEEPS), dtype=np.int64),
+        np.empty((TILE, NUM_KEEPS), dtype=np.int64),
+        np.empty((rolls, nsub), dtype=np.int64),
+        np.empty((rolls, nsub), dtype=np.int64),
+        np.empty((rolls, ncat)),
+        np.empty(NUM_KEEPS),
+        np.empty(NUM_KEEPS),
+        np.empty(NUM_KEEPS),
+        np.empty((rolls, ncat), dtype=np.int64),
+        np.empty((rolls, ncat), dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def prepare_turn(mask, u, y, sid, V, R, ws):
+    """What the decisions of one turn-start state share for every target: its
+    ``successors``, the expected scores that break ties (``bev`` for boxes, from
+    :func:`box_expectations`; ``x0``/``x1``, the optimum's keep values) and each
+    roll's sub-keeps ordered by them (:func:`keep_order`)."""
+    order0, order1, bev, x0, x1, xw, pts, succ = ws[10:]
+    successors(mask, u, y, sid, R, pts, succ)
+    box_expectations(V, mask, u, y, R, bev)
+    turn_tables(V, mask, u, y, R, x0, x1, xw)
+    keep_order(x0, R, order0)
+    keep_order(x1, R, order1)
+
+
+@njit(cache=True)
+def decide_tile(t0, nt, nxt, lo, ln, off, R, ws):
+    """The high-score decisions of one turn (after :func:`prepare_turn`) for the targets
+    t = t0 + j, j < nt: ``cat[j, r]`` the box for final roll r, ``keep1[j, r]`` /
+    ``keep2[j, r]`` the keep with one / two rolls left (``r`` itself: keep all five).
+
+    The chances come from :func:`widget`; the tie rule is that of
+    :func:`stratagem.games.yahtzee.one_turn.rank`: among the options whose chance is
+    within ``TIE`` of the best, the one with the largest expected score, the first of
+    equals (boxes before keeps, keeps in the order of ``R.subkeeps``). The best chance
+    of final roll r is ``A[r]`` scoring now, ``B[r]`` with one roll left, ``C[r]``
+    with two (maxima over its sub-keeps, r included). Scoring now ties at a keep stage
+    with the boxes that tied with no roll left when that best equals ``A[r]``, with
+    none when it exceeds ``A[r]`` by more than the tie, and is worked out box by box
+    otherwise. The first sub-keep within the tie in ``order`` has the largest
+    expected score of the tied keeps; it wins if that beats the tied boxes'.
+    """
+    A, B, C, v, box_e, row_e, row_c, cat, keep1, keep2, order0, order1, bev, x0, x1 = ws[:15]
+    pts, succ = ws[16], ws[17]
+    subkeep_count = R.subkeep_count
+    widget(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, v)
+    ncat = pts.shape[1]
+    for r in range(ROLL_START, NUM_KEEPS):  # no roll left: the box
+        i = r - ROLL_START
+        best = A[r]
+        for j in range(nt):
+            row_e[j] = -np.inf
+            row_c[j] = -1
+        for c in range(ncat):
+            p = pts[i, c]
+            if p < 0:
+                continue
+            s2 = succ[i, c]
+            e = bev[i, c]
+            certain = min(nt, max(0, lo[s2] + p - t0))
+            banded = min(nt, max(0, lo[s2] + ln[s2] + p - t0))
+            base = off[s2] + t0 - p - lo[s2]
+            for j in range(certain):  # selects, not branches: the loops vectorise
+                ok = (best[j] - TIE <= 1.0) & (e > row_e[j])
+                row_e[j] = e if ok else row_e[j]
+                row_c[j] = c if ok else row_c[j]
+            for j in range(certain, banded):
+                ok = (nxt[base + j] >= best[j] - TIE) & (e > row_e[j])
+                row_e[j] = e if ok else row_e[j]
+                row_c[j] = c if ok else row_c[j]
+            for j in range(banded, nt):
+                ok = (best[j] - TIE <= 0.0) & (e > row_e[j])
+                row_e[j] = e if ok else row_e[j]
+                row_c[j] = c if ok else row_c[j]
+        for j in range(nt):
+            box_e[i, j] = row_e[j]
+            cat[j, r] = row_c[j]
+    for stage in range(2):  # one roll left (keep1, chances A), then two (keep2, chances B)
+        E = A if stage == 0 else B
+        TOP = B if stage == 0 else C
+        X = x0 if stage == 0 else x1
+        order = order0 if stage == 0 else order1
+        keep = keep1 if stage == 0 else keep2
+        for r in range(ROLL_START, NUM_KEEPS):
+            i = r - ROLL_START
+            top = TOP[r]
+            best = A[r]
+            for j in range(nt):
+                th = top[j] - TIE
+                if top[j] == best[j]:
+                    be = box_e[i, j]
+                elif th > best[j]:
+                    be = -np.inf
+                else:  # a keep above scoring now, by no more than the tie
+                    be = _box_tie(i, t0 + j, top[j], pts, succ, bev, nxt, lo, ln, off)
+                choice = r
+                for q in range(subkeep_count[i]):
+                    k = order[i, q]
+                    if E[k, j] >= th:
+                        if X[k] > be:
+                            choice = k
+                        break
+                keep[j, r] = choice
+
+
+@njit(cache=True)
 def _box_tie(i, t, top, pts, succ, bev, nxt, lo, ln, off):
     """The largest expected score of the boxes of roll i whose chance is within the tie
-    of ``top`` (-inf if none): the box test of :func:`_tied_choice`, for one t."""
+    of ``top`` (-inf if none), for one t."""
     chosen = -np.inf
     for c in range(pts.shape[1]):
         p = pts[i, c]
@@ -511,6 +369,138 @@ def _box_tie(i, t, top, pts, succ, bev, nxt, lo, ln, off):
                 and _band_value(succ[i, c], t - p, nxt, lo, ln, off) >= top - TIE):  # fmt: skip
             chosen = bev[i, c]
     return chosen
+
+
+@njit(cache=True)
+def forward_layer(
+    target, states, ids, mass, cur, nxt, sid, lo, ln, off, V, V0, R, cut,
+    row_of, next_mass, final, rsid, roff, rlow, rlen, rdata,
+):  # fmt: skip
+    """Push the chance of every (state, points so far < target) of one layer through a turn.
+
+    ``mass[i, p]``: the chance of starting a turn in ``states[i]`` with p points.
+    A turn with t = target - p points still needed is played for the target
+    (:func:`decide_tile`, TILE values of t at once), unless V(s, t) < ``cut`` (out of
+    reach): then for the expected score, as every turn once the target is reached.
+    Mass that reaches the target goes to ``final`` (final score) through the optimal
+    policy's remaining-score distribution ``(rsid, roff, rlow, rlen, rdata)``; the rest
+    to ``next_mass`` (row ``row_of[id]`` for the next layer's state id); a full card
+    ends in ``final``. The points so far are taken in increasing order.
+    """
+    ncat = R.score.shape[0]
+    ws = policy_workspace(ncat, R.subkeeps.shape[1])
+    cat, keep1, keep2 = ws[7], ws[8], ws[9]
+    m1 = np.empty(NUM_KEEPS)
+    m2 = np.empty(NUM_KEEPS)
+    prob = np.zeros((ncat, MAX_POINTS))
+    nu_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
+    ny_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
+    opt = workspace(ncat)  # the optimum's outcomes (state_outcomes)
+    own = outcome_arrays(ncat)  # the strategy's own outcomes
+    full = (1 << ncat) - 1
+    for i in range(states.shape[0]):
+        mask, u, y = states[i, 0], states[i, 1], states[i, 2]
+        s = ids[i]
+        have_ev = False
+        n_ev = 0
+        prepared = False
+        pmin = 0
+        while pmin < target and mass[i, pmin] == 0.0:
+            pmin += 1
+        # Tiles of targets from the largest t (the fewest points so far) down.
+        t_hi = target - pmin
+        t_lo = 1
+        while t_hi >= t_lo:
+            t0 = max(t_lo, t_hi - TILE + 1)
+            nt = t_hi - t0 + 1
+            decided = False
+            for j in range(nt - 1, -1, -1):
+                t = t0 + j
+                p = target - t
+                w = mass[i, p]
+                if w == 0.0:
+                    continue
+                if _band_value(s, t, cur, lo, ln, off) < cut:
+                    if not have_ev:
+                        n_ev = state_outcomes(OPTIMAL, V, V0, mask, u, y, R, opt)[0]
+                        have_ev = True
+                    nout = n_ev
+                    oc, ot, op, onu, ony = opt[12]  # where state_outcomes listed them
+                else:
+                    if not prepared:
+                        prepare_turn(mask, u, y, sid, V, R, ws)
+                        prepared = True
+                    if not decided:
+                        decide_tile(t0, nt, nxt, lo, ln, off, R, ws)
+                        decided = True
+                    turn_outcomes(mask, u, y, keep2[j], keep1[j], cat[j], R, prob, nu_out,
+                                  ny_out, m1, m2)  # fmt: skip
+                    oc, ot, op, onu, ony = own
+                    nout = outcome_list(mask, prob, nu_out, ny_out, oc, ot, op, onu, ony)
+                for k in range(nout):
+                    m2c = mask | (1 << oc[k])
+                    q = op[k] * w
+                    p2 = p + ot[k]
+                    if m2c == full:
+                        final[p2] += q
+                    elif p2 >= target:
+                        r2 = rsid[m2c, onu[k], ony[k]]
+                        base = p2 + rlow[r2]
+                        o = roff[r2]
+                        for jj in range(rlen[r2]):
+                            final[base + jj] += q * rdata[o + jj]
+                    else:
+                        s2 = sid[m2c, onu[k], ony[k]]
+                        next_mass[row_of[s2], p2] += q
+            t_hi = t0 - 1
+
+
+@njit(cache=True)
+def mean_tile(t0, nt, nxt, lo, ln, off, R, ws, MA, MB, MC, mrows, row_of, ev, out):
+    """``out[j]``: the expected points still to come when the turn is played by the
+    high-score strategy for t = t0 + j points still needed (columns j < nt), by the
+    decisions of :func:`decide_tile` (after :func:`prepare_turn`).
+
+    ``MA``, ``MB``, ``MC`` carry the expected points as :func:`widget`'s ``A``, ``B``,
+    ``C`` carry the chances (no roll left, one, two); ``mrows[row_of[s], t - 1]`` is M
+    of the next layer's state s, ``ev[s]`` the optimum's expected points (what the
+    strategy scores once the target is reached).
+    """
+    add, roll_prob = R.add, R.roll_prob
+    decide_tile(t0, nt, nxt, lo, ln, off, R, ws)
+    cat, keep1, keep2, pts, succ = ws[7], ws[8], ws[9], ws[16], ws[17]
+    ncat = pts.shape[1]
+    for r in range(ROLL_START, NUM_KEEPS):  # the box's points and M after it
+        i = r - ROLL_START
+        row = MA[r]
+        for c in range(ncat):
+            p = pts[i, c]
+            if p < 0:
+                continue
+            s2 = succ[i, c]
+            reached = min(nt, max(0, p - t0 + 1))  # t - p <= 0: the target is reached
+            for j in range(reached):
+                row[j] = p + ev[s2] if cat[j, r] == c else row[j]
+            if reached < nt:
+                mr = mrows[row_of[s2]]
+                base = t0 - p - 1
+                for j in range(reached, nt):
+                    row[j] = p + mr[base + j] if cat[j, r] == c else row[j]
+    _expect_rows(MA, add, nt)
+    for r in range(ROLL_START, NUM_KEEPS):
+        for j in range(nt):
+            MB[r, j] = MA[keep1[j, r], j]
+    _expect_rows(MB, add, nt)
+    for r in range(ROLL_START, NUM_KEEPS):
+        for j in range(nt):
+            MC[r, j] = MB[keep2[j, r], j]
+    for j in range(nt):
+        out[j] = 0.0
+    for r in range(ROLL_START, NUM_KEEPS):
+        p = roll_prob[r]
+        row = MC[r]
+        for j in range(nt):
+            out[j] += p * row[j]
 
 
 @njit(cache=True, parallel=True)
@@ -526,39 +516,21 @@ def mean_block(states, ids, cur, nxt, sid, lo, ln, off, R, cut, V, ev, mrows, ro
     ncat = R.score.shape[0]
     nchunks = min(n, 128)
     for chunk in prange(nchunks):
-        A = np.empty((NUM_KEEPS, TILE))
-        B = np.empty((NUM_KEEPS, TILE))
-        C = np.empty((NUM_KEEPS, TILE))
+        ws = policy_workspace(ncat, R.subkeeps.shape[1])
         MA = np.empty((NUM_KEEPS, TILE))
         MB = np.empty((NUM_KEEPS, TILE))
         MC = np.empty((NUM_KEEPS, TILE))
-        box_e = np.empty((NUM_KEEPS - ROLL_START, TILE))
-        cat = np.empty(TILE, dtype=np.int64)
-        order0 = np.empty((NUM_KEEPS - ROLL_START, R.subkeeps.shape[1]), dtype=np.int64)
-        order1 = np.empty_like(order0)
-        v = np.empty(TILE)
         m = np.empty(TILE)
-        pts = np.empty((NUM_KEEPS - ROLL_START, ncat), dtype=np.int64)
-        succ = np.empty((NUM_KEEPS - ROLL_START, ncat), dtype=np.int64)
-        bev = np.empty((NUM_KEEPS - ROLL_START, ncat))
-        x0 = np.empty(NUM_KEEPS)
-        x1 = np.empty(NUM_KEEPS)
-        xw = np.empty(NUM_KEEPS)
         for i in range(chunk * n // nchunks, (chunk + 1) * n // nchunks):
             mask, u, y = states[i, 0], states[i, 1], states[i, 2]
             s = ids[i]
             row = out[i]
             tend = min(tmax, lo[s] + ln[s] - 1)  # V is 0 above the band
             if tend >= 1:
-                successors(mask, u, y, sid, R, pts, succ)
-                box_expectations(V, mask, u, y, R, bev)
-                turn_tables(V, mask, u, y, R, x0, x1, xw)
-                keep_order(x0, R, order0)
-                keep_order(x1, R, order1)
+                prepare_turn(mask, u, y, sid, V, R, ws)
             for t0 in range(1, tend + 1, TILE):
                 nt = min(TILE, tend - t0 + 1)
-                mean_tile(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, v, MA, MB, MC, box_e,
-                          bev, x0, x1, mrows, row_of, ev, cat, order0, order1, m)  # fmt: skip
+                mean_tile(t0, nt, nxt, lo, ln, off, R, ws, MA, MB, MC, mrows, row_of, ev, m)
                 for j in range(nt):
                     row[t0 - 1 + j] = m[j]
             for t in range(1, tmax + 1):

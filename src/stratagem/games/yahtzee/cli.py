@@ -470,9 +470,11 @@ def distribution_command(
 
             with _build_progress(r, "high-score table", as_json) as progress:
                 hs = _high_score_for(solution, (card.mask, card.upper, card.flag), progress)
-            low, pmf = high_score_distribution(
-                solution, hs, target, (card.mask, card.upper, card.flag, card.points)
-            )
+            with _build_progress(r, f"high-score:target={target} distribution", as_json) as pg:
+                low, pmf = high_score_distribution(
+                    solution, hs, target, (card.mask, card.upper, card.flag, card.points),
+                    progress=pg,
+                )  # fmt: skip
             dist = ScoreDistribution(r, f"high-score:target={target}", low, pmf)
         else:
             with _build_progress(r, f"{policy} score distribution", as_json) as progress:

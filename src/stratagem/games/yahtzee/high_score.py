@@ -437,6 +437,8 @@ def high_score_distribution(
     table: HighScoreTable,
     target: int,
     card: tuple[int, int, int, int] = (0, 0, 0, 0),
+    progress: Progress | None = None,
+    block: int = 2048,
 ) -> tuple[int, np.ndarray]:
     """The exact final-score distribution of the high-score strategy for ``target``.
 
@@ -446,6 +448,10 @@ def high_score_distribution(
     :func:`._dist_kernels.turn_outcomes`); once the target is reached the rest
     of the game is the expected-score optimum's, whose remaining-score
     distributions finish it. Returns ``(0, pmf)`` over final scores.
+
+    From the empty card this is every (state, points so far) pair below the target:
+    tens of minutes for a high target (``progress(states_done, states_total)`` is
+    called between blocks of ``block`` states, where Ctrl-C also stops it).
     """
     from stratagem.games.yahtzee.distribution import _Kernels, remaining_distributions
     from stratagem.games.yahtzee.match import optimal_remaining
@@ -481,6 +487,8 @@ def high_score_distribution(
     mass[0, points] = 1.0
     k = _Kernels(solution)
     T = (opt.sid, opt.offsets, opt.lows, opt.lengths, opt.data)
+    total = sum(int((ids_all[f] >= 0).sum()) for f in range(filled0 + 1, ncat)) + 1
+    done = 0
     for filled in range(filled0, ncat):
         nxt_states = layers[filled + 1]
         keep = ids_all[filled + 1] >= 0
@@ -488,13 +496,20 @@ def high_score_distribution(
         row_of = np.full(len(table.lo), -1, dtype=np.int64)
         row_of[nxt_ids] = np.arange(len(nxt_ids))
         next_mass = np.zeros((len(nxt_ids), target))
-        HK.forward_layer(
-            target, states, ids, mass, table.layer(filled), table.layer(filled + 1), table.sid,
-            table.lo, table.ln, table.off, solution.values, k.V0, table.kernel_rules, CUT,
-            row_of, next_mass, final, *T,
-        )  # fmt: skip
+        cur, nxt = table.layer(filled), table.layer(filled + 1)
+        for a in range(0, len(states), block):  # in blocks: progress, and Ctrl-C between them
+            HK.forward_layer(
+                target, states[a : a + block], ids[a : a + block], mass[a : a + block], cur, nxt,
+                table.sid, table.lo, table.ln, table.off, solution.values, k.V0,
+                table.kernel_rules, CUT, row_of, next_mass, final, *T,
+            )  # fmt: skip
+            done += len(states[a : a + block])
+            if progress is not None:
+                progress(min(done, total), total)
         alive = next_mass.any(axis=1)
         states, ids, mass = nxt_states[alive], nxt_ids[alive], next_mass[alive]
+    if progress is not None:
+        progress(total, total)
     return 0, np.trim_zeros(final, "b")
 
 
