@@ -70,6 +70,18 @@ def _best_subkeep_rows(A, B, sub, sub_count, nt):
 
 
 @njit(cache=True)
+def _roll_mean(C, roll_prob, nt, out):
+    """``out[j]``: the mean of ``C[r, j]`` over the first roll r of a turn."""
+    for j in range(nt):
+        out[j] = 0.0
+    for r in range(ROLL_START, NUM_KEEPS):
+        p = roll_prob[r]
+        row = C[r]
+        for j in range(nt):
+            out[j] += p * row[j]
+
+
+@njit(cache=True)
 def successors(mask, u, y, sid, R, pts_out, sid_out):
     """``pts_out[r, c]``, ``sid_out[r, c]``: points and next state of scoring roll r in box c
     (-1 where it is not legal); one turn's lookups, shared by every target."""
@@ -123,13 +135,7 @@ def widget(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, out):
     _best_subkeep_rows(A, B, sub, sub_count, nt)
     _expect_rows(B, add, nt)
     _best_subkeep_rows(B, C, sub, sub_count, nt)
-    for j in range(nt):
-        out[j] = 0.0
-    for r in range(ROLL_START, NUM_KEEPS):
-        p = roll_prob[r]
-        row = C[r]
-        for j in range(nt):
-            out[j] += p * row[j]
+    _roll_mean(C, roll_prob, nt, out)
     # All rolls certain means certain: make it exactly 1 (the sum of the roll
     # probabilities need not round to 1).
     for j in range(nt):
@@ -494,13 +500,7 @@ def mean_tile(t0, nt, nxt, lo, ln, off, R, ws, MA, MB, MC, mrows, row_of, ev, ou
     for r in range(ROLL_START, NUM_KEEPS):
         for j in range(nt):
             MC[r, j] = MB[keep2[j, r], j]
-    for j in range(nt):
-        out[j] = 0.0
-    for r in range(ROLL_START, NUM_KEEPS):
-        p = roll_prob[r]
-        row = MC[r]
-        for j in range(nt):
-            out[j] += p * row[j]
+    _roll_mean(MC, roll_prob, nt, out)
 
 
 @njit(cache=True, parallel=True)
