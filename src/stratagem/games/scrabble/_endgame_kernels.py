@@ -39,8 +39,10 @@ from stratagem.games.scrabble._kernels import (
     SIZE,
     STACK_FIELDS,
     _walk,
+    distinct_letters,
     square_anchor,
     square_check,
+    start_reaches_anchor,
 )
 
 MAX_FRAMES = 64 + 3
@@ -178,19 +180,7 @@ def _gen_line(
         if (dirty >> i) & 1:
             last = i
     for s in range(min(last + 2, SIZE)):
-        if s > 0 and board[r, s - 1] >= 0:
-            continue
-        empties = 0
-        reach = False
-        for c in range(s, SIZE):
-            if board[r, c] < 0:
-                if anchor[r, c]:
-                    reach = empties < tiles
-                    break
-                empties += 1
-                if empties >= tiles:
-                    break
-        if not reach:
+        if not start_reaches_anchor(board, anchor, r, s, tiles):
             continue
         # The word ends before the (tiles + 1)-th empty square from s: skip a start
         # whose every move, widened by one square, misses the dirty positions.
@@ -262,12 +252,7 @@ def _generate(
         tiles += rack[i]
     if tiles == 0:
         return top
-    rack_letters = np.zeros(nletters, dtype=np.int64)
-    n_rack_letters = 0
-    for letter in range(nletters):
-        if rack[letter] > 0:
-            rack_letters[n_rack_letters] = letter
-            n_rack_letters += 1
+    rack_letters, n_rack_letters = distinct_letters(rack, nletters)
     for line in range(NLINES):
         if dirt[line] == 0:
             continue
