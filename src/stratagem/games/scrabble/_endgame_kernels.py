@@ -39,6 +39,8 @@ from stratagem.games.scrabble._kernels import (
     SIZE,
     STACK_FIELDS,
     _walk,
+    square_anchor,
+    square_check,
 )
 
 MAX_FRAMES = 64 + 3
@@ -74,81 +76,17 @@ def node_key(board_hash, have0, have1, player, scoreless):
 
 
 @njit(cache=True)
-def _square_check(board, r, c, child, terminal, mask, root, values, nletters, cmask, csum):
-    """The cross-check of square (r, c) for play along rows (as :func:`_kernels.cross_checks`):
-    the letters whose column word is valid, and the column word's points (-1: none)."""
-    if board[r, c] >= 0:
-        cmask[r, c] = np.uint64(0)
-        csum[r, c] = -1
-        return
-    up = r
-    while up > 0 and board[up - 1, c] >= 0:
-        up -= 1
-    down = r
-    while down < SIZE - 1 and board[down + 1, c] >= 0:
-        down += 1
-    if up == r and down == r:
-        full = np.uint64(0)
-        for letter in range(nletters):
-            full |= np.uint64(1) << np.uint64(letter)
-        cmask[r, c] = full
-        csum[r, c] = -1
-        return
-    total = 0
-    node = root
-    for rr in range(up, r):
-        code = board[rr, c]
-        if code < BLANK:
-            total += values[code]
-        if node >= 0:
-            node = child[node, code & (BLANK - 1)]
-    for rr in range(r + 1, down + 1):
-        code = board[rr, c]
-        if code < BLANK:
-            total += values[code]
-    allowed = np.uint64(0)
-    if node >= 0:
-        bits = mask[node]
-        for letter in range(nletters):
-            if (bits >> np.uint64(letter)) & np.uint64(1):
-                n2 = child[node, letter]
-                for rr in range(r + 1, down + 1):
-                    n2 = child[n2, board[rr, c] & (BLANK - 1)]
-                    if n2 < 0:
-                        break
-                if n2 >= 0 and terminal[n2]:
-                    allowed |= np.uint64(1) << np.uint64(letter)
-    cmask[r, c] = allowed
-    csum[r, c] = total
-
-
-@njit(cache=True)
-def _square_anchor(board, r, c, empty):
-    """An empty square next to a tile (the centre alone on an empty board)."""
-    if board[r, c] >= 0:
-        return False
-    if empty:
-        return r == SIZE // 2 and c == SIZE // 2
-    return (
-        (r > 0 and board[r - 1, c] >= 0)
-        or (r < SIZE - 1 and board[r + 1, c] >= 0)
-        or (c > 0 and board[r, c - 1] >= 0)
-        or (c < SIZE - 1 and board[r, c + 1] >= 0)
-    )
-
-
-@njit(cache=True)
 def _all_checks(board, board_t, child, terminal, mask, root, values, nletters, empty, cm, cs,
                 an):  # fmt: skip
     """Cross-checks and anchors of every square, for both directions (index 0: along
     rows of ``board``; 1: along rows of ``board_t``, that is down)."""
     for r in range(SIZE):
         for c in range(SIZE):
-            _square_check(board, r, c, child, terminal, mask, root, values, nletters, cm[0],
+            square_check(board, r, c, child, terminal, mask, root, values, nletters, cm[0],
                           cs[0])  # fmt: skip
-            _square_check(board_t, r, c, child, terminal, mask, root, values, nletters, cm[1],
+            square_check(board_t, r, c, child, terminal, mask, root, values, nletters, cm[1],
                           cs[1])  # fmt: skip
-            an[0, r, c] = _square_anchor(board, r, c, empty)
+            an[0, r, c] = square_anchor(board, r, c, empty)
             an[1, c, r] = an[0, r, c]
 
 
@@ -203,10 +141,10 @@ def _recheck(board, board_t, m, mv_sq, mv_n, bound, nb, child, terminal, mask, r
         o = bound[k] // (SIZE * SIZE)
         sq = bound[k] % (SIZE * SIZE)
         if o == 0:
-            _square_check(board, sq // SIZE, sq % SIZE, child, terminal, mask, root, values,
+            square_check(board, sq // SIZE, sq % SIZE, child, terminal, mask, root, values,
                           nletters, cm[0], cs[0])  # fmt: skip
         else:
-            _square_check(board_t, sq // SIZE, sq % SIZE, child, terminal, mask, root, values,
+            square_check(board_t, sq // SIZE, sq % SIZE, child, terminal, mask, root, values,
                           nletters, cm[1], cs[1])  # fmt: skip
     for i in range(mv_n[m]):
         sq = mv_sq[m, i]
@@ -216,12 +154,12 @@ def _recheck(board, board_t, m, mv_sq, mv_n, bound, nb, child, terminal, mask, r
             r = r0 + (k == 1) - (k == 2)
             c = c0 + (k == 3) - (k == 4)
             if 0 <= r < SIZE and 0 <= c < SIZE:
-                an[0, r, c] = _square_anchor(board, r, c, empty)
+                an[0, r, c] = square_anchor(board, r, c, empty)
                 an[1, c, r] = an[0, r, c]
         # a tile laid or lifted also changes its own square's checks (filled: none)
-        _square_check(board, r0, c0, child, terminal, mask, root, values, nletters, cm[0],
+        square_check(board, r0, c0, child, terminal, mask, root, values, nletters, cm[0],
                       cs[0])  # fmt: skip
-        _square_check(board_t, c0, r0, child, terminal, mask, root, values, nletters, cm[1],
+        square_check(board_t, c0, r0, child, terminal, mask, root, values, nletters, cm[1],
                       cs[1])  # fmt: skip
 
 

@@ -52,76 +52,86 @@ def cross_checks(board, child, terminal, mask, root, values, nletters, cmask, cs
 
     ``csum`` is -1 where the square has no neighbour above or below (no cross word).
     """
-    full = np.uint64(0)
-    for letter in range(nletters):
-        full |= np.uint64(1) << np.uint64(letter)
     for r in range(SIZE):
         for c in range(SIZE):
-            if board[r, c] >= 0:
-                cmask[r, c] = np.uint64(0)
-                csum[r, c] = -1
-                continue
-            up = r
-            while up > 0 and board[up - 1, c] >= 0:
-                up -= 1
-            down = r
-            while down < SIZE - 1 and board[down + 1, c] >= 0:
-                down += 1
-            if up == r and down == r:
-                cmask[r, c] = full
-                csum[r, c] = -1
-                continue
-            total = 0
-            node = root
-            for rr in range(up, r):
-                code = board[rr, c]
-                if code < BLANK:
-                    total += values[code]
-                if node >= 0:
-                    node = child[node, code & (BLANK - 1)]
-            for rr in range(r + 1, down + 1):
-                code = board[rr, c]
-                if code < BLANK:
-                    total += values[code]
-            allowed = np.uint64(0)
-            if node >= 0:
-                bits = mask[node]
-                for letter in range(nletters):
-                    if (bits >> np.uint64(letter)) & np.uint64(1):
-                        n2 = child[node, letter]
-                        for rr in range(r + 1, down + 1):
-                            n2 = child[n2, board[rr, c] & (BLANK - 1)]
-                            if n2 < 0:
-                                break
-                        if n2 >= 0 and terminal[n2]:
-                            allowed |= np.uint64(1) << np.uint64(letter)
-            cmask[r, c] = allowed
-            csum[r, c] = total
+            square_check(board, r, c, child, terminal, mask, root, values, nletters, cmask, csum)
+
+
+@njit(cache=True)
+def square_check(board, r, c, child, terminal, mask, root, values, nletters, cmask, csum):
+    """The cross-check of square (r, c) for play along rows (a square of :func:`cross_checks`):
+    the letters whose column word is valid, and the column word's points (-1: none)."""
+    if board[r, c] >= 0:
+        cmask[r, c] = np.uint64(0)
+        csum[r, c] = -1
+        return
+    up = r
+    while up > 0 and board[up - 1, c] >= 0:
+        up -= 1
+    down = r
+    while down < SIZE - 1 and board[down + 1, c] >= 0:
+        down += 1
+    if up == r and down == r:
+        full = np.uint64(0)
+        for letter in range(nletters):
+            full |= np.uint64(1) << np.uint64(letter)
+        cmask[r, c] = full
+        csum[r, c] = -1
+        return
+    total = 0
+    node = root
+    for rr in range(up, r):
+        code = board[rr, c]
+        if code < BLANK:
+            total += values[code]
+        if node >= 0:
+            node = child[node, code & (BLANK - 1)]
+    for rr in range(r + 1, down + 1):
+        code = board[rr, c]
+        if code < BLANK:
+            total += values[code]
+    allowed = np.uint64(0)
+    if node >= 0:
+        bits = mask[node]
+        for letter in range(nletters):
+            if (bits >> np.uint64(letter)) & np.uint64(1):
+                n2 = child[node, letter]
+                for rr in range(r + 1, down + 1):
+                    n2 = child[n2, board[rr, c] & (BLANK - 1)]
+                    if n2 < 0:
+                        break
+                if n2 >= 0 and terminal[n2]:
+                    allowed |= np.uint64(1) << np.uint64(letter)
+    cmask[r, c] = allowed
+    csum[r, c] = total
 
 
 @njit(cache=True)
 def anchors(board, anchor):
     """Empty squares next to a tile; the centre alone on an empty board."""
-    any_tile = False
-    for r in range(SIZE):
-        for c in range(SIZE):
-            anchor[r, c] = False
-            if board[r, c] >= 0:
-                any_tile = True
-    if not any_tile:
-        anchor[SIZE // 2, SIZE // 2] = True
-        return
+    empty = True
     for r in range(SIZE):
         for c in range(SIZE):
             if board[r, c] >= 0:
-                continue
-            if (
-                (r > 0 and board[r - 1, c] >= 0)
-                or (r < SIZE - 1 and board[r + 1, c] >= 0)
-                or (c > 0 and board[r, c - 1] >= 0)
-                or (c < SIZE - 1 and board[r, c + 1] >= 0)
-            ):
-                anchor[r, c] = True
+                empty = False
+    for r in range(SIZE):
+        for c in range(SIZE):
+            anchor[r, c] = square_anchor(board, r, c, empty)
+
+
+@njit(cache=True)
+def square_anchor(board, r, c, empty):
+    """An empty square next to a tile (the centre alone on an empty board)."""
+    if board[r, c] >= 0:
+        return False
+    if empty:
+        return r == SIZE // 2 and c == SIZE // 2
+    return (
+        (r > 0 and board[r - 1, c] >= 0)
+        or (r < SIZE - 1 and board[r + 1, c] >= 0)
+        or (c > 0 and board[r, c - 1] >= 0)
+        or (c < SIZE - 1 and board[r, c + 1] >= 0)
+    )
 
 
 @njit(cache=True)
