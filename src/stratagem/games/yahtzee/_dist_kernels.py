@@ -175,6 +175,43 @@ def turn_outcomes(mask, u, y, keep2, keep1, cat, R, prob, nu_out, ny_out, m1, m2
 
 
 @njit(cache=True)
+def outcome_list(mask, prob, nu_out, ny_out, oc, ot, op, onu, ony):
+    """The turn outcomes of ``prob`` (from :func:`turn_outcomes`) with a chance > 0,
+    in the order box, then points: ``op[k]`` the chance that the turn ends in box
+    ``oc[k]`` with ``ot[k]`` points, the next state's upper total and Yahtzee flag
+    ``onu[k]``, ``ony[k]``. Returns how many there are.
+    """
+    n = 0
+    for c in range(prob.shape[0]):
+        if (mask >> c) & 1:
+            continue
+        for t in range(MAX_POINTS):
+            p = prob[c, t]
+            if p == 0.0:
+                continue
+            oc[n] = c
+            ot[n] = t
+            op[n] = p
+            onu[n] = nu_out[c, t]
+            ony[n] = ny_out[c, t]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def outcome_arrays(ncat):
+    """Room for :func:`outcome_list`: ``(oc, ot, op, onu, ony)``."""
+    size = ncat * MAX_POINTS
+    return (
+        np.empty(size, dtype=np.int64),
+        np.empty(size, dtype=np.int64),
+        np.empty(size),
+        np.empty(size, dtype=np.int64),
+        np.empty(size, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
 def workspace(ncat):
     """Scratch arrays of :func:`state_outcomes` (one set per thread)."""
     return (
@@ -190,16 +227,20 @@ def workspace(ncat):
         np.zeros((ncat, MAX_POINTS)),  # prob
         np.zeros((ncat, MAX_POINTS), dtype=np.int64),  # nu
         np.zeros((ncat, MAX_POINTS), dtype=np.int64),  # ny
+        outcome_arrays(ncat),
     )
 
 
 @njit(cache=True)
 def state_outcomes(pid, V, V0, mask, u, y, R, ws):
-    """The policy's choices at one state, then its turn outcomes; returns (prob, nu, ny)."""
-    keep2, keep1, cat, e0, e1, w, m1, m2, held, prob, nu_out, ny_out = ws
+    """The policy's choices at one state, then its turn outcomes as an
+    :func:`outcome_list`: returns ``(n, oc, ot, op, onu, ony)``."""
+    keep2, keep1, cat, e0, e1, w, m1, m2, held, prob, nu_out, ny_out, lst = ws
     policy_tables(pid, V, V0, mask, u, y, R, keep2, keep1, cat, e0, e1, w, held)
     turn_outcomes(mask, u, y, keep2, keep1, cat, R, prob, nu_out, ny_out, m1, m2)
-    return prob, nu_out, ny_out
+    oc, ot, op, onu, ony = lst
+    n = outcome_list(mask, prob, nu_out, ny_out, oc, ot, op, onu, ony)
+    return n, oc, ot, op, onu, ony
 
 
 @njit(cache=True, parallel=True)
@@ -212,21 +253,17 @@ def moments_layer(pid, V, V0, M1, M2, states, R):
         ws = workspace(ncat)
         for i in range(chunk * n // nchunks, (chunk + 1) * n // nchunks):
             mask, u, y = states[i, 0], states[i, 1], states[i, 2]
-            prob, nu_out, ny_out = state_outcomes(pid, V, V0, mask, u, y, R, ws)
+            nout, oc, ot, op, onu, ony = state_outcomes(pid, V, V0, mask, u, y, R, ws)
             s1 = 0.0
             s2 = 0.0
-            for c in range(ncat):
-                if (mask >> c) & 1:
-                    continue
-                m2 = mask | (1 << c)
-                for t in range(MAX_POINTS):
-                    p = prob[c, t]
-                    if p == 0.0:
-                        continue
-                    f1 = M1[m2, nu_out[c, t], ny_out[c, t]]
-                    f2 = M2[m2, nu_out[c, t], ny_out[c, t]]
-                    s1 += p * (t + f1)
-                    s2 += p * (t * t + 2.0 * t * f1 + f2)
+            for k in range(nout):
+                m2 = mask | (1 << oc[k])
+                t = ot[k]
+                p = op[k]
+                f1 = M1[m2, onu[k], ony[k]]
+                f2 = M2[m2, onu[k], ony[k]]
+                s1 += p * (t + f1)
+                s2 += p * (t * t + 2.0 * t * f1 + f2)
             M1[mask, u, y] = s1
             M2[mask, u, y] = s2
 
@@ -254,26 +291,20 @@ def distribution_layer(
         scratch = np.zeros(2 * width + MAX_POINTS)
         for i in range(chunk * n // nchunks, (chunk + 1) * n // nchunks):
             mask, u, y = states[i, 0], states[i, 1], states[i, 2]
-            prob, nu_out, ny_out = state_outcomes(pid, V, V0, mask, u, y, R, ws)
+            nout, oc, ot, op, onu, ony = state_outcomes(pid, V, V0, mask, u, y, R, ws)
             top = 0
-            for c in range(ncat):
-                if (mask >> c) & 1:
+            for k in range(nout):
+                s = sid[mask | (1 << oc[k]), onu[k], ony[k]]
+                if s < 0:
+                    status[chunk] = 2
                     continue
-                m2 = mask | (1 << c)
-                for t in range(MAX_POINTS):
-                    p = prob[c, t]
-                    if p == 0.0:
-                        continue
-                    s = sid[m2, nu_out[c, t], ny_out[c, t]]
-                    if s < 0:
-                        status[chunk] = 2
-                        continue
-                    base = t + lows[s]
-                    off = offsets[s]
-                    for j in range(lengths[s]):
-                        scratch[base + j] += p * data[off + j]
-                    if base + lengths[s] > top:
-                        top = base + lengths[s]
+                p = op[k]
+                base = ot[k] + lows[s]
+                off = offsets[s]
+                for j in range(lengths[s]):
+                    scratch[base + j] += p * data[off + j]
+                if base + lengths[s] > top:
+                    top = base + lengths[s]
             lo = 0
             acc = 0.0
             while lo < top and acc + scratch[lo] < trim:
@@ -350,18 +381,14 @@ def occupancy_layer(pid, V, V0, occ, seen, states, R, ycat, totals):
         if not seen[mask, u, y]:
             continue
         here = occ[mask, u, y]
-        prob, nu_out, ny_out = state_outcomes(pid, V, V0, mask, u, y, R, ws)
-        for c in range(ncat):
-            if (mask >> c) & 1:
-                continue
-            m2 = mask | (1 << c)
-            for t in range(MAX_POINTS):
-                p = prob[c, t]
-                if p == 0.0:
-                    continue
-                occ[m2, nu_out[c, t], ny_out[c, t]] += here * p
-                seen[m2, nu_out[c, t], ny_out[c, t]] = True
-                if c == ycat and t == 50:
-                    totals[0] += here * p
-                if t >= 100:
-                    totals[1] += here * p
+        nout, oc, ot, op, onu, ony = state_outcomes(pid, V, V0, mask, u, y, R, ws)
+        for k in range(nout):
+            m2 = mask | (1 << oc[k])
+            p = op[k]
+            t = ot[k]
+            occ[m2, onu[k], ony[k]] += here * p
+            seen[m2, onu[k], ony[k]] = True
+            if oc[k] == ycat and t == 50:
+                totals[0] += here * p
+            if t >= 100:
+                totals[1] += here * p

@@ -24,6 +24,8 @@ from numba import njit, prange
 from stratagem.games.yahtzee._dist_kernels import (
     MAX_POINTS,
     OPTIMAL,
+    outcome_arrays,
+    outcome_list,
     state_outcomes,
     turn_outcomes,
     workspace,
@@ -317,11 +319,13 @@ def forward_layer(
     prob = np.zeros((ncat, MAX_POINTS))
     nu_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
     ny_out = np.zeros((ncat, MAX_POINTS), dtype=np.int64)
+    own = outcome_arrays(ncat)  # the policy's own outcomes (ws holds the optimum's)
     full = (1 << ncat) - 1
     for i in range(states.shape[0]):
         mask, u, y = states[i, 0], states[i, 1], states[i, 2]
         s = ids[i]
         have_ev = False
+        n_ev = 0
         have_ties = False
         successors(mask, u, y, sid, R, pts, succ)
         for p in range(target):
@@ -331,9 +335,10 @@ def forward_layer(
             t = target - p
             if _band_value(s, t, cur, lo, ln, off) < cut:
                 if not have_ev:
-                    ev_prob, ev_nu, ev_ny = state_outcomes(OPTIMAL, V, V0, mask, u, y, R, ws)
+                    n_ev = state_outcomes(OPTIMAL, V, V0, mask, u, y, R, ws)[0]
                     have_ev = True
-                tp, tnu, tny = ev_prob, ev_nu, ev_ny
+                nout = n_ev
+                oc, ot, op, onu, ony = ws[12]  # where state_outcomes listed them
             else:
                 if not have_ties:  # the expected scores that break ties (once per state)
                     box_expectations(V, mask, u, y, R, bev)
@@ -342,25 +347,20 @@ def forward_layer(
                 policy_at(t, pts, succ, nxt, lo, ln, off, R, A, B, C, v, e0, e1, keep2, keep1,
                           cat, bev, x0, x1, xv)  # fmt: skip
                 turn_outcomes(mask, u, y, keep2, keep1, cat, R, prob, nu_out, ny_out, m1, m2)
-                tp, tnu, tny = prob, nu_out, ny_out
-            for c in range(ncat):
-                if (mask >> c) & 1:
-                    continue
-                m2c = mask | (1 << c)
-                for g in range(MAX_POINTS):
-                    q = tp[c, g]
-                    if q == 0.0:
-                        continue
-                    q *= w
-                    p2 = p + g
-                    if m2c == full:
-                        final[p2] += q
-                    elif p2 >= target:
-                        r2 = rsid[m2c, tnu[c, g], tny[c, g]]
-                        base = p2 + rlow[r2]
-                        o = roff[r2]
-                        for j in range(rlen[r2]):
-                            final[base + j] += q * rdata[o + j]
-                    else:
-                        s2 = sid[m2c, tnu[c, g], tny[c, g]]
-                        next_mass[row_of[s2], p2] += q
+                oc, ot, op, onu, ony = own
+                nout = outcome_list(mask, prob, nu_out, ny_out, oc, ot, op, onu, ony)
+            for k in range(nout):
+                m2c = mask | (1 << oc[k])
+                q = op[k] * w
+                p2 = p + ot[k]
+                if m2c == full:
+                    final[p2] += q
+                elif p2 >= target:
+                    r2 = rsid[m2c, onu[k], ony[k]]
+                    base = p2 + rlow[r2]
+                    o = roff[r2]
+                    for j in range(rlen[r2]):
+                        final[base + j] += q * rdata[o + j]
+                else:
+                    s2 = sid[m2c, onu[k], ony[k]]
+                    next_mass[row_of[s2], p2] += q
