@@ -39,8 +39,10 @@ from stratagem.games.scrabble._kernels import (
     SIZE,
     STACK_FIELDS,
     _walk,
+    distinct_letters,
     square_anchor,
     square_check,
+    start_reaches_anchor,
 )
 
 MAX_FRAMES = 64 + 3
@@ -178,19 +180,7 @@ def _gen_line(
         if (dirty >> i) & 1:
             last = i
     for s in range(min(last + 2, SIZE)):
-        if s > 0 and board[r, s - 1] >= 0:
-            continue
-        empties = 0
-        reach = False
-        for c in range(s, SIZE):
-            if board[r, c] < 0:
-                if anchor[r, c]:
-                    reach = empties < tiles
-                    break
-                empties += 1
-                if empties >= tiles:
-                    break
-        if not reach:
+        if not start_reaches_anchor(board, anchor, r, s, tiles):
             continue
         # The word ends before the (tiles + 1)-th empty square from s: skip a start
         # whose every move, widened by one square, misses the dirty positions.
@@ -262,12 +252,7 @@ def _generate(
         tiles += rack[i]
     if tiles == 0:
         return top
-    rack_letters = np.zeros(nletters, dtype=np.int64)
-    n_rack_letters = 0
-    for letter in range(nletters):
-        if rack[letter] > 0:
-            rack_letters[n_rack_letters] = letter
-            n_rack_letters += 1
+    rack_letters, n_rack_letters = distinct_letters(rack, nletters)
     for line in range(NLINES):
         if dirt[line] == 0:
             continue
@@ -341,6 +326,27 @@ def _lay(m, p, sign, board, board_t, racks, rv, have, left, slot_values, nletter
         rv[p] += sign * slot_values[slot]
     have[p] += sign * mv_need[m]
     left[p] += sign * mv_n[m]
+
+
+@njit(cache=True)
+def _tt_store(tt_key, tt_value, tt_move, tt_depth, tt_flag, tt_exact, key, value, alpha, beta,
+              move, depth, exact):  # fmt: skip
+    """Record a finished node's ``value`` and best ``move`` in ``key``'s slot of the
+    transposition table.
+
+    ``value`` found in the window (``alpha``, ``beta``) the node was entered with is
+    an upper bound at or below ``alpha``, a lower bound at or above ``beta``, else
+    exact. An entry proved to the end (``exact``) of the same key is not replaced by
+    one that is not. Returns ``(value, exact)``, what the node hands back to its parent."""
+    idx = key & np.uint64(tt_key.shape[0] - 1)
+    if not (tt_key[idx] == key and tt_exact[idx] and not exact):
+        tt_key[idx] = key
+        tt_value[idx] = value
+        tt_move[idx] = move
+        tt_depth[idx] = depth
+        tt_flag[idx] = UPPER if value <= alpha else (LOWER if value >= beta else EXACT)
+        tt_exact[idx] = exact
+    return value, exact
 
 
 @njit(cache=True, nogil=True)
@@ -561,18 +567,9 @@ def search(
                     m = -1
                 if m < 0 and PASSDONE[f]:
                     # every move tried: store and return
-                    best = BEST[f]
-                    flag = UPPER if best <= A0[f] else (LOWER if best >= B[f] else EXACT)
-                    idx = KEY[f] & ttmask
-                    if not (tt_key[idx] == KEY[f] and tt_exact[idx] and not EX[f]):
-                        tt_key[idx] = KEY[f]
-                        tt_value[idx] = best
-                        tt_move[idx] = BESTH[f]
-                        tt_depth[idx] = D[f]
-                        tt_flag[idx] = flag
-                        tt_exact[idx] = EX[f]
-                    ret = best
-                    ret_exact = EX[f]
+                    ret, ret_exact = _tt_store(
+                        tt_key, tt_value, tt_move, tt_depth, tt_flag, tt_exact, KEY[f], BEST[f],
+                        A0[f], B[f], BESTH[f], D[f], EX[f])  # fmt: skip
                     mode = RETURN
                     continue
             TRIED[f] += 1
@@ -677,18 +674,9 @@ def search(
                         if CUR[f] >= 0 and killers[f, 0] != mv_hash[CUR[f]]:
                             killers[f, 1] = killers[f, 0]
                             killers[f, 0] = mv_hash[CUR[f]]
-                        best = BEST[f]
-                        flag = UPPER if best <= A0[f] else (LOWER if best >= B[f] else EXACT)
-                        idx = KEY[f] & ttmask
-                        if not (tt_key[idx] == KEY[f] and tt_exact[idx] and not EX[f]):
-                            tt_key[idx] = KEY[f]
-                            tt_value[idx] = best
-                            tt_move[idx] = BESTH[f]
-                            tt_depth[idx] = D[f]
-                            tt_flag[idx] = flag
-                            tt_exact[idx] = EX[f]
-                        ret = best
-                        ret_exact = EX[f]
+                        ret, ret_exact = _tt_store(
+                            tt_key, tt_value, tt_move, tt_depth, tt_flag, tt_exact, KEY[f], BEST[f],
+                            A0[f], B[f], BESTH[f], D[f], EX[f])  # fmt: skip
                         mode = RETURN
                         continue
             EX[f] = EX[f] and val_exact

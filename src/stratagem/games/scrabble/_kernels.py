@@ -135,6 +135,38 @@ def square_anchor(board, r, c, empty):
 
 
 @njit(cache=True)
+def start_reaches_anchor(board, anchor, r, s, tiles):
+    """Whether square ``s`` of row ``r`` can start a word (the square before it is empty or
+    off the board) whose first anchor lies within reach of ``tiles`` rack tiles: fewer
+    than ``tiles`` empty squares lie between ``s`` and that anchor."""
+    if s > 0 and board[r, s - 1] >= 0:
+        return False
+    empties = 0
+    for c in range(s, SIZE):
+        if board[r, c] < 0:
+            if anchor[r, c]:
+                return empties < tiles
+            empties += 1
+            if empties >= tiles:
+                return False
+    return False
+
+
+@njit(cache=True)
+def distinct_letters(rack, nletters):
+    """The letters on ``rack`` (counts, blank last; the blank left out), each once in
+    letter order, in an array of ``nletters``, and how many there are: the walk's
+    candidates for a square."""
+    letters = np.zeros(nletters, dtype=np.int64)
+    n = 0
+    for letter in range(nletters):
+        if rack[letter] > 0:
+            letters[n] = letter
+            n += 1
+    return letters, n
+
+
+@njit(cache=True)
 def _walk(
     board, lm, wm, cmask, csum, anchor, child, terminal, mask, values, nletters, rack, root,
     r, s, tiles, down, bingo, word, best_only, out_info, out_word, count, best, st,
@@ -298,27 +330,10 @@ def _generate_lines(
         tiles += rack[i]
     word = np.full(SIZE, -1, dtype=np.int8)
     st = np.zeros((SIZE + 2, STACK_FIELDS), dtype=np.int64)
-    rack_letters = np.zeros(nletters, dtype=np.int64)
-    n_rack_letters = 0
-    for letter in range(nletters):
-        if rack[letter] > 0:
-            rack_letters[n_rack_letters] = letter
-            n_rack_letters += 1
+    rack_letters, n_rack_letters = distinct_letters(rack, nletters)
     for r in range(SIZE):
         for s in range(SIZE):
-            if s > 0 and board[r, s - 1] >= 0:
-                continue
-            empties = 0
-            reach = False
-            for c in range(s, SIZE):
-                if board[r, c] < 0:
-                    if anchor[r, c]:
-                        reach = empties < tiles
-                        break
-                    empties += 1
-                    if empties >= tiles:
-                        break
-            if not reach:
+            if not start_reaches_anchor(board, anchor, r, s, tiles):
                 continue
             count = _walk(
                 board, lm, wm, cmask, csum, anchor, child, terminal, mask, values, nletters,
