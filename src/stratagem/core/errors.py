@@ -7,6 +7,11 @@ clamped.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class StratagemError(Exception):
     """Base class of every error Stratagem raises on purpose."""
@@ -35,3 +40,20 @@ class ArenaError(StratagemError):
 
 class InvalidAgentError(ArenaError):
     """An agent spec that cannot be read, names no agent, or sets a parameter out of range."""
+
+
+def look_up(choices: Mapping[str, T], name: str, what: str, plural: str) -> T:
+    """``choices[name]``; an unknown name raises :class:`InvalidRulesError` naming the
+    choices (``unknown <what> 'x'; the <plural> are: a, b``).
+
+    >>> look_up({"pig": 1}, "hog", "Pig rules", "presets")
+    Traceback (most recent call last):
+    ...
+    stratagem.core.errors.InvalidRulesError: unknown Pig rules 'hog'; the presets are: pig
+    """
+    try:
+        return choices[name]
+    except KeyError:
+        raise InvalidRulesError(
+            f"unknown {what} {name!r}; the {plural} are: {', '.join(choices)}"
+        ) from None

@@ -32,7 +32,7 @@ from stratagem.core.tables import TableCache
 from stratagem.games.yahtzee.distribution import RemainingDistributions
 from stratagem.games.yahtzee.match import REMAINING_KIND, REMAINING_VERSION, optimal_remaining
 from stratagem.games.yahtzee.outcomes import OptionDistributions
-from stratagem.games.yahtzee.rules import PRESETS, UPPER, YahtzeeRules, preset
+from stratagem.games.yahtzee.rules import PRESETS, UPPER, preset
 from stratagem.games.yahtzee.solver import Solution, solve
 from stratagem.games.yahtzee.state import (
     Keep,
@@ -103,15 +103,9 @@ class _Advisor:
                 self.outcomes = OptionDistributions(OptimalStrategy(self.solution), tables)
 
 
-def rules_of(name: str) -> YahtzeeRules:
-    if name not in PRESETS:
-        raise StratagemError(f"unknown rules {name!r}; the presets are: {', '.join(PRESETS)}")
-    return preset(name)
-
-
 def solution(name: str, progress: Any = None) -> Solution:
     """The solved table of a preset (solved once per process, cached on disk)."""
-    rules = rules_of(name)
+    rules = preset(name)
     with _LOCK:
         lock = _SOLVE_LOCKS.setdefault(name, threading.Lock())
     with lock:
@@ -135,7 +129,7 @@ def _remaining_key(name: str) -> str:
 
 
 def _remaining_cached(name: str) -> bool:
-    rules = rules_of(name)
+    rules = preset(name)
     return TableCache().mapped_path(REMAINING_KIND, rules.fingerprint, REMAINING_VERSION).is_file()
 
 
@@ -209,7 +203,7 @@ class Position(BaseModel):
     )
 
     def situation(self) -> Situation:
-        rules = rules_of(self.rules)
+        rules = preset(self.rules)
         for name in self.filled:
             rules.category_index(name)
         if len(set(self.filled)) != len(self.filled):
@@ -575,7 +569,7 @@ def _view(request: Request, sid: str, game: YahtzeeGame) -> GameView:
 
 
 def _new_game(request: Request, body: NewGame) -> tuple[str, YahtzeeGame]:
-    rules = rules_of(body.rules)
+    rules = preset(body.rules)
     advisor(body.rules)  # solve (or load) before the game starts
     ai: Agent | None = None
     opponent = None

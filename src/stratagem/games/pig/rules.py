@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
 
-from stratagem.core.errors import InvalidRulesError
+from stratagem.core.errors import InvalidRulesError, look_up
 from stratagem.core.tables import fingerprint
 
 MAX_GOAL = 400
@@ -155,9 +155,4 @@ DEFAULT_PRESET = "pig"
 
 def preset(name: str = DEFAULT_PRESET) -> PigRules:
     """The named variant; an unknown name raises :class:`InvalidRulesError`."""
-    try:
-        return PRESETS[name]
-    except KeyError:
-        raise InvalidRulesError(
-            f"unknown Pig rules {name!r}; the presets are: {', '.join(PRESETS)}"
-        ) from None
+    return look_up(PRESETS, name, "Pig rules", "presets")

@@ -19,7 +19,7 @@ from functools import cached_property
 
 import numpy as np
 
-from stratagem.core.errors import InvalidRulesError, InvalidStateError
+from stratagem.core.errors import InvalidRulesError, InvalidStateError, look_up
 
 BLANK_FLAG = 64
 """Added to a letter index on the board when the tile there is a blank."""
@@ -202,9 +202,4 @@ LANGUAGE_CODES = {"english": "en", "czech": "cs"}
 
 def tile_set(name: str) -> TileSet:
     """The tile set called ``name`` (``english``, ``czech``)."""
-    try:
-        return TILE_SETS[name.lower()]
-    except KeyError:
-        raise InvalidRulesError(
-            f"unknown tile set {name!r}; the tile sets are: {', '.join(TILE_SETS)}"
-        ) from None
+    return look_up(TILE_SETS, name.lower(), "tile set", "tile sets")

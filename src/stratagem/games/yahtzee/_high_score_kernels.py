@@ -213,17 +213,13 @@ def _band_value(s, t, data, lo, ln, off):
 
 
 @njit(cache=True)
-def box_expectations(V, mask, u, y, R, out):
+def box_expectations(pts, succ, ev, out):
     """``out[r - ROLL_START, c]``: points of final roll r in box c plus the optimum's expected
-    score after it (-inf where the box may not take it): the expected score of the option."""
-    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
-    counts, ip = R.counts, R.ip
-    for r in range(ROLL_START, NUM_KEEPS):
-        for c in range(score.shape[0]):
-            pts, nu, ny, legal = category_points(
-                mask, u, y, c, r, score, upper_face, joker_score, counts, ip
-            )
-            out[r - ROLL_START, c] = pts + V[mask | (1 << c), nu, ny] if legal else -np.inf
+    score after it (``ev`` by state id; -inf where the box may not take it), given the
+    turn's :func:`successors`: the expected score of the option."""
+    for i in range(pts.shape[0]):
+        for c in range(pts.shape[1]):
+            out[i, c] = pts[i, c] + ev[succ[i, c]] if pts[i, c] >= 0 else -np.inf
 
 
 @njit(cache=True)
@@ -271,14 +267,14 @@ def policy_workspace(ncat, nsub):
 
 
 @njit(cache=True)
-def prepare_turn(mask, u, y, sid, V, R, ws):
+def prepare_turn(mask, u, y, sid, V, ev, R, ws):
     """What the decisions of one turn-start state share for every target: its
     ``successors``, the expected scores that break ties (``bev`` for boxes, from
     :func:`box_expectations`; ``x0``/``x1``, the optimum's keep values) and each
     roll's sub-keeps ordered by them (:func:`keep_order`)."""
     order0, order1, bev, x0, x1, xw, pts, succ = ws[10:]
     successors(mask, u, y, sid, R, pts, succ)
-    box_expectations(V, mask, u, y, R, bev)
+    box_expectations(pts, succ, ev, bev)
     turn_tables(V, mask, u, y, R, x0, x1, xw)
     keep_order(x0, R, order0)
     keep_order(x1, R, order1)
@@ -379,7 +375,7 @@ def _box_tie(i, t, top, pts, succ, bev, nxt, lo, ln, off):
 
 @njit(cache=True)
 def forward_layer(
-    target, states, ids, mass, cur, nxt, sid, lo, ln, off, V, V0, R, cut,
+    target, states, ids, mass, cur, nxt, sid, lo, ln, off, V, V0, ev, R, cut,
     row_of, next_mass, final, rsid, roff, rlow, rlen, rdata,
 ):  # fmt: skip
     """Push the chance of every (state, points so far < target) of one layer through a turn.
@@ -434,7 +430,7 @@ def forward_layer(
                     oc, ot, op, onu, ony = opt[12]  # where state_outcomes listed them
                 else:
                     if not prepared:
-                        prepare_turn(mask, u, y, sid, V, R, ws)
+                        prepare_turn(mask, u, y, sid, V, ev, R, ws)
                         prepared = True
                     if not decided:
                         decide_tile(t0, nt, nxt, lo, ln, off, R, ws)
@@ -527,7 +523,7 @@ def mean_block(states, ids, cur, nxt, sid, lo, ln, off, R, cut, V, ev, mrows, ro
             row = out[i]
             tend = min(tmax, lo[s] + ln[s] - 1)  # V is 0 above the band
             if tend >= 1:
-                prepare_turn(mask, u, y, sid, V, R, ws)
+                prepare_turn(mask, u, y, sid, V, ev, R, ws)
             for t0 in range(1, tend + 1, TILE):
                 nt = min(TILE, tend - t0 + 1)
                 mean_tile(t0, nt, nxt, lo, ln, off, R, ws, MA, MB, MC, mrows, row_of, ev, m)

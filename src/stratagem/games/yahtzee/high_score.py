@@ -481,6 +481,7 @@ def high_score_distribution(
         return 0, np.trim_zeros(final, "b")
     layers = reachable_states(rules, solution.arrays)
     ids_all = [table.sid[x[:, 0], x[:, 1], x[:, 2]] for x in layers]
+    ev = _values_by_id(table, solution, layers)
     states = np.array([[mask, upper, flag]], dtype=np.int64)
     ids = np.array([start_id], dtype=np.int64)
     mass = np.zeros((1, target))
@@ -500,7 +501,7 @@ def high_score_distribution(
         for a in range(0, len(states), block):  # in blocks: progress, and Ctrl-C between them
             HK.forward_layer(
                 target, states[a : a + block], ids[a : a + block], mass[a : a + block], cur, nxt,
-                table.sid, table.lo, table.ln, table.off, solution.values, k.V0,
+                table.sid, table.lo, table.ln, table.off, solution.values, k.V0, ev,
                 table.kernel_rules, CUT, row_of, next_mass, final, *T,
             )  # fmt: skip
             done += len(states[a : a + block])
@@ -511,6 +512,18 @@ def high_score_distribution(
     if progress is not None:
         progress(total, total)
     return 0, np.trim_zeros(final, "b")
+
+
+def _values_by_id(
+    table: HighScoreTable, solution: Solution, layers: Sequence[np.ndarray]
+) -> np.ndarray:
+    """The optimum's expected points still to come of every state of ``table``, by id."""
+    ev = np.zeros(len(table.lo))
+    for states in layers:
+        ids = table.sid[states[:, 0], states[:, 1], states[:, 2]]
+        ok = ids >= 0
+        ev[ids[ok]] = solution.values[states[ok, 0], states[ok, 1], states[ok, 2]]
+    return ev
 
 
 def high_score_means(
@@ -553,9 +566,7 @@ def high_score_means(
         if f == filled0:
             keep &= ids == start_id
         picked.append((states[keep], ids[keep]))
-    ev = np.zeros(len(table.lo))
-    for states, ids in picked:
-        ev[ids] = values[states[:, 0], states[:, 1], states[:, 2]]
+    ev = _values_by_id(table, solution, layers)
     total = sum(len(picked[f][0]) for f in range(filled0, ncat))
     done = 0
     row_of = np.full(len(table.lo), -1, dtype=np.int64)

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Literal
 
-from stratagem.core.errors import InvalidRulesError, InvalidStateError
+from stratagem.core.errors import InvalidRulesError, InvalidStateError, look_up
 from stratagem.core.tables import fingerprint
 
 NUM_DICE = 5
@@ -256,9 +256,4 @@ DEFAULT_PRESET = "yahtzee"
 
 def preset(name: str = DEFAULT_PRESET) -> YahtzeeRules:
     """The named rule set; an unknown name raises :class:`InvalidRulesError`."""
-    try:
-        return PRESETS[name]
-    except KeyError:
-        raise InvalidRulesError(
-            f"unknown Yahtzee rules {name!r}; the presets are: {', '.join(PRESETS)}"
-        ) from None
+    return look_up(PRESETS, name, "Yahtzee rules", "presets")
