@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -124,6 +125,28 @@ def test_mapped_table_round_trip_and_hit(tmp_path: Path) -> None:
     again, hit = cache.load_or_build_mapped("demo", "k", 1, _mapped_build)
     assert hit and again.header["rules"] == "r"
     assert not list(tmp_path.glob("*.tmp"))  # written to a temporary name, then renamed
+
+
+def test_a_killed_build_s_temporary_file_is_removed_by_the_next_build(tmp_path: Path) -> None:
+    """A build killed outright (SIGKILL, power loss) leaves its temporary file, up to a
+    table's size; the next build of that table removes it once it is stale, and leaves
+    a fresh one (a build still running elsewhere) and other tables' files alone."""
+
+    from stratagem.core.tables import STALE_SECONDS
+
+    cache = TableCache(tmp_path)
+    path = cache.mapped_path("demo", "k", 1)
+    stale = tmp_path / f"{path.name}abc123.tmp"
+    fresh = tmp_path / f"{path.name}def456.tmp"
+    other = tmp_path / "other-table.mtblxyz.tmp"
+    for f in (stale, fresh, other):
+        f.write_bytes(b"partial")
+    old = time.time() - STALE_SECONDS - 60
+    os.utime(stale, (old, old))
+    os.utime(other, (old, old))
+    cache.load_or_build_mapped("demo", "k", 1, _mapped_build)
+    assert not stale.exists()
+    assert fresh.read_bytes() == b"partial" and other.read_bytes() == b"partial"
 
 
 def test_mapped_table_changed_byte_is_caught_before_it_is_used(tmp_path: Path) -> None:

@@ -23,10 +23,12 @@ True
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
 import tempfile
+import time
 import warnings
 import zlib
 from collections.abc import Callable, Mapping
@@ -339,6 +341,22 @@ class MappedTable:
         return self.view(name)
 
 
+STALE_SECONDS = 6 * 3600
+"""A build writes its temporary file at least once a layer; one untouched this long
+was left by a build that was killed (not interrupted: Ctrl-C removes its own)."""
+
+
+def _remove_stale(path: Path) -> None:
+    """Delete the temporary files of killed builds of ``path`` (up to a table's size each)."""
+    now = time.time()
+    for tmp in path.parent.glob(glob.escape(path.name) + "*.tmp"):
+        try:
+            if now - tmp.stat().st_mtime > STALE_SECONDS:
+                tmp.unlink()
+        except OSError:  # another process removed it, or it is not ours to remove
+            pass
+
+
 class TableWriter:
     """Writes a memory-mapped table to a temporary file; :meth:`commit` renames it into place.
 
@@ -351,6 +369,7 @@ class TableWriter:
         self.path = path
         self.meta = dict(meta)
         path.parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale(path)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
         self._tmp = Path(tmp)
         self._handle = os.fdopen(fd, "wb")
