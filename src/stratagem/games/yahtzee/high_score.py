@@ -449,9 +449,9 @@ def high_score_distribution(
     of the game is the expected-score optimum's, whose remaining-score
     distributions finish it. Returns ``(0, pmf)`` over final scores.
 
-    From the empty card this is every (state, points so far) pair below the target:
-    tens of minutes for a high target (``progress(states_done, states_total)`` is
-    called between blocks of ``block`` states, where Ctrl-C also stops it).
+    From the empty card this is every (state, points so far) pair below the target,
+    far more work than from a late card; ``progress(states_done, states_total)`` is
+    called between blocks of ``block`` states, where Ctrl-C also stops it.
     """
     from stratagem.games.yahtzee.distribution import _Kernels, remaining_distributions
     from stratagem.games.yahtzee.match import optimal_remaining
