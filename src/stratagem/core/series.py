@@ -5,8 +5,8 @@ the seats from game to game, and plays every game through
 :func:`stratagem.core.play.play` with fresh agents and the arena's common
 random numbers (the games of one rotation share a deal). A game may offer a
 compiled runner for some agents (``GameSpec.extra["series"]``: Yahtzee's
-optimal solitaire, two-player Yahtzee between the optimal and the win-seeking
-players, Pig between fixed-policy agents); the runner uses it whenever it
+optimal player alone or against itself, Pig between fixed-policy agents); the
+runner uses it whenever it
 accepts the agents, so a new agent works everywhere and a known one runs fast.
 Compiled runners draw their dice their own way: the same seed gives the same
 games on the same path, not across paths.

@@ -37,6 +37,30 @@ def test_optimal_against_itself_is_exactly_even_when_mirrored(
     assert abs(scores.mean() - sol.expected_score) < 5 * se
 
 
+def test_the_series_runner_plays_optimal_against_itself_compiled(
+    solved: Callable[[str], Solution],
+) -> None:
+    """``run_series`` takes the compiled match for two optimal players: the seats
+    alternate, each agent's return is its own final total, and the mean is the
+    expected score; the generic loop gives the same shape of result."""
+    from stratagem.core.series import run_series
+    from stratagem.games.yahtzee.match import final_totals
+
+    sol = solved("yatzy")
+    result = run_series("yahtzee", "yatzy", ["optimal", "optimal"], games=2000, seed=5)
+    assert result.compiled and result.returns.shape == (2000, 2)
+    assert list(result.first[:4]) == [0, 1, 0, 1]
+    totals = final_totals(sol, ["optimal", "optimal"], 2000, 5)  # [game, seat]
+    assert np.array_equal(result.returns[1::2, 0], totals[1::2, 1])  # agent 0 sat second
+    assert np.array_equal(result.returns[0::2, 1], totals[0::2, 1])
+    scores = result.returns.ravel()
+    se = scores.std() / np.sqrt(len(scores))
+    assert abs(scores.mean() - sol.expected_score) < 5 * se
+    generic = run_series("yahtzee", "yatzy", ["optimal", "optimal"], 2, seed=5, compiled=False)
+    assert not generic.compiled and generic.returns.shape == (2, 2)
+    assert list(generic.first) == [0, 1]
+
+
 def test_risk_taker_with_valence_zero_is_the_optimum(solved: Callable[[str], Solution]) -> None:
     sol = solved("yahtzee")
     match = Match(sol)

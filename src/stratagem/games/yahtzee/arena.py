@@ -63,12 +63,24 @@ def _rollout(state: State, policy: str, rng: np.random.Generator) -> tuple[float
 def _series(
     rules: YahtzeeRules, agents: Sequence[Agent], games: int, seed: int
 ) -> SeriesResult | None:
-    """The optimal strategy alone: the compiled solitaire simulation (``simulate``)."""
-    if len(agents) != 1 or type(agents[0]) is not OptimalStrategy:
+    """The optimal strategy alone (the compiled solitaire simulation, ``simulate``) or
+    against itself (the compiled two-player match, seats alternating as in
+    :func:`stratagem.core.series.run_series`). The compiled ``win`` player has no exact
+    last turns (:class:`~.winning.WinAgent` has), so it is not used for ``win``."""
+    if len(agents) not in (1, 2) or any(type(a) is not OptimalStrategy for a in agents):
         return None
-    result = simulate(solution(rules), games, seed)
-    returns = result.scores.astype(np.float64)[:, None]
-    return SeriesResult((), seed, returns, np.zeros(games, dtype=np.int64), True, result)
+    if len(agents) == 1:
+        result = simulate(solution(rules), games, seed)
+        returns = result.scores.astype(np.float64)[:, None]
+        return SeriesResult((), seed, returns, np.zeros(games, dtype=np.int64), True, result)
+    from stratagem.games.yahtzee.match import final_totals
+
+    totals = final_totals(solution(rules), ["optimal", "optimal"], games, seed)
+    first = np.arange(games, dtype=np.int64) % 2  # game g: agent g % 2 sits first
+    returns = np.empty((games, 2))
+    returns[:, 0] = np.where(first == 0, totals[:, 0], totals[:, 1])
+    returns[:, 1] = np.where(first == 0, totals[:, 1], totals[:, 0])
+    return SeriesResult((), seed, returns, first, True, totals)
 
 
 AGENTS = (
