@@ -103,6 +103,7 @@ def main() -> None:
     ]
     rows: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
     missing = []
+    no_means = []
     for name in args.presets.split(","):
         rules = preset(name)
         sol = solve(rules)
@@ -131,12 +132,18 @@ def main() -> None:
         if means is not None:
             saved[name] = {"fingerprint": rules.fingerprint, "means": means}
             write_json(means_file, saved, indent=1)
+        else:
+            no_means.append(name)
         for t in TARGETS:
             best = table.value(0, 0, 0, t)
             opt = ev.p_at_least(t)
             given = "-" if means is None else f"{ev.mean - means[t]:.2f}"
             lines.append(f"| {name} | {t} | {opt:.6f} | {best:.6f} | {best - opt:+.6f} | {given} |")
             print(lines[-1], flush=True)
+    if no_means:
+        lines += ["", f"Mean given up not computed in this run (`--means {args.means}`): "
+                  f"{', '.join(no_means)}. The backward pass took 68 minutes for yahtzee "
+                  "on 2 shared cores."]  # fmt: skip
     if missing:
         lines += ["", f"Empty card not computed in this run (no cached high-score table): "
                   f"{', '.join(missing)}."]  # fmt: skip
