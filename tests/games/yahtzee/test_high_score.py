@@ -255,7 +255,7 @@ def test_backward_means_equal_the_means_of_the_strategy_s_own_distributions(
         calls: list[tuple[int, int]] = []
         low, pmf = H.high_score_distribution(
             solution, table, target, (mask, u, y, points),
-            progress=lambda done, total: calls.append((done, total)), block=3,
+            progress=lambda done, total, seen=calls: seen.append((done, total)), block=3,
         )  # fmt: skip
         if target > points:  # a pass was made: in blocks of 3 states, then done
             dones = [d for d, _ in calls]
