@@ -7,7 +7,11 @@ It measures, on ENABLE (``--lexicon``, default ``../shared/lexicons/enable1.txt`
   (in a fresh child process, imports timed apart);
 * move generations per second over a fixed set of positions (every decision
   of greedy self-play games with ``--seed``): all moves (``MoveGenerator.raw``)
-  and the best move only (what the greedy agent calls);
+  and the best move only (what the greedy agent calls), for the GADDAG walk
+  (the default) and the DAWG walk it replaced, in the same run, after checking
+  that both give the same moves in the same order; and the same positions with
+  a blank in the rack (the first tile swapped for one), the racks that cost the
+  heuristic player most;
 * greedy self-play games per second on one core, through the game protocol
   (``strategies.selfplay``);
 * the same-script peer: a straightforward Appel & Jacobson (1988) generator in
@@ -68,7 +72,11 @@ NOTES = """\
 How it is measured: the positions are every decision of greedy self-play
 games (seeded), so they are realistic mid-game boards with the racks the
 greedy player held; "all moves" is the full list with scores, "best move
-only" keeps the top move in the kernel (what the greedy agent calls). Greedy
+only" keeps the top move in the kernel (what the greedy agent calls). The
+two walks are timed in turn on each position, each position's time the
+fastest of 5 calls, so that a change of machine speed during the run hits
+both alike (the rates before 2026-12-02 were timed as whole passes over the
+positions). Greedy
 games/s plays whole games through the game protocol (state objects, bag draws
 as chance events, each placement re-checked by the plain scorer), on one
 core. The peer is this script's own straightforward Appel & Jacobson (1988)
@@ -78,10 +86,20 @@ every peer position. The lexicon is ENABLE (the words of 2-15 letters that
 the English tiles can spell). The machine is shared with other work, so
 rates vary by tens of percent between runs; the ratios come from one run.
 
-The engine uses a DAWG (not a GADDAG): it builds in about 2 s into 6 MB,
-and the generator, which walks the DAWG from each square that can start a
-word, already meets the self-play goal; a GADDAG would cut the walks before
-the anchor and is the next step if more speed is needed.
+Two walks: the first generator walked the DAWG from every square where a
+word can start (`_kernels.py`); the default now walks the GADDAG outwards
+from the tiles on the board (`_gaddag_kernels.py`) and sorts its moves into
+the DAWG walk's order, so every player makes the same choices with either.
+The GADDAG walk visits 2.6 times fewer search nodes (4,259 against 11,059
+loop steps a position on these positions, counted with an instrumented
+copy), but each step costs about twice as much: its automaton is 43 MB
+against the DAWG's 5.5 MB, so its steps miss the cache, and its moves must be
+sorted (about 30 us a position, more with a blank). Its nodes are numbered
+breadth-first from the root, which gained a few percent; storing it as
+packed edges with bit-count indexing, and not pushing frames that cannot
+move on, did not help. On this machine every rate is about 2.5 times lower
+than in the first runs of this script (greedy self-play 38 games/s against
+96 then, with nothing else running), so compare ratios, not rates.
 """
 
 
@@ -292,6 +310,22 @@ def rate(fn: Any, items: list[Any], min_seconds: float) -> tuple[float, int]:
             return calls / elapsed, calls
 
 
+def paired_rates(fa: Any, fb: Any, items: list[Any], reps: int = 5) -> tuple[float, float]:
+    """Calls per second of ``fa`` and ``fb`` over ``items``, the two timed in turn on each
+    item and each item's time the fastest of ``reps`` calls: a shared machine whose speed
+    drifts during the run then slows both alike, and the ratio stays fair."""
+    total = [0.0, 0.0]
+    for item in items:
+        for k, fn in enumerate((fa, fb)):
+            fastest = float("inf")
+            for _ in range(reps):
+                start = time.perf_counter()
+                fn(*item)
+                fastest = min(fastest, time.perf_counter() - start)
+            total[k] += fastest
+    return len(items) / total[0], len(items) / total[1]
+
+
 def load_in_child(path: Path, cache_dir: Path) -> float:
     code = (
         "import time, warnings;"
@@ -340,9 +374,26 @@ def main() -> int:
     gen = MoveGenerator(lexicon)
     gen.best(*positions(lexicon, 1, 0)[0])  # compile (or load) the kernels
     fixed = positions(lexicon, args.positions_games, args.seed)
-    all_rate, _ = rate(gen.raw, fixed, min_seconds)
-    best_rate, _ = rate(gen.best, fixed, min_seconds)
+    dawg = MoveGenerator(lexicon, walk="dawg")
+    blanks = []
+    for board, rack in fixed:
+        if rack[:-1].sum() > 0:
+            more = rack.copy()
+            more[int(np.flatnonzero(more[:-1])[0])] -= 1
+            more[-1] += 1
+            blanks.append((board, more))
+    for board, rack in fixed + blanks:  # the same moves, in the same order
+        (gi, gw), (di, dw) = gen.raw(board, rack), dawg.raw(board, rack)
+        inside = np.arange(gw.shape[1]) < gi[:, 3:4]  # the squares of each word
+        if not (np.array_equal(gi, di) and np.array_equal(gw[inside], dw[inside])):
+            print("the GADDAG and DAWG walks disagree on a position", file=sys.stderr)
+            return 1
+    reps = 3 if args.quick else 5
+    all_rate, dawg_all_rate = paired_rates(gen.raw, dawg.raw, fixed, reps)
+    best_rate, dawg_best_rate = paired_rates(gen.best, dawg.best, fixed, reps)
+    blank_rate, dawg_blank_rate = paired_rates(gen.raw, dawg.raw, blanks, reps)
     moves_per_position = float(np.mean([len(gen.raw(b, r)[0]) for b, r in fixed]))
+    blank_moves = float(np.mean([len(gen.raw(b, r)[0]) for b, r in blanks]))
 
     sp = selfplay(lexicon, ["greedy", "greedy"], args.games, args.seed)
     games_per_second = float(sp["games_per_second"])  # type: ignore[arg-type]
@@ -383,6 +434,16 @@ def main() -> int:
         "moves_per_position": round(moves_per_position, 1),
         "movegen_all_per_s": round(all_rate, 1),
         "movegen_best_per_s": round(best_rate, 1),
+        "gaddag_nodes": int(lexicon.gaddag[0].shape[0]),  # type: ignore[index]
+        "dawg_walk_all_per_s": round(dawg_all_rate, 1),
+        "dawg_walk_best_per_s": round(dawg_best_rate, 1),
+        "gaddag_over_dawg_all": round(all_rate / dawg_all_rate, 2),
+        "gaddag_over_dawg_best": round(best_rate / dawg_best_rate, 2),
+        "blank_positions": len(blanks),
+        "blank_moves_per_position": round(blank_moves, 1),
+        "blank_all_per_s": round(blank_rate, 1),
+        "dawg_walk_blank_all_per_s": round(dawg_blank_rate, 1),
+        "gaddag_over_dawg_blank": round(blank_rate / dawg_blank_rate, 2),
         "greedy_games_per_s": round(games_per_second, 2),
         "greedy_mean_scores": sp["mean_score"],
         "bingos_per_game": sp["bingos_per_game"],
@@ -397,7 +458,7 @@ def main() -> int:
     }
     rows = [
         (
-            "lexicon build (ENABLE -> DAWG, saved)",
+            "lexicon build (ENABLE -> DAWG and GADDAG, saved)",
             f"{build_seconds:.2f} s",
             f"< {GOAL_BUILD_SECONDS:g} s",
         ),
@@ -414,6 +475,18 @@ def main() -> int:
             "",
         ),
         ("move generations/s, best move only", f"{best_rate:,.0f}", ""),
+        ("DAWG walk (the generator before), all moves", f"{dawg_all_rate:,.0f}", ""),
+        ("DAWG walk, best move only", f"{dawg_best_rate:,.0f}", ""),
+        ("  ratio GADDAG / DAWG, all moves", f"{all_rate / dawg_all_rate:.2f}x", ">= 2x"),
+        ("  ratio GADDAG / DAWG, best move only", f"{best_rate / dawg_best_rate:.2f}x", ""),
+        (
+            f"racks with a blank: move generations/s, all moves ({len(blanks)} positions, "
+            f"{blank_moves:.0f} moves each)",
+            f"{blank_rate:,.0f}",
+            "",
+        ),
+        ("DAWG walk, racks with a blank", f"{dawg_blank_rate:,.0f}", ""),
+        ("  ratio GADDAG / DAWG, racks with a blank", f"{blank_rate / dawg_blank_rate:.2f}x", ""),
         (
             f"greedy self-play games/s, one core ({args.games} games)",
             f"{games_per_second:.1f}",

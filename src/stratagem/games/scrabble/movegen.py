@@ -1,5 +1,11 @@
 """Every legal placement of a rack on a board, with exact scores (numba kernels).
 
+The generator walks the lexicon's GADDAG (:mod:`._gaddag_kernels`) outwards
+from the tiles on the board; ``MoveGenerator(lexicon, walk="dawg")`` walks the
+DAWG from every square where a word may start instead (:mod:`._kernels`, the
+first generator, kept as the reference that tests and the benchmark compare
+against). Both return the same moves in the same order.
+
 >>> from stratagem.games.scrabble.tiles import tile_set
 >>> from stratagem.games.scrabble.lexicon import Lexicon
 >>> from stratagem.games.scrabble.board import empty_board
@@ -13,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from stratagem.games.scrabble import _kernels
+from stratagem.games.scrabble import _gaddag_kernels, _kernels
 from stratagem.games.scrabble.board import BINGO, LETTER_MULT, SIZE, WORD_MULT, Placement
 from stratagem.games.scrabble.lexicon import Lexicon
 
@@ -28,8 +34,16 @@ def _word_text(codes: np.ndarray, lexicon: Lexicon) -> str:
 class MoveGenerator:
     """Reusable buffers around the kernels for one lexicon (not thread-safe)."""
 
-    def __init__(self, lexicon: Lexicon) -> None:
+    def __init__(self, lexicon: Lexicon, walk: str = "gaddag") -> None:
+        if walk not in ("gaddag", "dawg"):
+            raise ValueError(f"walk must be 'gaddag' or 'dawg', not {walk!r}")
+        if walk == "gaddag" and lexicon.gaddag is None:
+            raise ValueError("this lexicon has no GADDAG; build it with Lexicon.from_words")
         self.lexicon = lexicon
+        self.walk = walk
+        if lexicon.gaddag is not None:
+            g_child, g_terminal, g_mask, g_root = lexicon.gaddag
+            self._gaddag = (g_child, _gaddag_kernels.node_bits(g_terminal, g_mask), g_root)
         self._info = np.zeros((_INITIAL_ROOM, _kernels.INFO_FIELDS), dtype=np.int32)
         self._word = np.zeros((_INITIAL_ROOM, SIZE), dtype=np.int8)
         self._best = np.zeros(_kernels.INFO_FIELDS + SIZE, dtype=np.int32)
@@ -40,6 +54,14 @@ class MoveGenerator:
     def _run(self, board: np.ndarray, rack: np.ndarray, best_only: bool) -> int:
         lex = self.lexicon
         info, word = (self._empty_info, self._empty_word) if best_only else (self._info, self._word)
+        if self.walk == "gaddag":
+            return int(
+                _gaddag_kernels.generate(
+                    board, LETTER_MULT, WORD_MULT, lex.dawg, *self._gaddag, self._values,
+                    lex.tiles.size, rack.astype(np.int32, copy=False), BINGO, best_only, info,
+                    word, self._best,
+                )
+            )  # fmt: skip
         return int(
             _kernels.generate(
                 board, LETTER_MULT, WORD_MULT, lex.child, lex.terminal, lex.mask, lex.root,

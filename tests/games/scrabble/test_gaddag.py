@@ -1,0 +1,150 @@
+"""The GADDAG and its move generator against the DAWG generator and the word list."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from stratagem.core.tables import TableCache
+from stratagem.games.scrabble import _gaddag_kernels as G
+from stratagem.games.scrabble.lexicon import Lexicon, _build_dawg, _encode_words, load_lexicon
+from stratagem.games.scrabble.movegen import MoveGenerator
+from stratagem.games.scrabble.tiles import tile_set
+
+from .conftest import ENABLE, SMALL_WORDS, random_positions
+
+
+def gaddag_strings_by_hand(word: str) -> set[str]:
+    """Gordon's definition, written out: rev(x) + '>' + y for every split w = xy, x not
+    empty; rev(w) alone when y is empty."""
+    out = {word[::-1]}
+    for i in range(1, len(word)):
+        out.add(word[:i][::-1] + ">" + word[i:])
+    return out
+
+
+def accepted(lexicon: Lexicon) -> set[str]:
+    """Every string the lexicon's GADDAG accepts (a walk of the whole automaton)."""
+    child, terminal, _, root = lexicon.gaddag  # type: ignore[misc]
+    letters = (*lexicon.tiles.letters, ">")
+    out: set[str] = set()
+    stack = [(root, "")]
+    while stack:
+        node, text = stack.pop()
+        if terminal[node]:
+            out.add(text)
+        for sym in np.flatnonzero(child[node] >= 0):
+            stack.append((int(child[node, sym]), text + letters[sym]))
+    return out
+
+
+def test_the_gaddag_accepts_exactly_gordon_s_strings(english) -> None:  # type: ignore[no-untyped-def]
+    words = [w.upper() for w in SMALL_WORDS]
+    lex = Lexicon.from_words(words, english)
+    want = set().union(*(gaddag_strings_by_hand(w) for w in words))
+    assert accepted(lex) == want
+
+
+def test_the_gaddag_is_minimal(english) -> None:  # type: ignore[no-untyped-def]
+    # The numba build must give as few nodes as the (independent) Python Daciuk build
+    # of the DAWG module run over the same strings: both are the minimal automaton.
+    encoded, _, _ = _encode_words(SMALL_WORDS, english)
+    sep = english.size
+    strings = set()
+    for w in encoded:
+        strings.add(w[::-1])
+        for i in range(1, len(w)):
+            strings.add((*w[:i][::-1], sep, *w[i:]))
+    child, _, _ = _build_dawg(sorted(strings), sep + 1)
+    lex = Lexicon.from_words(SMALL_WORDS, english)
+    assert lex.gaddag[0].shape == child.shape  # type: ignore[index]
+    # and the letter masks agree with the edges
+    g_child, _, g_mask, _ = lex.gaddag  # type: ignore[misc]
+    for node in range(0, g_child.shape[0], 7):
+        letters = {i for i in range(english.size) if g_child[node, i] >= 0}
+        assert {i for i in range(english.size) if int(g_mask[node]) >> i & 1} == letters
+
+
+def test_empty_and_one_word_lists(english) -> None:  # type: ignore[no-untyped-def]
+    empty = Lexicon.from_words([], english)
+    assert accepted(empty) == set()
+    one = Lexicon.from_words(["cat"], english)
+    assert accepted(one) == {"TAC", "C>AT", "AC>T"}
+
+
+def same_moves(lexicon: Lexicon, positions) -> int:  # type: ignore[no-untyped-def]
+    """Assert both walks give the same moves in the same order, and the same best move."""
+    gaddag, dawg = MoveGenerator(lexicon), MoveGenerator(lexicon, walk="dawg")
+    n = 0
+    for board, rack in positions:
+        gi, gw = gaddag.raw(board, rack)
+        di, dw = dawg.raw(board, rack)
+        np.testing.assert_array_equal(gi, di)
+        for k in range(len(gi)):
+            np.testing.assert_array_equal(gw[k, : gi[k, 3]], dw[k, : di[k, 3]])
+        assert gaddag.best(board, rack) == dawg.best(board, rack)
+        n += 1
+    return n
+
+
+def with_blanks(positions, every: int = 3):  # type: ignore[no-untyped-def]
+    for i, (board, rack) in enumerate(positions):
+        yield board, rack
+        if i % every == 0 and rack.sum() > 0:
+            more = rack.copy()
+            more[np.flatnonzero(more[:-1])[0]] -= 1
+            more[-1] = min(2, more[-1] + 1)
+            yield board, more
+
+
+def test_same_moves_and_order_as_the_dawg_walk(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    positions = list(itertools.islice(random_positions(small_lexicon, 5, 6), 150))
+    assert same_moves(small_lexicon, with_blanks(positions)) > 150
+
+
+def test_same_moves_on_enable_boards(enable_lexicon) -> None:  # type: ignore[no-untyped-def]
+    positions = list(itertools.islice(random_positions(enable_lexicon, 9, 2, pick_best=True), 60))
+    assert same_moves(enable_lexicon, with_blanks(positions, every=6)) > 60
+
+
+def test_same_moves_with_czech_tiles() -> None:
+    czech = tile_set("czech")
+    words = [
+        "ŽÁBA", "ČAS", "ŘEKA", "KŮŇ", "SŮL", "ÚL", "LES", "PES", "OSA", "SEN", "NOS", "KOS",
+        "SOK", "OKO", "ŠÍP", "PÍŠE", "ČÁP", "ÁČKO", "TEN", "NET", "TON", "NOTA", "KOČKA",
+        "ŽENA", "LÁSKA", "DŮM", "MŮJ", "JÍDLO", "VODA", "DÁMA", "MÁ", "JE",
+    ]  # fmt: skip
+    lex = Lexicon.from_words(words, czech)
+    positions = list(itertools.islice(random_positions(lex, 3, 40), 120))
+    assert same_moves(lex, with_blanks(positions, every=1)) > 100
+
+
+def test_the_cached_gaddag_is_the_built_one(tmp_path, english) -> None:  # type: ignore[no-untyped-def]
+    source = tmp_path / "words.txt"
+    source.write_text("\n".join(SMALL_WORDS))
+    built = load_lexicon(source, english, TableCache(tmp_path / "cache"))
+    loaded = load_lexicon(source, english, TableCache(tmp_path / "cache"))
+    assert loaded is not built
+    for a, b in zip(built.gaddag, loaded.gaddag):  # type: ignore[arg-type]
+        np.testing.assert_array_equal(a, b)
+
+
+def test_walk_names_are_checked(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match="walk must be"):
+        MoveGenerator(small_lexicon, walk="gadag")
+
+
+def test_node_bits_hold_the_mask_and_the_end_of_strings(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    _, terminal, mask, _ = small_lexicon.gaddag
+    bits = G.node_bits(terminal, mask)
+    assert ((bits & ~G.TERMINAL) == mask).all()
+    assert (((bits & G.TERMINAL) != 0) == terminal).all()
+
+
+@pytest.mark.skipif(not ENABLE.exists(), reason="ENABLE not found")
+def test_enable_gaddag_size(enable_lexicon) -> None:  # type: ignore[no-untyped-def]
+    # 168,541 usable words give 1,497,415 GADDAG strings (measured); the minimal
+    # automaton has 401,653 nodes, the same count as the Python Daciuk build gives.
+    assert enable_lexicon.gaddag[0].shape == (401_653, 27)
