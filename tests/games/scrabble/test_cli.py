@@ -101,6 +101,9 @@ def test_endgame_json_names_the_move_and_the_final_spread(words, tmp_path) -> No
     answer = json.loads(result.stdout)
     assert answer["best_move"] == "8H CATS 6"
     assert answer["value"] == 0 and answer["gain"] == 10 and answer["exact"] is True
+    capped = run(["endgame", "--lexicon", str(words), "--position", str(pos), "--json",
+                  "--nodes", "1024"])  # fmt: skip
+    assert capped.exit_code == 0 and json.loads(capped.stdout)["best_move"] == "8H CATS 6"
 
 
 def test_endgame_refuses_a_bag_with_tiles_and_bad_limits(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -112,6 +115,10 @@ def test_endgame_refuses_a_bag_with_tiles_and_bad_limits(words, tmp_path) -> Non
     result = run(["endgame", "--lexicon", str(words), "--position", str(pos), "--time-limit", "0"])
     assert result.exit_code == 2
     assert "--time-limit must be 0-3600" in " ".join(result.output.split())
+    for nodes in ("5", "1000000000000000"):
+        result = run(["endgame", "--lexicon", str(words), "--position", str(pos), "--nodes", nodes])
+        assert result.exit_code == 2
+        assert "--nodes must be 1,024 to" in " ".join(result.output.split())
     big = tmp_path / "big.txt"
     big.write_bytes(b"#" * (70 * 1024))
     result = run(["endgame", "--lexicon", str(words), "--position", str(big)])

@@ -175,6 +175,25 @@ def test_a_depth_limit_gives_an_inexact_answer(small_lexicon) -> None:  # type: 
     assert not shallow.exact
 
 
+def test_a_node_limit_stops_the_search_at_the_same_node_every_time(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    state = endgames(small_lexicon, 5, 1, [(5, 5)])[0]
+    full = solve_endgame(state)
+    assert full.exact and full.nodes > 20_000  # 42,737 nodes when written
+    cut = [solve_endgame(state, node_limit=4096) for _ in range(2)]
+    for result in cut:
+        assert not result.exact
+        assert result.nodes == 4096  # the kernel checks every 1,024 nodes
+        assert 1 <= result.depth < full.depth
+    same = ("best_move", "value", "gain", "exact", "depth", "nodes", "pv")
+    assert [getattr(cut[0], k) for k in same] == [getattr(cut[1], k) for k in same]
+    # a limit above the whole search changes nothing
+    roomy = solve_endgame(state, node_limit=10 * full.nodes)
+    assert [getattr(roomy, k) for k in same] == [getattr(full, k) for k in same]
+    for bad in (0, 1023, -5, 10**13, 2.5, True, "4096"):
+        with pytest.raises(StratagemError, match="node_limit"):
+            solve_endgame(state, node_limit=bad)  # type: ignore[arg-type]
+
+
 def test_bad_positions_and_limits_are_refused(small_lexicon) -> None:  # type: ignore[no-untyped-def]
     fresh = ScrabbleState.new(small_lexicon)
     with pytest.raises(EndgameError, match="player is to move"):

@@ -15,6 +15,8 @@ from stratagem.core.play import play
 from stratagem.games.scrabble import heuristic
 from stratagem.games.scrabble.board import empty_board
 from stratagem.games.scrabble.heuristic import (
+    ENDGAME_NODES,
+    ENDGAME_SECONDS,
     FEATURE_NAMES,
     SOURCE_WEIGHTS,
     EquityAgent,
@@ -259,8 +261,8 @@ def test_the_closing_phase_goes_to_the_endgame_solver(monkeypatch) -> None:  # t
     class Result:
         best_move = PASS
 
-    def solve_endgame(state, time_limit):  # type: ignore[no-untyped-def]
-        calls.append(time_limit)
+    def solve_endgame(state, time_limit, node_limit):  # type: ignore[no-untyped-def]
+        calls.append((time_limit, node_limit))
         return Result()
 
     fake = types.ModuleType("stratagem.games.scrabble.endgame")
@@ -269,7 +271,8 @@ def test_the_closing_phase_goes_to_the_endgame_solver(monkeypatch) -> None:  # t
     rng = np.random.default_rng(0)
     for agent in (HeuristicAgent(TS, SOURCE_WEIGHTS), EquityAgent(TS)):
         assert agent.act(closing, rng) is PASS
-    assert len(calls) == 2
+    # the node limit (the same move on any machine) with a time limit behind it
+    assert calls == [(ENDGAME_SECONDS, ENDGAME_NODES)] * 2
     off = HeuristicAgent(TS, SOURCE_WEIGHTS, endgame=False)
     assert off.act(closing, rng) is not PASS  # its own weights: a placement scores
     assert len(calls) == 2

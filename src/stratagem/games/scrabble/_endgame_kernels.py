@@ -363,7 +363,9 @@ def search(
     ``(status, value, exact)``: the mover's net gain from here under best play.
     ``counters`` counts nodes, lists built, moves in them and moves generated
     afresh; ``stop[0]`` set by another thread aborts the search (status
-    ``ABORTED``); ``root_best[0]`` receives the hash of the root's best move
+    ``ABORTED``), and so does a node count (all iterations so far) reaching ``stop[1]``
+    when that is positive (checked every 1,024 nodes, so the same search stops at the
+    same node on any machine); ``root_best[0]`` receives the hash of the root's best move
     (``PASS_HASH`` for the pass). ``killers`` (two per frame) and ``options``
     (bonus per tile laid, bonus of a killer) steer the move ordering.
     """
@@ -435,7 +437,7 @@ def search(
     while True:
         if mode == ENTER:
             counters[0] += 1
-            if (counters[0] & 1023) == 0 and stop[0]:
+            if (counters[0] & 1023) == 0 and (stop[0] or (stop[1] > 0 and counters[0] >= stop[1])):
                 return ABORTED, 0, False
             p = P[f]
             q = 1 - p

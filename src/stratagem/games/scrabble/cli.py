@@ -343,19 +343,31 @@ def endgame(
     time_limit: Annotated[
         float, typer.Option("--time-limit", help="CPU seconds for the search (0-3600).")
     ] = 30.0,
+    nodes: Annotated[
+        int | None,
+        typer.Option(
+            "--nodes",
+            help="Stop after this many search nodes (1024 to 10^12): the same answer on "
+            "any machine.",
+        ),
+    ] = None,
     lexicon: LexiconOpt = None,
     rules: RulesOpt = "english",
     tiles: TilesOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve an endgame (bag empty, two players): best move, final spread, line of play."""
-    from stratagem.games.scrabble.endgame import solve_endgame
+    from stratagem.games.scrabble.endgame import NODE_LIMITS, solve_endgame
 
     if not 0 < time_limit <= 3600:
         raise StratagemError(f"--time-limit must be 0-3600 seconds, got {time_limit}")
+    if nodes is not None and not NODE_LIMITS[0] <= nodes <= NODE_LIMITS[1]:
+        raise StratagemError(
+            f"--nodes must be {NODE_LIMITS[0]:,} to {NODE_LIMITS[1]:,} nodes, got {nodes:,}"
+        )
     text = read_user_text(position, limit=POSITION_LIMIT, what="position file")
     lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
-    result = solve_endgame(read_position(text, lex), time_limit=time_limit)
+    result = solve_endgame(read_position(text, lex), time_limit=time_limit, node_limit=nodes)
     if as_json:
         out.print(json.dumps(result.to_json()), soft_wrap=True)
         return

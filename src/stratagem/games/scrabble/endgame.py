@@ -162,12 +162,13 @@ class _Search:
             self._allocate(pool * 2, tmp * 2)
 
     def iteration(
-        self, depth: int, scoreless: int, deadline: float | None
+        self, depth: int, scoreless: int, deadline: float | None, node_limit: int = 0
     ) -> tuple[int, bool, int] | None:
         """One iteration to ``depth``: (gain, exact, best-move hash), or None if stopped
-        (``deadline``: CPU seconds of all iterations so far)."""
+        (``deadline``: CPU seconds of all iterations so far; ``node_limit``: nodes of all
+        iterations so far, 0 for none)."""
         while True:
-            status, value, exact, best = self._run(depth, scoreless, deadline)
+            status, value, exact, best = self._run(depth, scoreless, deadline, node_limit)
             if status != _ek.OVERFLOW:
                 break
             self._allocate(self.mv_n.shape[0] * 2, self.tmp_info.shape[0] * 2)
@@ -176,12 +177,13 @@ class _Search:
         return value, exact, best
 
     def _run(
-        self, depth: int, scoreless: int, deadline: float | None
+        self, depth: int, scoreless: int, deadline: float | None, node_limit: int = 0
     ) -> tuple[int, int, bool, int]:
         """The kernel in a worker thread (it releases the GIL), so that this thread can
-        stop it at the CPU deadline or on Ctrl-C."""
+        stop it at the CPU deadline or on Ctrl-C; the kernel stops itself at the node
+        limit."""
         lex = self.lexicon
-        stop = np.zeros(1, dtype=np.int64)
+        stop = np.array([0, node_limit], dtype=np.int64)
         root_best = np.zeros(1, dtype=np.uint64)
         out: list[tuple[tuple[int, int, bool], float]] = []
         failed: list[BaseException] = []
@@ -281,16 +283,27 @@ def check_endgame(state: ScrabbleState) -> None:
         )
 
 
+NODE_LIMITS = (1_024, 10**12)
+"""The node limits :func:`solve_endgame` accepts (the kernel checks every 1,024 nodes)."""
+
+
 def solve_endgame(
-    state: ScrabbleState, *, time_limit: float = 30.0, max_depth: int = MAX_DEPTH
+    state: ScrabbleState,
+    *,
+    time_limit: float = 30.0,
+    max_depth: int = MAX_DEPTH,
+    node_limit: int | None = None,
 ) -> EndgameResult:
     """Search the endgame of ``state`` (bag empty, two players) for the player to move.
 
     ``time_limit`` (seconds of this process's CPU time, > 0, so that a busy
-    machine does not change the answer much) and ``max_depth`` (plies, 1-64)
-    bound the search; when either stops it before an iteration proves the value, the
+    machine does not change the answer much), ``max_depth`` (plies, 1-64) and
+    ``node_limit`` (nodes over all iterations, 1,024 to 10**12; none by default)
+    bound the search; when one stops it before an iteration proves the value, the
     deepest finished iteration answers with ``exact=False``. At least the
-    first iteration (depth 1) always finishes.
+    first iteration (depth 1) always finishes. A search stopped by its node limit
+    gives the same answer on every machine and at any load; one stopped by its time
+    limit may not.
     """
     check_endgame(state)
     if not (time_limit > 0 and np.isfinite(time_limit)):
@@ -299,6 +312,15 @@ def solve_endgame(
         )
     if not 1 <= max_depth <= MAX_DEPTH:
         raise InvalidStateError(f"max_depth must be 1-{MAX_DEPTH} plies, got {max_depth}")
+    if node_limit is not None and (
+        isinstance(node_limit, bool)
+        or not isinstance(node_limit, (int, np.integer))
+        or not NODE_LIMITS[0] <= node_limit <= NODE_LIMITS[1]
+    ):
+        raise InvalidStateError(
+            f"node_limit must be a whole number of nodes, {NODE_LIMITS[0]:,} to "
+            f"{NODE_LIMITS[1]:,}, got {node_limit!r}"
+        )
     start = time.thread_time()
     p = state.player
     spread = state.scores[p] - state.scores[1 - p]
@@ -309,7 +331,7 @@ def solve_endgame(
     value, exact, best = first
     depth = 1
     while not exact and depth < max_depth:
-        step = search.iteration(depth + 1, state.scoreless, time_limit)
+        step = search.iteration(depth + 1, state.scoreless, time_limit, int(node_limit or 0))
         if step is None:
             break
         (value, exact, best), depth = step, depth + 1

@@ -363,8 +363,13 @@ def _placement(info_row: np.ndarray, word_row: np.ndarray, state: ScrabbleState)
     return Placement(row, col, not down, text, score)
 
 
-ENDGAME_SECONDS = 10.0
-"""Time limit of one endgame search (the deepest finished iteration answers after it)."""
+ENDGAME_NODES = 3_000_000
+"""Node limit of one endgame search in the players' closing phase (the deepest finished
+iteration answers after it): 6 to 15 CPU seconds at the solver's 0.2-0.5 million nodes a
+second. A node limit, unlike a time limit, plays the same move on any machine and at any
+load, so seeded matches repeat exactly."""
+ENDGAME_SECONDS = 120.0
+"""A time limit behind the node limit, for a machine far slower than expected."""
 
 
 def _endgame_move(state: ScrabbleState) -> Action | None:
@@ -378,7 +383,7 @@ def _endgame_move(state: ScrabbleState) -> Action | None:
     solve = getattr(endgame, "solve_endgame", None)
     if solve is None:
         return None
-    result = solve(state, time_limit=ENDGAME_SECONDS)
+    result = solve(state, time_limit=ENDGAME_SECONDS, node_limit=ENDGAME_NODES)
     move: Action | None = getattr(result, "best_move", None)
     if move is None and isinstance(result, tuple):
         move = result[0]
