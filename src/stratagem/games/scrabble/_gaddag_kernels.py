@@ -49,9 +49,9 @@ from stratagem.games.scrabble._kernels import (
     ROW,
     SCORE,
     SIZE,
-    TILES,
     distinct_letters,
     square_check,
+    store_move,
 )
 
 # Frame fields of the walk's stack: a frame is the walk after reading square POS.
@@ -243,18 +243,39 @@ def node_bits(terminal: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return bits
 
 
+_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DE_BRUIJN_INDEX = np.array(
+    [0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36, 53, 51, 43,
+     22, 45, 39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44,
+     32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6],
+    dtype=np.int64,
+)  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _lowest_bit(x):
+    """The index of the lowest set bit of ``x`` (not 0), by a de Bruijn multiplication."""
+    low = x & (~x + np.uint64(1))
+    return _DE_BRUIJN_INDEX[(low * _DE_BRUIJN) >> np.uint64(58)]
+
+
 @njit(cache=True)
 def _take(rack, nletters, allowed, idx, rack_letters, n_rack_letters):
     """The next rack tile to lay among ``allowed`` letters from candidate ``idx`` on:
-    ``(letter, blank, next idx)``; letter -1 when none is left."""
+    ``(letter, blank, next idx)``; letter -1 when none is left. With a blank, candidate
+    ``2 * letter + blank`` (the tile before the blank), jumping straight to the next
+    allowed letter."""
     if rack[nletters] > 0:
         while idx < 2 * nletters:
             cand = idx >> 1
+            rest = allowed >> np.uint64(cand)
+            if rest == 0:
+                return -1, 0, 2 * nletters
+            if not rest & np.uint64(1):
+                cand += _lowest_bit(rest)
+                idx = 2 * cand
             blank = idx & 1
             idx += 1
-            if not (allowed >> np.uint64(cand)) & np.uint64(1):
-                idx += 1 - blank
-                continue
             if blank or rack[cand] > 0:
                 return cand, blank, idx
         return -1, 0, idx
@@ -412,29 +433,14 @@ def _line(
             if placed == 7:
                 score += bingo
             length = last - first + 1
-            if best_only:
-                if score > best[SCORE] or (
-                    score == best[SCORE] and _before(down, r, first, word, length, best)
-                ):
-                    best[ROW] = first if down else r
-                    best[COL] = r if down else first
-                    best[DOWN] = down
-                    best[LENGTH] = length
-                    best[SCORE] = score
-                    best[TILES] = placed
-                    for i in range(length):
-                        best[INFO_FIELDS + i] = word[first + i]
-            else:
-                if count < out_info.shape[0]:
-                    out_info[count, ROW] = first if down else r
-                    out_info[count, COL] = r if down else first
-                    out_info[count, DOWN] = down
-                    out_info[count, LENGTH] = length
-                    out_info[count, SCORE] = score
-                    out_info[count, TILES] = placed
-                    for i in range(length):
-                        out_word[count, i] = word[first + i]
-                count += 1
+            better = best_only and (
+                score > best[SCORE]
+                or (score == best[SCORE] and _before(down, r, first, word, length, best))
+            )
+            count = store_move(
+                r, first, down, length, score, placed, word, best_only, better, out_info,
+                out_word, count, best,
+            )  # fmt: skip
     return count
 
 
@@ -519,30 +525,22 @@ def _lines(
         row = board[r]
         c = 0
         while c < SIZE:
+            # a run of tiles c..end, or an anchor with no tile beside it on the line
+            end = c
             if row[c] >= 0:
-                end = c
                 while end + 1 < SIZE and row[end + 1] >= 0:
                     end += 1
-                count = _line(
-                    board, lm, wm, cmask, csum, anchor, child, bits, values,
-                    nletters, rack, root, r, c, end, False, tiles, down, bingo, word,
-                    best_only, out_info, out_word, count, best, st, rack_letters,
-                    n_rack_letters,
-                )  # fmt: skip
-                c = end + 1
-            else:
-                if (
-                    anchor[r, c]
-                    and (c == 0 or row[c - 1] < 0)
-                    and (c == SIZE - 1 or row[c + 1] < 0)
-                ):
-                    count = _line(
-                        board, lm, wm, cmask, csum, anchor, child, bits, values,
-                        nletters, rack, root, r, c, c, True, tiles, down, bingo, word,
-                        best_only, out_info, out_word, count, best, st, rack_letters,
-                        n_rack_letters,
-                    )  # fmt: skip
+            elif not (
+                anchor[r, c] and (c == 0 or row[c - 1] < 0) and (c == SIZE - 1 or row[c + 1] < 0)
+            ):
                 c += 1
+                continue
+            count = _line(
+                board, lm, wm, cmask, csum, anchor, child, bits, values, nletters, rack, root,
+                r, c, end, row[c] < 0, tiles, down, bingo, word, best_only, out_info,
+                out_word, count, best, st, rack_letters, n_rack_letters,
+            )  # fmt: skip
+            c = end + 1
     return count
 
 

@@ -166,6 +166,40 @@ def distinct_letters(rack, nletters):
     return letters, n
 
 
+@njit(cache=True, inline="always")
+def store_move(
+    line, first, down, length, score, placed, word, best_only, better, out_info, out_word,
+    count, best,
+):  # fmt: skip
+    """Record a move of ``length`` squares from square ``first`` of ``line`` (its squares'
+    codes in ``word[first:]``): into ``best`` when ``best_only`` and it is ``better``, else
+    as row ``count`` of ``out_*`` if there is room. Returns the new count. Inlined into the
+    walks (a call that passes arrays would cost reference counting on every move)."""
+    row = first if down else line
+    col = line if down else first
+    if best_only:
+        if better:
+            best[ROW] = row
+            best[COL] = col
+            best[DOWN] = down
+            best[LENGTH] = length
+            best[SCORE] = score
+            best[TILES] = placed
+            for i in range(length):
+                best[INFO_FIELDS + i] = word[first + i]
+        return count
+    if count < out_info.shape[0]:
+        out_info[count, ROW] = row
+        out_info[count, COL] = col
+        out_info[count, DOWN] = down
+        out_info[count, LENGTH] = length
+        out_info[count, SCORE] = score
+        out_info[count, TILES] = placed
+        for i in range(length):
+            out_word[count, i] = word[first + i]
+    return count + 1
+
+
 @njit(cache=True)
 def _walk(
     board, lm, wm, cmask, csum, anchor, child, terminal, mask, values, nletters, rack, root,
@@ -207,29 +241,10 @@ def _walk(
                 score = st[d, MAIN_SUM] * st[d, MULTIPLIER] + st[d, CROSS_TOTAL]
                 if placed == 7:
                     score += bingo
-                # Stored here rather than in a helper: a call that passes arrays costs
-                # reference counting, which is most of the work per move.
-                if best_only:
-                    if score > best[SCORE]:
-                        best[ROW] = s if down else r
-                        best[COL] = r if down else s
-                        best[DOWN] = down
-                        best[LENGTH] = c - s
-                        best[SCORE] = score
-                        best[TILES] = placed
-                        for i in range(c - s):
-                            best[INFO_FIELDS + i] = word[s + i]
-                else:
-                    if count < out_info.shape[0]:
-                        out_info[count, ROW] = s if down else r
-                        out_info[count, COL] = r if down else s
-                        out_info[count, DOWN] = down
-                        out_info[count, LENGTH] = c - s
-                        out_info[count, SCORE] = score
-                        out_info[count, TILES] = placed
-                        for i in range(c - s):
-                            out_word[count, i] = word[s + i]
-                    count += 1
+                count = store_move(
+                    r, s, down, c - s, score, placed, word, best_only,
+                    best_only and score > best[SCORE], out_info, out_word, count, best,
+                )  # fmt: skip
         if c == SIZE:
             d -= 1
             continue
