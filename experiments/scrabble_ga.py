@@ -48,6 +48,11 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
     "enable-equity-greedy": ("enable", EQ, "greedy", "ENABLE: equity (score + leave) vs greedy"),
     "enable-tuned-greedy": ("enable", H, "greedy", "ENABLE: GA-tuned heuristic vs greedy"),
     "enable-best-greedy": ("enable", BEST, "greedy", "ENABLE: heuristic + leave term vs greedy"),
+    # the same equity player with the exact endgame solver in the closing phase, cut at
+    # 20,000 nodes a move (a node limit: the same moves on any machine)
+    "enable-equity-endgame-greedy": ("enable", "equity:nodes=20000", "greedy",
+                                     "ENABLE: equity + endgame solver (20,000 nodes a move) "
+                                     "vs greedy"),
 }
 ENABLE = (ROOT / ".." / "shared" / "lexicons" / "enable1.txt").resolve()
 RULES = {"english": "english", "czech": "czech", "enable": f"english:{ENABLE}"}

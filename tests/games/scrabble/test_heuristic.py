@@ -230,6 +230,13 @@ def test_arena_builds_heuristic_and_equity_agents(tmp_path) -> None:  # type: ig
     assert isinstance(game.make_agent("english", parse_spec("equity")), EquityAgent)
     with pytest.raises(ArenaError, match="endgame"):
         game.make_agent("english", parse_spec("equity:endgame=maybe"))
+    # the endgame's node limit: default, chosen, and out of range
+    assert game.make_agent("english", parse_spec("equity")).endgame_nodes == ENDGAME_NODES
+    for spec in ("equity:nodes=20000", "heuristic:nodes=20000"):
+        assert game.make_agent("english", parse_spec(spec)).endgame_nodes == 20_000
+    for bad in ("equity:nodes=10", "heuristic:nodes=2000000000", "equity:nodes=lots"):
+        with pytest.raises(ArenaError, match="nodes"):
+            game.make_agent("english", parse_spec(bad))
     path.write_text("not json")
     with pytest.raises(WeightsError):
         game.make_agent("english", parse_spec(f"heuristic:weights={path}"))
@@ -273,6 +280,9 @@ def test_the_closing_phase_goes_to_the_endgame_solver(monkeypatch) -> None:  # t
         assert agent.act(closing, rng) is PASS
     # the node limit (the same move on any machine) with a time limit behind it
     assert calls == [(ENDGAME_SECONDS, ENDGAME_NODES)] * 2
+    assert EquityAgent(TS, endgame_nodes=5000).act(closing, rng) is PASS
+    assert calls[-1] == (ENDGAME_SECONDS, 5000)
+    calls.pop()
     off = HeuristicAgent(TS, SOURCE_WEIGHTS, endgame=False)
     assert off.act(closing, rng) is not PASS  # its own weights: a placement scores
     assert len(calls) == 2

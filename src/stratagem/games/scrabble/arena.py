@@ -18,8 +18,9 @@ from pathlib import Path
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.errors import InvalidRulesError
 from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
-from stratagem.games.scrabble.endgame import EndgameAgent
+from stratagem.games.scrabble.endgame import NODE_LIMITS, EndgameAgent
 from stratagem.games.scrabble.heuristic import (
+    ENDGAME_NODES,
     EquityAgent,
     HeuristicAgent,
     load_weights,
@@ -73,7 +74,7 @@ def check_rules(rules: str) -> str:
 
 
 def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
-               endgame: str) -> Agent:  # fmt: skip
+               endgame: str, nodes: int) -> Agent:  # fmt: skip
     tiles = rules.tiles
     if w is not None:
         chosen = parse_weights_text(w)
@@ -82,17 +83,19 @@ def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
     else:
         chosen = load_weights(weights)
     table = load_leaves(leaves, tiles) if leaves else None
-    return HeuristicAgent(tiles, chosen, table, endgame=endgame == "on")
+    return HeuristicAgent(tiles, chosen, table, endgame=endgame == "on", endgame_nodes=nodes)
 
 
-def _equity(rules: Lexicon, leaves: str | None, endgame: str) -> Agent:
+def _equity(rules: Lexicon, leaves: str | None, endgame: str, nodes: int) -> Agent:
     tiles = rules.tiles
     table = load_leaves(leaves, tiles) if leaves else shipped_leaves(tiles)
-    return EquityAgent(tiles, table, endgame=endgame == "on")
+    return EquityAgent(tiles, table, endgame=endgame == "on", endgame_nodes=nodes)
 
 
 _ENDGAME = Param("endgame", str, "on", "exact endgame solver once the bag is empty",
                  choices=("on", "off"))  # fmt: skip
+_NODES = Param("nodes", int, ENDGAME_NODES, "node limit of the endgame search a move (the "
+               "same move on any machine)", low=NODE_LIMITS[0], high=10**9)  # fmt: skip
 
 AGENTS = (
     AgentInfo("greedy", "highest-scoring placement; else exchange all or pass",
@@ -114,13 +117,13 @@ AGENTS = (
                "(phase by phase)", accepts="numbers joined by /"),
          Param("leaves", str, None, "leave-value FILE for the leave term (default: shipped)",
                accepts="a leave-value file"),
-         _ENDGAME),
+         _ENDGAME, _NODES),
     ),
     AgentInfo(
         "equity", "score + learned leave value of the tiles kept", _equity,
         (Param("leaves", str, None, "leave-value FILE (default: the shipped table)",
                accepts="a leave-value file"),
-         _ENDGAME),
+         _ENDGAME, _NODES),
     ),
 )  # fmt: skip
 

@@ -372,7 +372,7 @@ ENDGAME_SECONDS = 120.0
 """A time limit behind the node limit, for a machine far slower than expected."""
 
 
-def _endgame_move(state: ScrabbleState) -> Action | None:
+def _endgame_move(state: ScrabbleState, nodes: int = ENDGAME_NODES) -> Action | None:
     """The exact endgame solver's move when the module exists (it is built separately)."""
     if state.num_players != 2:
         return None
@@ -383,7 +383,7 @@ def _endgame_move(state: ScrabbleState) -> Action | None:
     solve = getattr(endgame, "solve_endgame", None)
     if solve is None:
         return None
-    result = solve(state, time_limit=ENDGAME_SECONDS, node_limit=ENDGAME_NODES)
+    result = solve(state, time_limit=ENDGAME_SECONDS, node_limit=nodes)
     move: Action | None = getattr(result, "best_move", None)
     if move is None and isinstance(result, tuple):
         move = result[0]
@@ -393,6 +393,7 @@ def _endgame_move(state: ScrabbleState) -> Action | None:
 class _Player:
     evaluator: Evaluator
     endgame: bool
+    endgame_nodes: int = ENDGAME_NODES
 
     def weights_for(self, phase: str) -> np.ndarray:
         raise NotImplementedError
@@ -401,7 +402,7 @@ class _Player:
         assert isinstance(state, ScrabbleState)
         phase = phase_of(state)
         if phase == "closing" and self.endgame:
-            move = _endgame_move(state)
+            move = _endgame_move(state, self.endgame_nodes)
             if move is not None:
                 return move
         return self.evaluator.best(state, self.weights_for(phase))
@@ -427,12 +428,14 @@ class HeuristicAgent(_Player):
         weights: Weights | None = None,
         leaves: LeaveTable | None = None,
         endgame: bool = True,
+        endgame_nodes: int = ENDGAME_NODES,
     ) -> None:
         self.weights = weights if weights is not None else shipped_weights("tuned")
         if self.weights.with_leave and leaves is None:
             leaves = shipped_leaves(tiles)
         self.evaluator = Evaluator(tiles, leaves)
         self.endgame = endgame
+        self.endgame_nodes = endgame_nodes
         self._full = self.weights.full()
 
     def weights_for(self, phase: str) -> np.ndarray:
@@ -448,9 +451,10 @@ class EquityAgent(_Player):
     """
 
     def __init__(self, tiles: TileSet, leaves: LeaveTable | None = None,
-                 endgame: bool = True) -> None:  # fmt: skip
+                 endgame: bool = True, endgame_nodes: int = ENDGAME_NODES) -> None:  # fmt: skip
         self.evaluator = Evaluator(tiles, leaves if leaves is not None else shipped_leaves(tiles))
         self.endgame = endgame
+        self.endgame_nodes = endgame_nodes
         self._equity = np.zeros(len(FEATURE_NAMES))
         self._equity[FEATURE_NAMES.index("score")] = SCORE_WEIGHT
         self._equity[FEATURE_NAMES.index("leave")] = SCORE_WEIGHT
