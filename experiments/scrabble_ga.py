@@ -50,9 +50,12 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
     "enable-best-greedy": ("enable", BEST, "greedy", "ENABLE: heuristic + leave term vs greedy"),
     # the same equity player with the exact endgame solver in the closing phase, cut at
     # 20,000 nodes a move (a node limit: the same moves on any machine)
-    "enable-equity-endgame-greedy": ("enable", "equity:nodes=20000", "greedy",
-                                     "ENABLE: equity + endgame solver (20,000 nodes a move) "
-                                     "vs greedy"),
+    "enable-equity-endgame-greedy": (
+        "enable",
+        "equity:nodes=20000",
+        "greedy",
+        "ENABLE: equity + endgame solver (20,000 nodes a move) vs greedy",
+    ),
 }
 ENABLE = (ROOT / ".." / "shared" / "lexicons" / "enable1.txt").resolve()
 RULES = {"english": "english", "czech": "czech", "enable": f"english:{ENABLE}"}
