@@ -140,7 +140,8 @@ def main() -> None:
         for t in TARGETS:
             best = table.value(0, 0, 0, t)
             opt = ev.p_at_least(t)
-            given = "-" if means is None else f"{ev.mean - means[t]:.2f}"
+            # + 0.0 turns a rounded -0.00 (a difference of 1e-12) into 0.00
+            given = "-" if means is None else f"{round(ev.mean - means[t], 2) + 0.0:.2f}"
             lines.append(f"| {name} | {t} | {opt:.6f} | {best:.6f} | {best - opt:+.6f} | {given} |")
             print(lines[-1], flush=True)
     if no_means:
