@@ -64,7 +64,13 @@ NOTES = """Reading the tables:
   V, the strategy's expected points still to come for every number of points still
   needed; it makes the same decisions as the forward pass, and from the late card
   below the two agree to 1e-9 for every T (the script asserts it). The means are
-  saved in yahtzee_high_score_means.json."""
+  saved in yahtzee_high_score_means.json. The passes took 4,077 s (yahtzee), 6,253 s
+  (yatzy), 4,217 s (yahtzee-free-joker) and 762 s (yahtzee-no-bonus), on shared cores.
+* From the empty card itself: `stratagem yahtzee distribution --policy
+  high-score:target=300` (yahtzee) pushes the strategy forward in 534 s (peak RSS
+  2.9 GB, the mapped table included) and gives P(final >= 300) = 0.17601877, V to
+  the six places stored, and a mean of 236.7792153, which the backward pass gives to
+  2.4e-7 (the forward pass drops 6.8e-10 of probability in its tails)."""
 
 
 def progress(name: str) -> H.Progress:
