@@ -456,22 +456,31 @@ def _before(down, r, first, word, length, best):
     ``word[first:first + length]``) comes before ``best`` in the DAWG generator's order."""
     if best[LENGTH] == 0:
         return True
-    b_down = best[DOWN]
-    if down != b_down:
-        return down < b_down
-    b_line = best[COL] if b_down else best[ROW]
-    b_first = best[ROW] if b_down else best[COL]
-    if r != b_line:
-        return r < b_line
-    if first != b_first:
-        return first < b_first
-    n = min(length, best[LENGTH])
-    for i in range(n):
-        a = _code_key(word[first + i])
-        b = _code_key(best[INFO_FIELDS + i])
-        if a != b:
-            return a < b
-    return length < best[LENGTH]
+    return _precedes(
+        down, first if down else r, r if down else first, word[first:], length,
+        best[DOWN], best[ROW], best[COL], best[INFO_FIELDS:], best[LENGTH],
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def _precedes(a_down, a_row, a_col, a_codes, a_len, b_down, b_row, b_col, b_codes, b_len):
+    """Whether move a comes before move b in the DAWG generator's order: across before
+    down, then the line, the first square, and the squares' letters (a tile before a
+    blank, a word before its extensions)."""
+    if a_down != b_down:
+        return a_down < b_down
+    a_line, a_first = (a_col, a_row) if a_down else (a_row, a_col)
+    b_line, b_first = (b_col, b_row) if b_down else (b_row, b_col)
+    if a_line != b_line:
+        return a_line < b_line
+    if a_first != b_first:
+        return a_first < b_first
+    for k in range(min(a_len, b_len)):
+        x = _code_key(a_codes[k])
+        y = _code_key(b_codes[k])
+        if x != y:
+            return x < y
+    return a_len < b_len
 
 
 @njit(cache=True)
@@ -547,22 +556,10 @@ def _lines(
 @njit(cache=True)
 def _after(info, words, i, j):
     """Whether move ``i`` comes after move ``j`` in the DAWG generator's order."""
-    down = info[i, DOWN]
-    if down != info[j, DOWN]:
-        return down > info[j, DOWN]
-    li, lj = (info[i, COL], info[j, COL]) if down else (info[i, ROW], info[j, ROW])
-    if li != lj:
-        return li > lj
-    fi, fj = (info[i, ROW], info[j, ROW]) if down else (info[i, COL], info[j, COL])
-    if fi != fj:
-        return fi > fj
-    n = min(info[i, LENGTH], info[j, LENGTH])
-    for k in range(n):
-        a = _code_key(words[i, k])
-        b = _code_key(words[j, k])
-        if a != b:
-            return a > b
-    return info[i, LENGTH] > info[j, LENGTH]
+    return _precedes(
+        info[j, DOWN], info[j, ROW], info[j, COL], words[j], info[j, LENGTH],
+        info[i, DOWN], info[i, ROW], info[i, COL], words[i], info[i, LENGTH],
+    )  # fmt: skip
 
 
 @njit(cache=True)
