@@ -16,7 +16,14 @@ def start(page: Any, look_ahead: str = "2") -> None:
     page.goto("/scorefour")
     page.wait_for_selector("#status:has-text('Your move')")
     page.fill("#da-depth", look_ahead)
+    before = page.evaluate("() => location.search")
     page.click("#new-game")
+    # The old game also shows no move and "Your move": wait for the new game's id in the URL and
+    # for the button to come back, or a key pressed now meets a page still busy with the request.
+    page.wait_for_function(
+        "(old) => location.search !== old && !document.getElementById('new-game').disabled",
+        arg=before,
+    )
     page.wait_for_function("() => document.querySelectorAll('#moves div').length === 0")
     page.wait_for_selector("#status:has-text('Your move')")
 
