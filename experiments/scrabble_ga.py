@@ -56,6 +56,20 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "greedy",
         "ENABLE: equity + endgame solver (20,000 nodes a move) vs greedy",
     ),
+    # each against the others, on ENABLE
+    "enable-equity-tuned": ("enable", EQ, H, "ENABLE: equity vs GA-tuned heuristic"),
+    "enable-endgame-equity": (
+        "enable",
+        "equity:nodes=20000",
+        EQ,
+        "ENABLE: equity + endgame solver vs equity",
+    ),
+    "enable-endgame-tuned": (
+        "enable",
+        "equity:nodes=20000",
+        H,
+        "ENABLE: equity + endgame solver vs GA-tuned heuristic",
+    ),
 }
 ENABLE = (ROOT / ".." / "shared" / "lexicons" / "enable1.txt").resolve()
 RULES = {"english": "english", "czech": "czech", "enable": f"english:{ENABLE}"}
