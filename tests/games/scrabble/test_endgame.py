@@ -6,10 +6,12 @@ import numpy as np
 import pytest
 
 from stratagem.core.errors import StratagemError
+from stratagem.games.scrabble import endgame
 from stratagem.games.scrabble.board import Placement
 from stratagem.games.scrabble.endgame import (
     EndgameAgent,
     EndgameError,
+    EndgameSolver,
     solve_endgame,
 )
 from stratagem.games.scrabble.state import PASS, ScrabbleState
@@ -100,6 +102,17 @@ def test_solver_matches_minimax_with_a_blank(small_lexicon) -> None:  # type: ig
     assert positions
     for state in positions:
         assert solve_endgame(state).value == minimax(state)
+
+
+def test_a_placement_tried_after_a_pass_sees_the_checks_it_changed(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    # Found by the kept-table tests (2026-12-02): the search tried the pass first at a
+    # node, then a placement, and the next player's moves were generated with the
+    # cross-checks and anchors of the board before that placement, missing a move that
+    # went out through a square it had opened (the solver said 20 where minimax says 30).
+    state = endgames(small_lexicon, 29, 12, [(3, 3), (4, 3), (4, 4)])[10]
+    result = solve_endgame(state)
+    assert result.exact
+    assert result.value == minimax(state)
 
 
 def test_six_scoreless_turns_end_the_game_as_the_state_says(small_lexicon) -> None:  # type: ignore[no-untyped-def]
@@ -239,3 +252,90 @@ def test_the_line_of_play_is_legal_and_reaches_the_value(small_lexicon) -> None:
             me = state.player
             assert s.scores[me] - s.scores[1 - me] == result.value
     assert reached_end > 0
+
+
+def _play_out(state: ScrabbleState, solver: EndgameSolver, reply: str):  # type: ignore[no-untyped-def]
+    """Play ``state`` to the end: the mover by ``solver`` (checked against a fresh search at
+    every decision), the other player by the first legal action or the fresh search's
+    move. Returns the kept and the fresh searches' node counts."""
+    me = state.player
+    kept_nodes = fresh_nodes = 0
+    s = state
+    while not s.is_terminal():
+        if s.player == me:
+            kept = solver.solve(s)
+            fresh = solve_endgame(s)
+            # (the fresh search is checked against minimax on small endgames above)
+            assert (kept.value, kept.exact) == (fresh.value, fresh.exact) == (fresh.value, True)
+            kept_nodes += kept.nodes
+            fresh_nodes += fresh.nodes
+            s = s.apply(kept.best_move)
+        else:
+            s = s.apply(s.legal_actions()[0] if reply == "first" else solve_endgame(s).best_move)
+    return kept_nodes, fresh_nodes
+
+
+def test_a_kept_table_gives_the_values_of_fresh_searches_and_saves_nodes(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    saved = 0
+    for k, state in enumerate(endgames(small_lexicon, 21, 8, [(3, 3), (3, 2), (2, 3)])):
+        # one solver for the whole endgame, the opponent on and off the solver's line
+        kept, fresh = _play_out(state, EndgameSolver(), "first" if k % 2 else "best")
+        assert kept <= fresh
+        saved += fresh - kept
+    assert saved > 0  # the later decisions are answered from the table
+
+
+def test_a_kept_table_is_not_used_for_another_endgame(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    a, b = endgames(small_lexicon, 23, 2, [(3, 3)])
+    solver = EndgameSolver()
+    solver.solve(a)
+    for state in (b, a.apply(PASS)):  # another board; the other player to move
+        got = solver.solve(state)
+        want = solve_endgame(state)
+        assert (got.value, got.exact, got.nodes) == (want.value, want.exact, want.nodes)
+
+
+def test_a_kept_table_repeats_exactly_under_a_node_limit(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    state = endgames(small_lexicon, 5, 1, [(5, 5)])[0]
+    runs = []
+    for _ in range(2):
+        solver = EndgameSolver()
+        s, line = state, []
+        while not s.is_terminal():
+            r = solver.solve(s, node_limit=2048)
+            line.append((str(r.best_move), r.value, r.exact, r.nodes))
+            s = s.apply(r.best_move)
+        runs.append(line)
+    assert runs[0] == runs[1]
+    assert len(runs[0]) >= 2
+
+
+def test_at_most_a_few_tables_are_kept_per_process(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    state = endgames(small_lexicon, 5, 1, [(2, 2)])[0]
+    solvers = [EndgameSolver() for _ in range(endgame.MAX_KEPT_TABLES + 2)]
+    for solver in solvers:
+        solver.solve(state)
+    held = [solver for solver in solvers if solver._search is not None]
+    assert held == solvers[-endgame.MAX_KEPT_TABLES :]
+    # a solver whose table was dropped builds a new one
+    assert solvers[0].solve(state).value == solve_endgame(state).value
+
+
+def test_after_the_expected_reply_the_kept_table_answers_at_once(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    checked = 0
+    for state in endgames(small_lexicon, 29, 12, [(3, 3), (4, 3), (4, 4)]):
+        solver = EndgameSolver()
+        first = solver.solve(state)
+        if len(first.pv) < 3:
+            continue
+        later = state.apply(first.pv[0]).apply(first.pv[1])  # the line it expects
+        kept = solver.solve(later)
+        fresh = solve_endgame(later)
+        # the same player to move, on the line of best play: the same final spread
+        assert (kept.value, kept.exact) == (fresh.value, True) == (first.value, True)
+        print(kept.nodes, fresh.nodes)
+        if fresh.nodes > 100:
+            # The first search proved this position: a few nodes, not a search.
+            assert kept.nodes <= 5
+            checked += 1
+    assert checked >= 2

@@ -355,7 +355,7 @@ def search(
     slot_values, nletters, racks, bingo, loc, zb, tmp_info, tmp_word, mv_sq, mv_code, mv_n,
     mv_score, mv_hash, mv_need, mv_line, mv_lo, mv_hi, okey, order, f_start, f_count,
     tt_key, tt_value, tt_move, tt_depth, tt_flag, tt_exact, counters, stop, root_best,
-    killers, options,
+    killers, options, bh0,
 ):  # fmt: skip
     """One iteration of the negamax to ``depth0`` plies from the root (frame 2).
 
@@ -367,7 +367,10 @@ def search(
     when that is positive (checked every 1,024 nodes, so the same search stops at the
     same node on any machine); ``root_best[0]`` receives the hash of the root's best move
     (``PASS_HASH`` for the pass). ``killers`` (two per frame) and ``options``
-    (bonus per tile laid, bonus of a killer) steer the move ordering.
+    (bonus per tile laid, bonus of a killer) steer the move ordering. ``bh0`` is the
+    Zobrist hash of the tiles laid between the board the table was started on and
+    ``board`` (0 for a fresh table): a table kept from an earlier search of the same
+    endgame, whose ``racks`` were packed with the same ``loc``, goes on serving.
     """
     board = board.copy()
     board_t = board.T.copy()
@@ -420,7 +423,7 @@ def search(
     BOUND = np.zeros((F, 4 * 7), dtype=np.int64)  # cross-checks the frame's move changed
     NB = np.zeros(F, dtype=np.int64)
     dirt = np.zeros(NLINES, dtype=np.int64)
-    bh = np.uint64(0)
+    bh = np.uint64(bh0)
 
     f = ROOT
     P[f] = root_player
@@ -662,6 +665,11 @@ def search(
                             mask, root, values, nletters, False, cm, cs, an,
                         )  # fmt: skip
                     chk = f
+            elif chk > f:
+                # A pass changes no check, but the frame's next move will: the checks
+                # must not claim to reflect this frame any more (nor the frames under it,
+                # all passes or already taken back).
+                chk = f
             mode = RESULT
         else:  # RESULT
             if val > BEST[f]:

@@ -37,6 +37,8 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -121,6 +123,11 @@ class _Search:
             distinct = np.flatnonzero(self.racks[who])
             self.loc[who, distinct] = np.arange(len(distinct))
         self.slot_values = lex.tiles.values_array.astype(np.int64)
+        # Where the table's keys start from: the board and the mover's seat of the search
+        # that made it (see :meth:`reroot`).
+        self.origin_board = self.board.copy()
+        self.origin_player = p
+        self.bh0 = np.uint64(0)
         size = 1 << TABLE_BITS
         self.tt_key = np.zeros(size, dtype=np.uint64)
         self.tt_value = np.zeros(size, dtype=np.int32)
@@ -128,6 +135,7 @@ class _Search:
         self.tt_depth = np.zeros(size, dtype=np.int8)
         self.tt_flag = np.zeros(size, dtype=np.int8)
         self.tt_exact = np.zeros(size, dtype=np.bool_)
+        self._origin_racks = self.racks.copy()
         self.counters = np.zeros(4, dtype=np.int64)
         self.killers = np.zeros((_ek.MAX_FRAMES, 2), dtype=np.uint64)
         self.options = np.array(_ORDERING, dtype=np.int64)
@@ -160,6 +168,37 @@ class _Search:
         )  # fmt: skip
         if top < 0:
             self._allocate(pool * 2, tmp * 2)
+
+    def reroot(self, state: ScrabbleState) -> bool:
+        """Move the root to ``state``, keeping the transposition table, when ``state`` lies
+        in the endgame this table was made for: the same lexicon, the same player to
+        move, every tile of the origin's board still in place, and each rack a part of
+        what that player held at the origin. Every entry stays true there: a node's key
+        names its position (tiles laid since the origin, both racks, the mover, the
+        scoreless turns) and its value is the mover's gain from that position on. Returns
+        False (and changes nothing) otherwise."""
+        if state.lexicon is not self.lexicon or state.player != self.origin_player:
+            return False
+        board = state.board_array
+        laid = self.origin_board >= 0
+        if not np.array_equal(board[laid], self.origin_board[laid]):
+            return False
+        p = state.player
+        racks = np.array([state.racks[p], state.racks[1 - p]], dtype=np.int32)
+        if np.any(racks > self._origin_racks):
+            return False
+        h = np.uint64(0)
+        for r, c in zip(*np.nonzero((board >= 0) & ~laid)):
+            h ^= _ZOBRIST[r * SIZE + c, board[r, c]]
+        self.state = state
+        self.board = board.copy()
+        self.racks = racks
+        self.bh0 = h
+        self.counters[:] = 0
+        self.killers[:] = 0
+        self.cpu = 0.0
+        self._allocate(self.mv_n.shape[0], self.tmp_info.shape[0])
+        return True
 
     def iteration(
         self, depth: int, scoreless: int, deadline: float | None, node_limit: int = 0
@@ -200,6 +239,7 @@ class _Search:
                     self.mv_hi, self.okey, self.order, self.f_start, self.f_count,
                     self.tt_key, self.tt_value, self.tt_move, self.tt_depth, self.tt_flag,
                     self.tt_exact, self.counters, stop, root_best, self.killers, self.options,
+                    self.bh0,
                 )  # fmt: skip
             except BaseException as exc:  # handed to the calling thread
                 failed.append(exc)
@@ -294,7 +334,9 @@ def solve_endgame(
     max_depth: int = MAX_DEPTH,
     node_limit: int | None = None,
 ) -> EndgameResult:
-    """Search the endgame of ``state`` (bag empty, two players) for the player to move.
+    """Search the endgame of ``state`` (bag empty, two players) for the player to move,
+    with a fresh transposition table (:class:`EndgameSolver` keeps one between the
+    moves of an endgame).
 
     ``time_limit`` (seconds of this process's CPU time, > 0, so that a busy
     machine does not change the answer much), ``max_depth`` (plies, 1-64) and
@@ -305,49 +347,101 @@ def solve_endgame(
     gives the same answer on every machine and at any load; one stopped by its time
     limit may not.
     """
-    check_endgame(state)
-    if not (time_limit > 0 and np.isfinite(time_limit)):
-        raise InvalidStateError(
-            f"time_limit must be a positive number of seconds, got {time_limit}"
-        )
-    if not 1 <= max_depth <= MAX_DEPTH:
-        raise InvalidStateError(f"max_depth must be 1-{MAX_DEPTH} plies, got {max_depth}")
-    if node_limit is not None and (
-        isinstance(node_limit, bool)
-        or not isinstance(node_limit, (int, np.integer))
-        or not NODE_LIMITS[0] <= node_limit <= NODE_LIMITS[1]
-    ):
-        raise InvalidStateError(
-            f"node_limit must be a whole number of nodes, {NODE_LIMITS[0]:,} to "
-            f"{NODE_LIMITS[1]:,}, got {node_limit!r}"
-        )
-    start = time.thread_time()
-    p = state.player
-    spread = state.scores[p] - state.scores[1 - p]
-    search = _Search(state)
-    # Depth 1 always finishes: it is one move generation.
-    first = search.iteration(1, state.scoreless, None)
-    assert first is not None
-    value, exact, best = first
-    depth = 1
-    while not exact and depth < max_depth:
-        step = search.iteration(depth + 1, state.scoreless, time_limit, int(node_limit or 0))
-        if step is None:
-            break
-        (value, exact, best), depth = step, depth + 1
-    move = _find(state, best)
-    assert move is not None, "the search's best move is not among the legal moves"
-    line = principal_variation(search, state, move)
-    return EndgameResult(
-        best_move=move,
-        value=spread + value,
-        gain=value,
-        exact=exact,
-        depth=depth,
-        nodes=int(search.counters[0]),
-        seconds=time.thread_time() - start + search.cpu,
-        pv=tuple(line),
+    return EndgameSolver().solve(
+        state, time_limit=time_limit, max_depth=max_depth, node_limit=node_limit
     )
+
+
+MAX_KEPT_TABLES = 4
+"""How many :class:`EndgameSolver` tables one process keeps between calls (the least
+recently used beyond that is dropped and rebuilt when needed)."""
+_KEPT: OrderedDict[int, weakref.ref[EndgameSolver]] = OrderedDict()
+_KEPT_LOCK = threading.Lock()
+
+
+class EndgameSolver:
+    """:func:`solve_endgame` for the successive decisions of one endgame.
+
+    It keeps its transposition table from one call to the next while the
+    position stays in the same endgame (the same player to move, the tiles on
+    the board at the first call still there, racks that only lost tiles), so a
+    later decision starts from what the earlier searches proved instead of from
+    nothing: a line already proved answers at once. Any other position starts a
+    new table. With a node limit the answers stay the same on every machine, as
+    long as the same positions are asked in the same order.
+    """
+
+    def __init__(self) -> None:
+        self._search: _Search | None = None
+
+    def _keep(self, search: _Search) -> None:
+        """Keep ``search``'s table, dropping the least recently used solver's table when more
+        than :data:`MAX_KEPT_TABLES` are kept in this process (each is about 60 MB)."""
+        with _KEPT_LOCK:
+            self._search = search
+            _KEPT.pop(id(self), None)
+            _KEPT[id(self)] = weakref.ref(self)
+            while len(_KEPT) > MAX_KEPT_TABLES:
+                _, ref = _KEPT.popitem(last=False)
+                old = ref()
+                if old is not None:
+                    old._search = None  # a search under way keeps its own reference
+
+    def solve(
+        self,
+        state: ScrabbleState,
+        *,
+        time_limit: float = 30.0,
+        max_depth: int = MAX_DEPTH,
+        node_limit: int | None = None,
+    ) -> EndgameResult:
+        """As :func:`solve_endgame`, reusing the table of the previous call when it can."""
+        check_endgame(state)
+        if not (time_limit > 0 and np.isfinite(time_limit)):
+            raise InvalidStateError(
+                f"time_limit must be a positive number of seconds, got {time_limit}"
+            )
+        if not 1 <= max_depth <= MAX_DEPTH:
+            raise InvalidStateError(f"max_depth must be 1-{MAX_DEPTH} plies, got {max_depth}")
+        if node_limit is not None and (
+            isinstance(node_limit, bool)
+            or not isinstance(node_limit, (int, np.integer))
+            or not NODE_LIMITS[0] <= node_limit <= NODE_LIMITS[1]
+        ):
+            raise InvalidStateError(
+                f"node_limit must be a whole number of nodes, {NODE_LIMITS[0]:,} to "
+                f"{NODE_LIMITS[1]:,}, got {node_limit!r}"
+            )
+        start = time.thread_time()
+        p = state.player
+        spread = state.scores[p] - state.scores[1 - p]
+        search = self._search
+        if search is None or not search.reroot(state):
+            search = _Search(state)
+        self._keep(search)
+        # Depth 1 always finishes: it is one move generation.
+        first = search.iteration(1, state.scoreless, None)
+        assert first is not None
+        value, exact, best = first
+        depth = 1
+        while not exact and depth < max_depth:
+            step = search.iteration(depth + 1, state.scoreless, time_limit, int(node_limit or 0))
+            if step is None:
+                break
+            (value, exact, best), depth = step, depth + 1
+        move = _find(state, best)
+        assert move is not None, "the search's best move is not among the legal moves"
+        line = principal_variation(search, state, move)
+        return EndgameResult(
+            best_move=move,
+            value=spread + value,
+            gain=value,
+            exact=exact,
+            depth=depth,
+            nodes=int(search.counters[0]),
+            seconds=time.thread_time() - start + search.cpu,
+            pv=tuple(line),
+        )
 
 
 def principal_variation(
@@ -355,17 +449,18 @@ def principal_variation(
 ) -> list[Placement | Pass]:
     """The expected line: ``first``, then the table's best moves while it has exact entries."""
     line = [first]
-    root = search.state
+    origin = search.origin_board
+    player = search.origin_player
     mask = (1 << TABLE_BITS) - 1
     s = state.apply(first)
     while not s.is_terminal() and len(line) < MAX_DEPTH:
         board = s.board_array
         h = 0
-        for r, c in zip(*np.nonzero((board >= 0) & (root.board_array < 0))):
+        for r, c in zip(*np.nonzero((board >= 0) & (origin < 0))):
             h ^= int(_ZOBRIST[r * SIZE + c, board[r, c]])
-        mover = 0 if s.player == root.player else 1
+        mover = 0 if s.player == player else 1
         have = [0, 0]
-        for who, seat in ((0, root.player), (1, 1 - root.player)):
+        for who, seat in ((0, player), (1, 1 - player)):
             for slot, count in enumerate(s.racks[seat]):
                 have[who] += count << (4 * int(search.loc[who, slot]))
         key = int(_ek.node_key(np.uint64(h), have[0], have[1], mover, s.scoreless))
@@ -402,6 +497,7 @@ class EndgameAgent:
         self.time_limit = time_limit
         self.max_depth = max_depth
         self.last: EndgameResult | None = None
+        self._solver = EndgameSolver()
 
     @property
     def spec(self) -> str:
@@ -414,6 +510,8 @@ class EndgameAgent:
             and state.bag_size() == 0
             and state.current_player >= 0
         ):
-            self.last = solve_endgame(state, time_limit=self.time_limit, max_depth=self.max_depth)
+            self.last = self._solver.solve(
+                state, time_limit=self.time_limit, max_depth=self.max_depth
+            )
             return self.last.best_move
         return self.before.act(state, rng)

@@ -46,7 +46,6 @@ weights, unless the agent is made with ``endgame=False``.
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -372,28 +371,26 @@ ENDGAME_SECONDS = 120.0
 """A time limit behind the node limit, for a machine far slower than expected."""
 
 
-def _endgame_move(state: ScrabbleState, nodes: int = ENDGAME_NODES) -> Action | None:
-    """The exact endgame solver's move when the module exists (it is built separately)."""
-    if state.num_players != 2:
-        return None
-    try:
-        endgame = importlib.import_module("stratagem.games.scrabble.endgame")
-    except ImportError:
-        return None
-    solve = getattr(endgame, "solve_endgame", None)
-    if solve is None:
-        return None
-    result = solve(state, time_limit=ENDGAME_SECONDS, node_limit=nodes)
-    move: Action | None = getattr(result, "best_move", None)
-    if move is None and isinstance(result, tuple):
-        move = result[0]
-    return move
-
-
 class _Player:
     evaluator: Evaluator
     endgame: bool
     endgame_nodes: int = ENDGAME_NODES
+    _solver: Any = None
+
+    def _endgame_move(self, state: ScrabbleState) -> Action | None:
+        """The exact endgame solver's move (two players), its table kept between the moves
+        of one endgame."""
+        if state.num_players != 2:
+            return None
+        if self._solver is None:
+            from stratagem.games.scrabble.endgame import EndgameSolver
+
+            self._solver = EndgameSolver()
+        result = self._solver.solve(
+            state, time_limit=ENDGAME_SECONDS, node_limit=self.endgame_nodes
+        )
+        move: Action = result.best_move
+        return move
 
     def weights_for(self, phase: str) -> np.ndarray:
         raise NotImplementedError
@@ -402,7 +399,7 @@ class _Player:
         assert isinstance(state, ScrabbleState)
         phase = phase_of(state)
         if phase == "closing" and self.endgame:
-            move = _endgame_move(state, self.endgame_nodes)
+            move = self._endgame_move(state)
             if move is not None:
                 return move
         return self.evaluator.best(state, self.weights_for(phase))
