@@ -54,7 +54,21 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "enable",
         "equity:nodes=20000",
         "greedy",
-        "ENABLE: equity + endgame solver (20,000 nodes a move) vs greedy",
+        "ENABLE: equity + endgame solver (20,000 nodes a move) vs greedy, solver before the "
+        "fix of 2026-12-02",
+    ),
+    # the same after the solver's cross-check fix, with the table kept between moves
+    "enable-endgame-greedy": (
+        "enable",
+        "equity:nodes=20000",
+        "greedy",
+        "ENABLE: equity + endgame solver (20,000 nodes a move, table kept) vs greedy",
+    ),
+    "enable-ga6-greedy": (
+        "enable",
+        "heuristic:weights=runs/scrabble_ga/ga-leave-enable/best_weights.json,endgame=off",
+        "greedy",
+        "ENABLE: heuristic + leave term (GA on ENABLE from the equity weights) vs greedy",
     ),
     # each against the others, on ENABLE
     "enable-equity-tuned": ("enable", EQ, H, "ENABLE: equity vs GA-tuned heuristic"),
@@ -159,7 +173,11 @@ def plot(curves: dict[str, list[dict[str, float]]], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    colors = {"heuristic (h1-h5)": "#3b6ea8", "heuristic + leave (h1-h6)": "#c0392b"}
+    colors = {
+        "heuristic (h1-h5)": "#3b6ea8",
+        "heuristic + leave (h1-h6)": "#c0392b",
+        "heuristic + leave (h1-h6), ENABLE, from the equity weights": "#2e8b57",
+    }
     for label, hist in curves.items():
         if not hist:
             continue
@@ -199,25 +217,29 @@ def weights_table() -> list[str]:
     return lines
 
 
-def report(ga: Path | None, ga_leave: Path | None) -> None:
-    curves = {
-        "heuristic (h1-h5)": read_history(ga) if ga else [],
-        "heuristic + leave (h1-h6)": read_history(ga_leave) if ga_leave else [],
-    }
+def report(ga: Path | None, ga_leave: Path | None, ga_leave_enable: Path | None = None) -> None:
     results = [s for s in (summarize(n) for n in MATCHES) if s is not None]
     DOCS.mkdir(parents=True, exist_ok=True)
     # Matches and GA curves whose files this checkout lacks are carried over from the JSON
     # of the earlier report, marked with the session they come from.
     old_json = DOCS / "scrabble_ga.json"
     old = json.loads(old_json.read_text()) if old_json.exists() else {}
+    curves: dict[str, list[dict[str, float]]] = dict(old.get("ga", {}))
+    for label, directory in (
+        ("heuristic (h1-h5)", ga),
+        ("heuristic + leave (h1-h6)", ga_leave),
+        ("heuristic + leave (h1-h6), ENABLE, from the equity weights", ga_leave_enable),
+    ):
+        if directory:
+            curves[label] = read_history(directory)
     have = {r["match"] for r in results}
     for r in old.get("matches", []):
         if r["match"] not in have:
             r.setdefault("session", "earlier")
             results.append(r)
-    if any(curves.values()):
-        plot(curves, DOCS / "scrabble_ga.png")
-    ga = {k: v for k, v in curves.items() if v} or old.get("ga", {})
+    ga = {k: v for k, v in curves.items() if v}
+    if ga:
+        plot(ga, DOCS / "scrabble_ga.png")
     payload = {"matches": results, "ga": ga}
     (DOCS / "scrabble_ga.json").write_text(json.dumps(payload, indent=1) + "\n")
     lines = [
@@ -261,11 +283,12 @@ def main() -> None:
     r = sub.add_parser("report")
     r.add_argument("--ga", type=Path)
     r.add_argument("--ga-leave", type=Path)
+    r.add_argument("--ga-leave-enable", type=Path)
     args = parser.parse_args()
     if args.cmd == "play":
         play(args.match, args.games, args.workers)
     else:
-        report(args.ga, args.ga_leave)
+        report(args.ga, args.ga_leave, args.ga_leave_enable)
 
 
 if __name__ == "__main__":
