@@ -172,7 +172,7 @@ def plot(curves: dict[str, list[dict[str, float]]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig, ax = plt.subplots(figsize=(9, 5.5))
     colors = {
         "heuristic (h1-h5)": "#3b6ea8",
         "heuristic + leave (h1-h6)": "#c0392b",
@@ -191,7 +191,7 @@ def plot(curves: dict[str, list[dict[str, float]]], path: Path) -> None:
     ax.set_xlabel("generation")
     ax.set_ylabel("win rate against greedy (fitness games)")
     ax.set_title("Scrabble GA: fitness per generation")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2)
     fig.tight_layout()
     tmp = path.with_suffix(".tmp.png")
     fig.savefig(tmp, dpi=110)
@@ -232,11 +232,20 @@ def report(ga: Path | None, ga_leave: Path | None, ga_leave_enable: Path | None 
     ):
         if directory:
             curves[label] = read_history(directory)
+    # A local file shorter than the row reported earlier (a run dir lost, a match restarted)
+    # does not replace that row.
+    earlier = {r["match"]: r for r in old.get("matches", [])}
+    results = [
+        r if r["pairs"] >= earlier.get(r["match"], {}).get("pairs", 0) else earlier[r["match"]]
+        for r in results
+    ]
     have = {r["match"] for r in results}
     for r in old.get("matches", []):
         if r["match"] not in have:
-            r.setdefault("session", "earlier")
             results.append(r)
+    for r in results:
+        if r is earlier.get(r["match"]):
+            r.setdefault("session", "earlier")
     ga = {k: v for k, v in curves.items() if v}
     if ga:
         plot(ga, DOCS / "scrabble_ga.png")
