@@ -268,12 +268,13 @@ def test_the_closing_phase_goes_to_the_endgame_solver(monkeypatch) -> None:  # t
     class Result:
         best_move = PASS
 
-    def solve_endgame(state, time_limit, node_limit):  # type: ignore[no-untyped-def]
-        calls.append((time_limit, node_limit))
-        return Result()
+    class EndgameSolver:  # one per agent, kept between the moves of an endgame
+        def solve(self, state, time_limit, node_limit):  # type: ignore[no-untyped-def]
+            calls.append((time_limit, node_limit))
+            return Result()
 
     fake = types.ModuleType("stratagem.games.scrabble.endgame")
-    fake.solve_endgame = solve_endgame  # type: ignore[attr-defined]
+    fake.EndgameSolver = EndgameSolver  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "stratagem.games.scrabble.endgame", fake)
     rng = np.random.default_rng(0)
     for agent in (HeuristicAgent(TS, SOURCE_WEIGHTS), EquityAgent(TS)):
