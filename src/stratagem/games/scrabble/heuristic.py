@@ -36,8 +36,9 @@ the phase of a decision is decided from the turns played and the bag:
 
 The player picks the candidate of highest value (the first generated among
 equals). In the closing phase the exact endgame solver
-(:mod:`stratagem.games.scrabble.endgame`, when present) plays instead of the
-weights, unless the agent is made with ``endgame=False``.
+(:class:`stratagem.games.scrabble.endgame.EndgameSolver`, one per agent, its
+table kept between the moves of the endgame) plays instead of the weights,
+unless the agent is made with ``endgame=False``.
 
 >>> w = SOURCE_WEIGHTS
 >>> w.array.shape, w.terms, float(w.array[PHASES.index("middle"), TERMS.index("blank")])
