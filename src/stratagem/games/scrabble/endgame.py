@@ -111,7 +111,6 @@ class _Search:
 
     def __init__(self, state: ScrabbleState) -> None:
         lex = state.lexicon
-        self.state = state
         self.lexicon = lex
         n = lex.tiles.size
         self.nletters = n
@@ -158,6 +157,11 @@ class _Search:
         self.mv_hi = np.zeros(pool, dtype=np.int8)
         self.okey = np.zeros(pool, dtype=np.int64)
         self.order = np.zeros(pool, dtype=np.int64)
+        self._root_lists()
+
+    def _root_lists(self) -> None:
+        """Both players' moves on the root board into frames 0 and 1 (the pool doubled
+        while it is too small)."""
         lex = self.lexicon
         top = _ek.root_lists(
                 self.board, LETTER_MULT, WORD_MULT, lex.child, lex.terminal, lex.mask, lex.root,
@@ -167,7 +171,7 @@ class _Search:
                 self.f_count,
         )  # fmt: skip
         if top < 0:
-            self._allocate(pool * 2, tmp * 2)
+            self._allocate(self.mv_n.shape[0] * 2, self.tmp_info.shape[0] * 2)
 
     def reroot(self, state: ScrabbleState) -> bool:
         """Move the root to ``state``, keeping the transposition table, when ``state`` lies
@@ -190,14 +194,13 @@ class _Search:
         h = np.uint64(0)
         for r, c in zip(*np.nonzero((board >= 0) & ~laid)):
             h ^= _ZOBRIST[r * SIZE + c, board[r, c]]
-        self.state = state
         self.board = board.copy()
         self.racks = racks
         self.bh0 = h
         self.counters[:] = 0
         self.killers[:] = 0
         self.cpu = 0.0
-        self._allocate(self.mv_n.shape[0], self.tmp_info.shape[0])
+        self._root_lists()  # the pool is reused: only the root's lists change
         return True
 
     def iteration(
