@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from stratagem.core.agent import Agent
-from stratagem.games.scrabble.endgame import EndgameResult, solve_endgame
+from stratagem.games.scrabble.endgame import EndgameResult, EndgameSolver, solve_endgame
 from stratagem.games.scrabble.heuristic import HeuristicAgent
 from stratagem.games.scrabble.lexicon import Lexicon, load_lexicon
 from stratagem.games.scrabble.state import ScrabbleState
@@ -69,7 +69,9 @@ closing phase, the other seat plays the baseline; the gain is the
 difference of the tested seat's final spread between the two playouts,
 averaged over positions and seats, with a 95% interval (mean +- 1.96 SE). In
 playouts the solver has the play time limit per move after the first (a
-move it cannot prove in time is its deepest iteration's choice).
+move it cannot prove in time is its deepest iteration's choice), and keeps
+its transposition table from one of its turns to the next (`EndgameSolver`),
+as the players do.
 """
 
 
@@ -103,22 +105,24 @@ def baseline_agent(name: str, lexicon: Lexicon) -> Agent:
 def playout(
     root: ScrabbleState,
     seat: int,
-    solver: bool,
+    solver: EndgameSolver | None,
     first: EndgameResult | None,
     time_limit: float,
     stats: dict[str, int],
     baseline: Agent,
 ) -> int:
-    """Final spread of ``seat`` when it plays the solver (or the baseline) against the baseline."""
+    """Final spread of ``seat`` when it plays ``solver`` (or, when None, the baseline) against
+    the baseline. The solver keeps its table from one of its turns to the next, as the
+    players do."""
     greedy = baseline
     rng = np.random.default_rng(0)  # the bag is empty: nothing left to chance
     state = root
     while not state.is_terminal():
-        if state.player == seat and solver:
+        if state.player == seat and solver is not None:
             if state is root and first is not None:
                 result = first
             else:
-                result = solve_endgame(state, time_limit=time_limit)
+                result = solver.solve(state, time_limit=time_limit)
             stats["solves"] += 1
             stats["exact"] += int(result.exact)
             state = state.apply(result.best_move)
@@ -272,7 +276,8 @@ def main() -> int:
     start = time.perf_counter()
     for n, state in enumerate(positions):
         wall = time.perf_counter()
-        result = solve_endgame(state, time_limit=args.time_limit)
+        mover_solver = EndgameSolver()
+        result = mover_solver.solve(state, time_limit=args.time_limit)
         wall = time.perf_counter() - wall
         row = {
             "wall_seconds": round(wall, 3),
@@ -286,11 +291,17 @@ def main() -> int:
             "move": str(result.best_move),
         }
         for seat in (state.player, 1 - state.player):
-            first = result if seat == state.player else None
+            mover = seat == state.player
             with_solver = playout(
-                state, seat, True, first, args.play_time_limit, play_stats, baseline
+                state,
+                seat,
+                mover_solver if mover else EndgameSolver(),
+                result if mover else None,
+                args.play_time_limit,
+                play_stats,
+                baseline,
             )
-            greedy = playout(state, seat, False, None, args.play_time_limit, play_stats, baseline)
+            greedy = playout(state, seat, None, None, args.play_time_limit, play_stats, baseline)
             gains.append(with_solver - greedy)
         row["gain_mover"], row["gain_other"] = gains[-2], gains[-1]
         rows.append(row)
