@@ -64,6 +64,13 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "greedy",
         "ENABLE: equity + endgame solver (20,000 nodes a move, table kept) vs greedy",
     ),
+    # the same with five times the node budget (the solver 1.4x faster per node since)
+    "enable-endgame100k-greedy": (
+        "enable",
+        "equity:nodes=100000",
+        "greedy",
+        "ENABLE: equity + endgame solver (100,000 nodes a move, table kept) vs greedy",
+    ),
     "enable-ga6-greedy": (
         "enable",
         "heuristic:weights=runs/scrabble_ga/ga-leave-enable/best_weights.json,endgame=off",
