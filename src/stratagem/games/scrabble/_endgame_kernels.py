@@ -18,7 +18,8 @@ that will have grandchildren keeps both players' lists on its board: the
 mover's, to search, and the other player's, from which every child derives
 its own after one move. So a move is regenerated for its own board once,
 not once for every reply to it, as when each list came from the same
-player's list two plies up (about 30% less time on the benchmark endgames).
+player's list two plies up (1.16x less CPU in all on 69 benchmark endgames,
+1.24x per position at the median).
 
 A list is a range of the move pool: per move the laid squares and codes, the
 score, the line (``down * 15 + line``), the span of its main word on the
