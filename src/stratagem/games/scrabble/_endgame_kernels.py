@@ -364,6 +364,31 @@ def _inherit(src, count, hv, dirt, mv_sq, mv_code, mv_n, mv_score, mv_hash, mv_n
 
 
 @njit(cache=True)
+def _derive(
+    src, count, p, dirt, top, board, board_t, lm, wm, lm_t, wm_t, child, terminal, mask, root,
+    values, nletters, racks, have, bingo, now_empty, loc, zb, cm, cs, an, tmp_info, tmp_word,
+    mv_sq, mv_code, mv_n, mv_score, mv_hash, mv_need, mv_line, mv_lo, mv_hi, counters,
+):  # fmt: skip
+    """Player ``p``'s list on ``board``, at ``top`` of the pool: the moves of the list at
+    ``src`` (``count`` long, the same player's on an earlier board) that :func:`_inherit`
+    keeps, then the moves through the positions of ``dirt``. Returns the new top (-1 when
+    a buffer is too small) and counts the moves generated in ``counters[3]``."""
+    top = _inherit(src, count, have[p], dirt, mv_sq, mv_code, mv_n, mv_score, mv_hash, mv_need,
+                   mv_line, mv_lo, mv_hi, top)  # fmt: skip
+    if top < 0:
+        return -1
+    gen_from = top
+    top = _generate(
+        board, board_t, lm, wm, lm_t, wm_t, dirt, child, terminal, mask, root, values, nletters,
+        racks[p], bingo, now_empty, loc[p], zb, cm, cs, an, tmp_info, tmp_word, mv_sq, mv_code,
+        mv_n, mv_score, mv_hash, mv_need, mv_line, mv_lo, mv_hi, top,
+    )  # fmt: skip
+    if top >= 0:
+        counters[3] += top - gen_from
+    return top
+
+
+@njit(cache=True)
 def _tt_store(tt_key, tt_value, tt_move, tt_depth, tt_flag, tt_exact, key, value, alpha, beta,
               move, depth, exact):  # fmt: skip
     """Record a finished node's ``value`` and best ``move`` in ``key``'s slot of the
@@ -530,39 +555,27 @@ def search(
             chk = f
             now_empty = root_empty and laid_total == 0
             start = FREE[pf]
-            top = _inherit(MS[pf], MC[pf], have[p], dirt, mv_sq, mv_code, mv_n, mv_score,
-                           mv_hash, mv_need, mv_line, mv_lo, mv_hi, start)  # fmt: skip
-            if top < 0:
-                return OVERFLOW, 0, False
-            gen_from = top
-            top = _generate(
-                board, board_t, lm, wm, lm_t, wm_t, dirt, child, terminal, mask, root, values,
-                nletters, racks[p], bingo, now_empty, loc[p], zb, cm, cs, an,
-                tmp_info, tmp_word, mv_sq, mv_code,
-                mv_n, mv_score, mv_hash, mv_need, mv_line, mv_lo, mv_hi, top,
+            top = _derive(
+                MS[pf], MC[pf], p, dirt, start, board, board_t, lm, wm, lm_t, wm_t, child,
+                terminal, mask, root, values, nletters, racks, have, bingo, now_empty, loc, zb,
+                cm, cs, an, tmp_info, tmp_word, mv_sq, mv_code, mv_n, mv_score, mv_hash, mv_need,
+                mv_line, mv_lo, mv_hi, counters,
             )  # fmt: skip
             if top < 0:
                 return OVERFLOW, 0, False
-            counters[3] += top - gen_from
             f_start[f] = start
             f_count[f] = top - start
             MS[f] = top
             MC[f] = 0
             if D[f] >= 2:
-                top = _inherit(f_start[pf], f_count[pf], have[q], dirt, mv_sq, mv_code, mv_n,
-                               mv_score, mv_hash, mv_need, mv_line, mv_lo, mv_hi, top)  # fmt: skip
-                if top < 0:
-                    return OVERFLOW, 0, False
-                gen_from = top
-                top = _generate(
-                    board, board_t, lm, wm, lm_t, wm_t, dirt, child, terminal, mask, root,
-                    values, nletters, racks[q], bingo, now_empty, loc[q], zb, cm, cs, an,
-                    tmp_info, tmp_word, mv_sq, mv_code,
-                    mv_n, mv_score, mv_hash, mv_need, mv_line, mv_lo, mv_hi, top,
+                top = _derive(
+                    f_start[pf], f_count[pf], q, dirt, top, board, board_t, lm, wm, lm_t, wm_t,
+                    child, terminal, mask, root, values, nletters, racks, have, bingo, now_empty,
+                    loc, zb, cm, cs, an, tmp_info, tmp_word, mv_sq, mv_code, mv_n, mv_score,
+                    mv_hash, mv_need, mv_line, mv_lo, mv_hi, counters,
                 )  # fmt: skip
                 if top < 0:
                     return OVERFLOW, 0, False
-                counters[3] += top - gen_from
                 MC[f] = top - MS[f]
             FREE[f] = top
             start = f_start[f]
