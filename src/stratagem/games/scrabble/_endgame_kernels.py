@@ -542,9 +542,12 @@ def search(
             # once per node, not once per grandchild).
             pf = f - 1
             dirt = DIRT[pf]
+            now_empty = root_empty and laid_total == 0
+            # The cross-checks are brought up to date only here, where they are used
+            # (a leaf's moves never need them).
             if root_empty:
                 _all_checks(board, board_t, child, terminal, mask, root, values, nletters,
-                            root_empty and laid_total == 0, cm, cs, an)  # fmt: skip
+                            now_empty, cm, cs, an)  # fmt: skip
             else:
                 for g in range(chk, f):
                     if CUR[g] >= 0:
@@ -553,7 +556,6 @@ def search(
                             terminal, mask, root, values, nletters, False, cm, cs, an,
                         )  # fmt: skip
             chk = f
-            now_empty = root_empty and laid_total == 0
             start = FREE[pf]
             top = _derive(
                 MS[pf], MC[pf], p, dirt, start, board, board_t, lm, wm, lm_t, wm_t, child,
