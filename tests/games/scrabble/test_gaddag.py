@@ -136,11 +136,56 @@ def test_walk_names_are_checked(small_lexicon) -> None:  # type: ignore[no-untyp
         MoveGenerator(small_lexicon, walk="gadag")
 
 
-def test_node_bits_hold_the_mask_and_the_end_of_strings(small_lexicon) -> None:  # type: ignore[no-untyped-def]
-    _, terminal, mask, _ = small_lexicon.gaddag
-    bits = G.node_bits(terminal, mask)
-    assert ((bits & ~G.TERMINAL) == mask).all()
-    assert (((bits & G.TERMINAL) != 0) == terminal).all()
+def accepted_packed(lexicon: Lexicon, wide: bool) -> set[str]:
+    """Every string the walk's packed rows accept, read as the docstring of
+    :func:`G.pack` lays them out (Python integers, no kernel code)."""
+    child, terminal, _, _ = lexicon.gaddag  # type: ignore[misc]
+    rows, shift = G.pack(child, terminal, wide)
+    symbols = child.shape[1]
+    letters = (*lexicon.tiles.letters, ">")
+    out: set[str] = set()
+    stack = [(0, "")]
+    while stack:
+        i, text = stack.pop()
+        record = int(rows[i, 0])
+        if record >> symbols & 1:
+            out.add(text)
+        first = int(rows[i, -1]) >> shift
+        k = 0
+        for sym in range(symbols):
+            if record >> sym & 1:
+                stack.append((first + k, text + letters[sym]))
+                k += 1
+    return out
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_the_packed_rows_accept_the_same_strings(small_lexicon, wide) -> None:  # type: ignore[no-untyped-def]
+    child, terminal, _, _ = small_lexicon.gaddag
+    rows, shift = G.pack(child, terminal, wide)
+    # one int64 a row when it fits (it does for a small list), two when forced
+    assert rows.shape == ((child >= 0).sum() + 1, 2 if wide else 1)
+    assert shift == (0 if wide else child.shape[1] + 1)
+    assert accepted_packed(small_lexicon, wide) == accepted(small_lexicon)
+
+
+def test_the_two_int64_rows_give_the_same_moves(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    # The layout for edge counts too large for one int64 a row, forced on a small list:
+    # the walk must read it as it reads the narrow one.
+    narrow, wide = MoveGenerator(small_lexicon), MoveGenerator(small_lexicon)
+    child, terminal, _, _ = small_lexicon.gaddag
+    wide._gaddag = G.pack(child, terminal, True)
+    assert wide._gaddag[0].shape[1] == 2
+    positions = list(itertools.islice(random_positions(small_lexicon, 11, 4), 80))
+    n = 0
+    for board, rack in with_blanks(positions, every=2):
+        ni, nw = narrow.raw(board, rack)
+        wi, ww = wide.raw(board, rack)
+        np.testing.assert_array_equal(ni, wi)
+        np.testing.assert_array_equal(nw, ww)
+        assert narrow.best(board, rack) == wide.best(board, rack)
+        n += len(ni)
+    assert n > 1000
 
 
 @pytest.mark.skipif(not ENABLE.exists(), reason="ENABLE not found")

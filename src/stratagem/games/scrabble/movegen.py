@@ -42,8 +42,9 @@ class MoveGenerator:
         self.lexicon = lexicon
         self.walk = walk
         if lexicon.gaddag is not None:
-            g_child, g_terminal, g_mask, g_root = lexicon.gaddag
-            self._gaddag = (g_child, _gaddag_kernels.node_bits(g_terminal, g_mask), g_root)
+            g_child, g_terminal, _, _ = lexicon.gaddag
+            rows, shift = _gaddag_kernels.pack(g_child, g_terminal)
+            self._gaddag: tuple[np.ndarray, int] = (rows, int(shift))
         self._info = np.zeros((_INITIAL_ROOM, _kernels.INFO_FIELDS), dtype=np.int32)
         self._word = np.zeros((_INITIAL_ROOM, SIZE), dtype=np.int8)
         self._best = np.zeros(_kernels.INFO_FIELDS + SIZE, dtype=np.int32)
