@@ -33,8 +33,8 @@ from stratagem.core.agent import Agent
 from stratagem.core.play import play
 from stratagem.games.scrabble.heuristic import EquityAgent, HeuristicAgent
 from stratagem.games.scrabble.lexicon import default_lexicon, load_lexicon
-from stratagem.games.scrabble.movegen import MoveGenerator
-from stratagem.games.scrabble.state import _GENERATORS, ScrabbleState
+from stratagem.games.scrabble.movegen import _GENERATORS, MoveGenerator
+from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.strategies import GreedyAgent
 
 REPO = Path(__file__).resolve().parents[1]

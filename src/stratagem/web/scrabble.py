@@ -37,9 +37,10 @@ from stratagem.games.scrabble.board import (
     parse_coordinate,
 )
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, load_lexicon
+from stratagem.games.scrabble.movegen import move_generator
 from stratagem.games.scrabble.play import choose_spelling, parse_move, refuse_placement
 from stratagem.games.scrabble.position import check_within_set, read_position, tiles_on_board
-from stratagem.games.scrabble.state import Exchange, Pass, ScrabbleState, move_generator
+from stratagem.games.scrabble.state import Exchange, Pass, ScrabbleState
 from stratagem.games.scrabble.tiles import TILE_SETS, tile_set
 from stratagem.web.common import (
     ERROR_RESPONSES,

@@ -25,7 +25,7 @@ from stratagem.core.files import read_user_text
 from stratagem.core.registry import split_specs
 from stratagem.games.scrabble.board import empty_board
 from stratagem.games.scrabble.lexicon import Lexicon, get_lexicon
-from stratagem.games.scrabble.movegen import MoveGenerator
+from stratagem.games.scrabble.movegen import move_generator
 from stratagem.games.scrabble.position import POSITION_LIMIT, read_position
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.strategies import selfplay
@@ -109,7 +109,7 @@ def moves(
         state = board if position is not None else None
         _explain(lex, state, board_array, rack_counts, player, top, as_json)
         return
-    found = MoveGenerator(lex).moves(board_array, rack_counts)[:top]
+    found = move_generator(lex).moves(board_array, rack_counts)[:top]
     if as_json:
         out.print(json.dumps({"moves": [m.to_json() for m in found]}), soft_wrap=True)
         return

@@ -63,8 +63,8 @@ from stratagem.core.game import Action, State
 from stratagem.games.scrabble import _heuristic_kernels as kern
 from stratagem.games.scrabble.board import LETTER_MULT, RACK_SIZE, WORD_MULT, Placement
 from stratagem.games.scrabble.leaves import LeaveTable, shipped_leaves, vowels
-from stratagem.games.scrabble.movegen import MoveGenerator
-from stratagem.games.scrabble.state import PASS, Exchange, Pass, ScrabbleState, move_generator
+from stratagem.games.scrabble.movegen import MoveGenerator, move_generator
+from stratagem.games.scrabble.state import PASS, Exchange, Pass, ScrabbleState
 from stratagem.games.scrabble.tiles import TileSet
 
 PHASES = ("opening", "development", "middle", "ending", "closing")

@@ -17,6 +17,8 @@ against). Both return the same moves in the same order.
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 import numpy as np
 
 from stratagem.games.scrabble import _gaddag_kernels, _kernels
@@ -106,6 +108,18 @@ class MoveGenerator:
         return Placement(row, col, not down, text, score)
 
 
+_GENERATORS: WeakKeyDictionary[Lexicon, MoveGenerator] = WeakKeyDictionary()
+
+
+def move_generator(lexicon: Lexicon) -> MoveGenerator:
+    """One reusable generator per lexicon (its packed GADDAG is built once, and its buffers
+    are reused between calls)."""
+    gen = _GENERATORS.get(lexicon)
+    if gen is None:
+        gen = _GENERATORS[lexicon] = MoveGenerator(lexicon)
+    return gen
+
+
 def generate_moves(board: np.ndarray, rack: np.ndarray, lexicon: Lexicon) -> list[Placement]:
     """Every legal placement of ``rack`` (counts, blank last) on ``board``, best first."""
-    return MoveGenerator(lexicon).moves(board, rack)
+    return move_generator(lexicon).moves(board, rack)

@@ -33,7 +33,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -50,7 +49,7 @@ from stratagem.games.scrabble.board import (
     score_tiles,
 )
 from stratagem.games.scrabble.lexicon import Lexicon
-from stratagem.games.scrabble.movegen import MoveGenerator
+from stratagem.games.scrabble.movegen import move_generator
 from stratagem.games.scrabble.tiles import BLANK_FLAG, TileSet
 
 SCORELESS_LIMIT = 6
@@ -74,16 +73,6 @@ class Pass:
 
 
 PASS = Pass()
-
-_GENERATORS: WeakKeyDictionary[Lexicon, MoveGenerator] = WeakKeyDictionary()
-
-
-def move_generator(lexicon: Lexicon) -> MoveGenerator:
-    """One reusable generator per lexicon (its buffers are reused between calls)."""
-    gen = _GENERATORS.get(lexicon)
-    if gen is None:
-        gen = _GENERATORS[lexicon] = MoveGenerator(lexicon)
-    return gen
 
 
 @dataclass(frozen=True)
