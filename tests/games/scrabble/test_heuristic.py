@@ -289,3 +289,28 @@ def test_the_closing_phase_goes_to_the_endgame_solver(monkeypatch) -> None:  # t
     assert len(calls) == 2
     assert HeuristicAgent(TS, SOURCE_WEIGHTS).act(s, rng) is not PASS  # not the closing phase
     assert len(calls) == 2
+
+
+def test_leave_and_duplicate_terms_match_the_kept_tiles_of_every_move() -> None:
+    """The kernel looks the leave up in a table of the rack's sub-multisets; check each
+    move's h3 and h6 against the tiles kept, counted here from the move's own squares."""
+    from stratagem.games.scrabble.leaves import shipped_leaves
+
+    lex = Lexicon.from_words(["at", "ta", "cat", "act", "cats", "scat", "tacts", "eta", "tea", "ate"], TS)  # fmt: skip
+    leaves = shipped_leaves(TS)
+    ev = Evaluator(TS, leaves)
+    board = empty_board()
+    for rack_text in ("CATS?EE", "AATTCS?", "TTTEEA?", "??CATSE"):
+        rack = TS.rack_counts(rack_text)
+        info, word, feats = ev.placements(MoveGenerator(lex), board, rack)
+        assert info.shape[0] > 3
+        for k in range(info.shape[0]):
+            row, col, down, length = (int(x) for x in info[k, :4])
+            kept = rack.astype(np.int64).copy()
+            for i in range(length):
+                code = int(word[k, i])
+                kept[TS.size if code >= 64 else code] -= 1
+            assert (kept >= 0).all()
+            dup = sum(max(0, int(n) - 1) for n in kept[: TS.size])
+            assert feats[k, F["identical"]] == -dup
+            assert feats[k, F["leave"]] == pytest.approx(leaves.value(kept), abs=1e-9)

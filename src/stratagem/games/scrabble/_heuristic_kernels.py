@@ -96,16 +96,49 @@ def _identical(kept, nletters):
 
 
 @njit(cache=True)
+def _subset_tables(rack, nletters, leave_v, leave_vc, vowel, radix, leave_of, dup_of):
+    """Leave value and duplicate count of every sub-multiset of the rack, indexed by a
+    mixed-radix code (``radix[letter]`` is the weight of one copy of the letter);
+    returns the code of the whole rack."""
+    full = 0
+    size = 1
+    for i in range(nletters + 1):
+        radix[i] = size
+        full += rack[i] * size
+        size *= rack[i] + 1
+    kept = np.zeros(nletters + 1, dtype=np.int64)
+    for code in range(size):
+        rest = code
+        for i in range(nletters + 1):
+            if rack[i] > 0:
+                kept[i] = rest % (rack[i] + 1)
+                rest //= rack[i] + 1
+        leave_of[code] = leave_value(kept, nletters, leave_v, leave_vc, vowel)
+        dup_of[code] = _identical(kept, nletters)
+    return full
+
+
+@njit(cache=True)
 def placement_features(
     board, rack, info, word, count, values, nletters, expensive_min, pweight, leave_v, leave_vc,
     vowel, feats,
 ):  # fmt: skip
-    """Fill ``feats[k]`` for the first ``count`` moves of ``info``/``word``."""
+    """Fill ``feats[k]`` for the first ``count`` moves of ``info``/``word``.
+
+    A rack holds at most 7 tiles, so it has at most 128 sub-multisets: their leave values
+    and duplicate counts are computed once, and each move only finds its leave's code.
+    """
     reach = np.empty((SIZE, SIZE), dtype=np.bool_)
     _reachable(board, reach)
     stamp = np.zeros((SIZE, SIZE), dtype=np.int64)  # k + 1 on squares counted for move k
     new = np.zeros((SIZE, SIZE), dtype=np.int64)  # k + 1 on move k's new tiles
-    kept = np.empty(nletters + 1, dtype=np.int64)
+    radix = np.empty(nletters + 1, dtype=np.int64)
+    room = 1
+    for i in range(nletters + 1):
+        room *= rack[i] + 1
+    leave_of = np.empty(room, dtype=np.float64)
+    dup_of = np.empty(room, dtype=np.int64)
+    full = _subset_tables(rack, nletters, leave_v, leave_vc, vowel, radix, leave_of, dup_of)
     rows = np.empty(7, dtype=np.int64)
     cols = np.empty(7, dtype=np.int64)
     for k in range(count):
@@ -113,8 +146,7 @@ def placement_features(
         col = info[k, 1]
         down = info[k, 2]
         length = info[k, 3]
-        for i in range(nletters + 1):
-            kept[i] = rack[i]
+        kept = full
         expensive = 0.0
         blanks = 0
         laid = 0
@@ -125,10 +157,10 @@ def placement_features(
                 continue
             code = word[k, i]
             if code >= BLANK:
-                kept[nletters] -= 1
+                kept -= radix[nletters]
                 blanks += 1
             else:
-                kept[code] -= 1
+                kept -= radix[code]
                 if values[code] >= expensive_min:
                     expensive += values[code]
             new[r, c] = k + 1
@@ -150,10 +182,10 @@ def placement_features(
                         opened += pweight[rr, cc]
         feats[k, 0] = expensive
         feats[k, 1] = -blanks
-        feats[k, 2] = -_identical(kept, nletters)
+        feats[k, 2] = -dup_of[kept]
         feats[k, 3] = -opened
         feats[k, 4] = info[k, 4]
-        feats[k, 5] = leave_value(kept, nletters, leave_v, leave_vc, vowel)
+        feats[k, 5] = leave_of[kept]
 
 
 @njit(cache=True)
