@@ -296,7 +296,8 @@ def test_leave_and_duplicate_terms_match_the_kept_tiles_of_every_move() -> None:
     move's h3 and h6 against the tiles kept, counted here from the move's own squares."""
     from stratagem.games.scrabble.leaves import shipped_leaves
 
-    lex = Lexicon.from_words(["at", "ta", "cat", "act", "cats", "scat", "tacts", "eta", "tea", "ate"], TS)  # fmt: skip
+    words = ["at", "ta", "cat", "act", "cats", "scat", "tacts", "eta", "tea", "ate"]
+    lex = Lexicon.from_words(words, TS)
     leaves = shipped_leaves(TS)
     ev = Evaluator(TS, leaves)
     board = empty_board()
@@ -305,9 +306,9 @@ def test_leave_and_duplicate_terms_match_the_kept_tiles_of_every_move() -> None:
         info, word, feats = ev.placements(MoveGenerator(lex), board, rack)
         assert info.shape[0] > 3
         for k in range(info.shape[0]):
-            row, col, down, length = (int(x) for x in info[k, :4])
+            length = int(info[k, 3])
             kept = rack.astype(np.int64).copy()
-            for i in range(length):
+            for i in range(length):  # the board is empty: the move lays every letter
                 code = int(word[k, i])
                 kept[TS.size if code >= 64 else code] -= 1
             assert (kept >= 0).all()
