@@ -16,10 +16,18 @@ Values are spreads from the mover's point of view: ``value`` is the final
 score of the player to move minus the opponent's under best play by both.
 The search is exact once an iteration finishes without cutting any line at
 its depth limit (the game always ends: every placement uses a tile and
-passes run into the six-turn rule). If ``time_limit`` or ``max_depth`` stops
-it first, the result is that of the deepest finished iteration, with
+passes run into the six-turn rule). After each iteration from depth 2 on,
+the solver also attempts a search to the end of the game (``max_depth``
+plies) with as many nodes as the iterations have used so far: the
+iterations find the value early, but proving it one ply deeper at a time
+can take many times the nodes of one search to the end, while on other
+endgames the search to the end wanders into long lines that the iterations'
+horizon cuts short; the budget bounds what an attempt can waste to the
+nodes already spent. If ``time_limit`` or ``max_depth`` stops the search
+first, the result is that of the deepest finished iteration, with
 ``exact=False``; beyond the depth limit a line is valued by the rack
-penalties alone, as if the game ended there by passes.
+penalties alone, as if the game ended there by passes. For an exact result
+``depth`` is the length in plies of the longest line searched.
 
 >>> from stratagem.games.scrabble.lexicon import Lexicon
 >>> from stratagem.games.scrabble.position import read_position
@@ -70,7 +78,8 @@ class EndgameResult:
     under best play; ``gain`` is what the mover nets from here on
     (``value`` minus the current spread). ``exact`` says whether the search
     reached the end of every line it needed; ``depth`` is the deepest
-    finished iteration in plies; ``seconds`` the CPU time spent; ``pv`` the
+    finished iteration in plies (when a search to the end proved the value:
+    the plies of the longest line it searched); ``seconds`` the CPU time spent; ``pv`` the
     expected line of play.
     """
 
@@ -135,7 +144,7 @@ class _Search:
         self.tt_flag = np.zeros(size, dtype=np.int8)
         self.tt_exact = np.zeros(size, dtype=np.bool_)
         self._origin_racks = self.racks.copy()
-        self.counters = np.zeros(4, dtype=np.int64)
+        self.counters = np.zeros(5, dtype=np.int64)
         self.killers = np.zeros((_ek.MAX_FRAMES, 2), dtype=np.uint64)
         self.options = np.array(_ORDERING, dtype=np.int64)
         self.f_start = np.zeros(_ek.MAX_FRAMES, dtype=np.int64)
@@ -217,6 +226,22 @@ class _Search:
         if status == _ek.ABORTED:
             return None
         return value, exact, best
+
+    def attempt(
+        self, depth: int, scoreless: int, deadline: float, node_limit: int, budget: int
+    ) -> tuple[tuple[int, bool, int], int] | None:
+        """Search to ``depth`` (the end of the game, for the solver) with at most
+        ``budget`` more nodes: ``((gain, True, best-move hash), plies of the longest line)``
+        if that proves the value, None if it ran out of nodes or time or met a line
+        longer than ``depth``."""
+        cap = int(self.counters[0]) + max(1024, budget)
+        if node_limit:
+            cap = min(cap, node_limit)
+        self.counters[4] = 0
+        step = self.iteration(depth, scoreless, deadline, cap)
+        if step is None or not step[1]:
+            return None
+        return step, int(self.counters[4]) + 1
 
     def _run(
         self, depth: int, scoreless: int, deadline: float | None, node_limit: int = 0
@@ -422,16 +447,28 @@ class EndgameSolver:
         if search is None or not search.reroot(state):
             search = _Search(state)
         self._keep(search)
+        limit = int(node_limit or 0)
         # Depth 1 always finishes: it is one move generation.
         first = search.iteration(1, state.scoreless, None)
         assert first is not None
         value, exact, best = first
         depth = 1
+        deepened = int(search.counters[0])  # nodes of the iterations (not of the attempts)
         while not exact and depth < max_depth:
-            step = search.iteration(depth + 1, state.scoreless, time_limit, int(node_limit or 0))
+            before = int(search.counters[0])
+            step = search.iteration(depth + 1, state.scoreless, time_limit, limit)
             if step is None:
                 break
             (value, exact, best), depth = step, depth + 1
+            deepened += int(search.counters[0]) - before
+            if exact or depth >= max_depth:
+                break
+            proof = search.attempt(max_depth, state.scoreless, time_limit, limit, deepened)
+            if proof is not None:
+                (value, exact, best), depth = proof
+                break
+            if search.cpu > time_limit or (limit and search.counters[0] >= limit):
+                break
         move = _find(state, best)
         assert move is not None, "the search's best move is not among the legal moves"
         line = principal_variation(search, state, move)
