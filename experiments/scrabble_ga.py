@@ -71,6 +71,15 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "greedy",
         "ENABLE: equity + endgame solver (100,000 nodes a move, table kept) vs greedy",
     ),
+    # the same after the solver learned to attempt a search to the end after each
+    # iteration (2026-12-02, evening): more endgames proved within the node limit
+    "enable-endgame100k-to-end-greedy": (
+        "enable",
+        "equity:nodes=100000",
+        "greedy",
+        "ENABLE: equity + endgame solver with attempts to the end (100,000 nodes a move) "
+        "vs greedy",
+    ),
     "enable-ga6-greedy": (
         "enable",
         "heuristic:weights=runs/scrabble_ga/ga-leave-enable/best_weights.json,endgame=off",
