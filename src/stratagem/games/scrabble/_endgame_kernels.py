@@ -412,18 +412,16 @@ def _tt_store(tt_key, tt_value, tt_move, tt_depth, tt_flag, tt_exact, key, value
 
 @njit(cache=True)
 def _build_other(
-    f, p, D, MS, MC, FREE, MBUILT, f_start, f_count, DIRT, board, board_t, lm, wm, lm_t, wm_t,
+    f, p, MS, MC, FREE, MBUILT, f_start, f_count, DIRT, board, board_t, lm, wm, lm_t, wm_t,
     child, terminal, mask, root, values, nletters, racks, have, bingo, now_empty, root_empty,
     loc, zb, cm, cs, an, tmp_info, tmp_word, mv_sq, mv_code, mv_n, mv_score, mv_hash, mv_need,
     mv_line, mv_lo, mv_hi, counters,
 ):  # fmt: skip
     """Build frame ``f``'s list of the other player's moves on its board (``M``), from the
     parent's own list, when its first child is about to be searched (a node that cuts on
-    a move going out, or on the table, never needs it). The cross-checks reflect
-    ``f``'s board here. Returns False if the pool is full."""
+    a move going out never needs it; a node with less than two plies to go never builds
+    it). The cross-checks reflect ``f``'s board here. Returns False if the pool is full."""
     MBUILT[f] = True
-    if D[f] < 2:
-        return True
     pf = f - 1
     if root_empty:
         _all_checks(board, board_t, child, terminal, mask, root, values, nletters, now_empty,
@@ -677,7 +675,7 @@ def search(
                 if searched:
                     now_empty = root_empty and laid_total == 0
                     if not _build_other(
-                        f, p, D, MS, MC, FREE, MBUILT, f_start, f_count, DIRT, board, board_t,
+                        f, p, MS, MC, FREE, MBUILT, f_start, f_count, DIRT, board, board_t,
                         lm, wm, lm_t, wm_t, child, terminal, mask, root, values, nletters,
                         racks, have, bingo, now_empty, root_empty, loc, zb, cm, cs, an,
                         tmp_info, tmp_word, mv_sq, mv_code, mv_n, mv_score, mv_hash, mv_need,

@@ -79,8 +79,8 @@ class EndgameResult:
     (``value`` minus the current spread). ``exact`` says whether the search
     reached the end of every line it needed; ``depth`` is the deepest
     finished iteration in plies (when a search to the end proved the value:
-    the plies of the longest line it searched); ``seconds`` the CPU time spent; ``pv`` the
-    expected line of play.
+    the plies of the longest line it searched); ``seconds`` the CPU time
+    spent; ``pv`` the expected line of play.
     """
 
     best_move: Placement | Pass
