@@ -30,12 +30,12 @@ from stratagem.games.scrabble.heuristic import (
     save_weights,
     weights_from_numbers,
 )
-from stratagem.games.scrabble.leaves import LeaveTable
+from stratagem.games.scrabble.leaves import LeaveTable, shipped_leaves
 from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.movegen import MoveGenerator
 from stratagem.games.scrabble.state import PASS, Exchange, ScrabbleState
 from stratagem.games.scrabble.strategies import GreedyAgent
-from stratagem.games.scrabble.tiles import tile_set
+from stratagem.games.scrabble.tiles import BLANK_FLAG, tile_set
 
 TS = tile_set("english")
 LEX = Lexicon.from_words(["at", "quiz", "cat", "cats", "ta", "act"], TS, "tiny")
@@ -294,8 +294,6 @@ def test_the_closing_phase_goes_to_the_endgame_solver(monkeypatch) -> None:  # t
 def test_leave_and_duplicate_terms_match_the_kept_tiles_of_every_move() -> None:
     """The kernel looks the leave up in a table of the rack's sub-multisets; check each
     move's h3 and h6 against the tiles kept, counted here from the move's own squares."""
-    from stratagem.games.scrabble.leaves import shipped_leaves
-
     words = ["at", "ta", "cat", "act", "cats", "scat", "tacts", "eta", "tea", "ate"]
     lex = Lexicon.from_words(words, TS)
     leaves = shipped_leaves(TS)
@@ -310,7 +308,7 @@ def test_leave_and_duplicate_terms_match_the_kept_tiles_of_every_move() -> None:
             kept = rack.astype(np.int64).copy()
             for i in range(length):  # the board is empty: the move lays every letter
                 code = int(word[k, i])
-                kept[TS.size if code >= 64 else code] -= 1
+                kept[TS.size if code & BLANK_FLAG else code] -= 1
             assert (kept >= 0).all()
             dup = sum(max(0, int(n) - 1) for n in kept[: TS.size])
             assert feats[k, F["identical"]] == -dup

@@ -96,16 +96,19 @@ def _identical(kept, nletters):
 
 
 @njit(cache=True)
-def _subset_tables(rack, nletters, leave_v, leave_vc, vowel, radix, leave_of, dup_of):
+def _subset_tables(rack, nletters, leave_v, leave_vc, vowel):
     """Leave value and duplicate count of every sub-multiset of the rack, indexed by a
-    mixed-radix code (``radix[letter]`` is the weight of one copy of the letter);
-    returns the code of the whole rack."""
+    mixed-radix code (``radix[letter]`` is the weight of one copy of the letter):
+    ``(code of the whole rack, radix, leave values, duplicate counts)``."""
+    radix = np.empty(nletters + 1, dtype=np.int64)
     full = 0
     size = 1
     for i in range(nletters + 1):
         radix[i] = size
         full += rack[i] * size
         size *= rack[i] + 1
+    leave_of = np.empty(size, dtype=np.float64)
+    dup_of = np.empty(size, dtype=np.int64)
     kept = np.zeros(nletters + 1, dtype=np.int64)
     for code in range(size):
         rest = code
@@ -115,7 +118,7 @@ def _subset_tables(rack, nletters, leave_v, leave_vc, vowel, radix, leave_of, du
                 rest //= rack[i] + 1
         leave_of[code] = leave_value(kept, nletters, leave_v, leave_vc, vowel)
         dup_of[code] = _identical(kept, nletters)
-    return full
+    return full, radix, leave_of, dup_of
 
 
 @njit(cache=True)
@@ -132,13 +135,7 @@ def placement_features(
     _reachable(board, reach)
     stamp = np.zeros((SIZE, SIZE), dtype=np.int64)  # k + 1 on squares counted for move k
     new = np.zeros((SIZE, SIZE), dtype=np.int64)  # k + 1 on move k's new tiles
-    radix = np.empty(nletters + 1, dtype=np.int64)
-    room = 1
-    for i in range(nletters + 1):
-        room *= rack[i] + 1
-    leave_of = np.empty(room, dtype=np.float64)
-    dup_of = np.empty(room, dtype=np.int64)
-    full = _subset_tables(rack, nletters, leave_v, leave_vc, vowel, radix, leave_of, dup_of)
+    full, radix, leave_of, dup_of = _subset_tables(rack, nletters, leave_v, leave_vc, vowel)
     rows = np.empty(7, dtype=np.int64)
     cols = np.empty(7, dtype=np.int64)
     for k in range(count):
