@@ -69,6 +69,8 @@ def test_illegal_placements_are_refused(small_lexicon) -> None:  # type: ignore[
         s.apply(Placement(7, 6, True, "BAT", 10))
     with pytest.raises(IllegalActionError, match="not a Scrabble move"):
         s.apply("CAT")
+    with pytest.raises(IllegalActionError, match=r"at \(7, 15\) runs off the board"):
+        s.apply(Placement(7, 15, False, "CAT", 10))
 
 
 def test_exchange_needs_seven_in_the_bag(small_lexicon) -> None:  # type: ignore[no-untyped-def]
@@ -139,8 +141,12 @@ def test_tiles_are_conserved_through_a_game(small_lexicon) -> None:  # type: ign
         on_board = int((s.board_array >= 0).sum())
         counts.append(on_board + sum(sum(r) for r in s.racks) + s.bag_size() + sum(s.returned))
 
-    end = play(ScrabbleState.new(small_lexicon), [GreedyAgent()] * 2, np.random.default_rng(3),
-               observe=count)  # type: ignore[arg-type]
+    end = play(
+        ScrabbleState.new(small_lexicon),
+        [GreedyAgent()] * 2,
+        np.random.default_rng(3),
+        observe=count,
+    )  # type: ignore[arg-type]
     count(end.state, -2, None)  # type: ignore[arg-type]
     assert len(counts) > 10 and set(counts) == {100}
 
@@ -164,3 +170,53 @@ def test_a_state_can_be_left_by_several_placements(small_lexicon) -> None:  # ty
     assert s.board_rows() == before
     s.apply(second)
     assert s.board_rows() == before
+
+
+def _mutations(move: Placement) -> list[Placement]:
+    """The move itself and nearby moves that are mostly illegal: shifted, turned, a letter
+    changed or played as a blank, a word cut short, a wrong score."""
+    out = [move, Placement(move.row, move.col, move.across, move.word, move.score + 1)]
+    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        out.append(Placement(move.row + dr, move.col + dc, move.across, move.word, move.score))
+    out.append(Placement(move.row, move.col, not move.across, move.word, move.score))
+    for i in range(len(move.word)):
+        w = move.word
+        out.append(Placement(move.row, move.col, move.across, w[:i] + w[i].lower() + w[i + 1 :], 0))
+        out.append(Placement(move.row, move.col, move.across, w[:i] + "E" + w[i + 1 :], move.score))
+    out.append(Placement(move.row, move.col, move.across, move.word[:-1], move.score))
+    out.append(Placement(move.row, move.col, move.across, move.word + "S", move.score))
+    return out
+
+
+def test_the_numba_check_of_a_placement_agrees_with_the_python_rules(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    # The numba check (state._check_fast) answers only legal moves that score what they
+    # claim; for everything else apply falls back to the Python rules, which name the
+    # broken rule. Over legal moves and near misses from greedy games they must agree.
+    rng = np.random.default_rng(7)
+    s = ScrabbleState.new(small_lexicon)
+    agent = GreedyAgent()
+    accepted = refused = 0
+    while not s.is_terminal():
+        if s.current_player == CHANCE:
+            s = s.apply(s.sample_chance(rng))
+            continue
+        moves = [a for a in s.legal_actions() if isinstance(a, Placement)]
+        for move in moves[:12]:
+            for probe in _mutations(move):
+                board = s.board_array.copy()
+                fast = s._check_fast(probe, board)
+                try:
+                    slow = s._check(probe, board)
+                except IllegalActionError:
+                    assert fast is None, probe
+                    refused += 1
+                    continue
+                if slow[2] == probe.score:
+                    assert fast == slow, probe
+                    accepted += 1
+                else:
+                    assert fast is None, probe
+                    refused += 1
+                assert np.array_equal(board, s.board_array)  # neither wrote the board
+        s = s.apply(agent.act(s, rng))
+    assert accepted > 100 and refused > 1000

@@ -65,7 +65,10 @@ def empty_board() -> np.ndarray:
 
 
 def coordinate(row: int, col: int, across: bool) -> str:
-    """``8H`` for an across move from row 7, col 7; ``H8`` for a down move."""
+    """``8H`` for an across move from row 7, col 7; ``H8`` for a down move; a square off
+    the board is written ``(row, col)`` from 0."""
+    if not (0 <= row < SIZE and 0 <= col < SIZE):
+        return f"({row}, {col})"
     return f"{row + 1}{COLUMNS[col]}" if across else f"{COLUMNS[col]}{row + 1}"
 
 
@@ -129,7 +132,10 @@ def new_tiles(
     out = []
     for (r, c), char in zip(placement.squares(), placement.word):
         if not (0 <= r < SIZE and 0 <= c < SIZE):
-            raise IllegalActionError(f"{placement.word} at {placement} runs off the board")
+            raise IllegalActionError(
+                f"{placement.word} at "
+                f"{coordinate(placement.row, placement.col, placement.across)} runs off the board"
+            )
         code = tiles.square_code(char)
         if code < 0:
             raise IllegalActionError(f"a word cannot hold '.', got {placement.word!r}")

@@ -31,16 +31,20 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
 from stratagem.core.errors import IllegalActionError, InvalidStateError
 from stratagem.core.game import CHANCE, TERMINAL
+from stratagem.games.scrabble import _check_kernel
 from stratagem.games.scrabble.board import (
+    BINGO,
+    LETTER_MULT,
     RACK_SIZE,
     SIZE,
+    WORD_MULT,
     Placement,
     board_text,
     coordinate,
@@ -247,8 +251,8 @@ class ScrabbleState:
             # and every player loses the value of the rack they now hold
             values = self.tiles.values_array
             scores = tuple(s - int(np.dot(r, values)) for s, r in zip(self.scores, racks))
-            return replace(
-                self, racks=tuple(racks), bag=tuple(bag), scores=scores, drawer=-1,
+            return self._evolve(
+                racks=tuple(racks), bag=tuple(bag), scores=scores, drawer=-1,
                 returned=(), finished=True,
             )  # fmt: skip
         if self.turn == 0 and self.drawer < self.num_players - 1:
@@ -257,13 +261,35 @@ class ScrabbleState:
             drawer, player = -1, 0  # dealt: player 0 starts
         else:
             drawer, player = -1, (self.drawer + 1) % self.num_players
-        return replace(
-            self, racks=tuple(racks), bag=tuple(bag), drawer=drawer, player=player, returned=()
+        return self._evolve(
+            racks=tuple(racks), bag=tuple(bag), drawer=drawer, player=player, returned=()
         )
 
     def _place(self, move: Placement) -> ScrabbleState:
-        tiles = self.tiles
         board = self.board_array.copy()  # the cached array belongs to this state
+        checked = self._check_fast(move, board)
+        if checked is None:
+            placed, rack, score = self._check(move, board)
+        else:
+            placed, rack, score = checked
+        if score != move.score:
+            raise IllegalActionError(f"{move} scores {score}, not {move.score}")
+        for r, c, code in placed:
+            board[r, c] = code
+        racks = list(self.racks)
+        racks[self.player] = tuple(rack)
+        bingos = self.bingos
+        if len(placed) == RACK_SIZE:
+            bingos = tuple(b + (q == self.player) for q, b in enumerate(bingos))
+        state = self._evolve(board=board.tobytes(), bingos=bingos)
+        return state._end_turn(racks, score, scoring=score > 0)
+
+    def _check(
+        self, move: Placement, board: np.ndarray
+    ) -> tuple[list[tuple[int, int, int]], list[int], int]:
+        """The new tiles, the rack after them and the score, by the plain Python rules;
+        the first rule broken raises and is named."""
+        tiles = self.tiles
         placed = new_tiles(board, move, tiles)
         rack = list(self.racks[self.player])
         for _, _, code in placed:
@@ -276,17 +302,47 @@ class ScrabbleState:
                     f"that rack {self.rack_text()} does not hold"
                 )
         score, _ = score_tiles(board, placed, tiles, self.lexicon.__contains__)
-        if score != move.score:
-            raise IllegalActionError(f"{move} scores {score}, not {move.score}")
-        for r, c, code in placed:
-            board[r, c] = code
-        racks = list(self.racks)
-        racks[self.player] = tuple(rack)
-        bingos = list(self.bingos)
-        if len(placed) == RACK_SIZE:
-            bingos[self.player] += 1
-        state = replace(self, board=board.tobytes(), bingos=tuple(bingos))
-        return state._end_turn(racks, score, scoring=score > 0)
+        return placed, rack, score
+
+    def _check_fast(
+        self, move: Placement, board: np.ndarray
+    ) -> tuple[list[tuple[int, int, int]], list[int], int] | None:
+        """What :meth:`_check` returns, from the numba check of the same rules
+        (:mod:`._check_kernel`) when the move is legal and scores what it claims; None
+        otherwise, and :meth:`_check` then names what is wrong."""
+        tiles = self.tiles
+        table = tiles.square_codes
+        try:
+            codes = np.array([table[ch] for ch in move.word], dtype=np.int64)
+        except KeyError:
+            return None
+        if not codes.shape[0]:
+            return None
+        lex = self.lexicon
+        rack = list(self.racks[self.player])
+        new = np.empty((3, RACK_SIZE), dtype=np.int64)
+        score, k = _check_kernel.check_placement(
+            board, move.row, move.col, move.across, codes, np.array(rack, dtype=np.int64),
+            tiles.size, tiles.values_array, LETTER_MULT, WORD_MULT, lex.child, lex.terminal,
+            lex.root, BINGO, new[0], new[1], new[2],
+        )  # fmt: skip
+        if score < 0 or score != move.score:
+            return None
+        placed = [(int(new[0, j]), int(new[1, j]), int(new[2, j])) for j in range(k)]
+        size = tiles.size
+        for _, _, code in placed:
+            rack[size if code & BLANK_FLAG else code] -= 1
+        return placed, rack, int(score)
+
+    def _evolve(self, **changes: object) -> ScrabbleState:
+        """``dataclasses.replace`` without its checks, for the transitions (the fields
+        changed are this module's own); the cached board array is not carried over."""
+        new = object.__new__(type(self))
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        fields.pop("board_array", None)
+        fields.update(changes)
+        return new
 
     def _exchange(self, action: Exchange) -> ScrabbleState:
         if self.bag_size() < RACK_SIZE:
@@ -304,38 +360,39 @@ class ScrabbleState:
             )
         racks = list(self.racks)
         racks[self.player] = tuple(int(x) for x in rack)
-        state = replace(self, returned=tuple(int(x) for x in give))
+        state = self._evolve(returned=tuple(int(x) for x in give))
         return state._end_turn(racks, 0, scoring=False)
 
     def _end_turn(self, racks: list[tuple[int, ...]], points: int, scoring: bool) -> ScrabbleState:
         p = self.player
         scores = list(self.scores)
         scores[p] += points
-        values = self.tiles.values_array
         scoreless = 0 if scoring else self.scoreless + 1
-        rack_values = [int(np.dot(r, values)) for r in racks]
-        if sum(racks[p]) == 0 and sum(self.bag) == 0:
+        ending = sum(racks[p]) == 0 and sum(self.bag) == 0
+        exchanging = any(self.returned)
+        if ending or (scoreless >= SCORELESS_LIMIT and not exchanging):
+            values = self.tiles.values_array
+            rack_values = [int(np.dot(r, values)) for r in racks]
+        if ending:
             for q in range(len(racks)):
                 if q != p:
                     scores[p] += rack_values[q]
                     scores[q] -= rack_values[q]
-            return replace(
-                self, racks=tuple(racks), scores=tuple(scores), scoreless=scoreless,
+            return self._evolve(
+                racks=tuple(racks), scores=tuple(scores), scoreless=scoreless,
                 turn=self.turn + 1, finished=True,
             )  # fmt: skip
-        exchanging = any(self.returned)
         if scoreless >= SCORELESS_LIMIT and not exchanging:
             scores = [s - v for s, v in zip(scores, rack_values)]
             bag = tuple(
                 a + b for a, b in itertools.zip_longest(self.bag, self.returned, fillvalue=0)
             )
-            return replace(
-                self, racks=tuple(racks), scores=tuple(scores), scoreless=scoreless, bag=bag,
+            return self._evolve(
+                racks=tuple(racks), scores=tuple(scores), scoreless=scoreless, bag=bag,
                 turn=self.turn + 1, finished=True, returned=(),
             )  # fmt: skip
         needs = sum(racks[p]) < RACK_SIZE and sum(self.bag) > 0
-        return replace(
-            self,
+        return self._evolve(
             racks=tuple(racks),
             scores=tuple(scores),
             scoreless=scoreless,

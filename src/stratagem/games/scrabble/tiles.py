@@ -71,6 +71,18 @@ class TileSet:
         return {letter: i for i, letter in enumerate(self.letters)}
 
     @cached_property
+    def square_codes(self) -> dict[str, int]:
+        """Character -> :meth:`square_code` for each letter and its lower-case (blank)
+        form; a lower case that does not turn back into its letter is left out."""
+        out = {}
+        for i, letter in enumerate(self.letters):
+            out[letter] = i
+            low = letter.lower()
+            if len(low) == 1 and low != letter and low.upper() == letter:
+                out[low] = i + BLANK_FLAG
+        return out
+
+    @cached_property
     def values_array(self) -> np.ndarray:
         """int32 values by letter index, with the blank (0) at index ``size``."""
         return np.array([*self.values, 0], dtype=np.int32)
