@@ -3,7 +3,7 @@
 Each player plays ``--games`` self-play games against itself in this one
 process (one core), and so does the GA's fitness pairing (heuristic against
 greedy), through the game protocol (states, draws, every placement
-re-checked by the plain scorer), on ENABLE (``--lexicon``) or the
+re-checked by the rules' numba check), on ENABLE (``--lexicon``) or the
 built-in English list (``--builtin``). The heuristic self-play is measured a
 second time with the DAWG walk that the GADDAG replaced (the same games).
 Greedy self-play is measured in the same run as the reference (the heuristic

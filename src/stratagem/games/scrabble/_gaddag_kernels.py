@@ -647,7 +647,8 @@ def dawg_order(info, words, count, nletters):
             code = _code_key(words[i, k]) + 1 if k < length else 0
             key = (key << bits) | code
         keys[i] = key
-    order = np.argsort(keys, kind="mergesort")
+    # the order is total over distinct moves, so an unstable sort ends in the same order
+    order = np.argsort(keys)
     start = 0
     while start < count:
         end = start + 1
