@@ -86,6 +86,15 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "greedy",
         "ENABLE: heuristic + leave term (GA on ENABLE from the equity weights) vs greedy",
     ),
+    # the five-term player tuned again on ENABLE (session 26): 100,000 fitness games from the
+    # shipped weights, population 20, 200 games a player
+    "enable-ga5-greedy": (
+        "enable",
+        "heuristic:weights=runs/scrabble_ga/ga5-enable-s26/best_weights.json,endgame=off",
+        "greedy",
+        "ENABLE: heuristic, five terms, GA on ENABLE (100,000 games from the shipped weights) "
+        "vs greedy",
+    ),
     # each against the others, on ENABLE
     "enable-equity-tuned": ("enable", EQ, H, "ENABLE: equity vs GA-tuned heuristic"),
     "enable-endgame-equity": (
@@ -193,6 +202,7 @@ def plot(curves: dict[str, list[dict[str, float]]], path: Path) -> None:
         "heuristic (h1-h5)": "#3b6ea8",
         "heuristic + leave (h1-h6)": "#c0392b",
         "heuristic + leave (h1-h6), ENABLE, from the equity weights": "#2e8b57",
+        "heuristic (h1-h5), ENABLE, 100,000 games from the shipped weights": "#8e44ad",
     }
     for label, hist in curves.items():
         if not hist:
@@ -233,7 +243,12 @@ def weights_table() -> list[str]:
     return lines
 
 
-def report(ga: Path | None, ga_leave: Path | None, ga_leave_enable: Path | None = None) -> None:
+def report(
+    ga: Path | None,
+    ga_leave: Path | None,
+    ga_leave_enable: Path | None = None,
+    ga_enable: Path | None = None,
+) -> None:
     results = [s for s in (summarize(n) for n in MATCHES) if s is not None]
     DOCS.mkdir(parents=True, exist_ok=True)
     # Matches and GA curves whose files this checkout lacks are carried over from the JSON
@@ -245,6 +260,7 @@ def report(ga: Path | None, ga_leave: Path | None, ga_leave_enable: Path | None 
         ("heuristic (h1-h5)", ga),
         ("heuristic + leave (h1-h6)", ga_leave),
         ("heuristic + leave (h1-h6), ENABLE, from the equity weights", ga_leave_enable),
+        ("heuristic (h1-h5), ENABLE, 100,000 games from the shipped weights", ga_enable),
     ):
         if directory:
             curves[label] = read_history(directory)
@@ -309,11 +325,12 @@ def main() -> None:
     r.add_argument("--ga", type=Path)
     r.add_argument("--ga-leave", type=Path)
     r.add_argument("--ga-leave-enable", type=Path)
+    r.add_argument("--ga-enable", type=Path)
     args = parser.parse_args()
     if args.cmd == "play":
         play(args.match, args.games, args.workers)
     else:
-        report(args.ga, args.ga_leave, args.ga_leave_enable)
+        report(args.ga, args.ga_leave, args.ga_leave_enable, args.ga_enable)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ import numpy as np
 
 from stratagem.core.errors import IllegalActionError, InvalidStateError
 from stratagem.core.game import CHANCE, TERMINAL
-from stratagem.games.scrabble import _check_kernel
+from stratagem.games.scrabble import _check_kernels
 from stratagem.games.scrabble.board import (
     BINGO,
     LETTER_MULT,
@@ -308,7 +308,7 @@ class ScrabbleState:
         self, move: Placement, board: np.ndarray
     ) -> tuple[list[tuple[int, int, int]], list[int], int] | None:
         """What :meth:`_check` returns, from the numba check of the same rules
-        (:mod:`._check_kernel`) when the move is legal and scores what it claims; None
+        (:mod:`._check_kernels`) when the move is legal and scores what it claims; None
         otherwise, and :meth:`_check` then names what is wrong."""
         tiles = self.tiles
         table = tiles.square_codes
@@ -321,7 +321,7 @@ class ScrabbleState:
         lex = self.lexicon
         rack = list(self.racks[self.player])
         new = np.empty((3, RACK_SIZE), dtype=np.int64)
-        score, k = _check_kernel.check_placement(
+        score, k = _check_kernels.check_placement(
             board, move.row, move.col, move.across, codes, np.array(rack, dtype=np.int64),
             tiles.size, tiles.values_array, LETTER_MULT, WORD_MULT, lex.child, lex.terminal,
             lex.root, BINGO, new[0], new[1], new[2],
