@@ -4,9 +4,10 @@ With no tiles left to draw the game is one of perfect information, and
 :func:`solve_endgame` searches it to the end: negamax with alpha-beta,
 iterative deepening on the number of plies, a transposition table keyed by
 the board, both racks and the count of scoreless turns, and move ordering
-(the table's best move first, then moves that go out, then by score). The
-moves are every placement the move generator finds and the pass (exchanges
-need 7 tiles in the bag). The game ends as :class:`~.state.ScrabbleState`
+(the table's best move first, then moves that go out, then by score plus 30
+points a tile laid: moves that unload the rack first). The moves are every
+placement the move generator finds and the pass (exchanges need 7 tiles in
+the bag). The game ends as :class:`~.state.ScrabbleState`
 ends it: a player who empties the rack gains the other's rack value, which
 the other loses (a swing of twice that value); six consecutive scoreless
 turns (passes and 0-point placements) end it with each player losing their
@@ -110,7 +111,9 @@ _ZOBRIST = np.random.default_rng(0x5C4AB1E).integers(
 )
 TABLE_BITS = 21
 """log2 of the transposition table's entries (2M entries, about 48 MB)."""
-_ORDERING = [3, 0]  # move ordering: bonus per tile laid, bonus of a killer move
+_ORDERING = [30, 0]
+"""Move ordering: the bonus per tile laid, and that of a killer move. 30 a tile (rather than 3)
+searches 1.36x fewer nodes on 30 benchmark endgames of 0.5-3 s, to the same values."""
 _POOL = 1 << 18
 _TMP = 1 << 14
 
