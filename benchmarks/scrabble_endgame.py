@@ -58,10 +58,9 @@ run). "Exact" means the search finished an iteration that reached the end of
 every line it needed; a position that runs into the time limit keeps the
 deepest finished iteration's move and is counted as not exact. Seconds are
 the search's CPU time (the solver's time limit counts CPU time too, of the
-thread that searches): the machine was shared with other work (2 cores,
-several agents, this run at nice 19), so wall-clock times were longer and
-say more about the other jobs than about the solver; the JSON gives the
-median wall-clock time as well.
+thread that searches), so that other work on a shared machine changes them
+little; the JSON gives the median wall-clock time as well, which on a
+shared machine says more about the other jobs than about the solver.
 
 Points gained: each position is played out from both seats. The seat under
 test plays either the solver's move at each of its turns or the baseline
