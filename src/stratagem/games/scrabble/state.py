@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 
 import numpy as np
@@ -249,8 +249,7 @@ class ScrabbleState:
         if self.scoreless >= SCORELESS_LIMIT:
             # the sixth scoreless turn was an exchange: it ends once its tiles are drawn,
             # and every player loses the value of the rack they now hold
-            values = self.tiles.values_array
-            scores = tuple(s - int(np.dot(r, values)) for s, r in zip(self.scores, racks))
+            scores = tuple(s - v for s, v in zip(self.scores, self._rack_values(racks)))
             return self._evolve(
                 racks=tuple(racks), bag=tuple(bag), scores=scores, drawer=-1,
                 returned=(), finished=True,
@@ -278,10 +277,10 @@ class ScrabbleState:
             board[r, c] = code
         racks = list(self.racks)
         racks[self.player] = tuple(rack)
-        bingos = self.bingos
+        bingos = list(self.bingos)
         if len(placed) == RACK_SIZE:
-            bingos = tuple(b + (q == self.player) for q, b in enumerate(bingos))
-        state = self._evolve(board=board.tobytes(), bingos=bingos)
+            bingos[self.player] += 1
+        state = self._evolve(board=board.tobytes(), bingos=tuple(bingos))
         return state._end_turn(racks, score, scoring=score > 0)
 
     def _check(
@@ -336,13 +335,16 @@ class ScrabbleState:
 
     def _evolve(self, **changes: object) -> ScrabbleState:
         """``dataclasses.replace`` without its checks, for the transitions (the fields
-        changed are this module's own); the cached board array is not carried over."""
+        changed are this module's own); cached properties are not carried over."""
         new = object.__new__(type(self))
-        fields = new.__dict__
-        fields.update(self.__dict__)
-        fields.pop("board_array", None)
-        fields.update(changes)
+        mine = self.__dict__
+        new.__dict__.update({name: mine[name] for name in _FIELDS})
+        new.__dict__.update(changes)
         return new
+
+    def _rack_values(self, racks: Sequence[tuple[int, ...]]) -> list[int]:
+        values = self.tiles.values_array
+        return [int(np.dot(r, values)) for r in racks]
 
     def _exchange(self, action: Exchange) -> ScrabbleState:
         if self.bag_size() < RACK_SIZE:
@@ -368,12 +370,8 @@ class ScrabbleState:
         scores = list(self.scores)
         scores[p] += points
         scoreless = 0 if scoring else self.scoreless + 1
-        ending = sum(racks[p]) == 0 and sum(self.bag) == 0
-        exchanging = any(self.returned)
-        if ending or (scoreless >= SCORELESS_LIMIT and not exchanging):
-            values = self.tiles.values_array
-            rack_values = [int(np.dot(r, values)) for r in racks]
-        if ending:
+        if sum(racks[p]) == 0 and sum(self.bag) == 0:
+            rack_values = self._rack_values(racks)
             for q in range(len(racks)):
                 if q != p:
                     scores[p] += rack_values[q]
@@ -382,8 +380,8 @@ class ScrabbleState:
                 racks=tuple(racks), scores=tuple(scores), scoreless=scoreless,
                 turn=self.turn + 1, finished=True,
             )  # fmt: skip
-        if scoreless >= SCORELESS_LIMIT and not exchanging:
-            scores = [s - v for s, v in zip(scores, rack_values)]
+        if scoreless >= SCORELESS_LIMIT and not any(self.returned):
+            scores = [s - v for s, v in zip(scores, self._rack_values(racks))]
             bag = tuple(
                 a + b for a, b in itertools.zip_longest(self.bag, self.returned, fillvalue=0)
             )
@@ -400,6 +398,9 @@ class ScrabbleState:
             drawer=p if needs else -1,
             player=p if needs else (p + 1) % len(racks),
         )
+
+
+_FIELDS = tuple(f.name for f in fields(ScrabbleState))
 
 
 def _count(combo: Sequence[int]) -> dict[int, int]:
