@@ -367,7 +367,9 @@ def endgame(
         )
     text = read_user_text(position, limit=POSITION_LIMIT, what="position file")
     lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
-    result = solve_endgame(read_position(text, lex), time_limit=time_limit, node_limit=nodes)
+    state = read_position(text, lex)
+    with progress_reporter("endgame search", "CPU seconds", as_json, console=err) as report:
+        result = solve_endgame(state, time_limit=time_limit, node_limit=nodes, progress=report)
     if as_json:
         out.print(json.dumps(result.to_json()), soft_wrap=True)
         return

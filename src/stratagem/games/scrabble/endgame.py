@@ -44,6 +44,7 @@ penalties alone, as if the game ended there by passes. For an exact result
 from __future__ import annotations
 
 import contextlib
+import math
 import threading
 import time
 import weakref
@@ -154,6 +155,7 @@ class _Search:
         self.f_count = np.zeros(_ek.MAX_FRAMES, dtype=np.int64)
         self._allocate(_POOL, _TMP)
         self.cpu = 0.0
+        self.progress: Callable[[int, int], None] | None = None
 
     def _allocate(self, pool: int, tmp: int) -> None:
         self.tmp_info = np.zeros((tmp, _kernels.INFO_FIELDS), dtype=np.int32)
@@ -281,11 +283,18 @@ class _Search:
         worker.start()
         clock = _thread_clock(worker)
         began = clock()
+        report = self.progress if deadline is not None else None
+        total = math.ceil(deadline) if deadline is not None else 0
+        next_report = time.monotonic() + PROGRESS_EVERY
         try:
             while worker.is_alive():
                 worker.join(0.005)
-                if deadline is not None and self.cpu + clock() - began > deadline:
+                used = self.cpu + clock() - began
+                if deadline is not None and used > deadline:
                     stop[0] = 1
+                if report is not None and time.monotonic() >= next_report:
+                    next_report = time.monotonic() + PROGRESS_EVERY
+                    report(min(int(used), total), total)
         except BaseException:  # Ctrl-C: stop the kernel before unwinding
             stop[0] = 1
             worker.join()
@@ -354,6 +363,9 @@ def check_endgame(state: ScrabbleState) -> None:
         )
 
 
+PROGRESS_EVERY = 0.5
+"""Seconds (wall clock) between two calls of a solve's ``progress`` callback."""
+
 NODE_LIMITS = (1_024, 10**12)
 """The node limits :func:`solve_endgame` accepts (the kernel checks every 1,024 nodes)."""
 
@@ -364,6 +376,7 @@ def solve_endgame(
     time_limit: float = 30.0,
     max_depth: int = MAX_DEPTH,
     node_limit: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> EndgameResult:
     """Search the endgame of ``state`` (bag empty, two players) for the player to move,
     with a fresh transposition table (:class:`EndgameSolver` keeps one between the
@@ -376,11 +389,15 @@ def solve_endgame(
     deepest finished iteration answers with ``exact=False``. At least the
     first iteration (depth 1) always finishes. A search stopped by its node limit
     gives the same answer on every machine and at any load; one stopped by its time
-    limit may not.
+    limit may not. ``progress(done, total)``, when given, is called about every
+    :data:`PROGRESS_EVERY` seconds while the search runs, with the CPU seconds used
+    and the time limit (whole seconds); an exception it raises (Ctrl-C) stops the
+    search and propagates.
     """
     return EndgameSolver().solve(
-        state, time_limit=time_limit, max_depth=max_depth, node_limit=node_limit
-    )
+        state, time_limit=time_limit, max_depth=max_depth, node_limit=node_limit,
+        progress=progress,
+    )  # fmt: skip
 
 
 MAX_KEPT_TABLES = 4
@@ -425,6 +442,7 @@ class EndgameSolver:
         time_limit: float = 30.0,
         max_depth: int = MAX_DEPTH,
         node_limit: int | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> EndgameResult:
         """As :func:`solve_endgame`, reusing the table of the previous call when it can."""
         check_endgame(state)
@@ -444,13 +462,28 @@ class EndgameSolver:
                 f"{NODE_LIMITS[1]:,}, got {node_limit!r}"
             )
         start = time.thread_time()
-        p = state.player
-        spread = state.scores[p] - state.scores[1 - p]
         search = self._search
         if search is None or not search.reroot(state):
             search = _Search(state)
         self._keep(search)
-        limit = int(node_limit or 0)
+        search.progress = progress
+        try:
+            return self._deepen(state, search, time_limit, max_depth, int(node_limit or 0), start)
+        finally:
+            search.progress = None
+
+    @staticmethod
+    def _deepen(
+        state: ScrabbleState,
+        search: _Search,
+        time_limit: float,
+        max_depth: int,
+        limit: int,
+        start: float,
+    ) -> EndgameResult:
+        """The iterations and the attempts to the end, for :meth:`solve`."""
+        p = state.player
+        spread = state.scores[p] - state.scores[1 - p]
         # Depth 1 always finishes: it is one move generation.
         first = search.iteration(1, state.scoreless, None)
         assert first is not None
