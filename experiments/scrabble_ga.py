@@ -104,6 +104,15 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "ENABLE: heuristic, five terms, GA on ENABLE (100,000 games from the shipped weights) "
         "vs greedy",
     ),
+    # the five-term player tuned in Czech, the source's language (session 27): 100,000
+    # fitness games from the source's weights, population 20, 200 games a player
+    "cz-ga5-greedy": (
+        "czech",
+        "heuristic:weights=runs/scrabble_ga/ga5-czech-s27/best_weights.json,endgame=off",
+        "greedy",
+        "Czech: heuristic, five terms, GA in Czech (100,000 games from the source's weights) "
+        "vs greedy",
+    ),
     # each against the others, on ENABLE
     "enable-equity-tuned": ("enable", EQ, H, "ENABLE: equity vs GA-tuned heuristic"),
     "enable-endgame-equity": (
@@ -212,6 +221,7 @@ def plot(curves: dict[str, list[dict[str, float]]], path: Path) -> None:
         "heuristic + leave (h1-h6)": "#c0392b",
         "heuristic + leave (h1-h6), ENABLE, from the equity weights": "#2e8b57",
         "heuristic (h1-h5), ENABLE, 100,000 games from the shipped weights": "#8e44ad",
+        "heuristic (h1-h5), Czech, 100,000 games from the source's weights": "#e67e22",
     }
     for label, hist in curves.items():
         if not hist:
@@ -229,7 +239,7 @@ def plot(curves: dict[str, list[dict[str, float]]], path: Path) -> None:
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2)
     fig.tight_layout()
     tmp = path.with_suffix(".tmp.png")
-    fig.savefig(tmp, dpi=110)
+    fig.savefig(tmp, dpi=110, bbox_inches="tight")
     plt.close(fig)
     tmp.replace(path)
 
@@ -257,6 +267,7 @@ def report(
     ga_leave: Path | None,
     ga_leave_enable: Path | None = None,
     ga_enable: Path | None = None,
+    ga_czech: Path | None = None,
 ) -> None:
     results = [s for s in (summarize(n) for n in MATCHES) if s is not None]
     DOCS.mkdir(parents=True, exist_ok=True)
@@ -270,6 +281,7 @@ def report(
         ("heuristic + leave (h1-h6)", ga_leave),
         ("heuristic + leave (h1-h6), ENABLE, from the equity weights", ga_leave_enable),
         ("heuristic (h1-h5), ENABLE, 100,000 games from the shipped weights", ga_enable),
+        ("heuristic (h1-h5), Czech, 100,000 games from the source's weights", ga_czech),
     ):
         if directory:
             curves[label] = read_history(directory)
@@ -335,11 +347,12 @@ def main() -> None:
     r.add_argument("--ga-leave", type=Path)
     r.add_argument("--ga-leave-enable", type=Path)
     r.add_argument("--ga-enable", type=Path)
+    r.add_argument("--ga-czech", type=Path)
     args = parser.parse_args()
     if args.cmd == "play":
         play(args.match, args.games, args.workers)
     else:
-        report(args.ga, args.ga_leave, args.ga_leave_enable, args.ga_enable)
+        report(args.ga, args.ga_leave, args.ga_leave_enable, args.ga_enable, args.ga_czech)
 
 
 if __name__ == "__main__":
