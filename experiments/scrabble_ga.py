@@ -201,6 +201,16 @@ def summarize(name: str) -> dict[str, Any] | None:
     }  # fmt: skip
 
 
+CURVES: dict[str, tuple[str, str]] = {
+    # report option: (the GA run's label in the plot, its colour)
+    "ga": ("heuristic (h1-h5)", "#3b6ea8"),
+    "ga_leave": ("heuristic + leave (h1-h6)", "#c0392b"),
+    "ga_leave_enable": ("heuristic + leave (h1-h6), ENABLE, from the equity weights", "#2e8b57"),
+    "ga_enable": ("heuristic (h1-h5), ENABLE, 100,000 games from the shipped weights", "#8e44ad"),
+    "ga_czech": ("heuristic (h1-h5), Czech, 100,000 games from the source's weights", "#e67e22"),
+}
+
+
 def read_history(directory: Path) -> list[dict[str, float]]:
     path = directory / "history.csv"
     if not path.exists():
@@ -216,13 +226,7 @@ def plot(curves: dict[str, list[dict[str, float]]], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(9, 5.5))
-    colors = {
-        "heuristic (h1-h5)": "#3b6ea8",
-        "heuristic + leave (h1-h6)": "#c0392b",
-        "heuristic + leave (h1-h6), ENABLE, from the equity weights": "#2e8b57",
-        "heuristic (h1-h5), ENABLE, 100,000 games from the shipped weights": "#8e44ad",
-        "heuristic (h1-h5), Czech, 100,000 games from the source's weights": "#e67e22",
-    }
+    colors = dict(CURVES.values())
     for label, hist in curves.items():
         if not hist:
             continue
@@ -276,13 +280,8 @@ def report(
     old_json = DOCS / "scrabble_ga.json"
     old = json.loads(old_json.read_text()) if old_json.exists() else {}
     curves: dict[str, list[dict[str, float]]] = dict(old.get("ga", {}))
-    for label, directory in (
-        ("heuristic (h1-h5)", ga),
-        ("heuristic + leave (h1-h6)", ga_leave),
-        ("heuristic + leave (h1-h6), ENABLE, from the equity weights", ga_leave_enable),
-        ("heuristic (h1-h5), ENABLE, 100,000 games from the shipped weights", ga_enable),
-        ("heuristic (h1-h5), Czech, 100,000 games from the source's weights", ga_czech),
-    ):
+    dirs = (ga, ga_leave, ga_leave_enable, ga_enable, ga_czech)
+    for (label, _), directory in zip(CURVES.values(), dirs, strict=True):
         if directory:
             curves[label] = read_history(directory)
     # A local file shorter than the row reported earlier (a run dir lost, a match restarted)
@@ -343,16 +342,13 @@ def main() -> None:
     p.add_argument("--games", type=int, required=True)
     p.add_argument("--workers", type=int, default=2)
     r = sub.add_parser("report")
-    r.add_argument("--ga", type=Path)
-    r.add_argument("--ga-leave", type=Path)
-    r.add_argument("--ga-leave-enable", type=Path)
-    r.add_argument("--ga-enable", type=Path)
-    r.add_argument("--ga-czech", type=Path)
+    for option in CURVES:
+        r.add_argument("--" + option.replace("_", "-"), type=Path)
     args = parser.parse_args()
     if args.cmd == "play":
         play(args.match, args.games, args.workers)
     else:
-        report(args.ga, args.ga_leave, args.ga_leave_enable, args.ga_enable, args.ga_czech)
+        report(*(getattr(args, option) for option in CURVES))
 
 
 if __name__ == "__main__":
