@@ -363,3 +363,47 @@ def test_a_long_search_reports_progress_and_stops_when_the_report_raises(  # typ
     # the stopped search leaves a usable solver, and no report is kept for later calls
     again = solver.solve(state, time_limit=20.0)
     assert (again.value, again.exact) == (full.value, full.exact)
+
+
+def test_windows_and_enhanced_cutoffs_keep_every_value(small_lexicon, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # The aspiration windows (each search starts 1 point either side of the value before)
+    # and the enhanced transposition cutoffs only save nodes: with both off the solver
+    # must find the same values and moves. Racks of 3-5 tiles make the searches deep
+    # enough for both to act.
+    positions = endgames(small_lexicon, 13, 10, [(4, 4), (5, 3), (3, 5), (5, 5)])
+    fast = [solve_endgame(s) for s in positions]
+    monkeypatch.setattr(endgame, "_ASPIRATION", 0)
+    monkeypatch.setattr(endgame, "_ORDERING", [30, 0, 0])
+    plain = [solve_endgame(s) for s in positions]
+    for a, b in zip(fast, plain, strict=True):
+        assert a.exact and b.exact
+        assert (a.value, a.gain) == (b.value, b.gain)
+    assert sum(r.nodes for r in fast) < sum(r.nodes for r in plain)
+
+
+def test_a_wrong_guess_still_proves_the_value(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    # A window far above or below the value fails, and the search moves it until the
+    # value falls inside: each side of the re-search is taken.
+    state = endgames(small_lexicon, 5, 1, [(4, 4)])[0]
+    truth = solve_endgame(state)
+    assert truth.exact
+    for guess in (truth.gain - 60, truth.gain + 60, truth.gain):
+        search = endgame._Search(state)
+        step = search.aspire(64, state.scoreless, None, 0, guess, proof=True)
+        assert step is not None
+        gain, exact, best = step
+        assert exact and gain == truth.gain
+        assert best != 0
+    # One search in a window that misses the value returns a bound on the right side,
+    # after fewer nodes than the search over the whole range.
+    whole = endgame._Search(state)
+    assert whole.iteration(64, state.scoreless, None)[0] == truth.gain  # type: ignore[index]
+    bounds = []
+    for window in ((truth.gain + 5, 10**6), (-(10**6), truth.gain - 5)):
+        narrow = endgame._Search(state)
+        step = narrow.iteration(64, state.scoreless, None, 0, window)
+        assert step is not None
+        assert narrow.counters[0] < whole.counters[0]
+        bounds.append(step[0])
+    assert truth.gain <= bounds[0] <= truth.gain + 5
+    assert truth.gain - 5 <= bounds[1] <= truth.gain

@@ -445,20 +445,25 @@ def search(
     slot_values, nletters, racks, bingo, loc, zb, tmp_info, tmp_word, mv_sq, mv_code, mv_n,
     mv_score, mv_hash, mv_need, mv_line, mv_lo, mv_hi, okey, order, f_start, f_count,
     tt_key, tt_value, tt_move, tt_depth, tt_flag, tt_exact, counters, stop, root_best,
-    killers, options, bh0,
+    killers, options, bh0, alpha0, beta0,
 ):  # fmt: skip
-    """One iteration of the negamax to ``depth0`` plies from the root (frame 2).
+    """One iteration of the negamax to ``depth0`` plies from the root (frame 2), in the
+    window (``alpha0``, ``beta0``).
 
     ``limit`` is the number of scoreless turns that ends the game. Returns
-    ``(status, value, exact)``: the mover's net gain from here under best play.
+    ``(status, value, exact)``: the mover's net gain from here under best play (a value
+    at or below ``alpha0`` is only an upper bound of it, one at or above ``beta0`` a lower
+    bound; ``exact``: proved to the end of the game, not cut at the depth).
     ``counters`` counts nodes, lists built, moves in them and moves generated
-    afresh, and keeps the deepest ply entered (``counters[4]``); ``stop[0]`` set by
+    afresh, keeps the deepest ply entered (``counters[4]``) and counts the enhanced
+    transposition cutoffs (``counters[5]``, ``options[2]``); ``stop[0]`` set by
     another thread aborts the search (status ``ABORTED``), and so does a node count
     (all iterations so far) reaching ``stop[1]`` when that is positive (checked every
     1,024 nodes, so the same search stops at the same node on any machine);
     ``root_best[0]`` receives the hash of the root's best move (``PASS_HASH`` for the
     pass). ``killers`` (two per frame) and ``options``
-    (bonus per tile laid, bonus of a killer) steer the move ordering. ``bh0`` is the
+    (bonus per tile laid, bonus of a killer, depth of the enhanced cutoffs) steer the
+    move ordering. ``bh0`` is the
     Zobrist hash of the tiles laid between the board the table was started on and
     ``board`` (0 for a fresh table): a table kept from an earlier search of the same
     endgame, whose ``racks`` were packed with the same ``loc``, goes on serving.
@@ -527,8 +532,8 @@ def search(
     f = ROOT
     P[f] = root_player
     D[f] = depth0
-    A[f] = -INF
-    B[f] = INF
+    A[f] = alpha0
+    B[f] = beta0
     SL[f] = scoreless0
     ENTER, NEXT, RETURN, RESULT = 0, 1, 2, 3
     mode = ENTER
@@ -621,6 +626,37 @@ def search(
                 if ttm != 0 and mv_hash[m] == ttm:
                     k = INF
                 okey[m] = k
+            if options[2] > 0 and D[f] >= options[2]:
+                # Enhanced transposition cutoff: a child already in the table at an
+                # upper bound low enough for this node to fail high cuts it unsearched.
+                cut = -1
+                cut_value = 0
+                cut_exact = False
+                for m in range(start, top):
+                    s = mv_score[m]
+                    ns = 0 if s > 0 else SL[f] + 1
+                    if mv_n[m] == left[p] or ns >= limit:
+                        continue  # the game ends: no child in the table
+                    h0 = have[0] - mv_need[m] if p == 0 else have[0]
+                    h1 = have[1] - mv_need[m] if p == 1 else have[1]
+                    ck = node_key(bh ^ mv_hash[m], h0, h1, q, ns)
+                    ci = ck & ttmask
+                    if tt_key[ci] != ck:
+                        continue
+                    if tt_flag[ci] == LOWER or not (tt_exact[ci] or tt_depth[ci] >= D[f] - 1):
+                        continue
+                    if s - tt_value[ci] >= B[f]:
+                        cut = m
+                        cut_value = s - tt_value[ci]
+                        cut_exact = tt_exact[ci]
+                        break
+                if cut >= 0:
+                    counters[5] += 1
+                    ret, ret_exact = _tt_store(
+                        tt_key, tt_value, tt_move, tt_depth, tt_flag, tt_exact, key, cut_value,
+                        A[f], B[f], mv_hash[cut], D[f], cut_exact)  # fmt: skip
+                    mode = RETURN
+                    continue
             PASSFIRST[f] = ttm == PASS_HASH
             PASSDONE[f] = False
             TRIED[f] = 0

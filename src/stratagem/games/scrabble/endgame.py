@@ -112,9 +112,15 @@ _ZOBRIST = np.random.default_rng(0x5C4AB1E).integers(
 )
 TABLE_BITS = 21
 """log2 of the transposition table's entries (2M entries, about 48 MB)."""
-_ORDERING = [30, 0]
-"""Move ordering: the bonus per tile laid, and that of a killer move. 30 a tile (rather than 3)
-searches 1.36x fewer nodes on 30 benchmark endgames of 0.5-3 s, to the same values."""
+_ORDERING = [30, 0, 2]
+"""Move ordering: the bonus per tile laid, and that of a killer move; and the depth from
+which a node first looks its children up in the table (enhanced transposition cutoff, 0:
+never). 30 a tile (rather than 3) searches 1.36x fewer nodes on 30 benchmark endgames of
+0.5-3 s, to the same values; the cutoff from depth 2 another 1.5%."""
+_ASPIRATION = 1
+"""Half-width in points of the first window of each iteration and attempt to the end,
+around the value of the iteration before (0: the whole range). With 1 the 30 benchmark
+endgames take 16% fewer nodes, to the same values."""
 _POOL = 1 << 18
 _TMP = 1 << 14
 
@@ -148,7 +154,7 @@ class _Search:
         self.tt_flag = np.zeros(size, dtype=np.int8)
         self.tt_exact = np.zeros(size, dtype=np.bool_)
         self._origin_racks = self.racks.copy()
-        self.counters = np.zeros(5, dtype=np.int64)
+        self.counters = np.zeros(6, dtype=np.int64)
         self.killers = np.zeros((_ek.MAX_FRAMES, 2), dtype=np.uint64)
         self.options = np.array(_ORDERING, dtype=np.int64)
         self.f_start = np.zeros(_ek.MAX_FRAMES, dtype=np.int64)
@@ -218,13 +224,18 @@ class _Search:
         return True
 
     def iteration(
-        self, depth: int, scoreless: int, deadline: float | None, node_limit: int = 0
+        self,
+        depth: int,
+        scoreless: int,
+        deadline: float | None,
+        node_limit: int = 0,
+        window: tuple[int, int] = (-_ek.INF, _ek.INF),
     ) -> tuple[int, bool, int] | None:
         """One iteration to ``depth``: (gain, exact, best-move hash), or None if stopped
         (``deadline``: CPU seconds of all iterations so far; ``node_limit``: nodes of all
         iterations so far, 0 for none)."""
         while True:
-            status, value, exact, best = self._run(depth, scoreless, deadline, node_limit)
+            status, value, exact, best = self._run(depth, scoreless, deadline, node_limit, window)
             if status != _ek.OVERFLOW:
                 break
             self._allocate(self.mv_n.shape[0] * 2, self.tmp_info.shape[0] * 2)
@@ -233,23 +244,76 @@ class _Search:
         return value, exact, best
 
     def attempt(
-        self, depth: int, scoreless: int, deadline: float, node_limit: int, budget: int
+        self,
+        depth: int,
+        scoreless: int,
+        deadline: float,
+        node_limit: int,
+        budget: int,
+        guess: int | None = None,
     ) -> tuple[tuple[int, bool, int], int] | None:
         """Search to ``depth`` (the end of the game, for the solver) with at most
         ``budget`` more nodes: ``((gain, True, best-move hash), plies of the longest line)``
         if that proves the value, None if it ran out of nodes or time or met a line
-        longer than ``depth``."""
+        longer than ``depth``. ``guess``: see :meth:`aspire`."""
         cap = int(self.counters[0]) + max(1024, budget)
         if node_limit:
             cap = min(cap, node_limit)
         self.counters[4] = 0
-        step = self.iteration(depth, scoreless, deadline, cap)
-        if step is None or not step[1]:
+        step = self.aspire(depth, scoreless, deadline, cap, guess, proof=True)
+        if step is None:
             return None
         return step, int(self.counters[4]) + 1
 
+    def aspire(
+        self,
+        depth: int,
+        scoreless: int,
+        deadline: float | None,
+        node_limit: int,
+        guess: int | None,
+        proof: bool = False,
+    ) -> tuple[int, bool, int] | None:
+        """:meth:`iteration` started in a window of :data:`_ASPIRATION` points either side
+        of ``guess`` (the whole range without one). A value outside the window is only a
+        bound: the window moves past it, twice as wide each time, until the value falls
+        inside (the table keeps what each search found). A search cut at the depth can
+        contradict the bound found before it (the table's deeper entries); then, and after
+        8 windows, the last search is over the whole range. None if stopped, or, with
+        ``proof``, as soon as a search is not exact (cut at the depth)."""
+        full = (-_ek.INF, _ek.INF)
+        lo, hi = (
+            full
+            if guess is None or _ASPIRATION <= 0
+            else (guess - _ASPIRATION, guess + _ASPIRATION)
+        )
+        width = max(1, _ASPIRATION)
+        floor, ceiling = -_ek.INF, _ek.INF  # the bounds found so far
+        for tries in range(1, 10):
+            step = self.iteration(depth, scoreless, deadline, node_limit, (lo, hi))
+            if step is None or (proof and not step[1]):
+                return None
+            value = step[0]
+            if lo < value < hi or (lo, hi) == full:
+                return step
+            width *= 2
+            if value <= lo:  # the value is at most ``value``
+                ceiling = value
+                lo, hi = max(-_ek.INF, value - width), value + 1
+            else:  # at least ``value``
+                floor = value
+                lo, hi = value - 1, min(_ek.INF, value + width)
+            if floor >= ceiling or tries >= 8:
+                lo, hi = full
+        return None
+
     def _run(
-        self, depth: int, scoreless: int, deadline: float | None, node_limit: int = 0
+        self,
+        depth: int,
+        scoreless: int,
+        deadline: float | None,
+        node_limit: int = 0,
+        window: tuple[int, int] = (-_ek.INF, _ek.INF),
     ) -> tuple[int, int, bool, int]:
         """The kernel in a worker thread (it releases the GIL), so that this thread can
         stop it at the CPU deadline or on Ctrl-C; the kernel stops itself at the node
@@ -272,7 +336,7 @@ class _Search:
                     self.mv_hi, self.okey, self.order, self.f_start, self.f_count,
                     self.tt_key, self.tt_value, self.tt_move, self.tt_depth, self.tt_flag,
                     self.tt_exact, self.counters, stop, root_best, self.killers, self.options,
-                    self.bh0,
+                    self.bh0, window[0], window[1],
                 )  # fmt: skip
             except BaseException as exc:  # handed to the calling thread
                 failed.append(exc)
@@ -492,14 +556,14 @@ class EndgameSolver:
         deepened = int(search.counters[0])  # nodes of the iterations (not of the attempts)
         while not exact and depth < max_depth:
             before = int(search.counters[0])
-            step = search.iteration(depth + 1, state.scoreless, time_limit, limit)
+            step = search.aspire(depth + 1, state.scoreless, time_limit, limit, value)
             if step is None:
                 break
             (value, exact, best), depth = step, depth + 1
             deepened += int(search.counters[0]) - before
             if exact or depth >= max_depth:
                 break
-            proof = search.attempt(max_depth, state.scoreless, time_limit, limit, deepened)
+            proof = search.attempt(max_depth, state.scoreless, time_limit, limit, deepened, value)
             if proof is not None:
                 (value, exact, best), depth = proof
                 break
