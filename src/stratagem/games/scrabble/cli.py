@@ -341,7 +341,8 @@ def tune_cmd(
 def endgame(
     position: Annotated[Path, typer.Option("--position", help="Position file, bag empty.")],
     time_limit: Annotated[
-        float, typer.Option("--time-limit", help="CPU seconds for the search (0-3600).")
+        float,
+        typer.Option("--time-limit", help="CPU seconds for the search (more than 0, up to 3600)."),
     ] = 30.0,
     nodes: Annotated[
         int | None,
@@ -360,7 +361,9 @@ def endgame(
     from stratagem.games.scrabble.endgame import NODE_LIMITS, solve_endgame
 
     if not 0 < time_limit <= 3600:
-        raise StratagemError(f"--time-limit must be 0-3600 seconds, got {time_limit}")
+        raise StratagemError(
+            f"--time-limit must be more than 0 and at most 3600 seconds, got {time_limit}"
+        )
     if nodes is not None and not NODE_LIMITS[0] <= nodes <= NODE_LIMITS[1]:
         raise StratagemError(
             f"--nodes must be {NODE_LIMITS[0]:,} to {NODE_LIMITS[1]:,} nodes, got {nodes:,}"
