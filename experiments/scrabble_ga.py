@@ -77,8 +77,7 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "enable",
         "equity:nodes=100000",
         "greedy",
-        "ENABLE: equity + endgame solver with attempts to the end (100,000 nodes a move) "
-        "vs greedy",
+        "ENABLE: equity + endgame solver with attempts to the end (100,000 nodes a move) vs greedy",
     ),
     # the same after the solver's move ordering put the moves that unload the rack first
     # (session 26: 2.24x fewer nodes on the benchmark endgames)
@@ -111,6 +110,15 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "heuristic:weights=runs/scrabble_ga/ga5-czech-s27/best_weights.json,endgame=off",
         "greedy",
         "Czech: heuristic, five terms, GA in Czech (100,000 games from the source's weights) "
+        "vs greedy",
+    ),
+    # the six-term player tuned in Czech (session 28), as on ENABLE: 16,000 fitness games from
+    # the equity weights (with the Czech leave table), population 10, 200 games a player
+    "cz-ga6-greedy": (
+        "czech",
+        "heuristic:weights=runs/scrabble_ga/ga6-czech-s28/best_weights.json,endgame=off",
+        "greedy",
+        "Czech: heuristic + leave term, GA in Czech (16,000 games from the equity weights) "
         "vs greedy",
     ),
     # each against the others, on ENABLE
@@ -208,6 +216,7 @@ CURVES: dict[str, tuple[str, str]] = {
     "ga_leave_enable": ("heuristic + leave (h1-h6), ENABLE, from the equity weights", "#2e8b57"),
     "ga_enable": ("heuristic (h1-h5), ENABLE, 100,000 games from the shipped weights", "#8e44ad"),
     "ga_czech": ("heuristic (h1-h5), Czech, 100,000 games from the source's weights", "#e67e22"),
+    "ga6_czech": ("heuristic + leave (h1-h6), Czech, from the equity weights", "#16a085"),
 }
 
 
@@ -272,6 +281,7 @@ def report(
     ga_leave_enable: Path | None = None,
     ga_enable: Path | None = None,
     ga_czech: Path | None = None,
+    ga6_czech: Path | None = None,
 ) -> None:
     results = [s for s in (summarize(n) for n in MATCHES) if s is not None]
     DOCS.mkdir(parents=True, exist_ok=True)
@@ -280,7 +290,7 @@ def report(
     old_json = DOCS / "scrabble_ga.json"
     old = json.loads(old_json.read_text()) if old_json.exists() else {}
     curves: dict[str, list[dict[str, float]]] = dict(old.get("ga", {}))
-    dirs = (ga, ga_leave, ga_leave_enable, ga_enable, ga_czech)
+    dirs = (ga, ga_leave, ga_leave_enable, ga_enable, ga_czech, ga6_czech)
     for (label, _), directory in zip(CURVES.values(), dirs, strict=True):
         if directory:
             curves[label] = read_history(directory)
