@@ -254,6 +254,16 @@ def test_shipped_weights_load_and_are_the_default() -> None:
     assert leave.with_leave and leave.array.shape == (5, 5)
     with pytest.raises(WeightsError, match="no shipped weights"):
         heuristic.shipped_weights("nonesuch")
+    # The leave weights tuned in Czech serve the Czech tiles; other tile sets (and other
+    # names without a file of their own) get the general file.
+    czech = heuristic.shipped_weights("leave", "czech")
+    assert czech.with_leave and not np.array_equal(czech.array, leave.array)
+    assert np.array_equal(heuristic.shipped_weights("leave", "english").array, leave.array)
+    assert np.array_equal(heuristic.shipped_weights("tuned", "czech").array, tuned.array)
+    game = load_game("scrabble")
+    for rules, expected in (("czech", czech), ("english", leave)):
+        agent = game.make_agent(rules, parse_spec("heuristic:weights=leave"))
+        assert np.array_equal(agent.weights.array, expected.array)
 
 
 def test_the_closing_phase_goes_to_the_endgame_solver(monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -79,7 +79,7 @@ def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
     if w is not None:
         chosen = parse_weights_text(w)
     elif weights in ("tuned", "source", "leave"):
-        chosen = shipped_weights(weights)
+        chosen = shipped_weights(weights, tiles.name)
     else:
         chosen = load_weights(weights)
     table = load_leaves(leaves, tiles) if leaves else None
@@ -111,7 +111,8 @@ AGENTS = (
         "heuristic", "five heuristics weighted per game phase (GA-tuned weights shipped)",
         _heuristic,
         (Param("weights", str, "tuned", "tuned (default), source (the source's final "
-               "weights), leave (tuned with the leave term) or a weights FILE",
+               "weights), leave (tuned with the leave term, in Czech for the Czech tiles) or a "
+               "weights FILE",
                accepts="tuned, source, leave or a weights file"),
          Param("w", str, None, "the weights inline, 20 or 25 numbers joined by / "
                "(phase by phase)", accepts="numbers joined by /"),

@@ -251,10 +251,18 @@ SOURCE_WEIGHTS = Weights(
 """The final weights of the system this player reproduces, as a starting point."""
 
 
-def shipped_weights(name: str = "tuned") -> Weights:
-    """``source`` (the preset above) or a weights file shipped in ``data/`` (``tuned``...)."""
+def shipped_weights(name: str = "tuned", tiles: str | None = None) -> Weights:
+    """``source`` (the preset above) or a weights file shipped in ``data/`` (``tuned``...);
+    with ``tiles``, the file tuned for that tile set (``weights_leave_czech.json``) where
+    one is shipped."""
     if name == "source":
         return SOURCE_WEIGHTS
+    if tiles is not None:
+        ref = resources.files("stratagem.games.scrabble").joinpath(
+            "data", f"weights_{name}_{tiles}.json"
+        )
+        if ref.is_file():
+            return parse_weights(ref.read_text(encoding="utf-8"), f"shipped {ref.name}")
     ref = resources.files("stratagem.games.scrabble").joinpath("data", f"weights_{name}.json")
     if not ref.is_file():
         if name == "tuned":
