@@ -216,7 +216,7 @@ CURVES: dict[str, tuple[str, str]] = {
     "ga_leave_enable": ("heuristic + leave (h1-h6), ENABLE, from the equity weights", "#2e8b57"),
     "ga_enable": ("heuristic (h1-h5), ENABLE, 100,000 games from the shipped weights", "#8e44ad"),
     "ga_czech": ("heuristic (h1-h5), Czech, 100,000 games from the source's weights", "#e67e22"),
-    "ga6_czech": ("heuristic + leave (h1-h6), Czech, from the equity weights", "#16a085"),
+    "ga6_czech": ("heuristic + leave (h1-h6), Czech, from the equity weights", "#d63384"),
 }
 
 
