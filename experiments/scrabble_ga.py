@@ -88,11 +88,28 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "ENABLE: equity + endgame solver, moves laying more tiles first (100,000 nodes a move) "
         "vs greedy",
     ),
+    # the same after the aspiration windows and the enhanced transposition cutoff (session 28:
+    # 1.07x fewer nodes on the benchmark endgames, the same values)
+    "enable-endgame100k-asp-greedy": (
+        "enable",
+        "equity:nodes=100000",
+        "greedy",
+        "ENABLE: equity + endgame solver with aspiration windows (100,000 nodes a move) vs greedy",
+    ),
     "enable-ga6-greedy": (
         "enable",
         "heuristic:weights=runs/scrabble_ga/ga-leave-enable/best_weights.json,endgame=off",
         "greedy",
         "ENABLE: heuristic + leave term (GA on ENABLE from the equity weights) vs greedy",
+    ),
+    # the six-term player tuned again on ENABLE (session 28): from the equity weights, seed
+    # 2029, population 10, 400 games a player, 8 generations (32,000 fitness games)
+    "enable-ga6-s28-greedy": (
+        "enable",
+        "heuristic:weights=runs/scrabble_ga/ga6-enable-s28/best_weights.json,endgame=off",
+        "greedy",
+        "ENABLE: heuristic + leave term, second GA on ENABLE (32,000 games from the equity "
+        "weights) vs greedy",
     ),
     # the five-term player tuned again on ENABLE (session 26): 100,000 fitness games from the
     # shipped weights, population 20, 200 games a player
@@ -217,6 +234,7 @@ CURVES: dict[str, tuple[str, str]] = {
     "ga_enable": ("heuristic (h1-h5), ENABLE, 100,000 games from the shipped weights", "#8e44ad"),
     "ga_czech": ("heuristic (h1-h5), Czech, 100,000 games from the source's weights", "#e67e22"),
     "ga6_czech": ("heuristic + leave (h1-h6), Czech, from the equity weights", "#d63384"),
+    "ga6_enable": ("heuristic + leave (h1-h6), ENABLE, second run, 400 games a player", "#555555"),
 }
 
 
@@ -282,6 +300,7 @@ def report(
     ga_enable: Path | None = None,
     ga_czech: Path | None = None,
     ga6_czech: Path | None = None,
+    ga6_enable: Path | None = None,
 ) -> None:
     results = [s for s in (summarize(n) for n in MATCHES) if s is not None]
     DOCS.mkdir(parents=True, exist_ok=True)
@@ -290,7 +309,7 @@ def report(
     old_json = DOCS / "scrabble_ga.json"
     old = json.loads(old_json.read_text()) if old_json.exists() else {}
     curves: dict[str, list[dict[str, float]]] = dict(old.get("ga", {}))
-    dirs = (ga, ga_leave, ga_leave_enable, ga_enable, ga_czech, ga6_czech)
+    dirs = (ga, ga_leave, ga_leave_enable, ga_enable, ga_czech, ga6_czech, ga6_enable)
     for (label, _), directory in zip(CURVES.values(), dirs, strict=True):
         if directory:
             curves[label] = read_history(directory)
