@@ -257,18 +257,15 @@ def shipped_weights(name: str = "tuned", tiles: str | None = None) -> Weights:
     one is shipped."""
     if name == "source":
         return SOURCE_WEIGHTS
-    if tiles is not None:
-        ref = resources.files("stratagem.games.scrabble").joinpath(
-            "data", f"weights_{name}_{tiles}.json"
-        )
+    data = resources.files("stratagem.games.scrabble").joinpath("data")
+    stems = [f"weights_{name}_{tiles}"] if tiles is not None else []
+    for stem in [*stems, f"weights_{name}"]:
+        ref = data.joinpath(f"{stem}.json")
         if ref.is_file():
-            return parse_weights(ref.read_text(encoding="utf-8"), f"shipped {ref.name}")
-    ref = resources.files("stratagem.games.scrabble").joinpath("data", f"weights_{name}.json")
-    if not ref.is_file():
-        if name == "tuned":
-            return SOURCE_WEIGHTS  # nothing tuned shipped yet
-        raise WeightsError(f"no shipped weights called {name!r}")
-    return parse_weights(ref.read_text(encoding="utf-8"), f"shipped weights_{name}.json")
+            return parse_weights(ref.read_text(encoding="utf-8"), f"shipped {stem}.json")
+    if name == "tuned":
+        return SOURCE_WEIGHTS  # nothing tuned shipped yet
+    raise WeightsError(f"no shipped weights called {name!r}")
 
 
 # --- evaluation ---------------------------------------------------------------------------------
