@@ -652,6 +652,7 @@ def search(
                         break
                 if cut >= 0:
                     counters[5] += 1
+                    BESTH[f] = mv_hash[cut]  # the root's best move, if the root is cut
                     ret, ret_exact = _tt_store(
                         tt_key, tt_value, tt_move, tt_depth, tt_flag, tt_exact, key, cut_value,
                         A[f], B[f], mv_hash[cut], D[f], cut_exact)  # fmt: skip
