@@ -138,6 +138,15 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "Czech: heuristic + leave term, GA in Czech (16,000 games from the equity weights) "
         "vs greedy",
     ),
+    # the best Czech player (the six-term weights tuned in Czech, shipped as
+    # weights_leave_czech.json) with the endgame solver at 100,000 nodes a move (session 29)
+    "cz-ga6-endgame100k-greedy": (
+        "czech",
+        "heuristic:weights=leave,nodes=100000",
+        "greedy",
+        "Czech: heuristic + leave term (GA in Czech) + endgame solver (100,000 nodes a move) "
+        "vs greedy",
+    ),
     # each against the others, on ENABLE
     "enable-equity-tuned": ("enable", EQ, H, "ENABLE: equity vs GA-tuned heuristic"),
     "enable-endgame-equity": (
