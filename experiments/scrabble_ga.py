@@ -147,6 +147,29 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "Czech: heuristic + leave term (GA in Czech) + endgame solver (100,000 nodes a move) "
         "vs greedy",
     ),
+    # the equity player with a third round of leave learning (session 29): 8,000 self-play
+    # games of the equity player with the shipped table, fitted twice from it, without and
+    # with the letter-pair terms (the same records)
+    "enable-equity-r3-greedy": (
+        "enable",
+        "equity:leaves=runs/scrabble_leaves/enable-r3/round3.json,endgame=off",
+        "greedy",
+        "ENABLE: equity, leave table of a third self-play round vs greedy",
+    ),
+    "enable-equity-r3p-greedy": (
+        "enable",
+        "equity:leaves=runs/scrabble_leaves/enable-r3p/round3.json,endgame=off",
+        "greedy",
+        "ENABLE: equity, leave table of a third round with letter-pair terms vs greedy",
+    ),
+    # a fourth round with the pair terms: 16,000 games of the equity player with the round-3
+    # pair table, fitted twice from it
+    "enable-equity-r4p-greedy": (
+        "enable",
+        "equity:leaves=runs/scrabble_leaves/enable-r4p/round4.json,endgame=off",
+        "greedy",
+        "ENABLE: equity, leave table of a fourth round with letter-pair terms vs greedy",
+    ),
     # each against the others, on ENABLE
     "enable-equity-tuned": ("enable", EQ, H, "ENABLE: equity vs GA-tuned heuristic"),
     "enable-endgame-equity": (

@@ -22,6 +22,14 @@ Usage::
     nice -n 19 python experiments/scrabble_leaves.py train --name czech --rules czech \\
         --rounds 2 --games 4000
     python experiments/scrabble_leaves.py report --name enable
+
+A run can go on from a table learned elsewhere (``--start FILE --first-round R``:
+rounds before R are taken as done, and round R's players use FILE), and fit the
+letter-pair terms too (``--pairs``)::
+
+    nice -n 19 python experiments/scrabble_leaves.py train --name enable-r3 --rounds 3 \
+        --first-round 3 --start src/stratagem/games/scrabble/data/leaves_english.json \
+        --games 8000 --refits 2 --pairs --lexicon ../shared/lexicons/enable1.txt
 """
 
 from __future__ import annotations
@@ -97,22 +105,27 @@ def speed(games: int, path: str | None) -> None:
 
 
 def train(name: str, rounds: int, games: int, chunk: int, refits: int, ridge: float,
-          path: str | None) -> None:  # fmt: skip
+          path: str | None, pairs: bool = False, start: str | None = None,
+          first_round: int = 1) -> None:  # fmt: skip
+    if not 1 <= first_round <= rounds:
+        raise SystemExit(f"error: --first-round must be 1-{rounds}, got {first_round}")
+    if (start is None) != (first_round == 1):
+        raise SystemExit("error: --start FILE goes with --first-round R > 1, and only with it")
     lex = lexicon(path)
+    table = LeaveTable.zeros(TILES) if start is None else load_leaves(start, TILES)
     base = RUNS / name
     base.mkdir(parents=True, exist_ok=True)
     config = {"rounds": rounds, "games": games, "chunk": chunk, "refits": refits,
-              "ridge": ridge, "lexicon": lex.source, "seed": SEED}  # fmt: skip
+              "ridge": ridge, "lexicon": lex.source, "seed": SEED, "pairs": pairs,
+              "start": start, "first_round": first_round}  # fmt: skip
     cfg_path = base / "config.json"
+    kept = ("chunk", "lexicon", "seed", "pairs", "start", "first_round")
     if cfg_path.exists():
         old = json.loads(cfg_path.read_text())
-        if {k: old.get(k) for k in ("chunk", "lexicon", "seed")} != {
-            k: config[k] for k in ("chunk", "lexicon", "seed")
-        }:
+        if {k: old.get(k) for k in kept} != {k: config[k] for k in kept}:
             raise SystemExit(f"error: {base} holds a run with another configuration: {old}")
     cfg_path.write_text(json.dumps(config, indent=1))
-    table = LeaveTable.zeros(TILES)
-    for r in range(1, rounds + 1):
+    for r in range(first_round, rounds + 1):
         out = base / f"round{r}.json"
         if out.exists():
             table = load_leaves(out, TILES)
@@ -120,7 +133,7 @@ def train(name: str, rounds: int, games: int, chunk: int, refits: int, ridge: fl
             continue
         directory = base / f"round{r}"
         directory.mkdir(exist_ok=True)
-        start = time.perf_counter()
+        began = time.perf_counter()
         for c in range(0, games, chunk):
             f = directory / f"chunk{c // chunk:05d}.npz"
             if f.exists():
@@ -128,14 +141,16 @@ def train(name: str, rounds: int, games: int, chunk: int, refits: int, ridge: fl
             n = min(chunk, games - c)
             rec = selfplay_records(lex, table, n, SEED + r, first=c)
             save_npz(f, rec.arrays())
-            log(f"round {r}: {c + n}/{games} games ({time.perf_counter() - start:.0f} s)")
+            log(f"round {r}: {c + n}/{games} games ({time.perf_counter() - began:.0f} s)")
         records = load_round(directory)
         note = (
             f"learned by self-play on {lex.source}: round {r} of {games} games "
             f"({'greedy' if r == 1 else 'equity with round ' + str(r - 1)} players, "
             f"{len(records)} samples), {refits} refits, ridge {ridge}, seed {SEED}"
+            + (", with letter-pair terms" if pairs else "")
+            + (f", started from {Path(start).name}" if start else "")
         )
-        table, changes = fit_records(records, TILES, table, refits, ridge, note)
+        table, changes = fit_records(records, TILES, table, refits, ridge, note, pairs)
         log(f"round {r}: fitted {len(records)} samples; single-tile change per refit "
             + ", ".join(f"{x:.2f}" for x in changes))  # fmt: skip
         save_leaves(table, out)
@@ -162,6 +177,9 @@ def main() -> None:
     t.add_argument("--refits", type=int, default=1)
     t.add_argument("--ridge", type=float, default=3.0)
     t.add_argument("--lexicon", default=None)
+    t.add_argument("--pairs", action="store_true", help="fit the letter-pair terms too")
+    t.add_argument("--start", default=None, help="the table round --first-round plays with")
+    t.add_argument("--first-round", type=int, default=1)
     r = sub.add_parser("report")
     r.add_argument("--name", required=True)
     r.add_argument("--round", type=int, default=None)
@@ -175,7 +193,8 @@ def main() -> None:
     if a.cmd == "speed":
         speed(a.games, a.lexicon)
     elif a.cmd == "train":
-        train(a.name, a.rounds, a.games, a.chunk, a.refits, a.ridge, a.lexicon)
+        train(a.name, a.rounds, a.games, a.chunk, a.refits, a.ridge, a.lexicon, a.pairs,
+              a.start, a.first_round)  # fmt: skip
     else:
         base = RUNS / a.name
         rounds = sorted(base.glob("round*.json"))

@@ -59,6 +59,80 @@ def test_fit_recovers_a_known_table() -> None:
     assert abs(diff - 32.0) < 0.5
 
 
+def test_fit_with_pairs_recovers_a_pair_term() -> None:
+    # Q and U together are worth 6 points more than Q and U apart (the truth), and the
+    # S with the blank 4 more; a fit without pair terms cannot see it, one with them can.
+    rng = np.random.default_rng(1)
+    truth = LeaveTable.zeros(TS)
+    truth.per_letter[TS.index["Q"], 1] = -9.0
+    truth.per_letter[TS.size, 1] = 20.0
+    q, u, s_, blank = TS.index["Q"], TS.index["U"], TS.index["S"], TS.size
+    truth.pairs[min(q, u), max(q, u)] = 6.0
+    truth.pairs[s_, blank] = 4.0
+    assert truth.value(TS.rack_counts("QU")) == -9.0 + 6.0
+    assert truth.value(TS.rack_counts("QUU")) == -9.0 + 6.0  # one term, whatever the copies
+    kept = random_leaves(rng, 40_000)
+    # enough leaves with both letters of each pair for the fit to see them
+    kept[:3000, q] = 1
+    kept[:3000, u] = np.maximum(kept[:3000, u], 1)
+    kept[3000:6000, s_] = np.maximum(kept[3000:6000, s_], 1)
+    kept[3000:6000, blank] = 1
+    target = np.array([truth.value(k) for k in kept]) + rng.normal(0, 1.0, len(kept))
+    with_pairs = fit_leaves(kept, target, TS, ridge=0.1, pairs=True)
+    without = fit_leaves(kept, target, TS, ridge=0.1)
+    assert abs(with_pairs.pairs[min(q, u), max(q, u)] - 6.0) < 0.3
+    assert abs(with_pairs.pairs[s_, blank] - 4.0) < 0.3
+    assert np.all(without.pairs == 0.0)
+    synergy = [t.value(TS.rack_counts("QU")) - t.value(TS.rack_counts("Q"))
+               - t.value(TS.rack_counts("U")) for t in (with_pairs, without)]  # fmt: skip
+    # with pairs the fitted synergy is the truth's (plus the balance term's share)
+    truth_synergy = (anchor_leaves(truth).value(TS.rack_counts("QU"))
+                     - anchor_leaves(truth).value(TS.rack_counts("Q"))
+                     - anchor_leaves(truth).value(TS.rack_counts("U")))  # fmt: skip
+    assert abs(synergy[0] - truth_synergy) < 0.5
+    assert abs(synergy[1] - truth_synergy) > 2.0
+    # the vectorised values agree with the kernel's, pair terms included
+    rows = kept[:500]
+    assert np.allclose(table_values(with_pairs, rows), [with_pairs.value(k) for k in rows])
+
+
+def test_pairs_round_trip_and_bad_pairs_are_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    table = LeaveTable.zeros(TS)
+    q, u = TS.index["Q"], TS.index["U"]
+    table.pairs[min(q, u), max(q, u)] = 5.5
+    table.pairs[TS.index["S"], TS.size] = -1.25
+    path = tmp_path / "p.json"
+    save_leaves(table, path)
+    again = load_leaves(path, TS)
+    assert np.array_equal(again.pairs, table.pairs)
+    assert again.value(TS.rack_counts("QU?")) == table.value(TS.rack_counts("QU?"))
+    data = json.loads(path.read_text())
+    written = {(frozenset(item[:2]), item[2]) for item in data["pairs"]}
+    assert written == {(frozenset("QU"), 5.5), (frozenset("S?"), -1.25)}
+    # a version 1 file (before the pairs) still loads, with no pair terms
+    old = dict(data, version=1)
+    del old["pairs"]
+    path.write_text(json.dumps(old))
+    assert not load_leaves(path, TS).pairs.any()
+    for bad, what in [
+        ([["Q", "Q", 1.0]], "other letter"),
+        ([["Q", "Ü", 1.0]], "letters of"),
+        ([["Q", "U"]], "letter, other letter, value"),
+        ([["Q", "U", "many"]], "finite"),
+        ([["Q", "U", float("nan")]], "finite"),
+        ([["Q", "U", 1.0], ["U", "Q", 2.0]], "twice"),
+        ({"QU": 1.0}, "list"),
+    ]:
+        path.write_text(json.dumps(dict(data, pairs=bad)))
+        before = path.read_bytes()
+        with pytest.raises(LeavesError, match=what):
+            load_leaves(path, TS)
+        assert path.read_bytes() == before
+    path.write_text(json.dumps(dict(data, version=3)))
+    with pytest.raises(LeavesError, match="version 3"):
+        load_leaves(path, TS)
+
+
 def test_anchor_makes_a_random_single_tile_worth_zero() -> None:
     table = LeaveTable.zeros(TS)
     table.per_letter[TS.size, 1] = 30.0

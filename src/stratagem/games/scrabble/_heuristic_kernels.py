@@ -64,8 +64,9 @@ def _reachable(board, reach):
 
 
 @njit(cache=True)
-def leave_value(kept, nletters, leave_v, leave_vc, vowel):
-    """Value of the kept tiles: per (letter, copies) plus the vowel/consonant balance."""
+def leave_value(kept, nletters, leave_v, leave_vc, leave_pair, vowel):
+    """Value of the kept tiles: per (letter, copies), plus the vowel/consonant balance,
+    plus ``leave_pair[i, j]`` (``i < j``) for every two distinct letters both kept."""
     total = 0.0
     tiles = 0
     nv = 0
@@ -76,6 +77,9 @@ def leave_value(kept, nletters, leave_v, leave_vc, vowel):
             continue
         tiles += n
         total += leave_v[i, min(n, leave_v.shape[1] - 1)]
+        for j in range(i + 1, nletters + 1):
+            if kept[j] > 0:
+                total += leave_pair[i, j]
         if i < nletters:
             if vowel[i]:
                 nv += n
@@ -96,7 +100,7 @@ def _identical(kept, nletters):
 
 
 @njit(cache=True)
-def _subset_tables(rack, nletters, leave_v, leave_vc, vowel):
+def _subset_tables(rack, nletters, leave_v, leave_vc, leave_pair, vowel):
     """Leave value and duplicate count of every sub-multiset of the rack, indexed by a
     mixed-radix code (``radix[letter]`` is the weight of one copy of the letter):
     ``(code of the whole rack, radix, leave values, duplicate counts)``."""
@@ -116,7 +120,7 @@ def _subset_tables(rack, nletters, leave_v, leave_vc, vowel):
             if rack[i] > 0:
                 kept[i] = rest % (rack[i] + 1)
                 rest //= rack[i] + 1
-        leave_of[code] = leave_value(kept, nletters, leave_v, leave_vc, vowel)
+        leave_of[code] = leave_value(kept, nletters, leave_v, leave_vc, leave_pair, vowel)
         dup_of[code] = _identical(kept, nletters)
     return full, radix, leave_of, dup_of
 
@@ -124,7 +128,7 @@ def _subset_tables(rack, nletters, leave_v, leave_vc, vowel):
 @njit(cache=True)
 def placement_features(
     board, rack, info, word, count, values, nletters, expensive_min, pweight, leave_v, leave_vc,
-    vowel, feats,
+    leave_pair, vowel, feats,
 ):  # fmt: skip
     """Fill ``feats[k]`` for the first ``count`` moves of ``info``/``word``.
 
@@ -135,7 +139,9 @@ def placement_features(
     _reachable(board, reach)
     stamp = np.zeros((SIZE, SIZE), dtype=np.int64)  # k + 1 on squares counted for move k
     new = np.zeros((SIZE, SIZE), dtype=np.int64)  # k + 1 on move k's new tiles
-    full, radix, leave_of, dup_of = _subset_tables(rack, nletters, leave_v, leave_vc, vowel)
+    full, radix, leave_of, dup_of = _subset_tables(
+        rack, nletters, leave_v, leave_vc, leave_pair, vowel
+    )
     rows = np.empty(7, dtype=np.int64)
     cols = np.empty(7, dtype=np.int64)
     for k in range(count):
@@ -186,8 +192,8 @@ def placement_features(
 
 
 @njit(cache=True)
-def exchange_features(rack, nletters, values, expensive_min, leave_v, leave_vc, vowel, allow,
-                      gives, feats):  # fmt: skip
+def exchange_features(rack, nletters, values, expensive_min, leave_v, leave_vc, leave_pair,
+                      vowel, allow, gives, feats):  # fmt: skip
     """The pass (row 0) and, if ``allow``, every distinct exchange; returns the row count.
 
     ``gives[j]`` holds the tiles given back (all zero for the pass).
@@ -214,7 +220,7 @@ def exchange_features(rack, nletters, values, expensive_min, leave_v, leave_vc, 
         feats[j, 2] = -_identical(kept, nletters)
         feats[j, 3] = 0.0
         feats[j, 4] = 0.0
-        feats[j, 5] = leave_value(kept, nletters, leave_v, leave_vc, vowel)
+        feats[j, 5] = leave_value(kept, nletters, leave_v, leave_vc, leave_pair, vowel)
         j += 1
         if not allow:
             break

@@ -309,7 +309,7 @@ class Evaluator:
         kern.placement_features(
             board, rack.astype(np.int64), info, word, n, self.values, self.tiles.size,
             EXPENSIVE_MIN, self.pweight, self.leaves.per_letter, self.leaves.balance,
-            self.vowel, self._feats,
+            self.leaves.pairs, self.vowel, self._feats,
         )  # fmt: skip
         return info, word, self._feats[:n]
 
@@ -317,8 +317,8 @@ class Evaluator:
         """(tiles given, features) of the pass (row 0) and every distinct exchange."""
         n = kern.exchange_features(
             rack.astype(np.int64), self.tiles.size, self.values, EXPENSIVE_MIN,
-            self.leaves.per_letter, self.leaves.balance, self.vowel, allow_exchange,
-            self._gives, self._xfeats,
+            self.leaves.per_letter, self.leaves.balance, self.leaves.pairs, self.vowel,
+            allow_exchange, self._gives, self._xfeats,
         )  # fmt: skip
         return self._gives[:n], self._xfeats[:n]
 

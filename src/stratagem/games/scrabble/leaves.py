@@ -8,10 +8,14 @@ per (letter, copies held) and one per (vowels, consonants) balance:
 
     leave(kept) = sum over letters x held n >= 1 times of per_letter[x][n]
                   + balance[vowels][consonants]          (0 for an empty leave)
+                  + sum over two distinct letters x < y both held of pairs[x][y]
 
 (the blank is a letter here, and counts as neither vowel nor consonant).
 Duplicates, the Q without a U's cost, the S and blank's worth all fit in
-``per_letter``; ``balance`` prices a rack of all vowels or all consonants.
+``per_letter``; ``balance`` prices a rack of all vowels or all consonants;
+``pairs`` (optional, zero in tables learned without them) prices what two
+letters are worth together beyond their own values: QU, ER, the S with the
+blank. One value per pair, whatever the copies held.
 
 How it is learned (:func:`learn_leaves`; ``experiments/scrabble_leaves.py`` for
 long, resumable runs): in self-play games, every move made with at least 7
@@ -43,7 +47,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -58,7 +62,8 @@ from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.tiles import TileSet, tile_set
 
 FORMAT = "stratagem-scrabble-leaves"
-VERSION = 1
+VERSION = 2
+"""Version 2 adds the optional ``pairs``; version 1 files (without them) are still read."""
 MAX_COPIES = 7
 """Columns of ``per_letter``: held 0..7 times (index 0 unused)."""
 MAX_FILE_BYTES = 1_000_000
@@ -80,12 +85,21 @@ def vowels(tiles: TileSet) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class LeaveTable:
-    """``per_letter[letter, copies]`` (blank last) and ``balance[vowels, consonants]``."""
+    """``per_letter[letter, copies]`` (blank last), ``balance[vowels, consonants]`` and
+    ``pairs[x, y]`` for letters ``x < y`` (blank last; zeros when not given)."""
 
     tiles: TileSet
     per_letter: np.ndarray
     balance: np.ndarray
     note: str = ""
+    pairs: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+
+    def __post_init__(self) -> None:
+        width = self.tiles.size + 1
+        pairs = np.zeros((width, width)) if self.pairs.size == 0 else np.triu(self.pairs, 1)
+        if pairs.shape != (width, width):
+            raise LeavesError(f"pairs must be {width} x {width}, got {pairs.shape}")
+        object.__setattr__(self, "pairs", pairs)
 
     @classmethod
     def zeros(cls, tiles: TileSet) -> LeaveTable:
@@ -106,7 +120,7 @@ class LeaveTable:
         return float(
             kern.leave_value(
                 np.asarray(kept, dtype=np.int64), self.tiles.size, self.per_letter,
-                self.balance, self.vowel,
+                self.balance, self.pairs, self.vowel,
             )
         )  # fmt: skip
 
@@ -122,6 +136,10 @@ class LeaveTable:
                 for i, letter in enumerate(letters)
             },
             "balance": [[round(float(x), 3) for x in row] for row in self.balance],
+            "pairs": [
+                [letters[i], letters[j], round(float(self.pairs[i, j]), 3)]
+                for i, j in zip(*np.nonzero(np.round(self.pairs, 3)), strict=True)
+            ],
         }
 
 
@@ -139,8 +157,9 @@ def _number(value: object, where: str) -> float:
 def parse_leaves(text: str, tiles: TileSet, where: str = "leave file") -> LeaveTable:
     """Read the JSON of :func:`save_leaves`; anything else raises :class:`LeavesError`."""
     data = parse_json_document(text, where, FORMAT, "leave file", LeavesError)
-    if data.get("version") != VERSION:
-        raise LeavesError(f"{where} has version {data.get('version')!r}; this reads {VERSION}")
+    version = data.get("version")
+    if version not in (1, VERSION) or isinstance(version, bool):
+        raise LeavesError(f"{where} has version {version!r}; this reads 1 and {VERSION}")
     if data.get("tiles") != tiles.name:
         raise LeavesError(f"{where} is for the {data.get('tiles')!r} tiles, not {tiles.name!r}")
     per = data.get("per_letter")
@@ -161,7 +180,32 @@ def parse_leaves(text: str, tiles: TileSet, where: str = "leave file") -> LeaveT
     ):
         raise LeavesError(f"{where}: balance must be {MAX_COPIES + 1} rows of {MAX_COPIES + 1}")
     balance = np.array([[_number(x, f"{where}: balance") for x in row] for row in bal])
-    return LeaveTable(tiles, per_letter, balance, str(data.get("note", "")))
+    pairs = _parse_pairs(data.get("pairs", []) if version == VERSION else [], letters, where)
+    return LeaveTable(tiles, per_letter, balance, str(data.get("note", "")), pairs)
+
+
+def _parse_pairs(items: object, letters: list[str], where: str) -> np.ndarray:
+    """``[[letter, letter, value], ...]`` as the upper triangle of a matrix."""
+    index = {letter: i for i, letter in enumerate(letters)}
+    pairs = np.zeros((len(letters), len(letters)))
+    if not isinstance(items, list):
+        raise LeavesError(f"{where}: pairs must be a list of [letter, letter, value]")
+    for item in items:
+        if (
+            not isinstance(item, list)
+            or len(item) != 3
+            or not all(isinstance(x, str) and x in index for x in item[:2])
+            or item[0] == item[1]
+        ):
+            raise LeavesError(
+                f"{where}: pairs entry {item!r} is not [letter, other letter, value] with "
+                f"letters of {''.join(letters)}"
+            )
+        i, j = sorted((index[item[0]], index[item[1]]))
+        if pairs[i, j] != 0.0:
+            raise LeavesError(f"{where}: the pair {item[0]}{item[1]} is given twice")
+        pairs[i, j] = _number(item[2], f"{where}: pairs {item[0]}{item[1]}")
+    return pairs
 
 
 def load_leaves(path: Path | str, tiles: TileSet) -> LeaveTable:
@@ -188,9 +232,11 @@ STAGE_WIDTH = 10
 
 
 def _design(
-    kept: np.ndarray, vowel: np.ndarray, cumulative: bool = False
+    kept: np.ndarray, vowel: np.ndarray, cumulative: bool = False, pairs: bool = False
 ) -> tuple[np.ndarray, int]:
-    """Indicator features of each sample's leave: (letter, copies) then (vowels, consonants).
+    """Indicator features of each sample's leave: (letter, copies), (vowels, consonants),
+    then, with ``pairs``, (x, y) for each two distinct letters ``x < y`` both held (in the
+    order of ``np.triu_indices(width, 1)``).
 
     ``cumulative``: (letter, k) is set for every k up to the copies held, so that its
     coefficient is what the k-th copy adds (a ridge fit then shrinks a rare second blank
@@ -198,7 +244,9 @@ def _design(
     """
     n_samples, width = kept.shape
     letters = width - 1
-    cols = width * (MAX_COPIES + 1) + (MAX_COPIES + 1) ** 2
+    base_cols = width * (MAX_COPIES + 1) + (MAX_COPIES + 1) ** 2
+    pi, pj = np.triu_indices(width, 1)
+    cols = base_cols + (len(pi) if pairs else 0)
     x = np.zeros((n_samples, cols))
     rows = np.arange(n_samples)
     for i in range(width):
@@ -214,15 +262,22 @@ def _design(
     nonempty = kept.sum(axis=1) > 0
     base = width * (MAX_COPIES + 1)
     x[rows[nonempty], base + nv[nonempty] * (MAX_COPIES + 1) + nc[nonempty]] = 1.0
+    if pairs:
+        held = kept > 0
+        x[:, base_cols:] = held[:, pi] & held[:, pj]
     return x, cols
 
 
 def table_values(table: LeaveTable, kept: np.ndarray) -> np.ndarray:
     """The table's value of each row of ``kept`` (vectorised :meth:`LeaveTable.value`)."""
-    coef = np.concatenate([table.per_letter.ravel(), table.balance.ravel()])
+    width = table.tiles.size + 1
+    coef = np.concatenate(
+        [table.per_letter.ravel(), table.balance.ravel(), table.pairs[np.triu_indices(width, 1)]]
+    )
     out = np.zeros(len(kept))
     for lo in range(0, len(kept), 20_000):
-        x, _ = _design(np.asarray(kept[lo : lo + 20_000], dtype=np.int64), table.vowel)
+        part = np.asarray(kept[lo : lo + 20_000], dtype=np.int64)
+        x, _ = _design(part, table.vowel, pairs=True)
         out[lo : lo + len(x)] = x @ coef
     return out
 
@@ -234,9 +289,11 @@ def fit_leaves(
     ridge: float = 3.0,
     note: str = "",
     stage: np.ndarray | None = None,
+    pairs: bool = False,
 ) -> LeaveTable:
     """Ridge least squares of ``target`` on the leave features of ``kept`` (one row each);
-    each further copy of a letter is fitted as what it adds to the copies before it.
+    each further copy of a letter is fitted as what it adds to the copies before it, and
+    with ``pairs`` each two distinct letters held together get a term of their own.
 
     Each distinct value of ``stage`` (e.g. the bag's size in groups of ten) gets its own
     unshrunk intercept; without it there is one. The intercepts are nuisance terms: a
@@ -256,13 +313,16 @@ def fit_leaves(
     _, group = np.unique(groups, return_inverse=True)
     n_groups = int(group.max()) + 1
     vowel = vowels(tiles)
-    cols = (tiles.size + 1) * (MAX_COPIES + 1) + (MAX_COPIES + 1) ** 2
+    width = tiles.size + 1
+    base_cols = width * (MAX_COPIES + 1) + (MAX_COPIES + 1) ** 2
+    pi, pj = np.triu_indices(width, 1)
+    cols = base_cols + (len(pi) if pairs else 0)
     size = cols + n_groups
     gram = np.zeros((size, size))
     rhs = np.zeros(size)
     kept = kept.astype(np.int64)
     for lo in range(0, len(kept), 20_000):
-        part, _ = _design(kept[lo : lo + 20_000], vowel, cumulative=True)
+        part, _ = _design(kept[lo : lo + 20_000], vowel, cumulative=True, pairs=pairs)
         x = np.zeros((len(part), size))
         x[:, :cols] = part
         x[np.arange(len(part)), cols + group[lo : lo + 20_000]] = 1.0
@@ -271,12 +331,14 @@ def fit_leaves(
     penalty = np.zeros(size)
     penalty[:cols] = ridge  # the intercepts are not shrunk
     coef = np.linalg.solve(gram + np.diag(penalty) + 1e-9 * np.eye(size), rhs)
-    width = tiles.size + 1
     added = coef[: width * (MAX_COPIES + 1)].reshape(width, MAX_COPIES + 1).copy()
     added[:, 0] = 0.0
     per_letter = np.cumsum(added, axis=1)  # the k-th copy's worth added up to n copies
-    balance = coef[width * (MAX_COPIES + 1) : cols].reshape(MAX_COPIES + 1, MAX_COPIES + 1)
-    return anchor_leaves(LeaveTable(tiles, per_letter, balance.copy(), note))
+    balance = coef[width * (MAX_COPIES + 1) : base_cols].reshape(MAX_COPIES + 1, MAX_COPIES + 1)
+    pair = np.zeros((width, width))
+    if pairs:
+        pair[pi, pj] = coef[base_cols:cols]
+    return anchor_leaves(LeaveTable(tiles, per_letter, balance.copy(), note, pair))
 
 
 def anchor_leaves(table: LeaveTable) -> LeaveTable:
@@ -298,7 +360,7 @@ def anchor_leaves(table: LeaveTable) -> LeaveTable:
         singles[i] = table.value(one)
     shift = float(counts @ singles / counts.sum())
     balance = table.balance - shift
-    return LeaveTable(tiles, table.per_letter.copy(), balance, table.note)
+    return LeaveTable(tiles, table.per_letter.copy(), balance, table.note, table.pairs.copy())
 
 
 @dataclass(frozen=True, eq=False)
@@ -412,10 +474,12 @@ def fit_records(
     refits: int = 1,
     ridge: float = 3.0,
     note: str = "",
+    pairs: bool = False,
 ) -> tuple[LeaveTable, list[float]]:
     """Fit a table to ``records`` ``refits`` times, each time with the targets priced by
     the table before (the first by ``start``): every refit looks one more move ahead.
-    Returns the table and, per refit, the largest change of a single tile's value."""
+    ``pairs``: fit the letter-pair terms too. Returns the table and, per refit, the
+    largest change of a single tile's value."""
     if not 1 <= refits <= 100:
         raise LeavesError(f"refits must be 1-100, got {refits}")
     table = start
@@ -423,7 +487,7 @@ def fit_records(
     stage = records.bag // STAGE_WIDTH
     eye = np.eye(tiles.size + 1, dtype=np.int64)
     for _ in range(refits):
-        new = fit_leaves(records.kept, records.targets(table), tiles, ridge, note, stage)
+        new = fit_leaves(records.kept, records.targets(table), tiles, ridge, note, stage, pairs)
         changes.append(float(np.max(np.abs(table_values(new, eye) - table_values(table, eye)))))
         table = new
     return table, changes
