@@ -170,6 +170,22 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "greedy",
         "ENABLE: equity, leave table of a fourth round with letter-pair terms vs greedy",
     ),
+    # the shipped players again with the round-4 pair table shipped (session 29): the six-term
+    # heuristic (its weights tuned with the table before) and the best player, equity with the
+    # endgame solver at 100,000 nodes a move
+    "enable-best-pairs-greedy": (
+        "enable",
+        BEST,
+        "greedy",
+        "ENABLE: heuristic + leave term (GA-tuned), with the pair leave table, vs greedy",
+    ),
+    "enable-endgame100k-pairs-greedy": (
+        "enable",
+        "equity:nodes=100000",
+        "greedy",
+        "ENABLE: equity with the pair leave table + endgame solver (100,000 nodes a move) vs "
+        "greedy",
+    ),
     # each against the others, on ENABLE
     "enable-equity-tuned": ("enable", EQ, H, "ENABLE: equity vs GA-tuned heuristic"),
     "enable-endgame-equity": (

@@ -146,6 +146,12 @@ def test_learn_leaves_writes_a_table_and_reports_progress_like_selfplay(  # type
     assert result.exit_code == 0, result.output
     assert "self-play: 4/4 games" in result.stderr  # two rounds of two games, one count
     assert load_leaves(out, tile_set("english")).note
+    assert not load_leaves(out, tile_set("english")).pairs.any()  # no pair terms unless asked
+    paired = tmp_path / "pairs.json"
+    result = run([*args, "--pairs", "--out", str(paired)])
+    assert result.exit_code == 0, result.output
+    table = load_leaves(paired, tile_set("english"))
+    assert table.pairs.any() and "letter-pair" in table.note
 
 
 def test_selfplay_stops_on_ctrl_c_without_a_traceback(words, monkeypatch) -> None:  # type: ignore[no-untyped-def]

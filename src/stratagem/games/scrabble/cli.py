@@ -233,6 +233,14 @@ def learn_leaves_cmd(
     games: Annotated[int, typer.Option("--games", help="Self-play games per round.")] = 2000,
     iterations: Annotated[int, typer.Option("--iterations", help="Rounds.")] = 2,
     seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed.")] = 0,
+    pairs: Annotated[
+        bool,
+        typer.Option(
+            "--pairs",
+            help="Fit a term for each two letters kept together too (QU, ER, S with the "
+            "blank); worth it with about 10,000 games a round or more.",
+        ),
+    ] = False,
     lexicon: LexiconOpt = None,
     rules: RulesOpt = "english",
     tiles: TilesOpt = None,
@@ -247,7 +255,7 @@ def learn_leaves_cmd(
         def tick(it: int, done: int, total: int) -> None:
             report(it * total + done, iterations * total)
 
-        table = learn_leaves(lex, games, iterations, seed, progress=tick)
+        table = learn_leaves(lex, games, iterations, seed, progress=tick, pairs=pairs)
     save_leaves(table, out_file)
     out.print(f"wrote {out_file}: {table.note}")
 

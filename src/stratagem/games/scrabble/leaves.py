@@ -502,12 +502,14 @@ def learn_leaves(
     ridge: float = 3.0,
     progress: Callable[[int, int, int], None] | None = None,
     refits: int = 1,
+    pairs: bool = False,
 ) -> LeaveTable:
     """Learn a table by ``iterations`` rounds of ``games`` self-play games (module docstring).
 
     The first round's players use ``start`` (zeros: the greedy player, whose leaves are
     not chosen); later rounds use the table of the round before. Each round's table is
-    fitted ``refits`` times to its own games (:func:`fit_records`).
+    fitted ``refits`` times to its own games (:func:`fit_records`), with the letter-pair
+    terms if ``pairs``.
     """
     if not 1 <= iterations <= 100:
         raise LeavesError(f"iterations must be 1-100, got {iterations}")
@@ -523,6 +525,8 @@ def learn_leaves(
             records, lexicon.tiles, table, refits, ridge,
             note=f"learned by self-play: {iterations} rounds of {games} games "
                  f"(last round {len(records)} samples, {refits} refits), ridge {ridge}, "
-                 f"seed {seed}, lexicon {lexicon.source}",
+                 f"seed {seed}, lexicon {lexicon.source}"
+                 + (", with letter-pair terms" if pairs else ""),
+            pairs=pairs,
         )  # fmt: skip
     return table
