@@ -186,6 +186,20 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "ENABLE: equity with the pair leave table + endgame solver (100,000 nodes a move) vs "
         "greedy",
     ),
+    # Czech: a third leave round with the letter-pair terms (session 29): 16,000 games of the
+    # equity player with the shipped Czech table, fitted twice from it
+    "cz-equity-r3p-greedy": (
+        "czech",
+        "equity:leaves=runs/scrabble_leaves/czech-r3p/round3.json,endgame=off",
+        "greedy",
+        "Czech: equity, leave table of a third round with letter-pair terms vs greedy",
+    ),
+    "cz-ga6-r3p-greedy": (
+        "czech",
+        "heuristic:weights=leave,leaves=runs/scrabble_leaves/czech-r3p/round3.json,endgame=off",
+        "greedy",
+        "Czech: heuristic + leave term (GA in Czech), with the pair leave table, vs greedy",
+    ),
     # each against the others, on ENABLE
     "enable-equity-tuned": ("enable", EQ, H, "ENABLE: equity vs GA-tuned heuristic"),
     "enable-endgame-equity": (

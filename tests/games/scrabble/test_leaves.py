@@ -121,6 +121,7 @@ def test_pairs_round_trip_and_bad_pairs_are_refused(tmp_path) -> None:  # type: 
         ([["Q", "U", "many"]], "finite"),
         ([["Q", "U", float("nan")]], "finite"),
         ([["Q", "U", 1.0], ["U", "Q", 2.0]], "twice"),
+        ([["Q", "U", 0.0], ["U", "Q", 0.0]], "twice"),
         ({"QU": 1.0}, "list"),
     ]:
         path.write_text(json.dumps(dict(data, pairs=bad)))

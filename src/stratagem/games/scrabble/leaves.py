@@ -96,7 +96,8 @@ class LeaveTable:
 
     def __post_init__(self) -> None:
         width = self.tiles.size + 1
-        pairs = np.zeros((width, width)) if self.pairs.size == 0 else np.triu(self.pairs, 1)
+        given = np.asarray(self.pairs, dtype=np.float64)
+        pairs = np.zeros((width, width)) if given.size == 0 else np.triu(given, 1)
         if pairs.shape != (width, width):
             raise LeavesError(f"pairs must be {width} x {width}, got {pairs.shape}")
         object.__setattr__(self, "pairs", pairs)
@@ -188,6 +189,7 @@ def _parse_pairs(items: object, letters: list[str], where: str) -> np.ndarray:
     """``[[letter, letter, value], ...]`` as the upper triangle of a matrix."""
     index = {letter: i for i, letter in enumerate(letters)}
     pairs = np.zeros((len(letters), len(letters)))
+    seen: set[tuple[int, int]] = set()
     if not isinstance(items, list):
         raise LeavesError(f"{where}: pairs must be a list of [letter, letter, value]")
     for item in items:
@@ -202,8 +204,9 @@ def _parse_pairs(items: object, letters: list[str], where: str) -> np.ndarray:
                 f"letters of {''.join(letters)}"
             )
         i, j = sorted((index[item[0]], index[item[1]]))
-        if pairs[i, j] != 0.0:
+        if (i, j) in seen:
             raise LeavesError(f"{where}: the pair {item[0]}{item[1]} is given twice")
+        seen.add((i, j))
         pairs[i, j] = _number(item[2], f"{where}: pairs {item[0]}{item[1]}")
     return pairs
 
