@@ -139,13 +139,15 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "vs greedy",
     ),
     # the best Czech player (the six-term weights tuned in Czech, shipped as
-    # weights_leave_czech.json) with the endgame solver at 100,000 nodes a move (session 29)
-    "cz-ga6-endgame100k-greedy": (
+    # weights_leave_czech.json) with the endgame solver at 100,000 nodes a move (session 29),
+    # played with the two-round Czech leave table shipped until then and stopped at 2,208
+    # pairs; not to be resumed: the shipped table has changed since
+    "cz-ga6-endgame100k-r2-greedy": (
         "czech",
         "heuristic:weights=leave,nodes=100000",
         "greedy",
-        "Czech: heuristic + leave term (GA in Czech) + endgame solver (100,000 nodes a move) "
-        "vs greedy",
+        "Czech: heuristic + leave term (GA in Czech) + endgame solver (100,000 nodes a move), "
+        "two-round leave table, partial run, vs greedy",
     ),
     # the equity player with a third round of leave learning (session 29): 8,000 self-play
     # games of the equity player with the shipped table, fitted twice from it, without and
@@ -193,6 +195,13 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "equity:leaves=runs/scrabble_leaves/czech-r3p/round3.json,endgame=off",
         "greedy",
         "Czech: equity, leave table of a third round with letter-pair terms vs greedy",
+    ),
+    "cz-equity-r3-greedy": (
+        "czech",
+        "equity:leaves=runs/scrabble_leaves/czech-r3/round3.json,endgame=off",
+        "greedy",
+        "Czech: equity, leave table of a third round without pair terms (the same records) "
+        "vs greedy",
     ),
     "cz-ga6-r3p-greedy": (
         "czech",
