@@ -234,6 +234,13 @@ STAGE_WIDTH = 10
 """Tiles of bag per stage group: the fit's nuisance intercepts (see :func:`fit_leaves`)."""
 
 
+def _columns(width: int, pairs: bool) -> tuple[int, np.ndarray, np.ndarray, int]:
+    """The design's layout: (columns before the pairs, pair rows, pair columns, columns)."""
+    base_cols = width * (MAX_COPIES + 1) + (MAX_COPIES + 1) ** 2
+    pi, pj = np.triu_indices(width, 1)
+    return base_cols, pi, pj, base_cols + (len(pi) if pairs else 0)
+
+
 def _design(
     kept: np.ndarray, vowel: np.ndarray, cumulative: bool = False, pairs: bool = False
 ) -> tuple[np.ndarray, int]:
@@ -247,9 +254,7 @@ def _design(
     """
     n_samples, width = kept.shape
     letters = width - 1
-    base_cols = width * (MAX_COPIES + 1) + (MAX_COPIES + 1) ** 2
-    pi, pj = np.triu_indices(width, 1)
-    cols = base_cols + (len(pi) if pairs else 0)
+    base_cols, pi, pj, cols = _columns(width, pairs)
     x = np.zeros((n_samples, cols))
     rows = np.arange(n_samples)
     for i in range(width):
@@ -317,9 +322,7 @@ def fit_leaves(
     n_groups = int(group.max()) + 1
     vowel = vowels(tiles)
     width = tiles.size + 1
-    base_cols = width * (MAX_COPIES + 1) + (MAX_COPIES + 1) ** 2
-    pi, pj = np.triu_indices(width, 1)
-    cols = base_cols + (len(pi) if pairs else 0)
+    base_cols, pi, pj, cols = _columns(width, pairs)
     size = cols + n_groups
     gram = np.zeros((size, size))
     rhs = np.zeros(size)
