@@ -149,6 +149,15 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "Czech: heuristic + leave term (GA in Czech) + endgame solver (100,000 nodes a move), "
         "two-round leave table, partial run, vs greedy",
     ),
+    # the Czech best player with the pair leave table shipped in session 29: the six-term
+    # heuristic tuned in Czech with the endgame solver at 20,000 nodes a move (session 30)
+    "cz-ga6-endgame20k-greedy": (
+        "czech",
+        "heuristic:weights=leave,nodes=20000",
+        "greedy",
+        "Czech: heuristic + leave term (GA in Czech), pair leave table, + endgame solver "
+        "(20,000 nodes a move) vs greedy",
+    ),
     # the equity player with a third round of leave learning (session 29): 8,000 self-play
     # games of the equity player with the shipped table, fitted twice from it, without and
     # with the letter-pair terms (the same records)
