@@ -50,6 +50,13 @@ from stratagem.core.files import parse_json_document, read_user_text, write_json
 CHECKPOINT_FORMAT = "stratagem-ga-checkpoint"
 CHECKPOINT_VERSION = 1
 MAX_CHECKPOINT_BYTES = 50_000_000
+MAX_GENERATIONS = 1_000_000
+
+
+def check_generations(generations: int) -> None:
+    """Refuse a generation count outside 1-:data:`MAX_GENERATIONS` (before any work)."""
+    if isinstance(generations, bool) or not 1 <= generations <= MAX_GENERATIONS:
+        raise GeneticError(f"generations must be 1-{MAX_GENERATIONS}, got {generations}")
 
 Fitness = Callable[[np.ndarray, int], np.ndarray]
 """``fitness(population (N, phases, weights), generation) -> (N,)`` non-negative scores."""
@@ -236,8 +243,7 @@ def run_ga(
 
     ``progress`` is called after every generation with the run's state.
     """
-    if not 1 <= generations <= 1_000_000:
-        raise GeneticError(f"generations must be 1-1000000, got {generations}")
+    check_generations(generations)
     path = Path(checkpoint) if checkpoint is not None else None
     if path is not None and path.exists():
         result = load_checkpoint(path, config)

@@ -154,6 +154,31 @@ def check_writable_target(path: Path | str, what: str = "output file") -> Path:
     return path
 
 
+def prepare_folder(path: Path | str, what: str = "folder") -> Path:
+    """``path`` as a folder to write in: an existing folder, or a new one made in an
+    existing folder (its parents are not created silently). Anything else -- a file, a
+    device, a missing parent, no permission -- raises :class:`FileInputError`."""
+    path = Path(path)
+    if "\x00" in str(path):
+        raise FileInputError(f"{what} {str(path)!r}: no path holds a NUL byte")
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        check_writable_target(path, what)  # the parent is an existing folder
+        try:
+            path.mkdir()
+        except OSError as exc:
+            raise FileInputError(f"cannot create {what} {path}: {exc.strerror or exc}") from None
+        return path
+    except OSError as exc:
+        raise FileInputError(f"cannot use {what} {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISDIR(mode):
+        raise FileInputError(f"{what} {path} exists and is not a folder")
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise FileInputError(f"cannot write in {what} {path}: permission denied")
+    return path
+
+
 @contextmanager
 def replacing(path: Path | str) -> Iterator[Path]:
     """A temporary path beside ``path`` that replaces ``path`` when the block ends.

@@ -186,3 +186,58 @@ def test_tuning_commands_check_their_numbers_before_work(tmp_path, args, option)
     result = run([args[0], "--out", str(out), *args[1:]])
     assert result.exit_code == 2 and option in result.output
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tune", "--generations", "0"],
+        ["tune", "--generations", "100000000"],
+        ["tune", "--backend", "carrier-pigeon"],
+        ["tune", "--rules", "klingon"],
+    ],
+)
+def test_tune_refuses_bad_options_before_making_its_folder(tmp_path, args) -> None:  # type: ignore[no-untyped-def]
+    """These were refused only after the run folder was made (an empty folder left behind)."""
+    out = tmp_path / "run"
+    result = run([args[0], "--out", str(out), *args[1:], "--workers", "1"])
+    assert result.exit_code == 2 and "error:" in result.output, result.output
+    assert "Traceback" not in result.output
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "target", "message"),
+    [
+        ("tune", "a file", "is not a folder"),
+        ("tune", "in a file", "Not a directory"),
+        ("tune", "missing parent", "does not exist; create it first"),
+        ("learn-leaves", "a folder", "is a folder; name a file"),
+        ("learn-leaves", "in a file", "is a file, not a folder"),
+        ("learn-leaves", "missing parent", "does not exist; create it first"),
+    ],
+)
+def test_output_paths_that_cannot_be_written_are_refused_before_work(  # type: ignore[no-untyped-def]
+    tmp_path, command, target, message
+) -> None:
+    """`tune --out FILE` and `learn-leaves --out FOLDER` crashed with a traceback (the
+    second after all its self-play); now a named error, exit 2, the file untouched."""
+    existing = tmp_path / "notes.txt"
+    existing.write_bytes(b"keep me\n")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    out = {
+        "a file": existing,
+        "in a file": existing / "x.json",
+        "missing parent": tmp_path / "no" / "such" / "x.json",
+        "a folder": folder,
+    }[target]
+    extra = ["--games", "2", "--generations", "1", "--population", "2", "--workers", "1"]
+    if command == "learn-leaves":
+        extra = ["--games", "1", "--iterations", "1"]
+    result = run([command, "--out", str(out), *extra])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert existing.read_bytes() == b"keep me\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "notes.txt"]
+    assert not any(folder.iterdir())

@@ -246,8 +246,10 @@ def learn_leaves_cmd(
     tiles: TilesOpt = None,
 ) -> None:
     """Learn leave values by self-play (see stratagem.games.scrabble.leaves)."""
+    from stratagem.core.files import check_writable_target
     from stratagem.games.scrabble.leaves import learn_leaves, save_leaves
 
+    check_writable_target(out_file, "leave file")  # before the self-play, not after it
     lex = _lexicon(lexicon, rules, tiles)
     with progress_reporter("self-play", "games", console=err) as report:
         assert report is not None
@@ -303,13 +305,17 @@ def tune_cmd(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from stratagem.core.arena import make_executor
+    from stratagem.algorithms.genetic import check_generations
+    from stratagem.core.files import prepare_folder
     from stratagem.games.scrabble.heuristic import load_weights
     from stratagem.games.scrabble.tuning import tune, tune_config
 
     base = load_weights(start) if start is not None else None
     config = tune_config(population, games, seed, rules, leave, roulette, elite,
                          mutation_rate, mutation_size, init_spread, base)  # fmt: skip
+    check_generations(generations)
     executor = make_executor(backend, workers)
+    prepare_folder(out_dir, "run folder")  # after the options are checked, before any game
     extra = "" if endgame else "endgame=off"
     t0 = time.perf_counter()
     with Progress(

@@ -21,9 +21,16 @@ from typing import Any
 
 import numpy as np
 
-from stratagem.algorithms.genetic import GAConfig, GAResult, GeneticError, flat, run_ga
-from stratagem.core.arena import Executor, Task
-from stratagem.core.files import replacing
+from stratagem.algorithms.genetic import (
+    GAConfig,
+    GAResult,
+    GeneticError,
+    check_generations,
+    flat,
+    run_ga,
+)
+from stratagem.core.arena import Executor, Task, load_game
+from stratagem.core.files import prepare_folder, replacing
 from stratagem.games.scrabble.heuristic import (
     LEAVE_TERM,
     PHASES,
@@ -102,6 +109,7 @@ def tune_config(
     roulette: float = 0.2, elite: float = 0.1, mutation_rate: float = 0.08,
     mutation_size: float = 0.5, init_spread: float = 1.0, start: Weights | None = None,
 ) -> GAConfig:  # fmt: skip
+    load_game("scrabble").check_rules(rules)
     if not 2 <= games <= MAX_GAMES or games % 2:
         raise GeneticError(f"--games must be an even number 2-{MAX_GAMES} (paired deals), "
                            f"got {games}")  # fmt: skip
@@ -141,7 +149,9 @@ def tune(
     on_generation: Callable[[GAResult], None] | None = None,
 ) -> GAResult:  # fmt: skip
     """Run (or resume) the GA in ``out``; writes the checkpoint, history and best weights."""
-    out.mkdir(parents=True, exist_ok=True)
+    check_generations(generations)
+    load_game("scrabble").check_rules(rules)
+    prepare_folder(out, "run folder")
     fitness = make_fitness(executor, games, config.seed, rules, extra, on_games)
 
     def after(result: GAResult) -> None:
