@@ -58,6 +58,7 @@ def check_generations(generations: int) -> None:
     if isinstance(generations, bool) or not 1 <= generations <= MAX_GENERATIONS:
         raise GeneticError(f"generations must be 1-{MAX_GENERATIONS}, got {generations}")
 
+
 Fitness = Callable[[np.ndarray, int], np.ndarray]
 """``fitness(population (N, phases, weights), generation) -> (N,)`` non-negative scores."""
 

@@ -304,8 +304,8 @@ def tune_cmd(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from stratagem.core.arena import make_executor
     from stratagem.algorithms.genetic import check_generations
+    from stratagem.core.arena import make_executor
     from stratagem.core.files import prepare_folder
     from stratagem.games.scrabble.heuristic import load_weights
     from stratagem.games.scrabble.tuning import tune, tune_config
