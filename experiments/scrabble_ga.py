@@ -149,6 +149,14 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "Czech: heuristic + leave term (GA in Czech) + endgame solver (100,000 nodes a move), "
         "two-round leave table, partial run, vs greedy",
     ),
+    # the source's player as the issue defines it, with the exact endgame solver in the
+    # closing phase (session 30): the shipped five-term weights, 20,000 nodes a move
+    "enable-tuned-endgame20k-greedy": (
+        "enable",
+        "heuristic:nodes=20000",
+        "greedy",
+        "ENABLE: GA-tuned heuristic (five terms) + endgame solver (20,000 nodes a move) vs greedy",
+    ),
     # the Czech best player with the pair leave table shipped in session 29: the six-term
     # heuristic tuned in Czech with the endgame solver at 20,000 nodes a move (session 30)
     "cz-ga6-endgame20k-greedy": (

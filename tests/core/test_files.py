@@ -10,6 +10,7 @@ import pytest
 from stratagem.core.files import (
     FileInputError,
     check_writable_target,
+    prepare_folder,
     read_user_bytes,
     read_user_text,
     replacing,
@@ -78,3 +79,21 @@ def test_a_path_with_a_nul_byte_is_a_named_error() -> None:
         read_user_text("rules\x00.txt", limit=100)
     with pytest.raises(FileInputError, match="NUL byte"):
         check_writable_target("out\x00.csv")
+
+
+def test_prepare_folder_makes_missing_folders_and_refuses_files(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    nested = tmp_path / "a" / "b" / "run"
+    assert prepare_folder(nested, "run folder") == nested and nested.is_dir()
+    assert prepare_folder(nested, "run folder") == nested  # an existing folder: resumed
+    note = tmp_path / "note.txt"
+    note.write_bytes(b"keep\n")
+    with pytest.raises(FileInputError, match=r"run folder .*note\.txt exists and is not a folder"):
+        prepare_folder(note, "run folder")
+    with pytest.raises(FileInputError, match=r"cannot use run folder .*inside: Not a directory"):
+        prepare_folder(note / "inside", "run folder")
+    with pytest.raises(FileInputError, match="is not a folder"):
+        prepare_folder("/dev/null", "run folder")
+    with pytest.raises(FileInputError, match="NUL"):
+        prepare_folder(str(tmp_path / "x\x00y"), "run folder")
+    assert note.read_bytes() == b"keep\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "note.txt"]

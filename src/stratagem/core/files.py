@@ -155,18 +155,17 @@ def check_writable_target(path: Path | str, what: str = "output file") -> Path:
 
 
 def prepare_folder(path: Path | str, what: str = "folder") -> Path:
-    """``path`` as a folder to write in: an existing folder, or a new one made in an
-    existing folder (its parents are not created silently). Anything else -- a file, a
-    device, a missing parent, no permission -- raises :class:`FileInputError`."""
+    """``path`` as a folder to write in: an existing folder, or a new one (with its missing
+    parents, like ``mkdir -p``). Anything else -- a file or a device there or on the way,
+    no permission -- raises :class:`FileInputError`."""
     path = Path(path)
     if "\x00" in str(path):
         raise FileInputError(f"{what} {str(path)!r}: no path holds a NUL byte")
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
-        check_writable_target(path, what)  # the parent is an existing folder
         try:
-            path.mkdir()
+            path.mkdir(parents=True)
         except OSError as exc:
             raise FileInputError(f"cannot create {what} {path}: {exc.strerror or exc}") from None
         return path

@@ -211,7 +211,6 @@ def test_tune_refuses_bad_options_before_making_its_folder(tmp_path, args) -> No
     [
         ("tune", "a file", "is not a folder"),
         ("tune", "in a file", "Not a directory"),
-        ("tune", "missing parent", "does not exist; create it first"),
         ("learn-leaves", "a folder", "is a folder; name a file"),
         ("learn-leaves", "in a file", "is a file, not a folder"),
         ("learn-leaves", "missing parent", "does not exist; create it first"),
