@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import json
 
 import numpy as np
 import pytest
@@ -120,6 +121,69 @@ def test_a_checkpoint_of_another_configuration_is_refused_and_kept(tmp_path) -> 
     with pytest.raises(GeneticError, match="is not JSON"):
         run_ga(config(), 4, toy_fitness, path)
     assert path.read_text() == "{torn"
+
+
+def _edited(data: dict, field: str, value: object) -> dict:  # type: ignore[type-arg]
+    out = json.loads(json.dumps(data))
+    if field.startswith("history0."):
+        out["history"][0][field.split(".", 1)[1]] = value
+    elif field == "rng.state":
+        out["rng"]["state"] = value
+    else:
+        out[field] = value
+    return out
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("generation", -5, "generation must be a whole number"),
+        ("generation", 10**30, "generation must be a whole number"),
+        ("generation", "1", "generation must be a whole number"),
+        ("generation", 1.5, "generation must be a whole number"),
+        ("generation", True, "generation must be a whole number"),
+        ("generation", 1, "one entry per generation"),
+        ("history", "x", "one entry per generation"),
+        ("history0.generation", "a", "history entry 0"),
+        ("history0.best", None, "history entry 0"),
+        ("history0.fitness", [1.0], "history entry 0"),
+        ("rng", {"state": 5}, "PCG64"),
+        ("rng.state", {"state": 10**60, "inc": 1}, "PCG64"),
+        ("rng.state", {"state": -1, "inc": 1}, "PCG64"),
+        ("population", [[[10**400]]], "population"),
+        ("population", "weights", "population"),
+    ],
+)
+def test_a_hand_edited_checkpoint_is_refused_before_any_work(  # type: ignore[no-untyped-def]
+    tmp_path, field, value, message
+) -> None:
+    """Each of these crashed in numpy, or (history) ran a generation and then failed with
+    the checkpoint advanced and history.csv stale."""
+    path = tmp_path / "c.json"
+    run_ga(config(), 2, toy_fitness, path)
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps(_edited(data, field, value)))
+    before = path.read_bytes()
+    calls = []
+
+    def counted(pop: np.ndarray, gen: int) -> np.ndarray:
+        calls.append(gen)
+        return toy_fitness(pop, gen)
+
+    with pytest.raises(GeneticError, match=f"malformed: .*{message}"):
+        run_ga(config(), 4, counted, path)
+    assert path.read_bytes() == before and calls == []
+
+
+def test_a_checkpoint_with_weights_that_are_not_finite_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "c.json"
+    run_ga(config(), 1, toy_fitness, path)
+    text = path.read_text()
+    data = json.loads(text)
+    data["population"][0][0][0] = -1.0
+    path.write_text(json.dumps(data))
+    with pytest.raises(GeneticError, match="negative or not finite"):
+        load_checkpoint(path, config())
 
 
 @pytest.mark.parametrize(

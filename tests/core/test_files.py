@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import pytest
 
+from stratagem.core.errors import StratagemError
 from stratagem.core.files import (
     FileInputError,
     check_writable_target,
+    parse_json_document,
     prepare_folder,
     read_user_bytes,
     read_user_text,

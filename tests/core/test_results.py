@@ -199,6 +199,7 @@ def test_report_refuses_malformed_rows_naming_the_line(tmp_path: Path) -> None:
         (good.replace("[1.0, 0.0]", "oops"), "returns is not JSON"),
         (good.replace('"[""hold:2""', '"{""hold:2""'), "seats is not JSON"),
         (good.replace("[1.0, 0.0]", "[NaN, 0]"), "finite numbers"),
+        (good.replace("[1.0, 0.0]", f"[{10**400}, 0]"), "finite numbers"),  # overflowed
         (good.replace(",match,", ",duel,"), "mode must be one of"),
         (good.replace(",3,0.01", ",-3,0.01"), "length must be at least 0"),
     ]:

@@ -218,16 +218,56 @@ def load_checkpoint(path: Path | str, config: GAConfig) -> GAResult:
             f"{', '.join(diff) or 'its fields'}); use another output directory or the same "
             "options; the file is left as it is"
         )
+
+    def bad(what: str) -> GeneticError:
+        return GeneticError(f"checkpoint {path} is malformed: {what}; the file is left as it is")
+
+    generation = data.get("generation")
+    if (
+        isinstance(generation, bool)
+        or not isinstance(generation, int)
+        or not 0 <= generation <= MAX_GENERATIONS
+    ):
+        raise bad(f"generation must be a whole number 0-{MAX_GENERATIONS}, got {generation!r}")
     try:
         pop = np.array(data["population"], dtype=float)
-        generation = int(data["generation"])
-        history = list(data["history"])
-        rng_state = dict(data["rng"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise GeneticError(f"checkpoint {path} is malformed: {exc}") from None
+    except (KeyError, TypeError, ValueError, OverflowError):
+        raise bad("population is not an array of numbers") from None
     if pop.shape != (config.population, config.phases, config.weights_per_phase):
-        raise GeneticError(f"checkpoint {path}: population of shape {pop.shape} is malformed")
+        raise bad(f"population of shape {pop.shape}")
+    if not np.all(np.isfinite(pop)) or pop.min() < 0:
+        raise bad("population holds weights that are negative or not finite")
+    history = data.get("history")
+    if not isinstance(history, list) or len(history) != generation:
+        raise bad(f"history must list one entry per generation ({generation})")
+    for i, h in enumerate(history):
+        if not (
+            isinstance(h, dict)
+            and h.get("generation") == i
+            and all(_finite_number(h.get(k)) for k in ("best", "mean"))
+            and isinstance(h.get("fitness"), list)
+            and len(h["fitness"]) == config.population
+            and all(_finite_number(x) for x in h["fitness"])
+            and isinstance(h.get("best_weights"), list)
+            and all(_finite_number(x) for x in h["best_weights"])
+        ):
+            raise bad(f"history entry {i}")
+    rng_state = data.get("rng")
+    try:
+        np.random.default_rng().bit_generator.state = rng_state  # type: ignore[assignment]
+    except (TypeError, ValueError, KeyError, OverflowError):
+        raise bad("rng is not the state of a PCG64 generator") from None
+    assert isinstance(rng_state, dict)
     return GAResult(config, generation, pop, history, rng_state)
+
+
+def _finite_number(x: object) -> bool:
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return False
+    try:
+        return math.isfinite(x)
+    except OverflowError:
+        return False
 
 
 # --- the run ----------------------------------------------------------------------------------

@@ -128,6 +128,8 @@ def check_writable_target(path: Path | str, what: str = "output file") -> Path:
     path = Path(path)
     if "\x00" in str(path):
         raise FileInputError(f"{what} {str(path)!r}: no path holds a NUL byte")
+    if path.is_symlink():
+        path = path.resolve()  # the file the link names is the one replaced
     parent = path.parent
     try:
         parent_mode = parent.stat().st_mode
@@ -141,6 +143,7 @@ def check_writable_target(path: Path | str, what: str = "output file") -> Path:
         raise FileInputError(f"cannot use {what} {path}: {exc.strerror or exc}") from None
     if not stat.S_ISDIR(parent_mode):
         raise FileInputError(f"{what} {path}: {parent} is a file, not a folder")
+    _probe(parent, what, path)
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
@@ -175,7 +178,22 @@ def prepare_folder(path: Path | str, what: str = "folder") -> Path:
         raise FileInputError(f"{what} {path} exists and is not a folder")
     if not os.access(path, os.W_OK | os.X_OK):
         raise FileInputError(f"cannot write in {what} {path}: permission denied")
+    _probe(path, what, path)
     return path
+
+
+def _probe(folder: Path, what: str, path: Path) -> None:
+    """Make and remove a file in ``folder``, so that a folder no file can be written in
+    (read-only, a system folder) is refused before the work, not after it."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".stratagem-probe.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise FileInputError(
+            f"cannot write {what} {path}: no file can be made in {folder} "
+            f"({exc.strerror or exc})"
+        ) from None
+    os.close(fd)
+    Path(tmp).unlink(missing_ok=True)
 
 
 @contextmanager
@@ -186,14 +204,32 @@ def replacing(path: Path | str) -> Iterator[Path]:
     ``path`` is left as it was.
     """
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+    if path.is_symlink():
+        path = path.resolve()  # replace the file the link names, not the link
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise FileInputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        os.fchmod(fd, _mode_for(path))
+    finally:
+        os.close(fd)
     try:
         yield Path(tmp)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions a replaced file keeps, or a new file's (0666 less the umask)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def write_atomic(path: Path | str, data: bytes) -> None:
@@ -228,6 +264,8 @@ def parse_json_document(
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise error(f"{where} is not JSON ({exc})") from None
+    except RecursionError:
+        raise error(f"{where} is not a Stratagem {kind}: its JSON is nested too deeply") from None
     if not isinstance(data, dict) or data.get("format") != fmt:
         raise error(f"{where} is not a Stratagem {kind} (format {fmt!r} expected)")
     return data

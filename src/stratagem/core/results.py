@@ -95,6 +95,14 @@ def _json_list(value: Any, column: str) -> list[Any]:
     return items
 
 
+def _finite(x: float) -> bool:
+    """``math.isfinite``, False for an integer too large for a float (a hostile file)."""
+    try:
+        return math.isfinite(x)
+    except OverflowError:
+        return False
+
+
 def typed_row(row: Mapping[str, Any]) -> dict[str, Any]:
     """A results row with numbers as numbers, checked; ValueError names the bad field."""
     out: dict[str, Any] = {}
@@ -121,7 +129,7 @@ def typed_row(row: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError(f"seats must list agent names, got {out['seats'][:40]!r}")
     returns = _json_list(out["returns"], "returns")
     if not all(
-        isinstance(r, int | float) and not isinstance(r, bool) and math.isfinite(r) for r in returns
+        isinstance(r, int | float) and not isinstance(r, bool) and _finite(r) for r in returns
     ):
         raise ValueError(f"returns must list finite numbers, got {out['returns'][:40]!r}")
     if len(returns) != len(seats):

@@ -240,3 +240,26 @@ def test_output_paths_that_cannot_be_written_are_refused_before_work(  # type: i
     assert existing.read_bytes() == b"keep me\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "notes.txt"]
     assert not any(folder.iterdir())
+
+
+def test_learn_leaves_will_not_overwrite_its_own_word_list(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`--out` naming the `--lexicon` file replaced the word list with a leave table."""
+    before = words.read_bytes()
+    link = tmp_path / "words-link.txt"
+    link.symlink_to(words)
+    for out in (words, link):
+        result = run(["learn-leaves", "--lexicon", str(words), "--games", "1", "--out", str(out)])
+        assert result.exit_code == 2 and "is the word list --lexicon reads" in result.output
+        assert words.read_bytes() == before
+    assert link.is_symlink()
+
+
+def test_learn_leaves_writes_through_a_link_and_keeps_it(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    target = tmp_path / "table.json"
+    target.write_text("old")
+    link = tmp_path / "current.json"
+    link.symlink_to(target)
+    args = ["learn-leaves", "--lexicon", str(words), "--games", "1", "--iterations", "1"]
+    result = run([*args, "--out", str(link)])
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and target.read_text().startswith("{")

@@ -249,7 +249,11 @@ def learn_leaves_cmd(
     from stratagem.core.files import check_writable_target
     from stratagem.games.scrabble.leaves import learn_leaves, save_leaves
 
-    check_writable_target(out_file, "leave file")  # before the self-play, not after it
+    target = check_writable_target(out_file, "leave file")  # before the self-play
+    if lexicon is not None and target.resolve() == Path(lexicon).resolve():
+        raise StratagemError(
+            f"--out {out_file} is the word list --lexicon reads; name another file"
+        )
     lex = _lexicon(lexicon, rules, tiles)
     with progress_reporter("self-play", "games", console=err) as report:
         assert report is not None
