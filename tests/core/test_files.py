@@ -100,3 +100,35 @@ def test_prepare_folder_makes_missing_folders_and_refuses_files(tmp_path) -> Non
         prepare_folder(str(tmp_path / "x\x00y"), "run folder")
     assert note.read_bytes() == b"keep\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "note.txt"]
+
+
+def test_a_file_no_file_can_be_made_beside_is_refused_before_work() -> None:
+    """`/proc/self` is a folder, but no file can be made in it (as in a read-only folder):
+    learn-leaves and arena run wrote nothing there only after all their work."""
+    with pytest.raises(FileInputError, match="no file can be made in /proc/self"):
+        check_writable_target("/proc/self/results.csv", "results file")
+    with pytest.raises(FileInputError, match="cannot write /proc/self/x"):
+        write_atomic("/proc/self/x", b"data")
+
+
+def test_replacing_a_file_keeps_its_mode_and_writes_through_a_link(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    target = tmp_path / "target.json"
+    target.write_bytes(b"old\n")
+    target.chmod(0o644)
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    assert check_writable_target(link, "leave file") == target
+    write_atomic(link, b"new\n")
+    assert link.is_symlink() and target.read_bytes() == b"new\n"  # the link is kept
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644  # not the temporary file's 0600
+    fresh = tmp_path / "fresh.txt"
+    write_atomic(fresh, b"x")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~umask
+
+
+def test_deeply_nested_json_is_refused_by_name() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    with pytest.raises(StratagemError, match="nested too deeply"):
+        parse_json_document(deep, "weights file w.json", "x", "weights file", StratagemError)
