@@ -10,6 +10,7 @@ import pytest
 
 from stratagem.core.errors import StratagemError
 from stratagem.core.files import (
+    MAX_INPUT_LINE,
     FileInputError,
     check_writable_target,
     parse_json_document,
@@ -132,3 +133,21 @@ def test_deeply_nested_json_is_refused_by_name() -> None:
     deep = "[" * 100_000 + "]" * 100_000
     with pytest.raises(StratagemError, match="nested too deeply"):
         parse_json_document(deep, "weights file w.json", "x", "weights file", StratagemError)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["pig", "play", "--seed", "1"],
+        ["scorefour", "play", "--seed", "1"],
+        ["yahtzee", "play", "--seed", "1"],
+    ],
+)
+def test_a_play_command_refuses_an_endless_input_line(args: list[str]) -> None:
+    """`stratagem pig play < /dev/zero` grew to 5 GB in 8 s reading one line."""
+    from tests.cli_outcome import invoke
+
+    result = invoke(args, stdin="0" * (MAX_INPUT_LINE + 5))
+    assert result.exit_code == 2 and "input line is longer than 10,000" in result.stderr
+    result = invoke(args, stdin="q\n")  # an ordinary line still reads as before
+    assert result.exit_code == 0, result.output

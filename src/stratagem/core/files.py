@@ -36,6 +36,7 @@ import fcntl
 import json
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -189,8 +190,7 @@ def _probe(folder: Path, what: str, path: Path) -> None:
         fd, tmp = tempfile.mkstemp(prefix=".stratagem-probe.", suffix=".tmp", dir=folder)
     except OSError as exc:
         raise FileInputError(
-            f"cannot write {what} {path}: no file can be made in {folder} "
-            f"({exc.strerror or exc})"
+            f"cannot write {what} {path}: no file can be made in {folder} ({exc.strerror or exc})"
         ) from None
     os.close(fd)
     Path(tmp).unlink(missing_ok=True)
@@ -245,6 +245,29 @@ def write_atomic(path: Path | str, data: bytes) -> None:
         handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
+
+
+MAX_INPUT_LINE = 10_000
+"""Characters of one line typed or piped into an interactive command (:func:`bounded_input`)."""
+
+
+def bounded_input(prompt: str = "") -> str:
+    """``input(prompt)``, but a line piped in may hold at most :data:`MAX_INPUT_LINE`
+    characters: a longer one (``< /dev/zero``) is a :class:`FileInputError`, not a read
+    that grows without end. On a terminal it is ``input`` itself (line editing kept)."""
+    stream = sys.stdin
+    if stream is None:
+        raise EOFError
+    if stream.isatty():
+        return input(prompt)
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = stream.readline(MAX_INPUT_LINE + 1)
+    if not line:
+        raise EOFError
+    if len(line) > MAX_INPUT_LINE:
+        raise FileInputError(f"an input line is longer than {MAX_INPUT_LINE:,} characters")
+    return line.rstrip("\r\n")
 
 
 def parse_json_document(

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from stratagem.core.files import bounded_input
 from stratagem.core.game import CHANCE
 from stratagem.games.pig.solver import PigSolution
 from stratagem.games.pig.state import PigAction, PigState
@@ -31,7 +32,7 @@ def play_terminal(
     solution: PigSolution,
     rng: np.random.Generator,
     human: int = 0,
-    read: Callable[[str], str] = input,
+    read: Callable[[str], str] = bounded_input,
     write: Callable[[str], None] = print,
 ) -> tuple[int | None, float]:
     """Play one game; returns (winner or None if abandoned, win probability given away)."""

@@ -16,6 +16,7 @@ import numpy as np
 
 from stratagem.algorithms.decision_analysis import DecisionAnalysis
 from stratagem.core.errors import IllegalActionError
+from stratagem.core.files import bounded_input
 from stratagem.games.scorefour.board import parse_peg, peg_name
 from stratagem.games.scorefour.players import MinimaxAgent, move_quality
 from stratagem.games.scorefour.state import DRAW, ScoreFourState, render
@@ -43,7 +44,7 @@ def play_terminal(
     ai: MinimaxAgent | DecisionAnalysis,
     rng: np.random.Generator,
     human: int = 0,
-    read: Callable[[str], str] = input,
+    read: Callable[[str], str] = bounded_input,
     write: Callable[[str], None] = print,
     pending: Callable[[], list[str]] = lambda: [],
 ) -> int | None:

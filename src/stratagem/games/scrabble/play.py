@@ -15,6 +15,7 @@ from typing import NoReturn
 import numpy as np
 
 from stratagem.core.errors import IllegalActionError, StratagemError
+from stratagem.core.files import bounded_input
 from stratagem.games.scrabble.board import (
     COLUMNS,
     PREMIUM_ROWS,
@@ -114,7 +115,7 @@ def play_terminal(
     lexicon: Lexicon,
     rng: np.random.Generator,
     human: int = 0,
-    read: Callable[[str], str] = input,
+    read: Callable[[str], str] = bounded_input,
     write: Callable[[str], None] = print,
 ) -> ScrabbleState | None:
     """Play one game against the greedy AI; returns the final state, ``None`` if abandoned."""

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import numpy as np
 
 from stratagem.core.errors import StratagemError
+from stratagem.core.files import bounded_input
 from stratagem.core.game import sample_chance
 from stratagem.games.yahtzee.state import Keep, Roll, Score, YahtzeeState
 from stratagem.games.yahtzee.strategies import OptimalStrategy
@@ -81,7 +82,7 @@ def card_lines(state: YahtzeeState) -> list[str]:
 def play_terminal(
     strategy: OptimalStrategy,
     rng: np.random.Generator,
-    read: Callable[[str], str] = input,
+    read: Callable[[str], str] = bounded_input,
     write: Callable[[str], None] = print,
 ) -> tuple[int, float, int]:
     """Play one game; returns ``(final score, total loss, decisions)``."""
