@@ -190,3 +190,13 @@ def test_ray_gives_the_same_games(tmp_path: Path) -> None:
     local = run(exp, 32, tmp_path / "l.csv", LocalExecutor(1), chunk=4)
     ray = run(exp, 32, tmp_path / "r.csv", RayExecutor(), chunk=4)
     assert key(local) == key(ray)
+
+
+def test_an_agent_that_needs_an_opponent_is_refused_for_solitaire_before_it_is_built() -> None:
+    """`arena run --game yahtzee --agents win` built the 1 GB tables, then failed at the
+    first move for want of an opponent."""
+    with pytest.raises(ArenaError, match="agent win needs an opponent"):
+        make_experiment("yahtzee", None, ["win"], 0)
+    with pytest.raises(ArenaError, match="agent win needs an opponent"):
+        make_experiment("yahtzee", None, ["win", "optimal"], 0, "solitaire")
+    assert make_experiment("yahtzee", None, ["win", "optimal"], 0).mode == "match"

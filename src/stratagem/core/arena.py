@@ -181,7 +181,13 @@ def make_experiment(
     if mode in ("match", "round-robin") and not spec.min_players <= 2 <= spec.max_players:
         raise ArenaError(f"{game} is not played by two players")
     for a in canonical:
-        spec.check_agent(a)  # fail now, not in a worker
+        parsed = spec.check_agent(a)  # fail now, not in a worker
+        need = spec.agent_info(parsed.name).min_players
+        if mode == "solitaire" and need > 1:
+            raise ArenaError(
+                f"agent {parsed.name} needs an opponent ({need} players): name two agents "
+                "for a match, not one for solitaire"
+            )
     return Experiment(game, rules, canonical, mode, seed)
 
 

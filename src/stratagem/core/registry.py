@@ -274,6 +274,8 @@ class AgentInfo:
     make: AgentFactory
     params: tuple[Param, ...] = ()
     positional: str | None = None
+    min_players: int = 1
+    """Players a game needs for this agent to play it (``win``: an opponent to beat)."""
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.params]

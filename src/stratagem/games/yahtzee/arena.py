@@ -90,6 +90,7 @@ AGENTS = (
         "maximises the chance of finishing ahead (needs 2+ players; builds the "
         "remaining-score tables once, about 1 GB)",
         _win,
+        min_players=2,
     ),
     AgentInfo(
         "high-score",
