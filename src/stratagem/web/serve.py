@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import socket
 from pathlib import Path
 
 from stratagem.core.errors import StratagemError
@@ -12,6 +13,25 @@ def check_port(port: int) -> int:
     if not 1 <= port <= 65535:
         raise StratagemError(f"--port must be 1..65535, got {port}")
     return port
+
+
+def check_listen(host: str, port: int) -> None:
+    """Refuse, before the server says it is running, an address this machine cannot
+    listen on: an empty or unknown host, or a port already in use."""
+    if not host.strip():
+        raise StratagemError("--host must name an address, e.g. 127.0.0.1")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise StratagemError(f"--host {host!r} is not an address to listen on ({reason})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise StratagemError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, lexicon: Path | None = None) -> None:
@@ -26,6 +46,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, lexicon: Path | None = None
             f"the web page needs the 'web' extra ({exc.name} is missing): "
             "pip install 'stratagem[web]'"
         ) from None
+    check_listen(host, port)
     app = create_app(lexicon=lexicon)
     shown = f"[{host}]" if _is_ipv6(host) else host
     print(f"Stratagem is running at http://{shown}:{port}/  (Ctrl-C stops it)", flush=True)
