@@ -109,3 +109,22 @@ def test_lexicon_is_a_scrabble_option(tmp_path: Path) -> None:
          str(words), "--out", str(tmp_path / "r.csv")]
     )  # fmt: skip
     assert code == 2 and "--lexicon is for scrabble" in output
+
+
+def test_a_refused_word_list_is_not_cached(tmp_path: Path) -> None:
+    """A 200 MB list of NUL bytes was refused, yet left a 209 MB lexicon in the cache
+    (its one enormous line kept as an example of a skipped line)."""
+    from stratagem.core.tables import TableCache
+
+    cache = TableCache(tmp_path / "lexicons")
+    path = tmp_path / "zeros.txt"
+    path.write_bytes(b"\x00" * 100_000 + b"\nqqqqq\n")
+    with pytest.raises(InvalidRulesError, match="holds no word"):
+        lexicon_module.load_lexicon(path, "english", cache)
+    cached = list((tmp_path / "lexicons").rglob("*")) if (tmp_path / "lexicons").exists() else []
+    assert [p for p in cached if p.is_file()] == []
+    words = tmp_path / "some.txt"
+    words.write_text("\x00" * 5000 + "\ncat\nat\n")
+    with pytest.warns(UserWarning, match="skipped"):
+        lex = lexicon_module.load_lexicon(words, "english", cache)
+    assert lex.word_count == 2 and max(len(e) for e in lex.skipped_examples) <= 40

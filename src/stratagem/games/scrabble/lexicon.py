@@ -190,7 +190,7 @@ def _encode_words(
         if -1 in codes or not 2 <= len(word) <= SIZE or not tiles.can_spell(word):
             skipped += 1
             if len(examples) < 20:
-                examples.append(word)
+                examples.append(word[:40])  # a line may be megabytes long
             continue
         out.add(codes)
     return out, skipped, examples
@@ -294,6 +294,12 @@ def _cached(
             assert make_words is not None
             source_words = make_words()
         lex = Lexicon.from_words(source_words, tiles, source)
+        if lex.word_count == 0:  # refused, so not cached
+            raise InvalidRulesError(
+                f"lexicon {source} holds no word that the {tiles.name} tiles can spell in "
+                f"2-15 letters ({lex.skipped} lines skipped); give a UTF-8 word list, one word "
+                "a line"
+            )
         built.append(lex)
         return lex.arrays()
 
