@@ -113,7 +113,8 @@ def test_the_arena_finds_the_game_and_its_agents() -> None:
         ("softmax", "softmax needs t=..."),
         ("softmax:t=0", "t must be a number > 0.0"),
         ("decision-analysis:f0=2", "f0 must be a number 0.0..1.0, got '2'"),
-        ("decision-analysis:depth=100000000000000000000", "depth must be a whole number 1..64"),
+        ("decision-analysis:depth=100000000000000000000", "depth must be a whole number 1..4"),
+        ("decision-analysis:depth=5", "depth must be a whole number 1..4"),
         ("minimax:seconds=-1", "seconds must be a number > 0.0 and <= 3600.0"),
         ("epsilon-greedy:e=1.5", "e must be a number 0.0..1.0"),
     ],
@@ -121,3 +122,23 @@ def test_the_arena_finds_the_game_and_its_agents() -> None:
 def test_bad_agent_parameters_are_refused(spec: str, message: str) -> None:
     with pytest.raises(InvalidAgentError, match=message):
         load_game("scorefour").make_agent("scorefour", spec)
+
+
+def test_a_depth_only_minimax_in_the_arena_is_capped_like_the_command_line(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`arena run --agents minimax:depth=64,random` searched without a time limit, where
+    `scorefour best --depth 64` stops after DEPTH_TIME_LIMIT seconds."""
+    from stratagem.core.arena import load_game
+    from stratagem.games.scorefour import players
+    from stratagem.games.scorefour.state import ScoreFourState
+
+    seen = []
+
+    def search(self, state, depth, seconds):  # type: ignore[no-untyped-def]
+        seen.append((depth, seconds))
+        return real(self, state, depth, seconds)
+
+    real = players.Minimax.search
+    monkeypatch.setattr(players.Minimax, "search", search)
+    agent = load_game("scorefour").make_agent(None, "minimax:depth=3")
+    agent.act(ScoreFourState.new(), np.random.default_rng(0))
+    assert seen == [(3, players.DEPTH_TIME_LIMIT)]

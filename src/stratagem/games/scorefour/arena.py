@@ -11,6 +11,7 @@ from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
 from stratagem.games.scorefour.board import CELLS
 from stratagem.games.scorefour.players import (
+    MAX_DA_DEPTH,
     EpsilonGreedyAgent,
     MinimaxAgent,
     SoftmaxAgent,
@@ -47,7 +48,7 @@ AGENTS = (
     AgentInfo(
         "decision-analysis", "models the opponent's skill and learns it (Tsukamoto 1979)",
         _decision_analysis,
-        (Param("depth", int, 2, "look-ahead plies", low=1, high=CELLS),
+        (Param("depth", int, 2, "look-ahead plies", low=1, high=MAX_DA_DEPTH),
          Param("f0", float, 1.0, "prior skill estimate", low=0.0, high=1.0),
          Param("beta", float, 0.0, "learning rate", low=0.0, high=1.0),
          Param("keep", int, 3, "opponent replies modelled", low=1, high=16)),

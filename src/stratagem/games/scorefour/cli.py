@@ -22,7 +22,7 @@ from stratagem.core.registry import make_agent
 from stratagem.games.scorefour import _kernels
 from stratagem.games.scorefour.board import peg_name
 from stratagem.games.scorefour.evaluation import evaluate
-from stratagem.games.scorefour.players import MinimaxAgent
+from stratagem.games.scorefour.players import DEPTH_TIME_LIMIT, MAX_DA_DEPTH, MinimaxAgent
 from stratagem.games.scorefour.search import MAX_DEPTH, MAX_SECONDS, Minimax, value_text
 from stratagem.games.scorefour.state import RULES, ScoreFourState, render
 
@@ -32,10 +32,6 @@ app = typer.Typer(
 out = Console(highlight=False)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
-DEPTH_TIME_LIMIT = 60.0
-"""A search given only a depth still stops after this many seconds (with the deepest
-finished depth's move)."""
-MAX_DA_DEPTH = 4
 MAX_COUNT = 10**10
 """Most move sequences count visits (about a minute at 2e8 a second)."""
 BoardOpt = Annotated[

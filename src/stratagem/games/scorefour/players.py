@@ -54,6 +54,13 @@ def move_quality(state: ScoreFourState, move: int, params: EvalParams = PAPER) -
     return float(f[moves.index(move)])
 
 
+DEPTH_TIME_LIMIT = 60.0
+"""A search given only a depth still stops after this many seconds (with the deepest
+finished depth's move): the arena and the command line alike."""
+MAX_DA_DEPTH = 4
+"""Decision analysis looks at most this many plies ahead (its tree grows 16-fold a ply)."""
+
+
 class MinimaxAgent:
     """Alpha-beta to a fixed depth, or iterative deepening for ``seconds`` per move."""
 
@@ -78,7 +85,9 @@ class MinimaxAgent:
         return f"minimax:depth={self.depth}"
 
     def act(self, state: State, rng: np.random.Generator) -> Action:
-        result = self.searcher.search(_state(state), self.depth, self.seconds)
+        # a depth-only search still ends: after DEPTH_TIME_LIMIT, the deepest finished depth
+        seconds = self.seconds if self.seconds is not None else DEPTH_TIME_LIMIT
+        result = self.searcher.search(_state(state), self.depth, seconds)
         self.last_depth = result.depth
         return result.move
 
