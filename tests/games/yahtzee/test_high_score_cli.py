@@ -76,3 +76,25 @@ def test_arena_agent_needs_a_valid_target() -> None:
     for text in ("high-score", "high-score:target=abc", "high-score:target=-3"):
         with pytest.raises(StratagemError):
             make_agent("yahtzee", "yatzy", text)
+
+
+@pytest.mark.parametrize(
+    ("targets", "message"),
+    [
+        ("", "names no target"),
+        (",", "names no target"),
+        ("-1", "must lie in 0..10000, not -1"),  # was "must be whole numbers"
+        ("200,1000000000000", "must lie in 0..10000"),
+        ("abc", "must be whole numbers"),
+    ],
+)
+def test_high_score_refuses_bad_targets_by_name_before_the_build(
+    targets: str, message: str
+) -> None:
+    """An empty --targets built the table and printed nothing; a number out of range was
+    called "not a whole number"."""
+    from tests.cli_outcome import invoke
+
+    result = invoke(["yahtzee", "high-score", "--targets", targets])
+    assert result.exit_code == 2 and message in result.stderr
+    assert "building" not in result.output.lower()

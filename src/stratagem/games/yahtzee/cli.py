@@ -586,11 +586,14 @@ def high_score_command(
     from stratagem.games.yahtzee.high_score import check_target, high_score_table
 
     try:
-        wanted = [check_target(int(t)) for t in targets.split(",") if t.strip()]
+        numbers = [int(t) for t in targets.split(",") if t.strip()]
     except ValueError:
         raise InvalidStateError(
             f"--targets must be whole numbers, comma separated: {targets!r}"
         ) from None
+    if not numbers:
+        raise InvalidStateError("--targets names no target; give e.g. --targets 200,300")
+    wanted = [check_target(t) for t in numbers]  # the range, named, before the build
     r = preset(rules)
     solution = _solution(r, quiet=as_json)
     start = time.perf_counter()
