@@ -151,3 +151,18 @@ def test_a_play_command_refuses_an_endless_input_line(args: list[str]) -> None:
     assert result.exit_code == 2 and "input line is longer than 10,000" in result.stderr
     result = invoke(args, stdin="q\n")  # an ordinary line still reads as before
     assert result.exit_code == 0, result.output
+
+
+def test_a_piped_line_of_exactly_the_limit_is_read(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    from stratagem.core.files import bounded_input
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("a" * MAX_INPUT_LINE + "\r\n" + "b" * 3))
+    assert bounded_input() == "a" * MAX_INPUT_LINE
+    assert bounded_input() == "bbb"
+    with pytest.raises(EOFError):
+        bounded_input()
+    monkeypatch.setattr("sys.stdin", io.StringIO("a" * (MAX_INPUT_LINE + 1) + "\n"))
+    with pytest.raises(FileInputError, match="longer than 10,000"):
+        bounded_input()

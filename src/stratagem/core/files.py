@@ -227,9 +227,21 @@ def _mode_for(path: Path) -> int:
     try:
         return stat.S_IMODE(path.stat().st_mode)
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux shows it (setting it to
+    read it back would, for a moment, change it for every thread)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
 
 
 def write_atomic(path: Path | str, data: bytes) -> None:
@@ -262,12 +274,13 @@ def bounded_input(prompt: str = "") -> str:
         return input(prompt)
     sys.stdout.write(prompt)
     sys.stdout.flush()
-    line = stream.readline(MAX_INPUT_LINE + 1)
+    line = stream.readline(MAX_INPUT_LINE + 2)  # room for the line's end after the limit
     if not line:
         raise EOFError
-    if len(line) > MAX_INPUT_LINE:
+    text = line.rstrip("\r\n")
+    if len(text) > MAX_INPUT_LINE:
         raise FileInputError(f"an input line is longer than {MAX_INPUT_LINE:,} characters")
-    return line.rstrip("\r\n")
+    return text
 
 
 def parse_json_document(
