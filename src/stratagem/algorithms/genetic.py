@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from stratagem.core.errors import StratagemError
-from stratagem.core.files import parse_json_document, read_user_text, write_json
+from stratagem.core.files import finite_number, parse_json_document, read_user_text, write_json
 
 CHECKPOINT_FORMAT = "stratagem-ga-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -244,12 +244,12 @@ def load_checkpoint(path: Path | str, config: GAConfig) -> GAResult:
         if not (
             isinstance(h, dict)
             and h.get("generation") == i
-            and all(_finite_number(h.get(k)) for k in ("best", "mean"))
+            and all(finite_number(h.get(k)) for k in ("best", "mean"))
             and isinstance(h.get("fitness"), list)
             and len(h["fitness"]) == config.population
-            and all(_finite_number(x) for x in h["fitness"])
+            and all(finite_number(x) for x in h["fitness"])
             and isinstance(h.get("best_weights"), list)
-            and all(_finite_number(x) for x in h["best_weights"])
+            and all(finite_number(x) for x in h["best_weights"])
         ):
             raise bad(f"history entry {i}")
     rng_state = data.get("rng")
@@ -259,15 +259,6 @@ def load_checkpoint(path: Path | str, config: GAConfig) -> GAResult:
         raise bad("rng is not the state of a PCG64 generator") from None
     assert isinstance(rng_state, dict)
     return GAResult(config, generation, pop, history, rng_state)
-
-
-def _finite_number(x: object) -> bool:
-    if isinstance(x, bool) or not isinstance(x, int | float):
-        return False
-    try:
-        return math.isfinite(x)
-    except OverflowError:
-        return False
 
 
 # --- the run ----------------------------------------------------------------------------------

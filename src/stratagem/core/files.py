@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import math
 import os
 import stat
 import sys
@@ -281,6 +282,17 @@ def bounded_input(prompt: str = "") -> str:
     if len(text) > MAX_INPUT_LINE:
         raise FileInputError(f"an input line is longer than {MAX_INPUT_LINE:,} characters")
     return text
+
+
+def finite_number(x: object) -> bool:
+    """A real number (not a bool) that is finite; False for an integer too large for a
+    float (a 400-digit number in a hostile file), where ``math.isfinite`` raises."""
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return False
+    try:
+        return math.isfinite(x)
+    except OverflowError:
+        return False
 
 
 def parse_json_document(

@@ -32,6 +32,7 @@ from stratagem.core.files import (
     check_readable,
     check_writable_target,
     decode_utf8,
+    finite_number,
     read_user_bytes,
     replacing,
     write_atomic,
@@ -95,14 +96,6 @@ def _json_list(value: Any, column: str) -> list[Any]:
     return items
 
 
-def _finite(x: float) -> bool:
-    """``math.isfinite``, False for an integer too large for a float (a hostile file)."""
-    try:
-        return math.isfinite(x)
-    except OverflowError:
-        return False
-
-
 def typed_row(row: Mapping[str, Any]) -> dict[str, Any]:
     """A results row with numbers as numbers, checked; ValueError names the bad field."""
     out: dict[str, Any] = {}
@@ -128,9 +121,7 @@ def typed_row(row: Mapping[str, Any]) -> dict[str, Any]:
     if not all(isinstance(s, str) and s for s in seats):
         raise ValueError(f"seats must list agent names, got {out['seats'][:40]!r}")
     returns = _json_list(out["returns"], "returns")
-    if not all(
-        isinstance(r, int | float) and not isinstance(r, bool) and _finite(r) for r in returns
-    ):
+    if not all(finite_number(r) for r in returns):
         raise ValueError(f"returns must list finite numbers, got {out['returns'][:40]!r}")
     if len(returns) != len(seats):
         raise ValueError(f"{len(seats)} seats but {len(returns)} returns")
