@@ -177,8 +177,6 @@ def play_command(
     }.get(name)
     if options is None:
         raise InvalidAgentError(f"--ai must be minimax or decision-analysis, got {ai!r}")
-    if name == "minimax" and depth is not None and seconds is None:
-        options["seconds"] = DEPTH_TIME_LIMIT  # a depth-only search still ends
     if name == "decision-analysis" and seconds is not None:
         raise InvalidRulesError("--seconds applies to minimax; DA looks --depth ahead")
     if name == "decision-analysis" and depth is not None and depth > MAX_DA_DEPTH:

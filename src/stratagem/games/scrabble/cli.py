@@ -308,18 +308,14 @@ def tune_cmd(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from stratagem.algorithms.genetic import check_generations
     from stratagem.core.arena import make_executor
-    from stratagem.core.files import prepare_folder
     from stratagem.games.scrabble.heuristic import load_weights
     from stratagem.games.scrabble.tuning import tune, tune_config
 
     base = load_weights(start) if start is not None else None
     config = tune_config(population, games, seed, rules, leave, roulette, elite,
                          mutation_rate, mutation_size, init_spread, base)  # fmt: skip
-    check_generations(generations)
-    executor = make_executor(backend, workers)
-    prepare_folder(out_dir, "run folder")  # after the options are checked, before any game
+    executor = make_executor(backend, workers)  # tune checks the rest before any game
     extra = "" if endgame else "endgame=off"
     t0 = time.perf_counter()
     with Progress(

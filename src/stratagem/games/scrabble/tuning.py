@@ -109,7 +109,6 @@ def tune_config(
     roulette: float = 0.2, elite: float = 0.1, mutation_rate: float = 0.08,
     mutation_size: float = 0.5, init_spread: float = 1.0, start: Weights | None = None,
 ) -> GAConfig:  # fmt: skip
-    load_game("scrabble").check_rules(rules)
     if not 2 <= games <= MAX_GAMES or games % 2:
         raise GeneticError(f"--games must be an even number 2-{MAX_GAMES} (paired deals), "
                            f"got {games}")  # fmt: skip
@@ -148,7 +147,8 @@ def tune(
     extra: str = "", on_games: Callable[[int], None] | None = None,
     on_generation: Callable[[GAResult], None] | None = None,
 ) -> GAResult:  # fmt: skip
-    """Run (or resume) the GA in ``out``; writes the checkpoint, history and best weights."""
+    """Run (or resume) the GA in ``out``; writes the checkpoint, history and best weights.
+    Generations and rules are checked, and the folder made, before any game."""
     check_generations(generations)
     load_game("scrabble").check_rules(rules)
     prepare_folder(out, "run folder")
