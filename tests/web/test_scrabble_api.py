@@ -5,18 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from stratagem.core.arena import load_game, parse_spec
 from stratagem.core.errors import IllegalActionError
 from stratagem.games.scrabble.board import PREMIUM_ROWS, board_from_text
 from stratagem.games.scrabble.lexicon import default_lexicon
 from stratagem.games.scrabble.movegen import generate_moves
 from stratagem.games.scrabble.play import parse_move
 from stratagem.games.scrabble.position import read_position
+from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.tiles import tile_set
 from stratagem.web.app import create_app
-from stratagem.web.scrabble import MAX_TOP, read_move
+from stratagem.web.scrabble import MAX_TOP, OPPONENTS, read_move
 
 API = "/api/scrabble"
 EMPTY = ["." * 15] * 15
@@ -201,7 +204,13 @@ def test_the_servers_word_list_is_used_when_chosen(tmp_path: Path) -> None:
     ).json()
     assert {m["word"] for m in result["moves"]} == {"ŽÁBA", "ŽÁBY"}
     status = client.get(f"{API}/options").json()
-    assert "greedy" in status["agents"]
+    assert [a["name"] for a in status["agents"]] == [
+        "equity",
+        "heuristic-leave",
+        "heuristic",
+        "greedy",
+        "random",
+    ]
     server = [x for x in status["lexicons"] if x["tiles"] == "czech" and x["lexicon"] == "server"]
     assert server[0]["available"] and server[0]["words"] == 3
 
@@ -241,3 +250,23 @@ def test_reading_a_move_agrees_with_the_cli_parser() -> None:
         assert outcomes[0] == outcomes[1], text
         legal += not outcomes[0].startswith("error")
     assert legal >= 5  # placements, an exchange and a pass among them
+
+
+@pytest.mark.parametrize("tiles", ["english", "czech"])
+def test_every_opponent_offered_is_a_registry_agent_that_plays(tiles: str) -> None:
+    # The page's names map to registry specs; each must build and play a legal move.
+    lex = default_lexicon(tiles)
+    rng = np.random.default_rng(1)
+    for opponent in OPPONENTS:
+        agent = load_game("scrabble").make_agent(tiles, parse_spec(opponent.spec))
+        state = ScrabbleState.new(lex, 2)
+        while state.current_player < 0:
+            state = state.apply(state.sample_chance(rng))
+        action = agent.act(state, rng)
+        assert action in state.legal_actions(), opponent
+
+
+def test_the_default_opponent_is_the_strongest_offered(client: TestClient) -> None:
+    game = new(client, seed=4, ai_first=True)
+    assert game["ai"] == "equity"
+    assert client.post(f"{API}/new", json={"ai": "endgame"}).status_code == 422

@@ -58,7 +58,47 @@ MAX_POSITION_CHARS = 4000
 """A position text is about 400 characters; anything past this is refused."""
 RACK_PATTERN = r"^[^\s]{0,7}$"
 TILE_NAMES = tuple(TILE_SETS)
-AI_NAMES = tuple(load_game("scrabble").agents)
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """An opponent the page offers: a registry agent spec, a short label and what it does."""
+
+    name: str
+    spec: str
+    label: str
+    about: str
+
+
+ENDGAME_NODES = 100_000
+"""Node limit of the opponents' endgame search a move on the page (well under a second; the
+registry's default of 3 million would hold the lexicon's lock for up to 15 s)."""
+OPPONENTS = (
+    Opponent(
+        "equity",
+        f"equity:nodes={ENDGAME_NODES}",
+        "equity",
+        "score + the learned value of the tiles kept; exact endgame search",
+    ),
+    Opponent(
+        "heuristic-leave",
+        f"heuristic:weights=leave,nodes={ENDGAME_NODES}",
+        "heuristic + leave",
+        "six terms weighted per game phase, the leave value among them; exact endgame search",
+    ),
+    Opponent(
+        "heuristic",
+        f"heuristic:nodes={ENDGAME_NODES}",
+        "heuristic (five terms)",
+        "the source's five terms weighted per game phase, GA-tuned; exact endgame search",
+    ),
+    Opponent("greedy", "greedy", "greedy", "always the highest-scoring move"),
+    Opponent("random", "random", "random", "any legal move"),
+)
+"""What the page offers, the default first: the two strongest (level against greedy without the
+endgame search; docs/results/scrabble_ga.md), the source's player, then the weak ones."""
+AI_NAMES = tuple(o.name for o in OPPONENTS)
+_OPPONENT_SPECS = {o.name: o.spec for o in OPPONENTS}
 
 router = APIRouter(prefix="/api/scrabble", tags=["scrabble"], responses=ERROR_RESPONSES)
 
@@ -140,7 +180,8 @@ class ScrabbleGame:
 
     def __post_init__(self) -> None:
         lex = self.entry.lexicon
-        self.ai = load_game("scrabble").make_agent(lex.tiles.name, parse_spec(self.ai_name))
+        spec = parse_spec(_OPPONENT_SPECS[self.ai_name])
+        self.ai = load_game("scrabble").make_agent(lex.tiles.name, spec)
         self.rng = np.random.default_rng(self.seed)
         self.state = ScrabbleState.new(lex, 2)
         self._advance()
@@ -293,8 +334,8 @@ class NewGame(BaseModel):
         "started with (stratagem serve --lexicon PATH)",
     )
     ai: str = Field(
-        "greedy",
-        description="the opponent: an agent of the registry",
+        AI_NAMES[0],
+        description="the opponent (GET /options lists them with what each is)",
         json_schema_extra={"enum": list(AI_NAMES)},
     )
     ai_first: bool = Field(False, description="the AI makes the first move")
@@ -488,8 +529,15 @@ def tile_set_info(name: Annotated[TilesName, Path(description="tile set")]) -> T
     )  # fmt: skip
 
 
+class OpponentView(BaseModel):
+    name: str
+    spec: str = Field(description="the registry agent it is (stratagem arena agents)")
+    label: str
+    about: str
+
+
 class OptionsView(BaseModel):
-    agents: list[str] = Field(description="opponents of the registry")
+    agents: list[OpponentView] = Field(description="the opponents offered, strongest first")
     lexicons: list[LexiconView]
 
 
@@ -511,7 +559,10 @@ def options(request: Request) -> OptionsView:
                     source=None if entry is None else entry.lexicon.source,
                 )
             )
-    return OptionsView(agents=list(AI_NAMES), lexicons=out)
+    agents = [
+        OpponentView(name=o.name, spec=o.spec, label=o.label, about=o.about) for o in OPPONENTS
+    ]
+    return OptionsView(agents=agents, lexicons=out)
 
 
 @router.post("/new")

@@ -118,7 +118,7 @@ async function loadOptions() {
     select.replaceChildren(el("option", { value: "builtin" }, "built-in (informal)"));
     if (server) select.append(el("option", { value: "server" }, "this server's word list"));
   }
-  $("ai").replaceChildren(...opts.agents.map((a) => el("option", { value: a }, a)));
+  $("ai").replaceChildren(...opts.agents.map((a) => el("option", { value: a.name, title: `${a.about} (${a.spec})` }, a.label)));
 }
 
 // --- play ---------------------------------------------------------------------------------
