@@ -240,6 +240,27 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         H,
         "ENABLE: equity + endgame solver vs GA-tuned heuristic",
     ),
+    # each against the others again with the players shipped since session 29 (the letter-pair
+    # leave table): the rows above were played with the two-round table (session 31)
+    "enable-pairs-equity-tuned": (
+        "enable",
+        EQ,
+        H,
+        "ENABLE: equity vs GA-tuned heuristic (five terms), pair leave table",
+    ),
+    "enable-pairs-best-equity": (
+        "enable",
+        BEST,
+        EQ,
+        "ENABLE: heuristic + leave term vs equity, both with the pair leave table",
+    ),
+    "enable-pairs-endgame-best": (
+        "enable",
+        "equity:nodes=20000",
+        BEST,
+        "ENABLE: equity + endgame solver (20,000 nodes a move) vs heuristic + leave term, "
+        "pair leave table",
+    ),
 }
 ENABLE = (ROOT / ".." / "shared" / "lexicons" / "enable1.txt").resolve()
 RULES = {"english": "english", "czech": "czech", "enable": f"english:{ENABLE}"}
