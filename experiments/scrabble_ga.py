@@ -240,6 +240,15 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         H,
         "ENABLE: equity + endgame solver vs GA-tuned heuristic",
     ),
+    # the equity player with the closing rule its docstring had always described but the code
+    # lacked (session 31): without the solver, going out earns twice the other rack and a move
+    # that does not go out costs the tiles it keeps
+    "enable-equity-closing-greedy": (
+        "enable",
+        EQ,
+        "greedy",
+        "ENABLE: equity with the closing rule (going out, tiles kept) vs greedy",
+    ),
     # each against the others again with the players shipped since session 29 (the letter-pair
     # leave table): the rows above were played with the two-round table (session 31)
     "enable-pairs-equity-tuned": (

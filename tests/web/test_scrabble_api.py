@@ -60,32 +60,51 @@ def test_when_the_ai_starts_it_has_moved_already(client: TestClient) -> None:
     assert {"row": 7, "col": 7} in first["squares"]  # the first word covers the centre
 
 
-def test_playing_the_best_move_scores_it_and_the_ai_replies(client: TestClient) -> None:
+def test_playing_the_top_scoring_move_scores_it_and_the_ai_replies(client: TestClient) -> None:
     game = new(client, seed=11)
     sid = game["id"]
-    advice = client.get(f"{API}/{sid}/advise", params={"top": 5}).json()
-    scores = [m["score"] for m in advice["moves"]]
-    assert scores == sorted(scores, reverse=True) and advice["total"] >= len(scores)
-    best = advice["moves"][0]
-    # The advice is the library's own move list for this rack on an empty board.
+    legal = client.get(f"{API}/{sid}/legal", params={"top": 5}).json()
+    # The list is the library's own move list for this rack on an empty board.
     lex = default_lexicon("english")
     own = generate_moves(
         board_from_text(EMPTY, lex.tiles), lex.tiles.rack_counts(game["rack"]), lex
     )
-    assert best["action"] == str(own[0]) and advice["total"] == len(own)
-    notation = best["action"].rsplit(" ", 1)[0]  # "8D PRAYER 28" -> "8D PRAYER"
-    after = client.post(f"{API}/{sid}/act", json={"move": notation}).json()
+    assert legal["actions"][:5] == [str(m) for m in own[:5]] and legal["placements"] == len(own)
+    top = own[0]
+    after = client.post(f"{API}/{sid}/act", json={"move": str(top).rsplit(" ", 1)[0]}).json()
     mine, reply = after["history"][0], after["history"][1]
-    assert mine == {
+    assert {k: mine[k] for k in ("by", "text", "score")} == {
         "by": "you",
-        "text": best["action"],
-        "score": best["score"],
-        "squares": [{"row": t["row"], "col": t["col"]} for t in best["tiles"]],
+        "text": str(top),
+        "score": top.score,
     }
-    assert reply["by"] == "ai" and after["your_score"] == best["score"]
+    assert reply["by"] == "ai" and after["your_score"] == top.score
     assert after["ai_score"] == reply["score"] and len(after["rack"]) == 7
-    for tile in best["tiles"]:
-        assert after["board"][tile["row"]][tile["col"]] == tile["letter"]
+    laid = {(s["row"], s["col"]) for s in mine["squares"]}
+    assert len(laid) == len(top.word)  # the first move lays every letter
+    for r, c in laid:
+        assert after["board"][r][c] != "."
+
+
+def test_the_coach_ranks_by_score_and_leave_and_judges_your_move(client: TestClient) -> None:
+    game = new(client, seed=9)
+    sid = game["id"]
+    advice = client.get(f"{API}/{sid}/advise", params={"top": 50}).json()
+    assert advice["phase"] == "opening" and advice["coach"] == "equity:endgame=off"
+    rows = advice["moves"]
+    values = [m["value"] for m in rows]
+    assert values == sorted(values, reverse=True) and rows[0]["behind"] == 0
+    for m in rows:
+        assert m["value"] == pytest.approx(m["score"] + m["leave"] + m["closing"], abs=0.02)
+        assert m["behind"] == pytest.approx(values[0] - m["value"], abs=0.02)
+        assert m["why"].startswith("opening: scores ")
+        assert (m["kind"] == "placement") == bool(m["tiles"])
+    # The 50th move played: the record says what it gave up, and the coach's choice.
+    worst = rows[-1]
+    after = client.post(f"{API}/{sid}/act", json={"move": worst["move"]}).json()
+    mine = after["history"][0]
+    assert worst["behind"] > 0 and mine["behind"] == pytest.approx(worst["behind"], abs=0.02)
+    assert mine["best"] == rows[0]["action"]
 
 
 def test_illegal_moves_are_refused_saying_why(client: TestClient) -> None:
@@ -112,8 +131,11 @@ def test_exchange_and_pass_are_moves_too(client: TestClient) -> None:
     game = new(client, seed=7)
     sid, rack = game["id"], game["rack"]
     after = client.post(f"{API}/{sid}/act", json={"move": f"x {rack[:3]}"}).json()
-    assert after["history"][0] == {"by": "you", "text": f"exchange {rack[:3]}", "score": 0,
-                                   "squares": []}  # fmt: skip
+    first = after["history"][0]
+    assert {k: first[k] for k in ("by", "text", "score", "squares")} == {
+        "by": "you", "text": f"exchange {rack[:3]}", "score": 0, "squares": []
+    }  # fmt: skip
+    assert first["behind"] >= 0
     assert len(after["rack"]) == 7
     passed = client.post(f"{API}/{sid}/act", json={"move": "pass"}).json()
     assert passed["history"][2]["text"] == "pass"
@@ -123,8 +145,10 @@ def test_legal_counts_placements_and_lists_the_best(client: TestClient) -> None:
     sid = new(client, seed=9)["id"]
     legal = client.get(f"{API}/{sid}/legal", params={"top": 3}).json()
     advice = client.get(f"{API}/{sid}/advise", params={"top": 3}).json()
-    assert legal["placements"] == advice["total"]
-    assert legal["actions"] == [m["action"] for m in advice["moves"]] + ["exchange", "pass"]
+    assert legal["placements"] == advice["total"] > 3
+    assert len(legal["actions"]) == 5 and legal["actions"][3:] == ["exchange", "pass"]
+    scores = [int(a.rsplit(" ", 1)[1]) for a in legal["actions"][:3]]
+    assert scores == sorted(scores, reverse=True)
 
 
 def test_a_game_played_by_the_advice_reaches_its_end(client: TestClient) -> None:
@@ -132,9 +156,11 @@ def test_a_game_played_by_the_advice_reaches_its_end(client: TestClient) -> None
     sid = game["id"]
     while not game["finished"]:
         moves = client.get(f"{API}/{sid}/advise", params={"top": 1}).json()["moves"]
-        move = moves[0]["action"].rsplit(" ", 1)[0] if moves else "pass"
-        game = client.post(f"{API}/{sid}/act", json={"move": move}).json()
+        game = client.post(f"{API}/{sid}/act", json={"move": moves[0]["move"]}).json()
     assert game["result"].startswith("game over") and not game["your_turn"]
+    # Every move was the coach's own choice: none gave anything up.
+    mine = [t for t in game["history"] if t["by"] == "you"]
+    assert len(mine) > 5 and all(t["behind"] == 0 and t["best"] is None for t in mine)
     assert client.get(f"{API}/{sid}/advise").status_code == 400
     late = client.post(f"{API}/{sid}/act", json={"move": "pass"})
     assert late.status_code == 400 and "over" in late.json()["detail"]

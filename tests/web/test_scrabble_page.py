@@ -21,8 +21,12 @@ def test_a_first_move_by_clicking_rack_tiles_and_squares(page: Any, screenshot: 
     assert len(rack) == 7
     page.click("#hint")
     page.wait_for_selector("#hint-panel:not(.hidden)")
-    first = page.locator("#hint-table tbody tr").first
-    best, score = (cell.inner_text() for cell in first.locator("td").all())
+    rows = [[c.inner_text() for c in r.locator("td").all()]
+            for r in page.locator("#hint-table tbody tr").all()]  # fmt: skip
+    assert rows[0][4] == "best" and all(len(r) == 5 for r in rows)
+    values = [float(r[3]) for r in rows]
+    assert values == sorted(values, reverse=True)  # the coach's order: score + leave
+    best, score = next(r[:2] for r in rows if r[0] != "pass" and not r[0].startswith("x "))
     coordinate, word = best.split()
     row, col, across = parse_coordinate(coordinate)
     # Lay the word tile by tile: pick a rack tile, then its square (a blank asks for its letter).
@@ -52,6 +56,10 @@ def test_a_first_move_by_clicking_rack_tiles_and_squares(page: Any, screenshot: 
         assert square.inner_text().split("\n")[0] == letter.upper()
     if "AI: exchange" not in history and "AI: pass" not in history:
         assert page.locator("#board .sc-sq.last-ai").count() >= 1  # the AI's move is marked
+    page.click("#hint")  # the coach again, for the next move
+    page.wait_for_selector("#hint-panel:not(.hidden)")
+    page.locator("#hint-table tbody tr").nth(1).click()
+    assert page.locator("#hint-why").inner_text()  # the chosen move's terms in words
     screenshot(page, "scrabble-play")
 
 

@@ -36,6 +36,14 @@ from stratagem.games.scrabble.board import (
     new_tiles,
     parse_coordinate,
 )
+from stratagem.games.scrabble.heuristic import (
+    FEATURE_NAMES,
+    SCORE_WEIGHT,
+    Candidate,
+    EquityAgent,
+    explain,
+    phase_of,
+)
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, load_lexicon
 from stratagem.games.scrabble.movegen import move_generator
 from stratagem.games.scrabble.play import choose_spelling, parse_move, refuse_placement
@@ -97,6 +105,9 @@ OPPONENTS = (
 )
 """What the page offers, the default first: the two strongest (level against greedy without the
 endgame search; docs/results/scrabble_ga.md), the source's player, then the weak ones."""
+COACH_SPEC = "equity:endgame=off"
+"""The coach: the equity player's own values (score + leave; in the closing phase, score +
+going out - tiles kept), so that its advice is one evaluation, fast, with its terms."""
 AI_NAMES = tuple(o.name for o in OPPONENTS)
 _OPPONENT_SPECS = {o.name: o.spec for o in OPPONENTS}
 
@@ -159,6 +170,10 @@ class TurnRecord:
     text: str
     score: int
     squares: list[tuple[int, int]]
+    behind: float | None = None
+    """Your move: the coach's value it gave up against the coach's best (points)."""
+    best: str | None = None
+    """Your move: the coach's best move, when yours was not as good."""
 
 
 def placement_squares(state: ScrabbleState, move: Placement) -> list[tuple[int, int, str]]:
@@ -180,8 +195,11 @@ class ScrabbleGame:
 
     def __post_init__(self) -> None:
         lex = self.entry.lexicon
-        spec = parse_spec(_OPPONENT_SPECS[self.ai_name])
-        self.ai = load_game("scrabble").make_agent(lex.tiles.name, spec)
+        game = load_game("scrabble")
+        self.ai = game.make_agent(lex.tiles.name, parse_spec(_OPPONENT_SPECS[self.ai_name]))
+        coach = game.make_agent(lex.tiles.name, parse_spec(COACH_SPEC))
+        assert isinstance(coach, EquityAgent)
+        self.coach = coach
         self.rng = np.random.default_rng(self.seed)
         self.state = ScrabbleState.new(lex, 2)
         self._advance()
@@ -190,17 +208,18 @@ class ScrabbleGame:
     def your_turn(self) -> bool:
         return not self.state.is_terminal() and self.state.current_player == self.human
 
-    def _record(self, action: object, by_ai: bool) -> None:
+    def _record(self, action: object, by_ai: bool, behind: float | None = None,
+                best: str | None = None) -> None:  # fmt: skip
         before = self.state
         if isinstance(action, Placement):
             squares = [(r, c) for r, c, _ in placement_squares(before, action)]
-            record = TurnRecord(by_ai, str(action), action.score, squares)
+            record = TurnRecord(by_ai, str(action), action.score, squares, behind, best)
         elif isinstance(action, Exchange):
             n = len(action.tiles)
             text = f"exchange {n} tile{'s' if n != 1 else ''}" if by_ai else str(action)
-            record = TurnRecord(by_ai, text, 0, [])
+            record = TurnRecord(by_ai, text, 0, [], behind, best)
         else:
-            record = TurnRecord(by_ai, str(action), 0, [])
+            record = TurnRecord(by_ai, str(action), 0, [], behind, best)
         self.state = before.apply(action)
         self.history.append(record)
 
@@ -223,10 +242,31 @@ class ScrabbleGame:
             raise IllegalActionError("it is the AI's turn, not yours")
         with self.entry.lock:
             action = read_move(text, self.state)
-            self._record(action, by_ai=False)
+            behind, best = self._judge(action)
+            self._record(action, by_ai=False, behind=behind, best=best)
         record = self.history[-1]
         self._advance()
         return record
+
+    def _judge(self, action: Placement | Exchange | Pass) -> tuple[float | None, str | None]:
+        """What the coach thinks of your move: the value given up and its own best move."""
+        mine = self.coach.candidate(self.state, action)
+        if mine is None:
+            return None, None
+        top = self.coach.ranked(self.state, 1)[0][0]
+        behind = max(0.0, (top.value - mine.value) / SCORE_WEIGHT)
+        return round(behind, 2), (str(top.action) if behind > 0 else None)
+
+    def advice(self, top: int) -> tuple[list[Candidate], int, str]:
+        """The coach's ``top`` best candidates, the legal placements' count and the phase."""
+        if not self.your_turn:
+            raise IllegalActionError(
+                "no advice: "
+                + ("the game is over" if self.state.is_terminal() else "not your turn")
+            )
+        with self.entry.lock:
+            cands, placements = self.coach.ranked(self.state, top)
+        return cands, placements, phase_of(self.state)
 
     def top_moves(self, top: int) -> tuple[list[Placement], int]:
         if not self.your_turn:
@@ -374,6 +414,10 @@ class TurnView(BaseModel):
     text: str = Field(description="the move in the CLI's notation (the AI's exchanges hidden)")
     score: int
     squares: list[Square]
+    behind: float | None = Field(
+        None, ge=0, description="your move: the coach's value it gave up against its best"
+    )
+    best: str | None = Field(None, description="your move: the coach's best, if yours was not")
 
 
 class GameView(BaseModel):
@@ -407,6 +451,29 @@ class MoveRow(BaseModel):
 class MovesView(BaseModel):
     total: int = Field(ge=0, description="every legal placement")
     moves: list[MoveRow]
+
+
+class AdviceRow(BaseModel):
+    action: str = Field(description="the CLI's notation with the score: 8H QUIZ 48, exchange ABC, "
+                        "pass")  # fmt: skip
+    move: str = Field(description="what to type to play it: 8H QUIZ, x ABC or pass")
+    kind: Literal["placement", "exchange", "pass"]
+    score: int = Field(ge=0)
+    leave: float = Field(description="the learned value of the tiles kept, in points")
+    closing: float = Field(
+        description="in the closing phase: points for going out, or minus the tiles kept"
+    )
+    value: float = Field(description="the coach's value: score + leave (+ closing), in points")
+    behind: float = Field(ge=0, description="value given up against the coach's best move")
+    why: str = Field(description="the move's terms in words")
+    tiles: list[LaidTile] = Field(description="the tiles a placement lays (none otherwise)")
+
+
+class AdviceView(BaseModel):
+    total: int = Field(ge=0, description="every legal placement")
+    phase: str = Field(description="the phase of the game the coach sees")
+    coach: str = Field(description="the coach's registry agent")
+    moves: list[AdviceRow]
 
 
 class LegalView(BaseModel):
@@ -475,6 +542,40 @@ def _move_rows(state: ScrabbleState, moves: list[Placement]) -> list[MoveRow]:
     return rows
 
 
+def _advice_rows(
+    state: ScrabbleState, cands: list[Candidate], weights: np.ndarray, phase: str
+) -> list[AdviceRow]:
+    rows = []
+    best = cands[0].value if cands else 0.0
+    leave = FEATURE_NAMES.index("leave")
+    for c in cands:
+        a = c.action
+        if isinstance(a, Placement):
+            kind, move, score = "placement", str(a).rsplit(" ", 1)[0], a.score
+            laid = [
+                LaidTile(row=r, col=col, letter=ch) for r, col, ch in placement_squares(state, a)
+            ]
+        elif isinstance(a, Exchange):
+            kind, move, score, laid = "exchange", f"x {a.tiles}", 0, []
+        else:
+            kind, move, score, laid = "pass", "pass", 0, []
+        rows.append(
+            AdviceRow(
+                action=str(a),
+                move=move,
+                kind=kind,  # type: ignore[arg-type]
+                score=score,
+                leave=round(float(c.features[leave]) * weights[leave] / SCORE_WEIGHT, 2),
+                closing=round(c.closing, 2),
+                value=round(c.value / SCORE_WEIGHT, 2),
+                behind=round(max(0.0, best - c.value) / SCORE_WEIGHT, 2),
+                why=explain(c, weights, phase),
+                tiles=laid,
+            )
+        )
+    return rows
+
+
 def game_view(session_id: str, game: ScrabbleGame) -> GameView:
     s = game.state
     you, ai = game.human, 1 - game.human
@@ -505,6 +606,8 @@ def game_view(session_id: str, game: ScrabbleGame) -> GameView:
                 text=t.text,
                 score=t.score,
                 squares=[Square(row=r, col=c) for r, c in t.squares],
+                behind=t.behind,
+                best=t.best,
             )
             for t in game.history
         ],
@@ -616,12 +719,19 @@ async def act(session_id: SessionId, move: Move, request: Request) -> GameView:
 
 
 @router.get("/{session_id}/advise")
-async def advise(session_id: SessionId, request: Request, top: Top = 10) -> MovesView:
-    """Your best placements with their exact scores, highest first."""
+async def advise(session_id: SessionId, request: Request, top: Top = 10) -> AdviceView:
+    """The coach's best moves (placements, exchanges, the pass), best first, each with its
+    score, the value of the tiles it keeps, what it gives up against the best, and why."""
 
-    def view(game: ScrabbleGame) -> MovesView:
-        moves, total = game.top_moves(top)
-        return MovesView(total=total, moves=_move_rows(game.state, moves))
+    def view(game: ScrabbleGame) -> AdviceView:
+        cands, total, phase = game.advice(top)
+        weights = game.coach.weights_for(phase)
+        return AdviceView(
+            total=total,
+            phase=phase,
+            coach=COACH_SPEC,
+            moves=_advice_rows(game.state, cands, weights, phase),
+        )
 
     return await in_session(_store(request), session_id, ScrabbleGame, view)
 

@@ -323,3 +323,75 @@ def test_leave_and_duplicate_terms_match_the_kept_tiles_of_every_move() -> None:
             dup = sum(max(0, int(n) - 1) for n in kept[: TS.size])
             assert feats[k, F["identical"]] == -dup
             assert feats[k, F["leave"]] == pytest.approx(leaves.value(kept), abs=1e-9)
+
+
+def closing_state(rack: str, other: str, words: list[str]) -> ScrabbleState:
+    """An empty board with the bag empty: the closing phase, ``rack`` to move."""
+    lex = Lexicon.from_words(words, TS, "closing")
+    s = ScrabbleState.new(lex)
+    racks = tuple(tuple(int(x) for x in TS.rack_counts(r)) for r in (rack, other))
+    return ScrabbleState(lex, s.board, racks, (0,) * len(s.bag), (0, 0), turn=30,
+                         bingos=(0, 0))  # fmt: skip
+
+
+def test_the_equity_closing_rule_agrees_with_the_rules_of_the_game() -> None:
+    # Every candidate's closing points, checked by playing it: going out earns twice the
+    # other rack (the game's end), anything else costs the face value of the tiles kept.
+    state = closing_state("CATSX?", "QZ", ["at", "ta", "cat", "cats", "act", "ax", "tax", "axe"])
+    agent = EquityAgent(TS, endgame=False)
+    cands = agent.closing_candidates(state)
+    assert len(cands) > 10 and [c.value for c in cands] == sorted((c.value for c in cands),
+                                                                 reverse=True)  # fmt: skip
+    values = TS.values_array
+    for c in cands:
+        after = state.apply(c.action)
+        kept = int(np.dot(after.racks[0], values))
+        score = c.action.score if hasattr(c.action, "score") else 0
+        expected = 2 * 20 if after.is_terminal() else -kept
+        assert c.closing == expected, c.action
+        assert c.value == pytest.approx(1000 * (score + expected)), c.action
+    assert "keeps" in heuristic.explain(cands[-1], agent.weights_for("closing"), "closing")
+
+
+def test_the_equity_player_goes_out_in_the_closing_phase_without_the_solver() -> None:
+    # AX and AXE (the E a blank) both score 18; only AXE empties the rack and ends the game,
+    # taking the other player's Q and Z (2 x 20 in spread).
+    state = closing_state("AX?", "QZ", ["ax", "axe"])
+    agent = EquityAgent(TS, endgame=False)
+    move = agent.act(state, np.random.default_rng(0))
+    assert state.apply(move).is_terminal() and move.score == 18  # type: ignore[union-attr]
+    best = agent.advise(state)[0]
+    assert best.action == move and best.value == pytest.approx(18 + 40)
+    top = agent.candidates(state)[0]
+    assert "goes out (+40)" in heuristic.explain(top, agent.weights_for("closing"), "closing")
+
+
+def test_ranked_lists_the_same_best_candidates_as_the_whole_list() -> None:
+    s = ScrabbleState.new(LEX).apply((2, 1, 6, 13, 0, 0, 3)).apply((0,) * 7)
+    for agent in (EquityAgent(TS, endgame=False), HeuristicAgent(TS, SOURCE_WEIGHTS)):
+        whole = agent.candidates(s)
+        top, placements = agent.ranked(s, 5)
+        assert [(str(c.action), c.value) for c in top] == [
+            (str(c.action), c.value) for c in whole[:5]
+        ]
+        assert placements == sum(isinstance(c.action, heuristic.Placement) for c in whole) > 0
+
+
+@pytest.mark.parametrize("closing", [False, True])
+def test_one_actions_candidate_is_its_row_of_the_whole_list(closing: bool) -> None:
+    s = ScrabbleState.new(LEX).apply((2, 1, 6, 13, 0, 0, 3)).apply((0,) * 7)
+    if closing:
+        s = ScrabbleState(LEX, s.board, s.racks, (0,) * len(s.bag), s.scores, turn=30,
+                          bingos=(0, 0))  # fmt: skip
+    agent = EquityAgent(TS, endgame=False)
+    whole = agent.candidates(s)
+    assert any(isinstance(c.action, Exchange) for c in whole) is not closing
+    for c in whole:
+        one = agent.candidate(s, c.action)
+        assert one is not None and one.value == pytest.approx(c.value), c.action
+        assert one.closing == c.closing
+    exchanges = [c for c in whole if isinstance(c.action, Exchange) and len(c.action.tiles) > 1]
+    for c in exchanges[:3]:  # the tiles in another order name the same exchange
+        again = agent.candidate(s, Exchange(c.action.tiles[::-1]))  # type: ignore[union-attr]
+        assert again is not None and again.value == pytest.approx(c.value)
+    assert agent.candidate(s, heuristic.Placement(7, 7, True, "ZZZ", 30)) is None

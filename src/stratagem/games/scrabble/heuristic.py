@@ -61,11 +61,17 @@ from stratagem.core.errors import StratagemError
 from stratagem.core.files import parse_json_document, read_user_text, write_json
 from stratagem.core.game import Action, State
 from stratagem.games.scrabble import _heuristic_kernels as kern
-from stratagem.games.scrabble.board import LETTER_MULT, RACK_SIZE, WORD_MULT, Placement
+from stratagem.games.scrabble.board import (
+    LETTER_MULT,
+    RACK_SIZE,
+    WORD_MULT,
+    Placement,
+    new_tiles,
+)
 from stratagem.games.scrabble.leaves import LeaveTable, shipped_leaves, vowels
 from stratagem.games.scrabble.movegen import MoveGenerator, move_generator
 from stratagem.games.scrabble.state import PASS, Exchange, Pass, ScrabbleState
-from stratagem.games.scrabble.tiles import TileSet
+from stratagem.games.scrabble.tiles import BLANK_FLAG, TileSet
 
 PHASES = ("opening", "development", "middle", "ending", "closing")
 TERMS = ("expensive", "blank", "identical", "premium")
@@ -278,6 +284,8 @@ class Candidate:
     action: Placement | Exchange | Pass
     features: np.ndarray
     value: float
+    closing: float = 0.0
+    """Points the equity player's closing rule adds (going out) or takes (tiles kept)."""
 
 
 class Evaluator:
@@ -324,21 +332,62 @@ class Evaluator:
 
     def candidates(self, state: ScrabbleState, weights: np.ndarray) -> list[Candidate]:
         """Every candidate with its terms and value under ``weights`` (6 numbers), best first."""
+        return self.ranked(state, weights)[0]
+
+    def ranked(
+        self, state: ScrabbleState, weights: np.ndarray, top: int | None = None
+    ) -> tuple[list[Candidate], int]:
+        """The ``top`` best candidates (all when None), best first with placements first
+        among equals, and how many placements are legal. Only the placements listed become
+        :class:`Placement` objects (a blank on a busy board gives tens of thousands)."""
         gen = move_generator(state.lexicon)
         board = state.board_array
         rack = state.rack_array()
         info, word, feats = self.placements(gen, board, rack)
-        out = []
         values = feats @ weights
-        for k in range(info.shape[0]):
-            out.append(Candidate(_placement(info[k], word[k], state), feats[k].copy(), values[k]))
+        order = np.argsort(-values, kind="stable")
+        out = [
+            Candidate(_placement(info[k], word[k], state), feats[k].copy(), values[k])
+            for k in (order if top is None else order[:top])
+        ]
         gives, xfeats = self.others(rack, state.bag_size() >= RACK_SIZE)
         xvalues = xfeats @ weights
         for j in range(gives.shape[0]):
             action: Exchange | Pass = PASS if j == 0 else Exchange(self.tiles.rack_text(gives[j]))
             out.append(Candidate(action, xfeats[j].copy(), xvalues[j]))
         out.sort(key=lambda c: -c.value)
-        return out
+        return (out if top is None else out[:top]), int(info.shape[0])
+
+    def candidate(
+        self, state: ScrabbleState, weights: np.ndarray, action: Placement | Exchange | Pass
+    ) -> Candidate | None:
+        """The candidate of one legal action (an exchange in any order of its tiles), or
+        None when it is not one."""
+        rack = state.rack_array()
+        if isinstance(action, Placement):
+            info, word, feats = self.placements(move_generator(state.lexicon), state.board_array,
+                                                rack)  # fmt: skip
+            codes = [self.tiles.square_code(ch) for ch in action.word]
+            n = len(codes)
+            hits = np.flatnonzero(
+                (info[:, 0] == action.row) & (info[:, 1] == action.col)
+                & (info[:, 2] == (0 if action.across else 1)) & (info[:, 3] == n)
+                & (info[:, 4] == action.score)
+            )  # fmt: skip
+            for k in hits:
+                if [int(x) for x in word[k, :n]] == codes:
+                    return Candidate(action, feats[k].copy(), float(feats[k] @ weights))
+            return None
+        gives, xfeats = self.others(rack, state.bag_size() >= RACK_SIZE)
+        want = (
+            np.zeros(self.tiles.size + 1, dtype=np.int64)
+            if isinstance(action, Pass)
+            else self.tiles.rack_counts(action.tiles).astype(np.int64)
+        )
+        for j in range(gives.shape[0]):
+            if np.array_equal(gives[j], want):
+                return Candidate(action, xfeats[j].copy(), float(xfeats[j] @ weights))
+        return None
 
     def best(self, state: ScrabbleState, weights: np.ndarray) -> Placement | Exchange | Pass:
         """The candidate of highest value (placements first among equals)."""
@@ -359,6 +408,13 @@ class Evaluator:
         if xvalues[j] > best_value:
             choice = PASS if j == 0 else Exchange(self.tiles.rack_text(gives[j]))
         return choice
+
+
+def _action_key(action: Placement | Exchange | Pass, tiles: TileSet) -> object:
+    """What identifies an action: an exchange by its tiles in any order."""
+    if isinstance(action, Exchange):
+        return ("exchange", tuple(int(x) for x in tiles.rack_counts(action.tiles)))
+    return action
 
 
 def _placement(info_row: np.ndarray, word_row: np.ndarray, state: ScrabbleState) -> Placement:
@@ -401,6 +457,25 @@ class _Player:
     def weights_for(self, phase: str) -> np.ndarray:
         raise NotImplementedError
 
+    def candidates(self, state: ScrabbleState) -> list[Candidate]:
+        """Every candidate with its terms and its value as this player weighs it, best first."""
+        return self.ranked(state)[0]
+
+    def ranked(self, state: ScrabbleState, top: int | None = None) -> tuple[list[Candidate], int]:
+        """The ``top`` best candidates as this player weighs them and the legal placements'
+        count (:meth:`Evaluator.ranked`)."""
+        return self.evaluator.ranked(state, self.weights_for(phase_of(state)), top)
+
+    def candidate(
+        self, state: ScrabbleState, action: Placement | Exchange | Pass
+    ) -> Candidate | None:
+        """One action's candidate as this player weighs it (None if it is not legal)."""
+        return self.evaluator.candidate(state, self.weights_for(phase_of(state)), action)
+
+    def _static_move(self, state: ScrabbleState, phase: str) -> Action:
+        """The move of highest value (without the endgame solver)."""
+        return self.evaluator.best(state, self.weights_for(phase))
+
     def act(self, state: State, rng: np.random.Generator) -> Action:
         assert isinstance(state, ScrabbleState)
         phase = phase_of(state)
@@ -408,12 +483,12 @@ class _Player:
             move = self._endgame_move(state)
             if move is not None:
                 return move
-        return self.evaluator.best(state, self.weights_for(phase))
+        return self._static_move(state, phase)
 
     def advise(self, state: State) -> list[Advice]:
         """Every candidate with its value in points (the weighted sum / 1000), best first."""
         assert isinstance(state, ScrabbleState)
-        cands = self.evaluator.candidates(state, self.weights_for(phase_of(state)))
+        cands = self.candidates(state)
         if not cands:
             return []
         top = cands[0].value / SCORE_WEIGHT
@@ -446,11 +521,8 @@ class HeuristicAgent(_Player):
 
 
 class EquityAgent(_Player):
-    """Score + leave value (1000 * points each); in the closing phase, the score alone.
-
-    Without the endgame solver, the closing phase adds the points of going
-    out: a move that empties the rack is worth twice the opponent's rack
-    more; any other move loses the value of the tiles kept (they may stay).
+    """Score + leave value (1000 * points each); in the closing phase, the exact endgame
+    solver, or without it (and as its advice) the closing rule of :meth:`closing_candidates`.
     """
 
     def __init__(self, tiles: TileSet, leaves: LeaveTable | None = None,
@@ -466,6 +538,53 @@ class EquityAgent(_Player):
 
     def weights_for(self, phase: str) -> np.ndarray:
         return self._closing if phase == "closing" else self._equity
+
+    def closing_candidates(self, state: ScrabbleState) -> list[Candidate]:
+        """Every candidate valued by the closing rule, best first (placements first among
+        equals): the score; a move that empties the rack adds what going out earns (twice the
+        opponent's rack in a two-player game, the others' racks otherwise), any other move,
+        the pass included, subtracts the face value of the tiles it keeps, which may stay on
+        the rack when the game ends."""
+        cands = self.evaluator.candidates(state, self._closing)
+        values = state.tiles.values_array
+        p = state.current_player
+        mine = int(np.dot(state.racks[p], values))
+        others = sum(int(np.dot(r, values)) for q, r in enumerate(state.racks) if q != p)
+        out_bonus = 2 * others if state.num_players == 2 else others
+        tiles_left = sum(state.racks[p])
+        board = state.board_array
+        out = []
+        for c in cands:
+            if isinstance(c.action, Placement):
+                laid = new_tiles(board, c.action, state.tiles)
+                laid_value = sum(int(values[code]) for _, _, code in laid if code < BLANK_FLAG)
+                bonus = out_bonus if len(laid) == tiles_left else laid_value - mine
+            else:
+                bonus = -mine
+            out.append(Candidate(c.action, c.features, c.value + SCORE_WEIGHT * bonus, bonus))
+        out.sort(key=lambda c: -c.value)
+        return out
+
+    def ranked(self, state: ScrabbleState, top: int | None = None) -> tuple[list[Candidate], int]:
+        if phase_of(state) != "closing":
+            return super().ranked(state, top)
+        cands = self.closing_candidates(state)
+        placements = sum(isinstance(c.action, Placement) for c in cands)
+        return (cands if top is None else cands[:top]), placements
+
+    def candidate(
+        self, state: ScrabbleState, action: Placement | Exchange | Pass
+    ) -> Candidate | None:
+        if phase_of(state) != "closing":
+            return super().candidate(state, action)
+        key = _action_key(action, state.tiles)
+        return next((c for c in self.closing_candidates(state)
+                     if _action_key(c.action, state.tiles) == key), None)  # fmt: skip
+
+    def _static_move(self, state: ScrabbleState, phase: str) -> Action:
+        if phase == "closing":
+            return self.closing_candidates(state)[0].action
+        return super()._static_move(state, phase)
 
 
 # --- explanation --------------------------------------------------------------------------------
@@ -494,13 +613,18 @@ def explain(candidate: Candidate, weights: np.ndarray, phase: str) -> str:
         text = good if x > 0 else bad
         if text:
             parts.append(text.format(x=x, n=n if n != int(n) else int(n), s="" if n == 1 else "s"))
+    if candidate.closing > 0:
+        parts.append(f"goes out (+{candidate.closing:g})")
+    elif candidate.closing < 0:
+        parts.append(f"keeps {-candidate.closing:g} points of tiles")
     label = {"middle": "middle game"}.get(phase, phase)
     return f"{label}: " + ", ".join(parts)
 
 
 def term_table(candidate: Candidate, weights: np.ndarray) -> list[dict[str, Any]]:
-    """Each term's value, weight and contribution (weight x value) for one candidate."""
-    return [
+    """Each term's value, weight and contribution (weight x value) for one candidate, and
+    the closing rule's points when it has some."""
+    rows = [
         {
             "term": FEATURE_NAMES[i],
             "value": float(candidate.features[i]),
@@ -509,3 +633,13 @@ def term_table(candidate: Candidate, weights: np.ndarray) -> list[dict[str, Any]
         }
         for i in range(len(FEATURE_NAMES))
     ]
+    if candidate.closing:
+        rows.append(
+            {
+                "term": "closing",
+                "value": candidate.closing,
+                "weight": SCORE_WEIGHT,
+                "contribution": candidate.closing * SCORE_WEIGHT,
+            }
+        )
+    return rows

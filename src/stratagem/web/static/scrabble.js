@@ -162,7 +162,8 @@ function drawPlay() {
   const log = $("history");
   if (!game.history.length) log.replaceChildren(el("span", { class: "muted" }, "—"));
   else log.replaceChildren(...game.history.map((t, i) => el("div", { class: t.by === "ai" ? "ai" : "mine" },
-    `${i + 1}. ${t.by === "ai" ? "AI" : "You"}: ${t.text}` + (t.text.startsWith("exchange") || t.text === "pass" ? "" : ` (+${t.score})`))));
+    `${i + 1}. ${t.by === "ai" ? "AI" : "You"}: ${t.text}` + (t.text.startsWith("exchange") || t.text === "pass" ? "" : ` (+${t.score})`),
+    t.best ? el("span", { class: "coach small" }, ` coach: ${fmt(-t.behind)}, best ${t.best}`) : "")));
   log.scrollTop = log.scrollHeight;
 }
 
@@ -255,28 +256,38 @@ async function playMove(text) {
   if (game.your_turn) $("move").focus();
 }
 
+const fmt = (x) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(1);
+
 async function showHint() {
   if (!game || !game.your_turn) return;
   const panel = $("hint-panel");
   const advice = await api(`${API}/${game.id}/advise?top=10`);
-  $("hint-note").textContent = advice.total
-    ? `${advice.total} legal placements; the ${advice.moves.length} highest-scoring. Click one to see it on the board and in the move box.`
-    : "No placement is possible: exchange (x ABC) or pass.";
+  const closing = advice.phase === "closing";
+  $("hint-note").textContent = (closing
+    ? "The bag is empty: ranked by score, plus twice the AI's tiles for going out, minus the tiles you keep. "
+    : "Ranked by score + the learned value of the tiles you keep. ")
+    + `${advice.total} legal placements. Click a move to see it on the board and in the move box.`;
+  $("hint-leave-head").textContent = closing ? "end" : "leave";
+  $("hint-why").textContent = "";
   $("hint-table").querySelector("tbody").replaceChildren(...advice.moves.map((m, i) => el("tr", {
-    class: "clickable" + (i === 0 ? " best" : ""), tabindex: "0",
+    class: "clickable" + (i === 0 ? " best" : ""), tabindex: "0", title: m.why,
     onclick: (e) => choose(m, e.currentTarget),
     onkeydown: (e) => { if (e.key === "Enter") choose(m, e.currentTarget); },
-  }, el("td", {}, m.action.replace(/ \d+$/, "")), el("td", { class: "num" }, String(m.score)))));
+  }, el("td", {}, m.move), el("td", { class: "num" }, String(m.score)),
+  el("td", { class: "num" }, fmt(closing ? m.closing : m.leave)),
+  el("td", { class: "num" }, m.value.toFixed(1)),
+  el("td", { class: "num" }, i === 0 ? "best" : fmt(-m.behind)))));
   panel.classList.remove("hidden");
 }
 
 function choose(move, row) {
   pending = new Map();
   selected = null;
-  preview = move;
+  preview = move.tiles.length ? move : null;
   document.querySelectorAll("#hint-table tr.selected").forEach((r) => r.classList.remove("selected"));
   row.classList.add("selected");
-  $("move").value = move.action.replace(/ \d+$/, "");
+  $("move").value = move.move;
+  $("hint-why").textContent = move.why;
   drawPlay();
 }
 
