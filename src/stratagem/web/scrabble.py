@@ -37,11 +37,14 @@ from stratagem.games.scrabble.board import (
     parse_coordinate,
 )
 from stratagem.games.scrabble.heuristic import (
+    COACH_SPEC,
     FEATURE_NAMES,
+    PLAY_ENDGAME_NODES,
     SCORE_WEIGHT,
     Candidate,
     EquityAgent,
     explain,
+    judge,
     phase_of,
 )
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, load_lexicon
@@ -78,9 +81,9 @@ class Opponent:
     about: str
 
 
-ENDGAME_NODES = 100_000
-"""Node limit of the opponents' endgame search a move on the page (well under a second; the
-registry's default of 3 million would hold the lexicon's lock for up to 15 s)."""
+ENDGAME_NODES = PLAY_ENDGAME_NODES
+"""Node limit of the opponents' endgame search a move (the registry's default of 3 million
+would hold the lexicon's lock for up to 15 s)."""
 OPPONENTS = (
     Opponent(
         "equity",
@@ -105,9 +108,6 @@ OPPONENTS = (
 )
 """What the page offers, the default first: the two strongest (level against greedy without the
 endgame search; docs/results/scrabble_ga.md), the source's player, then the weak ones."""
-COACH_SPEC = "equity:endgame=off"
-"""The coach: the equity player's own values (score + leave; in the closing phase, score +
-going out - tiles kept), so that its advice is one evaluation, fast, with its terms."""
 AI_NAMES = tuple(o.name for o in OPPONENTS)
 _OPPONENT_SPECS = {o.name: o.spec for o in OPPONENTS}
 
@@ -250,12 +250,11 @@ class ScrabbleGame:
 
     def _judge(self, action: Placement | Exchange | Pass) -> tuple[float | None, str | None]:
         """What the coach thinks of your move: the value given up and its own best move."""
-        mine = self.coach.candidate(self.state, action)
-        if mine is None:
+        verdict = judge(self.coach, self.state, action)
+        if verdict is None:
             return None, None
-        top = self.coach.ranked(self.state, 1)[0][0]
-        behind = max(0.0, (top.value - mine.value) / SCORE_WEIGHT)
-        return round(behind, 2), (str(top.action) if behind > 0 else None)
+        behind, best = verdict
+        return round(behind, 2), (str(best) if behind > 0 else None)
 
     def advice(self, top: int) -> tuple[list[Candidate], int, str]:
         """The coach's ``top`` best candidates, the legal placements' count and the phase."""

@@ -26,6 +26,7 @@ from stratagem.core.registry import split_specs
 from stratagem.games.scrabble.board import empty_board
 from stratagem.games.scrabble.lexicon import Lexicon, get_lexicon
 from stratagem.games.scrabble.movegen import move_generator
+from stratagem.games.scrabble.play import DEFAULT_AI
 from stratagem.games.scrabble.position import POSITION_LIMIT, read_position
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.strategies import selfplay
@@ -216,15 +217,26 @@ def play(
         int | None, typer.Option("--seed", min=0, max=SEED_MAX, help="Seed of the bag.")
     ] = None,
     ai_first: Annotated[bool, typer.Option("--ai-first", help="The AI moves first.")] = False,
+    ai: Annotated[
+        str,
+        typer.Option(
+            "--ai",
+            help="The opponent: any Scrabble agent of `stratagem arena agents --game scrabble`, "
+            "e.g. greedy or heuristic:weights=leave.",
+        ),
+    ] = DEFAULT_AI,
     lexicon: LexiconOpt = None,
     rules: RulesOpt = "english",
     tiles: TilesOpt = None,
 ) -> None:
-    """Play against the greedy AI in the terminal (type ? for the best moves)."""
+    """Play against the AI in the terminal (type ? for the coach's best moves)."""
+    from stratagem.core.registry import make_agent
     from stratagem.games.scrabble.play import play_terminal
 
+    tile_name = tiles if tiles is not None else rules
+    agent = make_agent("scrabble", tile_name, ai)  # before the word list is read
     lex = _lexicon(lexicon, rules, tiles)
-    play_terminal(lex, np.random.default_rng(seed), human=1 if ai_first else 0)
+    play_terminal(lex, np.random.default_rng(seed), human=1 if ai_first else 0, ai=agent)
 
 
 @app.command("learn-leaves")

@@ -431,6 +431,12 @@ second. A node limit, unlike a time limit, plays the same move on any machine an
 load, so seeded matches repeat exactly."""
 ENDGAME_SECONDS = 120.0
 """A time limit behind the node limit, for a machine far slower than expected."""
+PLAY_ENDGAME_NODES = 100_000
+"""Node limit of the endgame search of an opponent a person waits for (the web page, the
+terminal game): well under a second a move."""
+COACH_SPEC = "equity:endgame=off"
+"""The coach of the web page and the terminal game: the equity player's own values (score +
+leave; in the closing phase, score + going out - tiles kept), one evaluation with its terms."""
 
 
 class _Player:
@@ -643,3 +649,16 @@ def term_table(candidate: Candidate, weights: np.ndarray) -> list[dict[str, Any]
             }
         )
     return rows
+
+
+def judge(
+    player: HeuristicAgent | EquityAgent, state: ScrabbleState, action: Placement | Exchange | Pass
+) -> tuple[float, Placement | Exchange | Pass] | None:
+    """What ``player`` thinks of ``action`` in ``state``: the value in points it gives up
+    against the player's best candidate (0 when it is as good), and that best; None when the
+    action is not one of the candidates."""
+    mine = player.candidate(state, action)
+    if mine is None:
+        return None
+    top = player.ranked(state, 1)[0][0]
+    return max(0.0, (top.value - mine.value) / SCORE_WEIGHT), top.action

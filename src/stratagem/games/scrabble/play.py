@@ -1,10 +1,12 @@
-"""Play Scrabble against the greedy AI in the terminal.
+"""Play Scrabble against an AI in the terminal, with the coach one ``?`` away.
 
 Type a move as its first square and the whole word, e.g. ``8H QUIZ`` across or
 ``H8 QUIZ`` down (letters already on the board included). A word typed in
 one case uses natural tiles where the rack allows; in mixed case, lower case
 letters are blanks. ``x ABC`` exchanges A, B and C (``?`` for a blank),
-``pass`` passes, ``?`` lists the best moves, ``q`` quits.
+``pass`` passes, ``?`` lists the coach's best moves (the equity player's values:
+score + the learned value of the tiles kept), ``q`` quits. After each of your
+moves the coach says what it gave up against its own best.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from typing import NoReturn
 
 import numpy as np
 
+from stratagem.core.agent import Agent
 from stratagem.core.errors import IllegalActionError, StratagemError
 from stratagem.core.files import bounded_input
+from stratagem.core.registry import make_agent
 from stratagem.games.scrabble.board import (
     COLUMNS,
     PREMIUM_ROWS,
@@ -25,13 +29,26 @@ from stratagem.games.scrabble.board import (
     parse_coordinate,
     score_tiles,
 )
+from stratagem.games.scrabble.heuristic import (
+    COACH_SPEC,
+    FEATURE_NAMES,
+    PLAY_ENDGAME_NODES,
+    SCORE_WEIGHT,
+    EquityAgent,
+    judge,
+    phase_of,
+)
 from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.state import PASS, Exchange, Pass, ScrabbleState
-from stratagem.games.scrabble.strategies import GreedyAgent
+
+DEFAULT_AI = f"equity:nodes={PLAY_ENDGAME_NODES}"
+"""The opponent unless another is asked for: the equity player with the endgame search."""
+COACH_TOP = 10
 
 HELP = (
     "moves: 8H WORD (across) or H8 WORD (down), the whole word with letters on the board; "
-    "lower case in a mixed-case word = blank; x ABC exchanges; pass; ? best moves; q quits"
+    "lower case in a mixed-case word = blank; x ABC exchanges; pass; ? the coach's best moves; "
+    "q quits"
 )
 PREMIUM_MARKS = {"T": "#", "D": "+", "t": "^", "d": ":", ".": "."}
 LEGEND = "# triple word  + double word  ^ triple letter  : double letter  (lower case = blank)"
@@ -111,15 +128,49 @@ def refuse_placement(state: ScrabbleState, coordinate: str, typed: str) -> NoRet
     raise IllegalActionError(f"your rack {state.rack_text()} cannot lay {word} at {coordinate}")
 
 
+def typed(action: Placement | Exchange | Pass) -> str:
+    """What to type to play ``action``: ``8H WORD``, ``x ABC`` or ``pass``."""
+    if isinstance(action, Placement):
+        return str(action).rsplit(" ", 1)[0]
+    return f"x {action.tiles}" if isinstance(action, Exchange) else "pass"
+
+
+def coach_lines(coach: EquityAgent, state: ScrabbleState, top: int = COACH_TOP) -> list[str]:
+    """The coach's ``top`` best moves, one a line, with score, leave and value."""
+    cands, placements = coach.ranked(state, top)
+    leave = FEATURE_NAMES.index("leave")
+    weight = coach.weights_for(phase_of(state))[leave] / SCORE_WEIGHT
+    closing = state.bag_size() == 0
+    kept = "end" if closing else "leave"
+    lines = [
+        f"the coach's best moves ({placements} placements legal; value = score + "
+        + ("going out or minus the tiles kept" if closing else "the value of the tiles kept")
+        + "):"
+    ]
+    for i, c in enumerate(cands, 1):
+        score = c.action.score if isinstance(c.action, Placement) else 0
+        extra = c.closing if closing else float(c.features[leave]) * weight
+        lines.append(
+            f"{i:>4}. {typed(c.action):<22} score {score:>3}  {kept} {extra:+6.1f}"
+            f"  value {c.value / SCORE_WEIGHT:6.1f}"
+        )
+    return lines
+
+
 def play_terminal(
     lexicon: Lexicon,
     rng: np.random.Generator,
     human: int = 0,
     read: Callable[[str], str] = bounded_input,
     write: Callable[[str], None] = print,
+    ai: Agent | None = None,
 ) -> ScrabbleState | None:
-    """Play one game against the greedy AI; returns the final state, ``None`` if abandoned."""
-    ai = GreedyAgent()
+    """Play one game against ``ai`` (default :data:`DEFAULT_AI`) with the coach; returns the
+    final state, ``None`` if abandoned."""
+    if ai is None:
+        ai = make_agent("scrabble", lexicon.tiles.name, DEFAULT_AI)
+    coach = make_agent("scrabble", lexicon.tiles.name, COACH_SPEC)
+    assert isinstance(coach, EquityAgent)
     state = ScrabbleState.new(lexicon, 2)
     write(f"Scrabble ({lexicon.tiles.name}, {lexicon.source}). {HELP}.")
     while not state.is_terminal():
@@ -153,16 +204,21 @@ def play_terminal(
                 write(HELP)
                 continue
             if cmd == "?":
-                moves = [m for m in state.legal_actions() if isinstance(m, Placement)]
-                write("best moves: " + ("; ".join(str(m) for m in moves[:10]) or "none"))
+                for line in coach_lines(coach, state):
+                    write(line)
                 continue
             try:
                 action = parse_move(cmd, state)
+                verdict = judge(coach, state, action)
                 state = state.apply(action)
             except StratagemError as exc:
                 write(f"  not allowed: {exc}")
                 continue
-            write(f"you play {action}")
+            if verdict is None or verdict[0] < 0.05:
+                write(f"you play {action}; the coach agrees")
+            else:
+                behind, best = verdict
+                write(f"you play {action}; the coach gives up {behind:.1f} against {best}")
             break
     write("")
     write(draw_board(state))
