@@ -339,7 +339,7 @@ def test_the_equity_closing_rule_agrees_with_the_rules_of_the_game() -> None:
     # other rack (the game's end), anything else costs the face value of the tiles kept.
     state = closing_state("CATSX?", "QZ", ["at", "ta", "cat", "cats", "act", "ax", "tax", "axe"])
     agent = EquityAgent(TS, endgame=False)
-    cands = agent.closing_candidates(state)
+    cands = agent.candidates(state)
     assert len(cands) > 10 and [c.value for c in cands] == sorted((c.value for c in cands),
                                                                  reverse=True)  # fmt: skip
     values = TS.values_array

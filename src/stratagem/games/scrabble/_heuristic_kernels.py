@@ -236,3 +236,19 @@ def exchange_features(rack, nletters, values, expensive_min, leave_v, leave_vc, 
         if pos == nk:
             break
     return j
+
+
+@njit(cache=True)
+def laid_values(board, info, word, n, values, out):
+    """Face value of the tiles each placement lays (a blank counts 0)."""
+    for k in range(n):
+        r, c, down, length = info[k, 0], info[k, 1], info[k, 2], info[k, 3]
+        v = 0
+        for i in range(length):
+            rr = r + i if down else r
+            cc = c if down else c + i
+            if board[rr, cc] < 0:
+                code = word[k, i]
+                if code < BLANK:
+                    v += values[code]
+        out[k] = v

@@ -61,17 +61,11 @@ from stratagem.core.errors import StratagemError
 from stratagem.core.files import parse_json_document, read_user_text, write_json
 from stratagem.core.game import Action, State
 from stratagem.games.scrabble import _heuristic_kernels as kern
-from stratagem.games.scrabble.board import (
-    LETTER_MULT,
-    RACK_SIZE,
-    WORD_MULT,
-    Placement,
-    new_tiles,
-)
+from stratagem.games.scrabble.board import LETTER_MULT, RACK_SIZE, WORD_MULT, Placement
 from stratagem.games.scrabble.leaves import LeaveTable, shipped_leaves, vowels
 from stratagem.games.scrabble.movegen import MoveGenerator, move_generator
 from stratagem.games.scrabble.state import PASS, Exchange, Pass, ScrabbleState
-from stratagem.games.scrabble.tiles import BLANK_FLAG, TileSet
+from stratagem.games.scrabble.tiles import TileSet
 
 PHASES = ("opening", "development", "middle", "ending", "closing")
 TERMS = ("expensive", "blank", "identical", "premium")
@@ -335,38 +329,77 @@ class Evaluator:
         return self.ranked(state, weights)[0]
 
     def ranked(
-        self, state: ScrabbleState, weights: np.ndarray, top: int | None = None
+        self,
+        state: ScrabbleState,
+        weights: np.ndarray,
+        top: int | None = None,
+        closing: bool = False,
     ) -> tuple[list[Candidate], int]:
         """The ``top`` best candidates (all when None), best first with placements first
         among equals, and how many placements are legal. Only the placements listed become
-        :class:`Placement` objects (a blank on a busy board gives tens of thousands)."""
+        :class:`Placement` objects (a blank on a busy board gives tens of thousands). With
+        ``closing``, each value adds the closing rule (:meth:`closing_points`)."""
         gen = move_generator(state.lexicon)
         board = state.board_array
         rack = state.rack_array()
         info, word, feats = self.placements(gen, board, rack)
-        values = feats @ weights
+        gives, xfeats = self.others(rack, state.bag_size() >= RACK_SIZE)
+        bonus, xbonus = self.closing_points(state, info, word, gives, closing)
+        values = feats @ weights + SCORE_WEIGHT * bonus
         order = np.argsort(-values, kind="stable")
         out = [
-            Candidate(_placement(info[k], word[k], state), feats[k].copy(), values[k])
+            Candidate(_placement(info[k], word[k], state), feats[k].copy(), values[k], bonus[k])
             for k in (order if top is None else order[:top])
         ]
-        gives, xfeats = self.others(rack, state.bag_size() >= RACK_SIZE)
-        xvalues = xfeats @ weights
+        xvalues = xfeats @ weights + SCORE_WEIGHT * xbonus
         for j in range(gives.shape[0]):
             action: Exchange | Pass = PASS if j == 0 else Exchange(self.tiles.rack_text(gives[j]))
-            out.append(Candidate(action, xfeats[j].copy(), xvalues[j]))
+            out.append(Candidate(action, xfeats[j].copy(), xvalues[j], xbonus[j]))
         out.sort(key=lambda c: -c.value)
         return (out if top is None else out[:top]), int(info.shape[0])
 
+    def closing_points(
+        self,
+        state: ScrabbleState,
+        info: np.ndarray,
+        word: np.ndarray,
+        gives: np.ndarray,
+        closing: bool = True,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The closing rule's points for each placement and each of the others (zeros
+        unless ``closing``): a move that empties the rack earns what going out earns (twice
+        the opponent's rack in a two-player game, the others' racks otherwise); any other
+        move, the pass included, costs the face value of the tiles it keeps, which may stay
+        on the rack when the game ends."""
+        n = info.shape[0]
+        if not closing:
+            return np.zeros(n), np.zeros(gives.shape[0])
+        values = self.values
+        p = state.current_player
+        mine = int(np.dot(state.racks[p], values))
+        others = sum(int(np.dot(r, values)) for q, r in enumerate(state.racks) if q != p)
+        out_bonus = 2 * others if state.num_players == 2 else others
+        laid = np.zeros(n, dtype=np.int64)
+        kern.laid_values(state.board_array, info, word, n, values, laid)
+        goes_out = info[:, 5] == sum(state.racks[p])
+        bonus = np.where(goes_out, out_bonus, laid - mine).astype(float)
+        given = gives @ values[: gives.shape[1]]
+        return bonus, (given - mine).astype(float)
+
     def candidate(
-        self, state: ScrabbleState, weights: np.ndarray, action: Placement | Exchange | Pass
+        self,
+        state: ScrabbleState,
+        weights: np.ndarray,
+        action: Placement | Exchange | Pass,
+        closing: bool = False,
     ) -> Candidate | None:
         """The candidate of one legal action (an exchange in any order of its tiles), or
-        None when it is not one."""
+        None when it is not one; ``closing`` as in :meth:`ranked`."""
         rack = state.rack_array()
+        info, word, feats = self.placements(move_generator(state.lexicon), state.board_array,
+                                            rack)  # fmt: skip
+        gives, xfeats = self.others(rack, state.bag_size() >= RACK_SIZE)
         if isinstance(action, Placement):
-            info, word, feats = self.placements(move_generator(state.lexicon), state.board_array,
-                                                rack)  # fmt: skip
             codes = [self.tiles.square_code(ch) for ch in action.word]
             n = len(codes)
             hits = np.flatnonzero(
@@ -374,11 +407,13 @@ class Evaluator:
                 & (info[:, 2] == (0 if action.across else 1)) & (info[:, 3] == n)
                 & (info[:, 4] == action.score)
             )  # fmt: skip
-            for k in hits:
-                if [int(x) for x in word[k, :n]] == codes:
-                    return Candidate(action, feats[k].copy(), float(feats[k] @ weights))
-            return None
-        gives, xfeats = self.others(rack, state.bag_size() >= RACK_SIZE)
+            k = next((k for k in hits if [int(x) for x in word[k, :n]] == codes), None)
+            if k is None:
+                return None
+            bonus = self.closing_points(state, info[k : k + 1], word[k : k + 1], gives[:0],
+                                        closing)[0][0]  # fmt: skip
+            value = float(feats[k] @ weights) + SCORE_WEIGHT * bonus
+            return Candidate(action, feats[k].copy(), value, float(bonus))
         want = (
             np.zeros(self.tiles.size + 1, dtype=np.int64)
             if isinstance(action, Pass)
@@ -386,7 +421,10 @@ class Evaluator:
         )
         for j in range(gives.shape[0]):
             if np.array_equal(gives[j], want):
-                return Candidate(action, xfeats[j].copy(), float(xfeats[j] @ weights))
+                xbonus = self.closing_points(state, info[:0], word[:0], gives[j : j + 1],
+                                             closing)[1][0]  # fmt: skip
+                value = float(xfeats[j] @ weights) + SCORE_WEIGHT * xbonus
+                return Candidate(action, xfeats[j].copy(), value, float(xbonus))
         return None
 
     def best(self, state: ScrabbleState, weights: np.ndarray) -> Placement | Exchange | Pass:
@@ -408,13 +446,6 @@ class Evaluator:
         if xvalues[j] > best_value:
             choice = PASS if j == 0 else Exchange(self.tiles.rack_text(gives[j]))
         return choice
-
-
-def _action_key(action: Placement | Exchange | Pass, tiles: TileSet) -> object:
-    """What identifies an action: an exchange by its tiles in any order."""
-    if isinstance(action, Exchange):
-        return ("exchange", tuple(int(x) for x in tiles.rack_counts(action.tiles)))
-    return action
 
 
 def _placement(info_row: np.ndarray, word_row: np.ndarray, state: ScrabbleState) -> Placement:
@@ -528,7 +559,8 @@ class HeuristicAgent(_Player):
 
 class EquityAgent(_Player):
     """Score + leave value (1000 * points each); in the closing phase, the exact endgame
-    solver, or without it (and as its advice) the closing rule of :meth:`closing_candidates`.
+    solver, or without it (and as its advice) the closing rule of
+    :meth:`Evaluator.closing_points`.
     """
 
     def __init__(self, tiles: TileSet, leaves: LeaveTable | None = None,
@@ -545,51 +577,22 @@ class EquityAgent(_Player):
     def weights_for(self, phase: str) -> np.ndarray:
         return self._closing if phase == "closing" else self._equity
 
-    def closing_candidates(self, state: ScrabbleState) -> list[Candidate]:
-        """Every candidate valued by the closing rule, best first (placements first among
-        equals): the score; a move that empties the rack adds what going out earns (twice the
-        opponent's rack in a two-player game, the others' racks otherwise), any other move,
-        the pass included, subtracts the face value of the tiles it keeps, which may stay on
-        the rack when the game ends."""
-        cands = self.evaluator.candidates(state, self._closing)
-        values = state.tiles.values_array
-        p = state.current_player
-        mine = int(np.dot(state.racks[p], values))
-        others = sum(int(np.dot(r, values)) for q, r in enumerate(state.racks) if q != p)
-        out_bonus = 2 * others if state.num_players == 2 else others
-        tiles_left = sum(state.racks[p])
-        board = state.board_array
-        out = []
-        for c in cands:
-            if isinstance(c.action, Placement):
-                laid = new_tiles(board, c.action, state.tiles)
-                laid_value = sum(int(values[code]) for _, _, code in laid if code < BLANK_FLAG)
-                bonus = out_bonus if len(laid) == tiles_left else laid_value - mine
-            else:
-                bonus = -mine
-            out.append(Candidate(c.action, c.features, c.value + SCORE_WEIGHT * bonus, bonus))
-        out.sort(key=lambda c: -c.value)
-        return out
-
     def ranked(self, state: ScrabbleState, top: int | None = None) -> tuple[list[Candidate], int]:
-        if phase_of(state) != "closing":
-            return super().ranked(state, top)
-        cands = self.closing_candidates(state)
-        placements = sum(isinstance(c.action, Placement) for c in cands)
-        return (cands if top is None else cands[:top]), placements
+        """As :meth:`_Player.ranked`; in the closing phase with the closing rule
+        (:meth:`Evaluator.closing_points`), which is also how it plays the closing phase
+        without the endgame solver."""
+        phase = phase_of(state)
+        return self.evaluator.ranked(state, self.weights_for(phase), top, phase == "closing")
 
     def candidate(
         self, state: ScrabbleState, action: Placement | Exchange | Pass
     ) -> Candidate | None:
-        if phase_of(state) != "closing":
-            return super().candidate(state, action)
-        key = _action_key(action, state.tiles)
-        return next((c for c in self.closing_candidates(state)
-                     if _action_key(c.action, state.tiles) == key), None)  # fmt: skip
+        phase = phase_of(state)
+        return self.evaluator.candidate(state, self.weights_for(phase), action, phase == "closing")
 
     def _static_move(self, state: ScrabbleState, phase: str) -> Action:
         if phase == "closing":
-            return self.closing_candidates(state)[0].action
+            return self.ranked(state, 1)[0][0].action
         return super()._static_move(state, phase)
 
 
