@@ -176,7 +176,8 @@ def advise_command(
     target: Annotated[
         int | None,
         typer.Option(
-            help="Price options by P(final score >= TARGET) instead of the expected score: "
+            help="Price options by P(final score >= TARGET), TARGET from 1 to the highest "
+            "final score of the rules (1575 for yahtzee), instead of the expected score: "
             "with the rest of the game played for the target (exact; the first use builds "
             "the high-score table, minutes, then cached), or see --target-play."
         ),
@@ -204,20 +205,21 @@ def advise_command(
         )
     r = preset(rules)
     sit = make_situation(r, dice, rolls_left, parse_filled(filled), upper, yahtzee_box, score)
-    if target is not None and target_play == "high-score":
-        from stratagem.games.yahtzee.high_score import HighScoreStrategy, check_target
+    if target is not None:
+        from stratagem.games.yahtzee.high_score import check_target
 
-        check_target(target)  # a bad target fails before the table is opened
+        check_target(target, r)  # a bad target fails before any table is built or opened
+    if target is not None and target_play == "high-score":
+        from stratagem.games.yahtzee.high_score import HighScoreStrategy
+
         solution = _solution(r, quiet=as_json)
         with _build_progress(r, "high-score table", as_json) as progress:
             table = _high_score_for(solution, (sit.mask, sit.upper, sit.flag), progress)
         advice = HighScoreStrategy(solution, target, table).advise_situation(sit)
         column = f"P(final >= {target})"
     elif target is not None:
-        from stratagem.games.yahtzee.match import target_win_table
         from stratagem.games.yahtzee.winning import ChanceAdvisor
 
-        target_win_table(target)  # a bad target fails before the tables are built
         if not as_json:
             err.print("building or loading the remaining-score tables ...")
         advice = ChanceAdvisor(_solution(r, quiet=as_json)).advise_target(sit, target)
@@ -386,7 +388,7 @@ def _high_score_for(solution: Solution, card: tuple[int, int, int], progress: An
     return H.high_score_table(solution, progress=progress)
 
 
-def _high_score_target(policy: str) -> int | None:
+def _high_score_target(policy: str, rules: YahtzeeRules) -> int | None:
     """T of ``high-score:target=T``; None for another policy name; a bad T is an error."""
     if not policy.startswith("high-score"):
         return None
@@ -398,7 +400,7 @@ def _high_score_target(policy: str) -> int | None:
         raise InvalidStateError(
             f"write the high-score strategy as high-score:target=T, not {policy!r}"
         )
-    return check_target(int(text))
+    return check_target(int(text), rules)
 
 
 @app.command("distribution")
@@ -441,7 +443,8 @@ def distribution_command(
         score_distribution,
     )
 
-    target = _high_score_target(policy)
+    r = preset(rules)
+    target = _high_score_target(policy, r)
     if target is None and policy not in POLICIES:
         raise InvalidStateError(
             f"unknown Yahtzee strategy {policy!r}; the strategies are: {', '.join(POLICIES)}, "
@@ -451,7 +454,6 @@ def distribution_command(
         raise InvalidStateError(f"--plot must name a .png file, not {plot!r}")
     if plot is not None:
         check_writable_target(Path(plot), "plot")  # a folder or a missing folder: before work
-    r = preset(rules)
     boxes = parse_filled(filled)
     card = make_situation(r, (1, 1, 1, 1, 1), 2, boxes, upper, yahtzee_box, score)
     if len(boxes) == r.num_categories:
@@ -593,8 +595,8 @@ def high_score_command(
         ) from None
     if not numbers:
         raise InvalidStateError("--targets names no target; give e.g. --targets 200,300")
-    wanted = [check_target(t) for t in numbers]  # the range, named, before the build
     r = preset(rules)
+    wanted = [check_target(t, r) for t in numbers]  # the range, named, before the build
     solution = _solution(r, quiet=as_json)
     start = time.perf_counter()
     with _build_progress(r, "high-score table", as_json) as progress:
