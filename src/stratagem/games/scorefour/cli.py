@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
+from math import comb
 from typing import Annotated, Any
 
 import numpy as np
@@ -61,6 +63,25 @@ _PLAY_DEPTH, _PLAY_SECONDS = _search_options(
 )
 
 
+def move_sequences(heights: Sequence[int], depth: int) -> list[int]:
+    """The number of move sequences of 1, 2, ..., ``depth`` plies from pegs of these
+    ``heights`` if no line of four ended the game: the orders in which the pegs' free
+    places can be taken (a peg takes at most four beads). With wins, perft counts fewer.
+
+    >>> move_sequences([0] * 16, 6)[-1] == 16**6 - 16 * 91  # a peg may not take 5 or 6
+    True
+    >>> move_sequences([4] * 14 + [3, 2], 5)  # three places left: no 4- or 5-ply sequence
+    [2, 3, 3, 0, 0]
+    """
+    ways = [1] + [0] * depth  # ways[j]: sequences of j plies on the pegs seen so far
+    for height in heights:
+        room = 4 - height
+        ways = [
+            sum(comb(j, k) * ways[j - k] for k in range(min(room, j) + 1)) for j in range(depth + 1)
+        ]
+    return ways[1:]
+
+
 @app.command("count")
 def count_command(
     depth: Annotated[int, typer.Option("--depth", help="Plies from the position.")],
@@ -71,13 +92,14 @@ def count_command(
     if not 0 <= depth <= 64:
         raise InvalidRulesError(f"--depth must be 0..64, got {depth}")
     state = ScoreFourState.from_string(board)
-    open_pegs = sum(1 for h in state.heights() if h < 4)
-    bound = open_pegs ** min(depth, 64 - state.plies)
+    bound = sum(move_sequences(state.heights(), depth))
     if bound > MAX_COUNT:
+        open_pegs = sum(1 for h in state.heights() if h < 4)
         raise InvalidRulesError(
-            f"--depth {depth} from this position may mean up to {open_pegs}^{depth} = "
-            f"{float(bound):.2g} move sequences, each visited; at most {MAX_COUNT:.0e} "
-            "are counted (a smaller --depth, or a fuller board)"
+            f"--depth {depth} from this position means up to {bound:.3g} move sequences of "
+            f"1..{depth} plies to visit (the orders in which its {open_pegs} open pegs can "
+            f"fill; wins cut some short); at most {MAX_COUNT:.0e} are counted (a smaller "
+            "--depth, or a fuller board)"
         )
     beads = np.array(state.beads, dtype=np.uint64)
     heights = np.array(state.heights(), dtype=np.int64)
