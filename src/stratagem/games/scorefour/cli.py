@@ -36,6 +36,9 @@ out = Console(highlight=False)
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 MAX_COUNT = 10**10
 """Most move sequences count visits (about a minute at 2e8 a second)."""
+DA_F0 = 1.0
+DA_BETA = 0.05
+"""The decision-analysis opponent's prior skill estimate and learning rate in ``play``."""
 BoardOpt = Annotated[
     str, typer.Option("--board", help="Levels bottom to top, '/'-separated, 16 of x o . each.")
 ]
@@ -166,23 +169,23 @@ def play_command(
     depth: Annotated[int | None, _PLAY_DEPTH] = None,
     seconds: Annotated[float | None, _PLAY_SECONDS] = None,
     f0: Annotated[
-        float,
+        float | None,
         typer.Option(
             "--f0",
             parser=finite(0.0, 1.0),
             metavar="F0",
-            help="DA: prior estimate of your skill, 0..1.",
+            help=f"DA: prior estimate of your skill, 0..1 (default {DA_F0:g}).",
         ),
-    ] = 1.0,
+    ] = None,
     beta: Annotated[
-        float,
+        float | None,
         typer.Option(
             "--beta",
             parser=finite(0.0, 1.0),
             metavar="BETA",
-            help="DA: learning rate of the estimate, 0..1.",
+            help=f"DA: learning rate of the estimate, 0..1 (default {DA_BETA:g}).",
         ),
-    ] = 0.05,
+    ] = None,
     ai_first: Annotated[bool, typer.Option("--ai-first", help="Let the AI start.")] = False,
     second: Annotated[bool, typer.Option("--second", hidden=True, help="Old --ai-first.")] = False,
     seed: Annotated[
@@ -195,12 +198,21 @@ def play_command(
     name = "decision-analysis" if ai == "da" else ai
     options = {
         "minimax": {"depth": depth, "seconds": seconds},
-        "decision-analysis": {"depth": depth, "f0": f0, "beta": beta},
+        "decision-analysis": {
+            "depth": depth,
+            "f0": DA_F0 if f0 is None else f0,
+            "beta": DA_BETA if beta is None else beta,
+        },
     }.get(name)
     if options is None:
         raise InvalidAgentError(f"--ai must be minimax or decision-analysis, got {ai!r}")
     if name == "decision-analysis" and seconds is not None:
         raise InvalidRulesError("--seconds applies to minimax; DA looks --depth ahead")
+    if name == "minimax" and (f0 is not None or beta is not None):
+        raise InvalidRulesError(
+            "--f0 and --beta set decision analysis's estimate of your skill; minimax has "
+            "none (use --ai decision-analysis, or leave them out)"
+        )
     if name == "decision-analysis" and depth is not None and depth > MAX_DA_DEPTH:
         raise InvalidRulesError(
             f"decision analysis looks 1..{MAX_DA_DEPTH} plies ahead (its tree grows "

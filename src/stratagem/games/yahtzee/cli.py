@@ -162,7 +162,9 @@ def advise_command(
     filled: Annotated[
         str | None, typer.Option(help="Filled boxes, comma separated (ones,twos,...).")
     ] = None,
-    upper: Annotated[int, typer.Option(help="Upper-section total so far.")] = 0,
+    upper: Annotated[int | None, typer.Option(help="Upper-section total so far (default 0).")] = (
+        None
+    ),
     yahtzee_box: Annotated[
         int | None, typer.Option(help="What the filled Yahtzee box holds: 50 or 0.")
     ] = None,
@@ -171,7 +173,12 @@ def advise_command(
         typer.Option(help="Points so far, bonuses included (default: what the card implies)."),
     ] = None,
     batch: Annotated[
-        bool, typer.Option("--batch", help="Read one JSON situation per line from stdin.")
+        bool,
+        typer.Option(
+            "--batch",
+            help="Read one JSON situation per line from stdin (the fields of --dice ... "
+            "--score in each line; --rules is the default of its 'rules').",
+        ),
     ] = False,
     target: Annotated[
         int | None,
@@ -183,27 +190,42 @@ def advise_command(
         ),
     ] = None,
     target_play: Annotated[
-        str,
+        str | None,
         typer.Option(
             help="With --target: how the rest of the game is played, 'high-score' (for the "
-            "target, exact) or 'expected' (for the expected score; remaining-score tables)."
+            "target, exact; the default) or 'expected' (for the expected score; "
+            "remaining-score tables)."
         ),
-    ] = "high-score",
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Price every option of a decision: expected final score and regret, best first."""
     if batch:
-        if target is not None:
-            raise InvalidStateError("--target cannot be combined with --batch")
+        given = {"--dice": dice, "--rolls-left": rolls_left, "--filled": filled,
+                 "--upper": upper, "--yahtzee-box": yahtzee_box, "--score": score,
+                 "--target": target, "--target-play": target_play}  # fmt: skip
+        unused = [option for option, value in given.items() if value is not None]
+        if unused:
+            raise InvalidStateError(
+                f"--batch reads every situation from standard input; {', '.join(unused)} "
+                "cannot be combined with it (give the fields in each JSON line)"
+            )
         _advise_batch(rules)
         return
     if dice is None or rolls_left is None:
         raise InvalidStateError("advise needs --dice and --rolls-left (or --batch)")
+    if target_play is not None and target is None:
+        raise InvalidStateError(
+            "--target-play says how the game is played for a --target; give --target too"
+        )
+    if target_play is None:
+        target_play = "high-score"
     if target_play not in ("high-score", "expected"):
         raise InvalidStateError(
             f"--target-play must be 'high-score' or 'expected', not {target_play!r}"
         )
     r = preset(rules)
+    upper = 0 if upper is None else upper
     sit = make_situation(r, dice, rolls_left, parse_filled(filled), upper, yahtzee_box, score)
     if target is not None:
         from stratagem.games.yahtzee.high_score import check_target
@@ -458,6 +480,7 @@ def distribution_command(
     card = make_situation(r, (1, 1, 1, 1, 1), 2, boxes, upper, yahtzee_box, score)
     if len(boxes) == r.num_categories:
         raise InvalidStateError("every box is filled: the game is over")
+    boxes = [c for c in r.categories if c in card.filled]  # --yahtzee-box fills its box too
     start = time.perf_counter()
     # The empty card's distribution, once computed, is a cache file: read it without
     # solving anything (this path imports neither the solved table nor numba).
