@@ -78,8 +78,19 @@ def __getattr__(name: str) -> typer.Typer:
     raise AttributeError(name)
 
 
+def _never_fail_to_print() -> None:
+    """Write what standard output's encoding cannot show (Czech letters under
+    ``PYTHONIOENCODING=ascii`` or a C locale) as ``\\u017d`` escapes instead of dying
+    with a UnicodeEncodeError; text it can show is unchanged. (Python's standard error
+    already escapes so.)"""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)  # absent on a replaced stream
+    if reconfigure is not None:
+        reconfigure(errors="backslashreplace")
+
+
 def main() -> None:
     """Entry point of the console script."""
+    _never_fail_to_print()
     first = sys.argv[1] if len(sys.argv) > 1 else ""
     try:
         build_app([first] if first in GROUPS else None)()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -42,3 +43,67 @@ def test_a_free_port_passes() -> None:
     check_listen("127.0.0.1", port)  # no error: nothing listens there now
     with socket.socket() as again:  # and the check left nothing bound behind it
         again.bind(("127.0.0.1", port))
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@pytest.fixture
+def no_server(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """uvicorn.run records its call instead of serving (a check that comes too late shows
+    as a started server, not as a test that hangs)."""
+    import uvicorn
+
+    started: list[object] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: started.append(app))
+    return started
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read lexicon {path}: it does not exist"),
+        ("folder", "cannot read lexicon {path}: it is a folder; name a file"),
+        (b"", "lexicon {path} holds no word that the english or czech tiles can spell"),
+        (b"\x00" * 64 + b"\n", "lexicon {path} holds no word that the english or czech tiles"),
+        (b"\x89PNG\r\n\x1a\n\xff\xfe", "lexicon {path} is not UTF-8 text (byte 0)"),
+        (b"CAT\n" * 40, "cannot read lexicon {path}: it is larger than 100 bytes"),
+    ],
+    ids=["missing", "folder", "empty", "NUL bytes", "binary", "too large"],
+)
+def test_an_unusable_word_list_is_refused_before_the_server_says_it_runs(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    no_server: list[object],
+    content: bytes | str | None,
+    message: str,
+) -> None:
+    """A missing file was refused at startup, but a binary, empty or oversized one was
+    served and refused on every Scrabble request that chose it."""
+    from stratagem.games.scrabble import lexicon
+    from tests.cli_outcome import invoke
+
+    monkeypatch.setattr(lexicon, "LEXICON_LIMIT", 100)
+    path = tmp_path / "words.txt"
+    if content == "folder":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    result = invoke(["serve", "--port", str(_free_port()), "--lexicon", str(path)])
+    assert result.exit_code == 2
+    assert f"error: {message.format(path=path)}" in result.stderr
+    assert "running" not in result.stdout and not no_server
+
+
+def test_a_word_list_of_either_tile_set_is_served(tmp_path: Path, no_server: list[object]) -> None:
+    from tests.cli_outcome import invoke
+
+    path = tmp_path / "slova.txt"
+    path.write_text("\ufeffŽÁBA\nŘEŘICHA\n", encoding="utf-8")  # Czech letters only
+    result = invoke(["serve", "--port", str(_free_port()), "--lexicon", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Stratagem is running at" in result.stdout and len(no_server) == 1

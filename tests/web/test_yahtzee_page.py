@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -119,16 +120,55 @@ def test_the_coach_page_on_a_phone_in_dark_mode(phone: Any, screenshot: Any) -> 
     screenshot(phone, "yahtzee-coach-phone-dark")
 
 
-def test_assistant_target_chances_and_distributions_with_cached_tables(
-    page: Any, screenshot: Any
-) -> None:
+def cache_with_remaining_tables(run_cache: Path) -> Path | None:
+    """The table cache that holds the yahtzee remaining-score tables (1 GB, which the
+    suite never builds): this run's, or else the user's (``~/.cache/stratagem``, where
+    ``stratagem yahtzee advise ... --target 250`` builds them). Both are looked in from
+    every pytest-xdist worker, whichever one first pointed $STRATAGEM_CACHE_DIR at the
+    run's cache (tests/conftest.py)."""
+    from stratagem.core.tables import TableCache, user_cache_dir
     from stratagem.web.yahtzee import _remaining_cached
 
-    if not _remaining_cached("yahtzee"):
+    for directory in (run_cache, user_cache_dir()):
+        if _remaining_cached("yahtzee", TableCache(directory)):
+            return directory
+    return None
+
+
+def test_the_tables_are_found_in_the_users_cache_whichever_worker_asks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page test below ran or skipped by how pytest-xdist shared tests out: it looked
+    only in $STRATAGEM_CACHE_DIR, the run's cache in a worker where a fixture had set it."""
+    from stratagem.core.tables import TableCache
+    from stratagem.games.yahtzee.rules import preset
+    from stratagem.web.yahtzee import REMAINING_KIND, REMAINING_VERSION
+
+    home, run_cache = tmp_path / "xdg", tmp_path / "run"
+    run_cache.mkdir()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(run_cache))
+    assert cache_with_remaining_tables(run_cache) is None
+    users = home / "stratagem"
+    table = TableCache(users).mapped_path(
+        REMAINING_KIND, preset("yahtzee").fingerprint, REMAINING_VERSION
+    )
+    table.parent.mkdir(parents=True)
+    table.touch()
+    assert cache_with_remaining_tables(run_cache) == users
+
+
+def test_assistant_target_chances_and_distributions_with_cached_tables(
+    page: Any, screenshot: Any, table_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = cache_with_remaining_tables(table_cache)
+    if found is None:
         pytest.skip(
-            "the yahtzee remaining-score tables are not in the cache (1 GB; built once by "
-            "`stratagem yahtzee advise --dice 11114 --rolls-left 2 --target 250`)"
+            "the yahtzee remaining-score tables (1 GB) are neither in this run's cache nor in "
+            "the user's (~/.cache/stratagem); `stratagem yahtzee advise --dice 11114 "
+            "--rolls-left 2 --target 250 --target-play expected` builds them there once"
         )
+    monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(found))  # the live server reads it per use
     page.set_default_timeout(600_000)  # loading 1 GB from the cache on a busy machine
     page.goto("/yahtzee?mode=assistant&rules=yahtzee&dice=11114&rolls=2&target=250&opt=keep+4")
     page.wait_for_function(

@@ -181,7 +181,7 @@ def make_experiment(
     if mode in ("match", "round-robin") and not spec.min_players <= 2 <= spec.max_players:
         raise ArenaError(f"{game} is not played by two players")
     for a in canonical:
-        parsed = spec.check_agent(a)  # fail now, not in a worker
+        parsed = spec.check_agent(a, rules)  # fail now, not in a worker
         need = spec.agent_info(parsed.name).min_players
         if mode == "solitaire" and need > 1:
             raise ArenaError(

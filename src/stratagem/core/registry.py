@@ -276,6 +276,10 @@ class AgentInfo:
     positional: str | None = None
     min_players: int = 1
     """Players a game needs for this agent to play it (``win``: an opponent to beat)."""
+    check: Callable[[Any, dict[str, Any]], None] | None = None
+    """``check(rules, values)``: what the parameters' own ranges cannot say, because it
+    depends on the rules (a Yahtzee target above the rules' highest score); raises a
+    :class:`~stratagem.core.errors.StratagemError`. Run before the agent is made."""
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.params]
@@ -420,10 +424,15 @@ class GameSpec:
             )
         return info
 
-    def check_agent(self, spec: str | AgentSpec) -> AgentSpec:
-        """Read and check ``spec`` without building the agent (cheap)."""
+    def check_agent(self, spec: str | AgentSpec, rules: Any = None) -> AgentSpec:
+        """Read and check ``spec`` without building the agent (cheap); with ``rules`` (a
+        preset name or rules object) also the agent's checks against them
+        (:attr:`AgentInfo.check`)."""
         parsed = parse_spec(spec) if isinstance(spec, str) else spec
-        self.agent_info(parsed.name).values(parsed)
+        info = self.agent_info(parsed.name)
+        values = info.values(parsed)
+        if rules is not None and info.check is not None:
+            info.check(self.rules_object(rules), values)
         return parsed
 
     def make_agent(self, rules: Any, spec: str | AgentSpec) -> Agent:
@@ -431,7 +440,10 @@ class GameSpec:
         parsed = parse_spec(spec) if isinstance(spec, str) else spec
         info = self.agent_info(parsed.name)
         values = info.values(parsed)
-        return info.make(self.rules_object(rules), **values)
+        rules_obj = self.rules_object(rules)
+        if info.check is not None:
+            info.check(rules_obj, values)
+        return info.make(rules_obj, **values)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -96,7 +96,7 @@ def run_series(
             f"{n} agents were given"
         )
     rules_obj = g.rules_object(rules)
-    specs = tuple(str(g.check_agent(a)) for a in agents)
+    specs = tuple(str(g.check_agent(a, rules_obj)) for a in agents)
     fast: FastSeries | None = g.extra.get("series")
     if compiled and fast is not None:
         result = fast(rules_obj, [g.make_agent(rules_obj, a) for a in specs], games, seed)

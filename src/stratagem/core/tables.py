@@ -51,6 +51,12 @@ def default_cache_dir() -> Path:
     override = os.environ.get(ENV_VAR)
     if override:
         return Path(override)
+    return user_cache_dir()
+
+
+def user_cache_dir() -> Path:
+    """The platform's user cache directory of Stratagem (``$XDG_CACHE_HOME/stratagem``,
+    ``~/.cache/stratagem`` on Linux), whatever ``$STRATAGEM_CACHE_DIR`` says."""
     return Path(platformdirs.user_cache_dir("stratagem", appauthor=False))
 
 

@@ -65,8 +65,10 @@ def create_app(
 ) -> FastAPI:
     """The web app. ``lexicon`` is a server-side Scrabble word list (never a client's path);
     ``tables`` says whether large tables are built, only loaded from the cache, or off."""
-    if lexicon is not None and not Path(lexicon).is_file():
-        raise StratagemError(f"lexicon {lexicon} is not a readable file")
+    if lexicon is not None:
+        from stratagem.games.scrabble.lexicon import check_word_list
+
+        lexicon = check_word_list(lexicon)  # a bad file fails at startup, not per request
     if tables not in ("build", "cached", "off"):
         raise StratagemError(f"tables must be build, cached or off, not {tables!r}")
     for name, value in (("max_sessions", max_sessions), ("max_body_bytes", max_body_bytes),

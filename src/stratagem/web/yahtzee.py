@@ -128,9 +128,12 @@ def _remaining_key(name: str) -> str:
     return f"yahtzee-remaining:{name}"
 
 
-def _remaining_cached(name: str) -> bool:
+def _remaining_cached(name: str, cache: TableCache | None = None) -> bool:
+    """Whether the remaining-score tables of ``name`` are in ``cache`` (default: the cache
+    the server uses)."""
     rules = preset(name)
-    return TableCache().mapped_path(REMAINING_KIND, rules.fingerprint, REMAINING_VERSION).is_file()
+    cache = cache if cache is not None else TableCache()
+    return cache.mapped_path(REMAINING_KIND, rules.fingerprint, REMAINING_VERSION).is_file()
 
 
 def remaining(request: Request, name: str, start: bool = True) -> RemainingDistributions | None:

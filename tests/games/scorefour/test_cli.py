@@ -70,3 +70,26 @@ def test_play_reads_moves_and_quits() -> None:
     assert "unknown peg 'e5'" in result.output
     assert "your move b2: f = " in result.output and "AI plays" in result.output
     assert "game abandoned" in result.output
+
+
+def test_skill_options_are_refused_for_minimax_and_default_for_decision_analysis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`play --ai minimax --f0 0.5` played minimax and ignored --f0 (and --beta)."""
+    import stratagem.games.scorefour.cli as scorefour_cli
+    from stratagem.core.errors import StratagemError
+
+    def shown(game: str, rules: object, spec: str) -> None:
+        raise StratagemError(f"agent {spec}")  # the spec, instead of a game
+
+    monkeypatch.setattr(scorefour_cli, "make_agent", shown)
+    for options in (["--f0", "0.5"], ["--beta", "0.1"]):
+        result = run(["play", "--ai", "minimax", *options])
+        assert result.exit_code == 2
+        assert "error: --f0 and --beta set decision analysis's estimate of your skill; " in (
+            result.stderr
+        )
+    result = run(["play"])
+    assert "error: agent decision-analysis:f0=1.0,beta=0.05" in result.stderr
+    result = run(["play", "--beta", "0.2", "--depth", "3"])
+    assert "error: agent decision-analysis:depth=3,f0=1.0,beta=0.2" in result.stderr

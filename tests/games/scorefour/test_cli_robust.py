@@ -38,6 +38,24 @@ def test_bad_numbers_are_refused_before_the_first_move(args: list[str]) -> None:
     assert "your move" not in output.lower() and "x to move" not in output.lower()
 
 
+@pytest.mark.parametrize(
+    ("depth", "bound"),
+    [
+        # 64!/(4!)**16 orders of filling every peg (1.05e67) and the shorter ones before
+        # them; it said "up to 16^64 = 1.2e+77", ignoring that a peg takes four beads.
+        ("64", "2.92e+67 move sequences of 1..64 plies"),
+        ("9", "7.32e+10 move sequences of 1..9 plies"),  # 16 + 16**2 + ... less overfull pegs
+    ],
+)
+def test_count_names_the_number_of_sequences_it_refuses(depth: str, bound: str) -> None:
+    code, output = outcome(["scorefour", "count", "--depth", depth])
+    assert code == 2
+    assert (
+        f"error: --depth {depth} from this position means up to {bound} to visit (the orders "
+        "in which its 16 open pegs can fill; wins cut some short); at most 1e+10 are counted"
+    ) in output
+
+
 def test_a_depth_only_search_is_bounded_in_depth() -> None:
     code, output = outcome(["scorefour", "best", "--depth", "2", "--json"])
     assert code == 0 and json.loads(output)["depth"] == 2

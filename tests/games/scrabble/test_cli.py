@@ -206,6 +206,58 @@ def test_tune_refuses_bad_options_before_making_its_folder(tmp_path, args) -> No
     assert not out.exists()
 
 
+TINY_TUNE = ["--games", "2", "--generations", "1", "--population", "2", "--workers", "1"]
+
+
+@pytest.mark.parametrize("names", [["history.csv"], ["best_weights.json"],
+                                   ["history.csv", "best_weights.json"]])  # fmt: skip
+def test_tune_refuses_a_folder_with_run_files_but_no_checkpoint(  # type: ignore[no-untyped-def]
+    tmp_path, monkeypatch, names
+) -> None:
+    """A folder holding a history or best weights but no checkpoint was used for a new run,
+    which overwrote them after its first generation; now refused before any game."""
+    import stratagem.games.scrabble.tuning as tuning
+
+    def no_games(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the run started before its folder was checked")
+
+    monkeypatch.setattr(tuning, "make_fitness", no_games)
+    out = tmp_path / "run"
+    out.mkdir()
+    for name in names:
+        (out / name).write_bytes(b"saved by an earlier run\n")
+    result = run(["tune", "--out", str(out), *TINY_TUNE])
+    assert result.exit_code == 2, result.output
+    assert (
+        f"error: run folder {out} holds {' and '.join(names)} but no checkpoint.json to resume "
+        "from; a new run would overwrite them"
+    ) in result.stderr
+    assert sorted(p.name for p in out.iterdir()) == sorted(names)
+    assert all((out / name).read_bytes() == b"saved by an earlier run\n" for name in names)
+
+
+def test_tune_starts_in_an_empty_folder_and_resumes_from_a_checkpoint(  # type: ignore[no-untyped-def]
+    tmp_path, monkeypatch
+) -> None:
+    """The refusal above leaves these alone: an empty folder starts a run, and a folder
+    with a checkpoint (and its history) resumes it (no game played: the run is complete)."""
+    import numpy as np
+
+    import stratagem.games.scrabble.tuning as tuning
+
+    monkeypatch.setattr(tuning, "make_fitness", lambda *a, **k: lambda pop, gen: np.ones(2))
+    out = tmp_path / "run"
+    out.mkdir()
+    first = run(["tune", "--out", str(out), *TINY_TUNE])
+    assert first.exit_code == 0, first.output
+    assert sorted(p.name for p in out.iterdir()) == [
+        "best_weights.json", "checkpoint.json", "history.csv"
+    ]  # fmt: skip
+    again = run(["tune", "--out", str(out), *TINY_TUNE])
+    assert again.exit_code == 0, again.output
+    assert "1 generations in" in again.stdout
+
+
 @pytest.mark.parametrize(
     ("command", "target", "message"),
     [

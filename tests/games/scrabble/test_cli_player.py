@@ -53,3 +53,13 @@ def test_tune_refuses_odd_games(tmp_path) -> None:  # type: ignore[no-untyped-de
     result = run(["tune", "--out", str(tmp_path / "ga"), "--games", "3"])
     assert result.exit_code == 2 and "even" in result.output
     assert not (tmp_path / "ga" / "checkpoint.json").exists()
+
+
+def test_a_player_without_explain_is_refused(words) -> None:  # type: ignore[no-untyped-def]
+    """`moves --player X` without --explain listed the moves by score and ignored X."""
+    for player in ("equity", "heuristic"):
+        result = run(["moves", "--lexicon", str(words), "--rack", "QUIZ", "--player", player])
+        assert result.exit_code == 2, result.output
+        assert "error: --player ranks the moves with --explain; without it moves are listed " in (
+            result.stderr
+        )

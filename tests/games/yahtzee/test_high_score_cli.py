@@ -83,8 +83,8 @@ def test_arena_agent_needs_a_valid_target() -> None:
     [
         ("", "names no target"),
         (",", "names no target"),
-        ("-1", "must lie in 0..10000, not -1"),  # was "must be whole numbers"
-        ("200,1000000000000", "must lie in 0..10000"),
+        ("-1", "must lie in 1..1575 (the highest final score of yahtzee), not -1"),
+        ("200,1000000000000", "must lie in 1..1575"),
         ("abc", "must be whole numbers"),
     ],
 )

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
+from math import comb
 from typing import Annotated, Any
 
 import numpy as np
@@ -34,6 +36,9 @@ out = Console(highlight=False)
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 MAX_COUNT = 10**10
 """Most move sequences count visits (about a minute at 2e8 a second)."""
+DA_F0 = 1.0
+DA_BETA = 0.05
+"""The decision-analysis opponent's prior skill estimate and learning rate in ``play``."""
 BoardOpt = Annotated[
     str, typer.Option("--board", help="Levels bottom to top, '/'-separated, 16 of x o . each.")
 ]
@@ -61,6 +66,25 @@ _PLAY_DEPTH, _PLAY_SECONDS = _search_options(
 )
 
 
+def move_sequences(heights: Sequence[int], depth: int) -> list[int]:
+    """The number of move sequences of 1, 2, ..., ``depth`` plies from pegs of these
+    ``heights`` if no line of four ended the game: the orders in which the pegs' free
+    places can be taken (a peg takes at most four beads). With wins, perft counts fewer.
+
+    >>> move_sequences([0] * 16, 6)[-1] == 16**6 - 16 * 91  # a peg may not take 5 or 6
+    True
+    >>> move_sequences([4] * 14 + [3, 2], 5)  # three places left: no 4- or 5-ply sequence
+    [2, 3, 3, 0, 0]
+    """
+    ways = [1] + [0] * depth  # ways[j]: sequences of j plies on the pegs seen so far
+    for height in heights:
+        room = 4 - height
+        ways = [
+            sum(comb(j, k) * ways[j - k] for k in range(min(room, j) + 1)) for j in range(depth + 1)
+        ]
+    return ways[1:]
+
+
 @app.command("count")
 def count_command(
     depth: Annotated[int, typer.Option("--depth", help="Plies from the position.")],
@@ -71,13 +95,14 @@ def count_command(
     if not 0 <= depth <= 64:
         raise InvalidRulesError(f"--depth must be 0..64, got {depth}")
     state = ScoreFourState.from_string(board)
-    open_pegs = sum(1 for h in state.heights() if h < 4)
-    bound = open_pegs ** min(depth, 64 - state.plies)
+    bound = sum(move_sequences(state.heights(), depth))
     if bound > MAX_COUNT:
+        open_pegs = sum(1 for h in state.heights() if h < 4)
         raise InvalidRulesError(
-            f"--depth {depth} from this position may mean up to {open_pegs}^{depth} = "
-            f"{float(bound):.2g} move sequences, each visited; at most {MAX_COUNT:.0e} "
-            "are counted (a smaller --depth, or a fuller board)"
+            f"--depth {depth} from this position means up to {bound:.3g} move sequences of "
+            f"1..{depth} plies to visit (the orders in which its {open_pegs} open pegs can "
+            f"fill; wins cut some short); at most {MAX_COUNT:.0e} are counted (a smaller "
+            "--depth, or a fuller board)"
         )
     beads = np.array(state.beads, dtype=np.uint64)
     heights = np.array(state.heights(), dtype=np.int64)
@@ -144,23 +169,23 @@ def play_command(
     depth: Annotated[int | None, _PLAY_DEPTH] = None,
     seconds: Annotated[float | None, _PLAY_SECONDS] = None,
     f0: Annotated[
-        float,
+        float | None,
         typer.Option(
             "--f0",
             parser=finite(0.0, 1.0),
             metavar="F0",
-            help="DA: prior estimate of your skill, 0..1.",
+            help=f"DA: prior estimate of your skill, 0..1 (default {DA_F0:g}).",
         ),
-    ] = 1.0,
+    ] = None,
     beta: Annotated[
-        float,
+        float | None,
         typer.Option(
             "--beta",
             parser=finite(0.0, 1.0),
             metavar="BETA",
-            help="DA: learning rate of the estimate, 0..1.",
+            help=f"DA: learning rate of the estimate, 0..1 (default {DA_BETA:g}).",
         ),
-    ] = 0.05,
+    ] = None,
     ai_first: Annotated[bool, typer.Option("--ai-first", help="Let the AI start.")] = False,
     second: Annotated[bool, typer.Option("--second", hidden=True, help="Old --ai-first.")] = False,
     seed: Annotated[
@@ -173,12 +198,21 @@ def play_command(
     name = "decision-analysis" if ai == "da" else ai
     options = {
         "minimax": {"depth": depth, "seconds": seconds},
-        "decision-analysis": {"depth": depth, "f0": f0, "beta": beta},
+        "decision-analysis": {
+            "depth": depth,
+            "f0": DA_F0 if f0 is None else f0,
+            "beta": DA_BETA if beta is None else beta,
+        },
     }.get(name)
     if options is None:
         raise InvalidAgentError(f"--ai must be minimax or decision-analysis, got {ai!r}")
     if name == "decision-analysis" and seconds is not None:
         raise InvalidRulesError("--seconds applies to minimax; DA looks --depth ahead")
+    if name == "minimax" and (f0 is not None or beta is not None):
+        raise InvalidRulesError(
+            "--f0 and --beta set decision analysis's estimate of your skill; minimax has "
+            "none (use --ai decision-analysis, or leave them out)"
+        )
     if name == "decision-analysis" and depth is not None and depth > MAX_DA_DEPTH:
         raise InvalidRulesError(
             f"decision analysis looks 1..{MAX_DA_DEPTH} plies ahead (its tree grows "

@@ -84,11 +84,19 @@ def moves(
         ),
     ] = False,
     player: Annotated[
-        str,
-        typer.Option("--player", help="With --explain: heuristic[:weights=FILE|source] or equity."),
-    ] = "heuristic",
+        str | None,
+        typer.Option(
+            "--player",
+            help="With --explain: heuristic[:weights=FILE|source] (the default) or equity.",
+        ),
+    ] = None,
 ) -> None:
     """List the best placements for a rack, highest score first (--explain: by the player)."""
+    if player is not None and not explain:
+        raise StratagemError(
+            "--player ranks the moves with --explain; without it moves are listed by score "
+            "(add --explain, or leave out --player)"
+        )
     lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
     if position is not None:
         text = read_user_text(position, limit=POSITION_LIMIT, what="position file")
@@ -108,7 +116,7 @@ def moves(
         raise StratagemError(f"--top must be at least 1, got {top}")
     if explain:
         state = board if position is not None else None
-        _explain(lex, state, board_array, rack_counts, player, top, as_json)
+        _explain(lex, state, board_array, rack_counts, player or "heuristic", top, as_json)
         return
     found = move_generator(lex).moves(board_array, rack_counts)[:top]
     if as_json:

@@ -52,7 +52,7 @@ from stratagem.core.files import FileInputError, read_user_bytes
 from stratagem.core.tables import TableCache, fingerprint
 from stratagem.games.scrabble import _gaddag_kernels
 from stratagem.games.scrabble.board import SIZE
-from stratagem.games.scrabble.tiles import LANGUAGE_CODES, TileSet, tile_set
+from stratagem.games.scrabble.tiles import LANGUAGE_CODES, TILE_SETS, TileSet, tile_set
 
 FORMAT_VERSION = 2
 """2: the GADDAG is stored beside the DAWG."""
@@ -186,14 +186,23 @@ def _encode_words(
         word = unicodedata.normalize("NFC", raw.strip()).upper()
         if not word:
             continue
-        codes = tuple(index.get(ch, -1) for ch in word)
-        if -1 in codes or not 2 <= len(word) <= SIZE or not tiles.can_spell(word):
+        codes = _codes(word, tiles, index)
+        if codes is None:
             skipped += 1
             if len(examples) < 20:
                 examples.append(word[:40])  # a line may be megabytes long
             continue
         out.add(codes)
     return out, skipped, examples
+
+
+def _codes(word: str, tiles: TileSet, index: dict[str, int]) -> tuple[int, ...] | None:
+    """The letter codes of ``word`` (normalised), or None if the tiles cannot spell it in
+    2-15 letters."""
+    codes = tuple(index.get(ch, -1) for ch in word)
+    if -1 in codes or not 2 <= len(word) <= SIZE or not tiles.can_spell(word):
+        return None
+    return codes
 
 
 class _Node:
@@ -316,16 +325,7 @@ def load_lexicon(
     """The lexicon of a UTF-8 word list (one word per line), built once and then cached."""
     ts = tile_set(tiles) if isinstance(tiles, str) else tiles
     p = Path(path)
-    try:
-        blob = read_user_bytes(p, limit=LEXICON_LIMIT, what="lexicon")
-    except FileInputError as exc:
-        raise InvalidRulesError(str(exc)) from None
-    try:
-        text = blob.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InvalidRulesError(
-            f"lexicon {p} is not UTF-8 text (byte {exc.start}); save it as UTF-8, one word a line"
-        ) from None
+    blob, text = read_word_list(p)
     digest = hashlib.sha256(blob).hexdigest()
     lex = _cached({"sha256": digest}, ts, str(p), text.splitlines(), None, cache)
     if lex.word_count == 0:
@@ -334,6 +334,51 @@ def load_lexicon(
             f" ({lex.skipped} lines skipped); give a UTF-8 word list, one word a line"
         )
     return lex
+
+
+def read_word_list(path: Path) -> tuple[bytes, str]:
+    """The bytes and text of a word list file; :class:`InvalidRulesError` if it is missing, a
+    folder, larger than :data:`LEXICON_LIMIT` or not UTF-8."""
+    try:
+        blob = read_user_bytes(path, limit=LEXICON_LIMIT, what="lexicon")
+    except FileInputError as exc:
+        raise InvalidRulesError(str(exc)) from None
+    try:
+        text = blob.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidRulesError(
+            f"lexicon {path} is not UTF-8 text (byte {exc.start}); save it as UTF-8, one word "
+            "a line"
+        ) from None
+    return blob, text
+
+
+def check_word_list(path: str | Path) -> Path:
+    """``path`` if it can be some tile set's word list, checked without building anything
+    (a server checks its ``--lexicon`` at startup; which tile set reads it is chosen per
+    game): :func:`read_word_list`'s checks, and at least one line is a word of 2-15 letters
+    that one of the tile sets can spell (not empty, not binary).
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "words.txt"
+    >>> _ = p.write_bytes(b"\\x00\\x01\\n")
+    >>> try:
+    ...     check_word_list(p)
+    ... except InvalidRulesError as exc:
+    ...     print(str(exc).split(";")[0].replace(str(p), "FILE"))
+    lexicon FILE holds no word that the english or czech tiles can spell in 2-15 letters
+    """
+    p = Path(path)
+    _, text = read_word_list(p)
+    sets = list(TILE_SETS.values())
+    for raw in text.splitlines():
+        word = unicodedata.normalize("NFC", raw.strip()).upper()
+        if word and any(_codes(word, ts, ts.index) is not None for ts in sets):
+            return p
+    raise InvalidRulesError(
+        f"lexicon {p} holds no word that the {' or '.join(TILE_SETS)} tiles can spell in "
+        "2-15 letters; give a UTF-8 word list, one word a line"
+    )
 
 
 def default_words(tiles: TileSet) -> list[str]:

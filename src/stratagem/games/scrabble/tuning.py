@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,9 @@ from stratagem.games.scrabble.heuristic import (
 
 OPPONENT = "greedy"
 MAX_GAMES = 100_000
+CHECKPOINT = "checkpoint.json"
+RUN_OUTPUTS = ("history.csv", "best_weights.json")
+"""What a run writes in its folder beside the checkpoint (replaced after every generation)."""
 
 
 def deal_seed(seed: int, generation: int, pair: int) -> int:
@@ -148,21 +152,39 @@ def tune(
     on_generation: Callable[[GAResult], None] | None = None,
 ) -> GAResult:  # fmt: skip
     """Run (or resume) the GA in ``out``; writes the checkpoint, history and best weights.
-    Generations and rules are checked, and the folder made, before any game."""
+    Generations and rules are checked, and the folder made, before any game. A folder
+    that holds a history or best weights but no checkpoint to resume is refused: the new
+    run would overwrite them."""
     check_generations(generations)
     load_game("scrabble").check_rules(rules)
     prepare_folder(out, "run folder")
+    check_run_folder(out)
     fitness = make_fitness(executor, games, config.seed, rules, extra, on_games)
+    history, best = (out / name for name in RUN_OUTPUTS)
 
     def after(result: GAResult) -> None:
-        write_history(out / "history.csv", result, games)
+        write_history(history, result, games)
         h = result.history[-1]
         save_weights(
             weights_of(result, f"GA generation {h['generation']}: {h['best']:g} wins of "
                                f"{games} against {OPPONENT} ({rules})"),
-            out / "best_weights.json",
+            best,
         )  # fmt: skip
         if on_generation:
             on_generation(result)
 
-    return run_ga(config, generations, fitness, out / "checkpoint.json", after)
+    return run_ga(config, generations, fitness, out / CHECKPOINT, after)
+
+
+def check_run_folder(out: Path) -> None:
+    """Refuse ``out`` if it holds what a run writes (:data:`RUN_OUTPUTS`) but no checkpoint:
+    a new run there would overwrite those files (with a checkpoint, the run resumes and
+    extends them)."""
+    if (out / CHECKPOINT).exists():
+        return  # resumed; run_ga refuses a checkpoint that is not this run's
+    found = [name for name in RUN_OUTPUTS if os.path.lexists(out / name)]
+    if found:
+        raise GeneticError(
+            f"run folder {out} holds {' and '.join(found)} but no {CHECKPOINT} to resume "
+            "from; a new run would overwrite them: name a new or empty folder, or move them"
+        )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
 from stratagem.core.series import SeriesResult
 from stratagem.games.yahtzee.rules import PRESETS, YahtzeeRules, preset
 from stratagem.games.yahtzee.solver import Solution, solve
-from stratagem.games.yahtzee.state import YahtzeeState
+from stratagem.games.yahtzee.state import YahtzeeState, highest_final_score
 from stratagem.games.yahtzee.strategies import OptimalStrategy, simulate
 
 
@@ -43,6 +44,17 @@ def _high_score(rules: YahtzeeRules, target: int) -> Agent:
     from stratagem.games.yahtzee.high_score import HighScoreStrategy
 
     return HighScoreStrategy(solution(rules), target)
+
+
+def _check_high_score(rules: YahtzeeRules, values: dict[str, Any]) -> None:
+    """The target against the rules' highest final score, before anything is solved."""
+    from stratagem.games.yahtzee.high_score import check_target
+
+    check_target(values["target"], rules)
+
+
+HIGHEST_TARGET = max(highest_final_score(r) for r in PRESETS.values())
+"""The spec's static range for ``target``; :func:`_check_high_score` narrows it per rules."""
 
 
 def _policy(name: str, summary: str) -> AgentInfo:
@@ -99,10 +111,17 @@ AGENTS = (
         _high_score,
         (
             Param(
-                "target", int, None, "the final score to reach", low=0, high=10_000, required=True
+                "target",
+                int,
+                None,
+                "the final score to reach (at most the rules' highest)",
+                low=1,
+                high=HIGHEST_TARGET,
+                required=True,
             ),
         ),
         positional="target",
+        check=_check_high_score,
     ),
     _policy("greedy", "maximises this turn's points"),
     _policy("yahtzee-only", "keeps its most common face; most points now"),

@@ -162,7 +162,9 @@ def advise_command(
     filled: Annotated[
         str | None, typer.Option(help="Filled boxes, comma separated (ones,twos,...).")
     ] = None,
-    upper: Annotated[int, typer.Option(help="Upper-section total so far.")] = 0,
+    upper: Annotated[int | None, typer.Option(help="Upper-section total so far (default 0).")] = (
+        None
+    ),
     yahtzee_box: Annotated[
         int | None, typer.Option(help="What the filled Yahtzee box holds: 50 or 0.")
     ] = None,
@@ -171,53 +173,75 @@ def advise_command(
         typer.Option(help="Points so far, bonuses included (default: what the card implies)."),
     ] = None,
     batch: Annotated[
-        bool, typer.Option("--batch", help="Read one JSON situation per line from stdin.")
+        bool,
+        typer.Option(
+            "--batch",
+            help="Read one JSON situation per line from stdin (the fields of --dice ... "
+            "--score in each line; --rules is the default of its 'rules').",
+        ),
     ] = False,
     target: Annotated[
         int | None,
         typer.Option(
-            help="Price options by P(final score >= TARGET) instead of the expected score: "
+            help="Price options by P(final score >= TARGET), TARGET from 1 to the highest "
+            "final score of the rules (1575 for yahtzee), instead of the expected score: "
             "with the rest of the game played for the target (exact; the first use builds "
             "the high-score table, minutes, then cached), or see --target-play."
         ),
     ] = None,
     target_play: Annotated[
-        str,
+        str | None,
         typer.Option(
             help="With --target: how the rest of the game is played, 'high-score' (for the "
-            "target, exact) or 'expected' (for the expected score; remaining-score tables)."
+            "target, exact; the default) or 'expected' (for the expected score; "
+            "remaining-score tables)."
         ),
-    ] = "high-score",
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Price every option of a decision: expected final score and regret, best first."""
     if batch:
-        if target is not None:
-            raise InvalidStateError("--target cannot be combined with --batch")
+        given = {"--dice": dice, "--rolls-left": rolls_left, "--filled": filled,
+                 "--upper": upper, "--yahtzee-box": yahtzee_box, "--score": score,
+                 "--target": target, "--target-play": target_play}  # fmt: skip
+        unused = [option for option, value in given.items() if value is not None]
+        if unused:
+            raise InvalidStateError(
+                f"--batch reads every situation from standard input; {', '.join(unused)} "
+                "cannot be combined with it (give the fields in each JSON line)"
+            )
         _advise_batch(rules)
         return
     if dice is None or rolls_left is None:
         raise InvalidStateError("advise needs --dice and --rolls-left (or --batch)")
+    if target_play is not None and target is None:
+        raise InvalidStateError(
+            "--target-play says how the game is played for a --target; give --target too"
+        )
+    if target_play is None:
+        target_play = "high-score"
     if target_play not in ("high-score", "expected"):
         raise InvalidStateError(
             f"--target-play must be 'high-score' or 'expected', not {target_play!r}"
         )
     r = preset(rules)
+    upper = 0 if upper is None else upper
     sit = make_situation(r, dice, rolls_left, parse_filled(filled), upper, yahtzee_box, score)
-    if target is not None and target_play == "high-score":
-        from stratagem.games.yahtzee.high_score import HighScoreStrategy, check_target
+    if target is not None:
+        from stratagem.games.yahtzee.high_score import check_target
 
-        check_target(target)  # a bad target fails before the table is opened
+        check_target(target, r)  # a bad target fails before any table is built or opened
+    if target is not None and target_play == "high-score":
+        from stratagem.games.yahtzee.high_score import HighScoreStrategy
+
         solution = _solution(r, quiet=as_json)
         with _build_progress(r, "high-score table", as_json) as progress:
             table = _high_score_for(solution, (sit.mask, sit.upper, sit.flag), progress)
         advice = HighScoreStrategy(solution, target, table).advise_situation(sit)
         column = f"P(final >= {target})"
     elif target is not None:
-        from stratagem.games.yahtzee.match import target_win_table
         from stratagem.games.yahtzee.winning import ChanceAdvisor
 
-        target_win_table(target)  # a bad target fails before the tables are built
         if not as_json:
             err.print("building or loading the remaining-score tables ...")
         advice = ChanceAdvisor(_solution(r, quiet=as_json)).advise_target(sit, target)
@@ -386,7 +410,7 @@ def _high_score_for(solution: Solution, card: tuple[int, int, int], progress: An
     return H.high_score_table(solution, progress=progress)
 
 
-def _high_score_target(policy: str) -> int | None:
+def _high_score_target(policy: str, rules: YahtzeeRules) -> int | None:
     """T of ``high-score:target=T``; None for another policy name; a bad T is an error."""
     if not policy.startswith("high-score"):
         return None
@@ -398,7 +422,7 @@ def _high_score_target(policy: str) -> int | None:
         raise InvalidStateError(
             f"write the high-score strategy as high-score:target=T, not {policy!r}"
         )
-    return check_target(int(text))
+    return check_target(int(text), rules)
 
 
 @app.command("distribution")
@@ -441,7 +465,8 @@ def distribution_command(
         score_distribution,
     )
 
-    target = _high_score_target(policy)
+    r = preset(rules)
+    target = _high_score_target(policy, r)
     if target is None and policy not in POLICIES:
         raise InvalidStateError(
             f"unknown Yahtzee strategy {policy!r}; the strategies are: {', '.join(POLICIES)}, "
@@ -451,11 +476,11 @@ def distribution_command(
         raise InvalidStateError(f"--plot must name a .png file, not {plot!r}")
     if plot is not None:
         check_writable_target(Path(plot), "plot")  # a folder or a missing folder: before work
-    r = preset(rules)
     boxes = parse_filled(filled)
     card = make_situation(r, (1, 1, 1, 1, 1), 2, boxes, upper, yahtzee_box, score)
     if len(boxes) == r.num_categories:
         raise InvalidStateError("every box is filled: the game is over")
+    boxes = [c for c in r.categories if c in card.filled]  # --yahtzee-box fills its box too
     start = time.perf_counter()
     # The empty card's distribution, once computed, is a cache file: read it without
     # solving anything (this path imports neither the solved table nor numba).
@@ -593,8 +618,8 @@ def high_score_command(
         ) from None
     if not numbers:
         raise InvalidStateError("--targets names no target; give e.g. --targets 200,300")
-    wanted = [check_target(t) for t in numbers]  # the range, named, before the build
     r = preset(rules)
+    wanted = [check_target(t, r) for t in numbers]  # the range, named, before the build
     solution = _solution(r, quiet=as_json)
     start = time.perf_counter()
     with _build_progress(r, "high-score table", as_json) as progress:

@@ -49,8 +49,15 @@ from stratagem.core.lazy import LazyModule
 from stratagem.core.tables import MappedTable, TableCache, TableWriter
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee import one_turn as O
+from stratagem.games.yahtzee.rules import YahtzeeRules
 from stratagem.games.yahtzee.solver import KernelRules, Solution, reachable_states, solve
-from stratagem.games.yahtzee.state import Keep, Score, Situation, YahtzeeState
+from stratagem.games.yahtzee.state import (
+    Keep,
+    Score,
+    Situation,
+    YahtzeeState,
+    highest_final_score,
+)
 
 HK = LazyModule("stratagem.games.yahtzee._high_score_kernels")
 
@@ -67,12 +74,31 @@ Progress = Callable[[int, int], None]
 """Called as ``progress(states_done, states_total)`` while building."""
 
 
-def check_target(target: object) -> int:
-    """``target`` as an int in 0..MAX_TARGET; anything else raises :class:`InvalidStateError`."""
+def check_target(target: object, rules: YahtzeeRules | None = None) -> int:
+    """``target`` as an int; anything else raises :class:`InvalidStateError`.
+
+    A target a user asks for (``rules`` given) lies in 1..the highest final score of the
+    rules (:func:`.state.highest_final_score`, 1,575 for Yahtzee): 0 is reached by every
+    game and more than the highest score by none, so neither is worth a table build. The
+    library's own passes (no ``rules``) also take reached and unreachable targets, in
+    0..MAX_TARGET.
+
+    >>> from stratagem.games.yahtzee.rules import preset
+    >>> try:
+    ...     check_target(2000, preset("yahtzee"))
+    ... except InvalidStateError as exc:
+    ...     print(exc)
+    a target score must lie in 1..1575 (the highest final score of yahtzee), not 2000
+    """
     if isinstance(target, bool) or not isinstance(target, int | np.integer):
         raise InvalidStateError(f"a target score must be a whole number, got {target!r}")
-    if not 0 <= int(target) <= MAX_TARGET:
-        raise InvalidStateError(f"a target score must lie in 0..{MAX_TARGET}, not {target}")
+    if rules is None:
+        low, high, why = 0, MAX_TARGET, ""
+    else:
+        low, high = 1, highest_final_score(rules)
+        why = f" (the highest final score of {rules.name})"
+    if not low <= int(target) <= high:
+        raise InvalidStateError(f"a target score must lie in {low}..{high}{why}, not {target}")
     return int(target)
 
 

@@ -451,6 +451,23 @@ def box_maximum(rules: YahtzeeRules, category: str) -> int:
     )  # fmt: skip
 
 
+@cache
+def highest_final_score(rules: YahtzeeRules) -> int:
+    """The highest final score ``rules`` allow: every box at its best, the upper bonus, and
+    (with a Yahtzee bonus) a bonus Yahtzee in every box but the Yahtzee box itself.
+
+    >>> from stratagem.games.yahtzee.rules import preset
+    >>> highest_final_score(preset("yahtzee")), highest_final_score(preset("yatzy"))
+    (1575, 374)
+    """
+    bonuses = rules.num_categories - 1 if rules.has_yahtzee_bonus else 0
+    return (
+        sum(box_maximum(rules, c) for c in rules.categories)
+        + rules.upper_bonus  # the threshold is at most 105, five of each face
+        + bonuses * rules.yahtzee_bonus
+    )
+
+
 def upper_totals(rules: YahtzeeRules, filled: frozenset[str] | set[str]) -> set[int]:
     """Every upper total the filled upper boxes can hold."""
     totals = {0}
