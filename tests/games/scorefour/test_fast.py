@@ -12,7 +12,7 @@ from stratagem.games.pig.state import PigState
 from stratagem.games.scorefour import _kernels as K
 from stratagem.games.scorefour.board import parse_peg
 from stratagem.games.scorefour.fast import decode, encode, fast_game, policy, rollout
-from stratagem.games.scorefour.state import DRAW, ScoreFourState
+from stratagem.games.scorefour.state import DRAW, ScoreFourState, has_four
 
 DRAWN = "ooxxxxoooooxxoox/xxxoxooxoxxxxooo/oxoxoxxoxoxxooxx/ooxoxooxooxoxxxo"
 """A full board without a line (tests/games/scorefour/test_state.py); O's last bead is on d4."""
@@ -100,6 +100,56 @@ def test_the_tactical_playout_blocks_an_immediate_loss() -> None:
     random_results = [rollout(state, "random", rng) for _ in range(300)]
     tactical_results = [rollout(state, "tactical", rng) for _ in range(300)]
     assert np.mean([r[0] for r in tactical_results]) > np.mean([r[0] for r in random_results])
+
+
+_M64 = (1 << 64) - 1
+
+
+def splitmix_below(stream: list[int], n: int) -> int:
+    """``core._rng_kernels.below`` in Python: SplitMix64 (Steele, Lea & Flood 2014)."""
+    stream[0] = (stream[0] + 0x9E3779B97F4A7C15) & _M64
+    z = stream[0]
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    z ^= z >> 31
+    return ((z >> 32) * n) >> 32
+
+
+def reference_rollout(state: ScoreFourState, tactical: bool, seed: int) -> tuple[float, ...]:
+    """The compiled playout written again over the protocol, drawing the same numbers."""
+    stream = [seed]
+    heights = state.heights()
+    pegs = [p for p in range(16) if heights[p] < 4]  # removed by swapping in the last
+    while not state.is_terminal():
+        i = splitmix_below(stream, len(pegs))
+        if tactical:
+            me = state.player
+            order = [(i + k) % len(pegs) for k in range(len(pegs))]
+            drop = {j: 1 << state.drop_cell(pegs[j]) for j in order}
+            wins = [j for j in order if has_four(state.beads[me] | drop[j])]
+            blocks = [j for j in order if has_four(state.beads[1 - me] | drop[j])]
+            i = (wins or blocks or [i])[0]
+        peg = pegs[i]
+        state = state.apply(peg)
+        heights[peg] += 1
+        if heights[peg] == 4:
+            pegs[i] = pegs[-1]
+            pegs.pop()
+    return state.returns()
+
+
+@pytest.mark.parametrize("name", ["random", "tactical"])
+def test_the_compiled_playout_is_the_policy_over_the_protocol(name: str) -> None:
+    rng = np.random.default_rng(21)
+    out = np.empty(2)
+    starts = [ScoreFourState.new(), ScoreFourState.from_string(DRAWN[:-2] + "..")]
+    for _ in range(20):
+        game = random_game(rng)
+        starts.append(game[int(rng.integers(len(game)))])
+    for state in starts:
+        for seed in range(10):
+            K.fast_rollout(encode(state), np.array([seed], np.uint64), policy(name), out)
+            assert tuple(out) == reference_rollout(state, name == "tactical", seed)
 
 
 def test_seeded_rollouts_repeat() -> None:

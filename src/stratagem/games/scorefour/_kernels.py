@@ -556,13 +556,42 @@ def fast_returns(s, out):
 
 
 @njit(cache=True, nogil=True)
+def _add_threats(mine, theirs, c, threats):
+    """``threats`` (cells where ``mine`` would complete a line) with the lines through ``c``."""
+    for j in range(7):
+        i = LINES_THROUGH[c, j]
+        if i < 0:
+            break
+        m = LINE_MASKS[i]
+        if theirs & m == U0 and popcount(mine & m) == 3:
+            threats |= m & ~mine
+    return threats
+
+
+@njit(cache=True, nogil=True)
+def _pick(pegs, n, heights, start, cells):
+    """The index in ``pegs[:n]`` of the first peg, from ``start`` on, whose drop cell is in
+    ``cells`` (-1 if none)."""
+    for k in range(n):
+        j = start + k
+        if j >= n:
+            j -= n
+        p = pegs[j]
+        if (cells >> np.uint64(heights[p] * 16 + p)) & U1:
+            return j
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def fast_rollout(s, rng, policy, out):
     """Play the encoded state to the end, drawing from ``rng``; write the returns to ``out``.
 
     ``policy[0]`` is ``ROLLOUT_RANDOM``: a uniformly random open peg, or
     ``ROLLOUT_TACTICAL``: a peg that wins at once, else one that takes a cell
     where the opponent would win at once, else a random peg (the open pegs are
-    scanned from a random one, so ties fall at random).
+    scanned from a random one, so ties fall at random). The tactical playout
+    keeps each side's threats, the empty cells that would complete one of its
+    lines, as a mask updated with the lines through each new bead.
     """
     winner = s[FAST_WINNER]
     if winner == FAST_IN_PLAY:
@@ -582,6 +611,13 @@ def fast_rollout(s, rng, policy, out):
             if h < 4:
                 pegs[n] = p
                 n += 1
+        threats = np.zeros(2, dtype=np.uint64)
+        if tactical:
+            for i in range(N_LINES):
+                m = LINE_MASKS[i]
+                for side in range(2):
+                    if beads[1 - side] & m == U0 and popcount(beads[side] & m) == 3:
+                        threats[side] |= m & ~beads[side]
         player = popcount(occ) & 1
         while True:
             if n == 0:
@@ -589,31 +625,23 @@ def fast_rollout(s, rng, policy, out):
                 break
             i = below(rng, n)
             if tactical:
-                # Scan from the random start, so that ties fall at random.
-                mine = beads[player]
-                theirs = beads[1 - player]
-                block = -1
-                for k in range(n):
-                    j = i + k
-                    if j >= n:
-                        j -= n
-                    p = pegs[j]
-                    c = heights[p] * 16 + p
-                    bit = U1 << np.uint64(c)
-                    if wins_at(mine | bit, c):
-                        block = -2
-                        i = j
-                        break
-                    if block == -1 and wins_at(theirs | bit, c):
-                        block = j
-                if block >= 0:
-                    i = block
+                free = ~occ & ((occ << U16) | LEVEL0)
+                if threats[player] & free:
+                    i = _pick(pegs, n, heights, i, threats[player])
+                elif threats[1 - player] & free:
+                    i = _pick(pegs, n, heights, i, threats[1 - player])
             p = pegs[i]
             c = heights[p] * 16 + p
-            beads[player] |= U1 << np.uint64(c)
+            bit = U1 << np.uint64(c)
+            beads[player] |= bit
+            occ |= bit
             if wins_at(beads[player], c):
                 winner = player
                 break
+            if tactical:
+                threats[0] &= ~bit
+                threats[1] &= ~bit
+                threats[player] = _add_threats(beads[player], beads[1 - player], c, threats[player])
             heights[p] += 1
             if heights[p] == 4:
                 n -= 1
