@@ -124,7 +124,7 @@ def test_bad_parameters_are_refused_by_name(spec: str, message: str) -> None:
 def test_the_registry_lists_mcts_with_the_score_four_playouts_and_c() -> None:
     params = {p.name: p for p in GAME.agent_info("mcts").params}
     assert params["rollout"].choices == ("random", "tactical")
-    assert params["rollout"].default == "random"
+    assert params["rollout"].default == "tactical"
     assert params["c"].default == MCTS_C == 1.41  # Score Four's own; Pig keeps 0.71
     pig = {p.name: p for p in load_game("pig").agent_info("mcts").params}
     assert pig["c"].default == 0.71 and pig["c"].low == params["c"].low
