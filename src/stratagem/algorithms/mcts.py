@@ -85,7 +85,7 @@ import math
 import random
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -172,15 +172,23 @@ def agent_info(
     rollout: Param,
     make_fast: Callable[[Any], FastGame | None] | None = None,
     rollout_fn: RolloutFn | None = None,
+    *,
+    c: float | None = None,
 ) -> AgentInfo:
     """The registry entry of an MCTS agent for a game: its playout policies
-    (``rollout``), compiled playout and compiled interface (``make_fast(rules)``)."""
+    (``rollout``), compiled playout, compiled interface (``make_fast(rules)``)
+    and, if given, the game's default exploration constant ``c`` (else 0.71).
+    """
 
     def make(rules: Any, c: float, sims: int, rollout: str, expand: int, seed: int | None) -> MCTS:
         fast = make_fast(rules) if make_fast is not None else None
         return MCTS(c, sims, rollout, seed, expand_after=expand, rollout_fn=rollout_fn, fast=fast)
 
     params = tuple(rollout if p.name == "rollout" else p for p in PARAMS)
+    if c is not None:
+        params = tuple(
+            replace(p, default=p.check(c, "mcts")) if p.name == "c" else p for p in params
+        )
     return AgentInfo("mcts", summary, make, params)
 
 

@@ -1,4 +1,5 @@
-"""Numba kernels for Score Four: perft, the paper's static evaluation, alpha-beta.
+"""Numba kernels for Score Four: perft, the paper's static evaluation, alpha-beta, and
+the compiled game interface for MCTS (``fast_*``).
 
 Boards are ``uint64[2]`` bead masks indexed by player, with ``heights[peg]``
 (beads on each peg) kept beside them. Every bit operation stays in uint64:
@@ -10,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from stratagem.core._rng_kernels import below
 from stratagem.games.scorefour.board import (
     LINE_COUNT,
     LINE_MASKS,
@@ -453,3 +455,196 @@ def search_root(beads, heights, player, depth, params, tt_key, tt_val, tt_depth,
         tt_flag[slot] = EXACT
         tt_move[slot] = SYM_PEG[k, best_move]
     return best_move, best, stats[0], False
+
+
+# ---------------------------------------------------------------------------
+# The compiled game interface of :mod:`stratagem.games.scorefour.fast` (for
+# :mod:`stratagem.algorithms.mcts_compiled`): a ``ScoreFourState`` as an int64
+# array and the moves of ``ScoreFourState.apply`` over it. They live in this
+# file, beside ``wins_at``, because numba's cache and the compiled search's
+# pinned kernel keys track a kernel's own file only: a change to the win test
+# must recompile the search that inlines it.
+
+FAST_BEADS0 = 0  # X's beads, the uint64 mask's bits as an int64
+FAST_BEADS1 = 1  # O's beads
+FAST_WINNER = 2  # FAST_IN_PLAY, 0 or 1, or FAST_DRAW
+FAST_SIZE = 3
+FAST_IN_PLAY = -1
+FAST_DRAW = 2
+
+ROLLOUT_RANDOM = 0
+ROLLOUT_TACTICAL = 1
+TOP_LEVEL = 48
+"""The first cell of the top level: a peg is full when its top cell is taken."""
+
+
+@njit(cache=True, nogil=True)
+def fast_occupied(s):
+    return np.uint64(s[FAST_BEADS0]) | np.uint64(s[FAST_BEADS1])
+
+
+@njit(cache=True, nogil=True)
+def fast_player(s):
+    """The side to move (beads on the board, mod 2), -2 once the game is over."""
+    if s[FAST_WINNER] != FAST_IN_PLAY:
+        return -2
+    return popcount(fast_occupied(s)) & 1
+
+
+@njit(cache=True, nogil=True)
+def fast_legal(s, out):
+    """The pegs that are not full, in increasing order (``ScoreFourState.legal_actions``)."""
+    if s[FAST_WINNER] != FAST_IN_PLAY:
+        return 0
+    occ = fast_occupied(s)
+    n = 0
+    for p in range(16):
+        if (occ >> np.uint64(TOP_LEVEL + p)) & U1 == U0:
+            out[n] = p
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def fast_apply(s, code, out):
+    """``ScoreFourState.apply``: drop the mover's bead on peg ``code`` (not full)."""
+    for i in range(FAST_SIZE):
+        out[i] = s[i]
+    occ = fast_occupied(s)
+    c = code
+    while (occ >> np.uint64(c)) & U1:
+        c += 16
+    bit = U1 << np.uint64(c)
+    player = popcount(occ) & 1
+    mine = np.uint64(s[FAST_BEADS0 + player]) | bit
+    out[FAST_BEADS0 + player] = np.int64(mine)
+    if wins_at(mine, c):
+        out[FAST_WINNER] = player
+    elif occ | bit == FULL:
+        out[FAST_WINNER] = FAST_DRAW
+
+
+@njit(cache=True, nogil=True)
+def fast_sample(s, rng):
+    """Never called: Score Four has no chance node (the search needs the signature)."""
+    return np.int64(0)
+
+
+@njit(cache=True, nogil=True)
+def fast_outcome_index(s, outcome):
+    """Never called, as :func:`fast_sample`."""
+    return np.int64(0)
+
+
+@njit(cache=True, nogil=True)
+def _write_returns(winner, out):
+    if winner == 0 or winner == 1:
+        out[winner] = 1.0
+        out[1 - winner] = 0.0
+    elif winner == FAST_DRAW:
+        out[0] = 0.5
+        out[1] = 0.5
+    else:
+        out[0] = 0.0
+        out[1] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def fast_returns(s, out):
+    """1 to the winner and 0 to the loser, 0.5 each for a draw (0 to both before the end)."""
+    _write_returns(s[FAST_WINNER], out)
+
+
+@njit(cache=True, nogil=True)
+def _add_threats(mine, theirs, c, threats):
+    """``threats`` (cells where ``mine`` would complete a line) with the lines through ``c``."""
+    for j in range(7):
+        i = LINES_THROUGH[c, j]
+        if i < 0:
+            break
+        m = LINE_MASKS[i]
+        if theirs & m == U0 and popcount(mine & m) == 3:
+            threats |= m & ~mine
+    return threats
+
+
+@njit(cache=True, nogil=True)
+def _pick(pegs, n, heights, start, cells):
+    """The index in ``pegs[:n]`` of the first peg, from ``start`` on, whose drop cell is in
+    ``cells`` (-1 if none)."""
+    for k in range(n):
+        j = start + k
+        if j >= n:
+            j -= n
+        p = pegs[j]
+        if (cells >> np.uint64(heights[p] * 16 + p)) & U1:
+            return j
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def fast_rollout(s, rng, policy, out):
+    """Play the encoded state to the end, drawing from ``rng``; write the returns to ``out``.
+
+    ``policy[0]`` is ``ROLLOUT_RANDOM``: a uniformly random open peg, or
+    ``ROLLOUT_TACTICAL``: a peg that wins at once, else one that takes a cell
+    where the opponent would win at once, else a random peg (the open pegs are
+    scanned from a random one, so ties fall at random). The tactical playout
+    keeps each side's threats, the empty cells that would complete one of its
+    lines, as a mask updated with the lines through each new bead.
+    """
+    winner = s[FAST_WINNER]
+    if winner == FAST_IN_PLAY:
+        tactical = policy[0] == ROLLOUT_TACTICAL
+        beads = np.empty(2, dtype=np.uint64)
+        beads[0] = np.uint64(s[FAST_BEADS0])
+        beads[1] = np.uint64(s[FAST_BEADS1])
+        occ = beads[0] | beads[1]
+        heights = np.empty(16, dtype=np.int64)
+        pegs = np.empty(16, dtype=np.int64)  # the open pegs, in no particular order
+        n = 0
+        for p in range(16):
+            h = 0
+            while h < 4 and (occ >> np.uint64(h * 16 + p)) & U1:
+                h += 1
+            heights[p] = h
+            if h < 4:
+                pegs[n] = p
+                n += 1
+        threats = np.zeros(2, dtype=np.uint64)
+        if tactical:
+            for i in range(N_LINES):
+                m = LINE_MASKS[i]
+                for side in range(2):
+                    if beads[1 - side] & m == U0 and popcount(beads[side] & m) == 3:
+                        threats[side] |= m & ~beads[side]
+        player = popcount(occ) & 1
+        while True:
+            if n == 0:
+                winner = FAST_DRAW
+                break
+            i = below(rng, n)
+            if tactical:
+                free = ~occ & ((occ << U16) | LEVEL0)
+                if threats[player] & free:
+                    i = _pick(pegs, n, heights, i, threats[player])
+                elif threats[1 - player] & free:
+                    i = _pick(pegs, n, heights, i, threats[1 - player])
+            p = pegs[i]
+            c = heights[p] * 16 + p
+            bit = U1 << np.uint64(c)
+            beads[player] |= bit
+            occ |= bit
+            if wins_at(beads[player], c):
+                winner = player
+                break
+            if tactical:
+                threats[0] &= ~bit
+                threats[1] &= ~bit
+                threats[player] = _add_threats(beads[player], beads[1 - player], c, threats[player])
+            heights[p] += 1
+            if heights[p] == 4:
+                n -= 1
+                pegs[i] = pegs[n]
+            player = 1 - player
+    _write_returns(winner, out)

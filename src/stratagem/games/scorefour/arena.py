@@ -6,8 +6,13 @@ arena and the web page all build Score Four agents from here.
 
 from __future__ import annotations
 
+import numpy as np
+
+from stratagem.algorithms import mcts
 from stratagem.algorithms.decision_analysis import DecisionAnalysisConfig
+from stratagem.algorithms.mcts_compiled import FastGame
 from stratagem.core.agent import Agent, RandomAgent
+from stratagem.core.game import State
 from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
 from stratagem.games.scorefour.board import CELLS
 from stratagem.games.scorefour.players import (
@@ -21,6 +26,12 @@ from stratagem.games.scorefour.state import RULES, ScoreFourState
 
 MAX_SECONDS = 3600.0
 """Longest time per move a minimax agent may take."""
+MCTS_C = 1.41
+"""The MCTS agent's default exploration constant: with 0.71 (the generic default) a
+blocking move whose first playouts lost can starve among 16 moves; at 5,000 simulations
+c = 1.41 beat c = 0.71 in 68.8% (60.0-76.4%) of 120 games and drew level with c = 2.
+Tactical playouts cost about twice the random ones; at 10,000 simulations they beat random
+ones at 20,000 in 65.0% (55.3-73.6%) of 100 games, hence the default."""
 
 
 def _rules(name: str) -> str:
@@ -35,6 +46,18 @@ def _minimax(rules: str, depth: int | None, seconds: float | None) -> Agent:
 
 def _decision_analysis(rules: str, depth: int, f0: float, beta: float, keep: int) -> Agent:
     return decision_analysis(DecisionAnalysisConfig(depth=depth, f0=f0, beta=beta, keep=keep))
+
+
+def _fast(rules: str) -> FastGame:
+    from stratagem.games.scorefour.fast import fast_game  # compiled: loaded on first use
+
+    return fast_game(rules)
+
+
+def _rollout(state: State, policy: str, rng: np.random.Generator) -> tuple[float, ...]:
+    from stratagem.games.scorefour.fast import rollout
+
+    return rollout(state, policy, rng)
 
 
 AGENTS = (
@@ -66,6 +89,15 @@ AGENTS = (
                required=True),),
     ),
     AgentInfo("random", "uniformly random legal move", lambda rules: RandomAgent()),
+    mcts.agent_info(
+        "Monte Carlo tree search (UCT; compiled tree and playouts)",
+        Param("rollout", str, "tactical", "playout policy: tactical (win at once, else block "
+              "the opponent's immediate win, else random), or random",
+              choices=("random", "tactical")),
+        make_fast=_fast,
+        rollout_fn=_rollout,
+        c=MCTS_C,
+    ),
 )  # fmt: skip
 
 GAME = GameSpec(
