@@ -345,8 +345,10 @@ class Evaluator:
         info, word, feats = self.placements(gen, board, rack)
         gives, xfeats = self.others(rack, state.bag_size() >= RACK_SIZE)
         bonus, xbonus = self.closing_points(state, info, word, gives, closing)
-        values = feats @ weights + SCORE_WEIGHT * bonus
-        order = np.argsort(-values, kind="stable")
+        weighed = feats @ weights
+        values = weighed + SCORE_WEIGHT * bonus
+        # best first; among equal values the higher weighed sum, then the order generated
+        order = np.lexsort((np.arange(values.shape[0]), -weighed, -values))
         out = [
             Candidate(_placement(info[k], word[k], state), feats[k].copy(), values[k], bonus[k])
             for k in (order if top is None else order[:top])
