@@ -11,7 +11,13 @@ from stratagem.games.scorefour.board import parse_peg, peg_name
 from stratagem.games.scorefour.players import move_qualities
 from stratagem.games.scorefour.search import Minimax
 from stratagem.games.scorefour.state import ScoreFourState
-from stratagem.web.scorefour import HINT_DEPTH, MAX_DA_DEPTH, MAX_MINIMAX_DEPTH, MAX_SECONDS
+from stratagem.web.scorefour import (
+    HINT_DEPTH,
+    MAX_DA_DEPTH,
+    MAX_MCTS_SIMS,
+    MAX_MINIMAX_DEPTH,
+    MAX_SECONDS,
+)
 
 API = "/api/scorefour"
 
@@ -40,6 +46,19 @@ def test_as_o_the_ai_has_already_moved(client: TestClient) -> None:
     assert [m["by_ai"] for m in game["history"]] == [True]
     assert sum(game["heights"]) == 1 and game["to_move"] == "o" and game["your_turn"]
     assert game["skill"] is None  # minimax keeps no estimate of the player
+
+
+def test_the_mcts_opponent_stops_a_row_on_the_bottom_level(client: TestClient) -> None:
+    # The player (X) drops beads in a1, a2, a3, a4: a row of the bottom level unless the
+    # compiled MCTS blocks it in time (a bead of O in that row, or one that lifts X's).
+    game = new(client, ai="mcts", sims=3000, seed=2)
+    assert game["skill"] is None and game["your_turn"]
+    for peg in ("a1", "a2", "a3", "a4"):
+        if game["winner"] is not None:
+            break
+        game = act(client, game["id"], peg)
+    assert game["winner"] != "x", game["history"]
+    assert any(m["by_ai"] and m["action"] in ("a1", "a2", "a3", "a4") for m in game["history"])
 
 
 def test_a_move_gets_its_quality_and_the_ai_replies(client: TestClient) -> None:
@@ -115,6 +134,8 @@ def test_a_full_peg_is_refused_naming_the_open_pegs(client: TestClient) -> None:
         ({"seconds": MAX_SECONDS + 0.5}, "seconds"),
         ({"seconds": 0}, "seconds"),
         ({"da_depth": MAX_DA_DEPTH + 1}, "da_depth"),
+        ({"sims": MAX_MCTS_SIMS + 1}, "sims"),
+        ({"sims": 99}, "sims"),
         ({"f0": 1.5}, "f0"),
         ({"beta": -0.1}, "beta"),
         ({"ai": "alphazero"}, "ai"),

@@ -88,3 +88,19 @@ def test_minimax_opponent_and_the_phone_layout(phone: Any, screenshot: Any) -> N
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390  # nothing wider than the phone
     screenshot(phone, "scorefour-phone-dark")
+
+
+def test_the_mcts_opponent_is_offered_with_its_simulations(page: Any) -> None:
+    page.goto("/scorefour")
+    page.wait_for_selector("#status:has-text('Your move')")
+    page.select_option("#ai", "mcts")
+    assert page.locator("#sims").is_visible() and not page.locator("#da-depth").is_visible()
+    assert not page.locator("#depth").is_visible()
+    page.fill("#sims", "2000")
+    page.select_option("#human", "o")  # the AI starts
+    before = page.evaluate("() => location.search")
+    page.click("#new-game")
+    page.wait_for_function("(old) => location.search !== old", arg=before)
+    page.wait_for_function("() => document.querySelectorAll('#moves div').length === 1")
+    assert page.locator(".sf-cell:has-text('X')").count() == 1  # the AI's bead
+    assert "mcts:sims=2000" in page.locator("#ai-label").inner_text()

@@ -1,4 +1,5 @@
-"""Score Four on the web: play the decision-analysis AI or minimax, with move quality and hints.
+"""Score Four on the web: play the decision-analysis AI, minimax or MCTS, with move quality
+and hints.
 
 The page shows the four levels side by side; a click on a peg drops a bead.
 After each of the player's moves the API reports its quality on the scale of
@@ -38,6 +39,8 @@ MAX_MINIMAX_DEPTH = 12
 """Deepest minimax opponent offered (with the time cap it rarely finishes more than 8-9)."""
 MAX_SECONDS = 2.0
 """Most thinking time per AI move, in seconds."""
+MAX_MCTS_SIMS = 200_000
+"""Most MCTS simulations a move offered (about half a second with the compiled search)."""
 MAX_DA_DEPTH = 3
 """Deepest decision-analysis look-ahead (depth 4 costs seconds in Python per move)."""
 HINT_DEPTH = 5
@@ -188,6 +191,8 @@ def ai_spec(config: NewGame) -> str:
     """The registry spec of the opponent a new-game request asks for."""
     if config.ai == "minimax":
         return f"minimax:depth={config.depth},seconds={config.seconds}"
+    if config.ai == "mcts":
+        return f"mcts:sims={config.sims}"
     return f"decision-analysis:depth={config.da_depth},f0={config.f0},beta={config.beta}"
 
 
@@ -199,13 +204,16 @@ class NewGame(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    ai: Literal["decision-analysis", "minimax"] = Field(
+    ai: Literal["decision-analysis", "minimax", "mcts"] = Field(
         "decision-analysis", description="the opponent"
     )
     human: Literal["x", "o"] = Field("x", description="the player's side; X moves first")
     depth: int = Field(4, ge=1, le=MAX_MINIMAX_DEPTH, description="minimax: plies searched")
     seconds: float = Field(
         1.0, gt=0, le=MAX_SECONDS, description="minimax: most thinking time per move"
+    )
+    sims: int = Field(
+        20_000, ge=100, le=MAX_MCTS_SIMS, description="Monte Carlo tree search: simulations a move"
     )
     da_depth: int = Field(2, ge=1, le=MAX_DA_DEPTH, description="decision analysis: look-ahead")
     f0: float = Field(

@@ -155,6 +155,8 @@ function settings() {
   if (ai === "minimax") {
     body.depth = Number($("depth").value);
     body.seconds = Number($("seconds").value);
+  } else if (ai === "mcts") {
+    body.sims = Number($("sims").value);
   } else {
     body.da_depth = Number($("da-depth").value);
     body.beta = Number($("beta").value);
@@ -234,9 +236,10 @@ function focusBoard() {
 // --- start --------------------------------------------------------------------------------
 
 function syncSetup() {
-  const mm = $("ai").value === "minimax";
-  document.querySelectorAll(".mm-only").forEach((n) => n.classList.toggle("hidden", !mm));
-  document.querySelectorAll(".da-only").forEach((n) => n.classList.toggle("hidden", mm));
+  const ai = $("ai").value;
+  document.querySelectorAll(".mm-only").forEach((n) => n.classList.toggle("hidden", ai !== "minimax"));
+  document.querySelectorAll(".mcts-only").forEach((n) => n.classList.toggle("hidden", ai !== "mcts"));
+  document.querySelectorAll(".da-only").forEach((n) => n.classList.toggle("hidden", ai !== "decision-analysis"));
 }
 
 async function start() {
