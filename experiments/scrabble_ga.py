@@ -249,6 +249,12 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "greedy",
         "ENABLE: equity with the closing rule (going out, tiles kept) vs greedy",
     ),
+    "cz-equity-closing-greedy": (
+        "czech",
+        EQ,
+        "greedy",
+        "Czech: equity with the closing rule (going out, tiles kept) vs greedy",
+    ),
     # each against the others again with the players shipped since session 29 (the letter-pair
     # leave table): the rows above were played with the two-round table (session 31)
     "enable-pairs-equity-tuned": (
