@@ -163,7 +163,7 @@ def _explain(
         state = replace(state, racks=tuple(rest))
     phase = phase_of(state)
     weights = agent.weights_for(phase)  # type: ignore[attr-defined]
-    cands = agent.candidates(state)[:top]  # type: ignore[attr-defined]
+    cands = agent.ranked(state, top)[0]  # type: ignore[attr-defined]
     if as_json:
         rows = [
             {"action": str(c.action), "value": c.value / 1000.0, "terms": term_table(c, weights),
