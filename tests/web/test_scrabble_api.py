@@ -168,23 +168,33 @@ def test_a_game_played_by_the_advice_reaches_its_end(client: TestClient) -> None
 
 def test_the_assistant_lists_the_top_moves_of_a_position(client: TestClient) -> None:
     rows = with_row(7, "......CAT......")
-    response = client.post(
-        f"{API}/analyse", json={"position": position(rows), "rack": "SERTIAN", "top": 4}
-    )
-    assert response.status_code == 200, response.text
-    result = response.json()
+    body = {"position": position(rows), "rack": "SERTIAN", "top": 4}
+    by_score = client.post(f"{API}/analyse", json={**body, "rank": "score"})
+    assert by_score.status_code == 200, by_score.text
+    result = by_score.json()
     lex = default_lexicon("english")
     own = generate_moves(board_from_text(rows, lex.tiles), lex.tiles.rack_counts("SERTIAN"), lex)
     assert [m["action"] for m in result["moves"]] == [str(m) for m in own[:4]]
-    assert result["total"] == len(own) and result["board"] == rows
+    assert result["total"] == len(own) and result["board"] == rows and result["rank"] == "score"
     for move in result["moves"]:
         for tile in move["tiles"]:
             assert rows[tile["row"]][tile["col"]] == "."  # only new tiles are listed
+    # By default the coach ranks them: the equity player's own list for this rack.
+    coached = client.post(f"{API}/analyse", json=body).json()
+    state = read_position(position(rows, "SERTIAN -"), lex)
+    coach = load_game("scrabble").make_agent("english", parse_spec("equity:endgame=off"))
+    mine, total = coach.ranked(state, 4)  # type: ignore[attr-defined]
+    assert [m["action"] for m in coached["moves"]] == [str(c.action) for c in mine]
+    assert coached["total"] == total == len(own) and coached["rank"] == "value"
+    assert [m["value"] for m in coached["moves"]] == [round(c.value / 1000, 2) for c in mine]
+    # Each row by score carries the coach's value and what it gives up against the coach's best.
+    for m in result["moves"]:
+        assert m["behind"] == pytest.approx(coached["moves"][0]["value"] - m["value"], abs=0.02)
 
 
 def test_a_blank_is_played_as_a_lower_case_letter(client: TestClient) -> None:
     rows = with_row(7, "......CAT......")
-    body = {"position": position(rows), "rack": "SERTIA?", "top": 50}
+    body = {"position": position(rows), "rack": "SERTIA?", "top": 50, "rank": "score"}
     result = client.post(f"{API}/analyse", json=body).json()
     assert result["total"] > 10_000 and len(result["moves"]) == 50
     blanks = [t for m in result["moves"] for t in m["tiles"] if t["letter"].islower()]
@@ -207,6 +217,7 @@ def test_the_assistant_reads_the_rack_from_the_position(client: TestClient) -> N
         ({"position": position(with_row(7, "......QAT......")), "rack": "Q"}, 400, "2 Q tiles"),
         ({"position": position(EMPTY), "rack": "ABCDEFGH"}, 422, "rack"),
         ({"position": position(EMPTY), "top": MAX_TOP + 1}, 422, "top"),
+        ({"position": position(EMPTY), "rank": "luck"}, 422, "rank"),
         ({"position": position(EMPTY), "lexicon": "server"}, 400, "without a word list"),
         ({"position": position(EMPTY), "tiles": "klingon"}, 422, "tiles"),
         ({"position": ""}, 422, "position"),
@@ -228,7 +239,8 @@ def test_the_servers_word_list_is_used_when_chosen(tmp_path: Path) -> None:
         f"{API}/analyse",
         json={"tiles": "czech", "lexicon": "server", "position": position(EMPTY), "rack": "ŽÁBAY"},
     ).json()
-    assert {m["word"] for m in result["moves"]} == {"ŽÁBA", "ŽÁBY"}
+    placed = {m["move"].split()[1] for m in result["moves"] if m["kind"] == "placement"}
+    assert placed == {"ŽÁBA", "ŽÁBY"}
     status = client.get(f"{API}/options").json()
     assert [a["name"] for a in status["agents"]] == [
         "equity",

@@ -80,6 +80,7 @@ def test_the_assistant_lists_shows_and_links_the_best_moves(
     page.click("#a-board .sc-sq[data-r='7'][data-c='6']")  # 8G, typing across
     page.keyboard.type("QUIT")
     page.fill("#a-rack", "RETAINS")
+    page.select_option("#a-rank", "score")  # the highest-scoring placements
     page.click("#a-find")
     page.wait_for_selector("#a-table tbody tr")
     rows = ["." * 15] * 15
@@ -94,10 +95,9 @@ def test_the_assistant_lists_shows_and_links_the_best_moves(
     assert page.locator("#a-board .sc-sq.preview").count() == sum(
         rows[r][c] == "." for r, c in second.squares()
     )
-    screenshot(page, "scrabble-assistant")
-    # The address restores the position, the rack, the list and the move shown.
+    # The address restores the position, the rack, the ranking, the list and the move shown.
     url = page.url
-    assert "board=" in url and "rack=" in url and "show=1" in url
+    assert "board=" in url and "rack=" in url and "show=1" in url and "rank=score" in url
     other = browser.new_context(base_url=live_server).new_page()
     other.goto(url)
     other.wait_for_selector("#a-table tbody tr.selected")
@@ -108,6 +108,18 @@ def test_the_assistant_lists_shows_and_links_the_best_moves(
         == page.locator("#a-board .sc-sq.preview").count()
     )
     other.context.close()
+    # Ranked by the coach: score + the value of the tiles kept, each with what it gives up.
+    page.select_option("#a-rank", "value")
+    page.fill("#a-rack", "EIIRSUV")  # a rack whose leaves differ
+    page.click("#a-find")
+    page.wait_for_selector("#a-note:has-text('best by the coach')")
+    cells = [[c.inner_text() for c in r.locator("td").all()]
+             for r in page.locator("#a-table tbody tr").all()]  # fmt: skip
+    values = [float(c[4]) for c in cells]
+    assert values == sorted(values, reverse=True) and cells[0][5] == "best"
+    page.locator("#a-table tbody tr").nth(1).click()
+    assert page.locator("#a-why").inner_text().startswith("opening: scores")
+    screenshot(page, "scrabble-assistant")
 
 
 def test_a_pasted_position_is_loaded_and_analysed(page: Any) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import secrets
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path as FilePath
 from typing import Annotated, Literal
 
@@ -334,10 +334,31 @@ def top_placements(
     return moves, int(info.shape[0])
 
 
+SCORE_ONLY = np.zeros(len(FEATURE_NAMES))
+SCORE_ONLY[FEATURE_NAMES.index("score")] = SCORE_WEIGHT
+"""Weights that rank by the score alone (the assistant's ``rank=score``)."""
+
+
+@dataclass
+class Analysis:
+    """The assistant's answer: the position with the rack, the moves listed, and the coach."""
+
+    state: ScrabbleState
+    rack: np.ndarray
+    moves: list[Candidate]
+    total: int
+    phase: str
+    weights: np.ndarray
+    best: float
+    """The coach's best value, in points (what ``behind`` is measured from)."""
+
+
 def analyse(
-    entry: LexiconEntry, position: str, rack: str | None, top: int
-) -> tuple[ScrabbleState, np.ndarray, list[Placement], int]:
-    """Read a position and a rack (default: the player to move's); list its top placements."""
+    entry: LexiconEntry, position: str, rack: str | None, top: int, rank: str = "value"
+) -> Analysis:
+    """Read a position and a rack (default: the player to move's); list its ``top`` moves,
+    ranked by the coach's value (``rank="value"``: placements, exchanges and the pass) or by
+    the score alone (``"score"``: placements only)."""
     if len(position) > MAX_POSITION_CHARS:
         raise InvalidStateError(
             f"a position is at most {MAX_POSITION_CHARS} characters, got {len(position)}"
@@ -350,8 +371,20 @@ def analyse(
         rack_counts = tiles.rack_counts(rack, RACK_SIZE)
         used = rack_counts + tiles_on_board(tiles, state.board_array)
         check_within_set(tiles, used, f"the board and rack {rack!r} hold")
-    moves, total = top_placements(entry, state.board_array, rack_counts, top)
-    return state, rack_counts, moves, total
+    racks = list(state.racks)
+    racks[state.player] = tuple(int(x) for x in rack_counts)
+    state = replace(state, racks=tuple(racks))
+    coach = load_game("scrabble").make_agent(tiles.name, parse_spec(COACH_SPEC))
+    assert isinstance(coach, EquityAgent)
+    phase = phase_of(state)
+    with entry.lock:
+        best, total = coach.ranked(state, top if rank == "value" else 1)
+        moves = best
+        if rank == "score":
+            moves, total = coach.evaluator.ranked(state, SCORE_ONLY, top)
+            moves = [m for m in moves if isinstance(m.action, Placement)]
+    return Analysis(state, rack_counts, moves, total, phase, coach.weights_for(phase),
+                    best[0].value / SCORE_WEIGHT)  # fmt: skip
 
 
 # --- the HTTP layer -----------------------------------------------------------------------
@@ -437,21 +470,6 @@ class GameView(BaseModel):
     history: list[TurnView]
 
 
-class MoveRow(BaseModel):
-    action: str = Field(description="the CLI's notation, e.g. 8H QUIZ 48")
-    word: str
-    row: int = Field(ge=0, le=14)
-    col: int = Field(ge=0, le=14)
-    direction: Literal["across", "down"]
-    score: int = Field(ge=0)
-    tiles: list[LaidTile] = Field(description="the tiles the move lays")
-
-
-class MovesView(BaseModel):
-    total: int = Field(ge=0, description="every legal placement")
-    moves: list[MoveRow]
-
-
 class AdviceRow(BaseModel):
     action: str = Field(description="the CLI's notation with the score: 8H QUIZ 48, exchange ABC, "
                         "pass")  # fmt: skip
@@ -497,11 +515,17 @@ class Analyse(BaseModel):
         None, pattern=RACK_PATTERN, description="rack (? for a blank); default: the position's"
     )
     top: int = Field(10, ge=1, le=MAX_TOP)
+    rank: Literal["value", "score"] = Field(
+        "value",
+        description="value: the coach's (score + the value of the tiles kept), placements, "
+        "exchanges and the pass; score: the highest-scoring placements",
+    )
 
 
-class AnalyseView(MovesView):
+class AnalyseView(AdviceView):
     board: list[str] = Field(min_length=15, max_length=15)
     rack: str
+    rank: Literal["value", "score"]
 
 
 class TileSetView(BaseModel):
@@ -523,29 +547,12 @@ class LexiconView(BaseModel):
     source: str | None = None
 
 
-def _move_rows(state: ScrabbleState, moves: list[Placement]) -> list[MoveRow]:
-    rows = []
-    for m in moves:
-        laid = [LaidTile(row=r, col=c, letter=ch) for r, c, ch in placement_squares(state, m)]
-        rows.append(
-            MoveRow(
-                action=str(m),
-                word=m.word,
-                row=m.row,
-                col=m.col,
-                direction="across" if m.across else "down",
-                score=m.score,
-                tiles=laid,
-            )
-        )
-    return rows
-
-
 def _advice_rows(
-    state: ScrabbleState, cands: list[Candidate], weights: np.ndarray, phase: str
+    state: ScrabbleState, cands: list[Candidate], weights: np.ndarray, phase: str, best: float
 ) -> list[AdviceRow]:
+    """Rows of candidates with the coach's ``weights`` (its value: the weighed terms + the
+    closing rule's points), ``behind`` the coach's ``best`` value (points)."""
     rows = []
-    best = cands[0].value if cands else 0.0
     leave = FEATURE_NAMES.index("leave")
     for c in cands:
         a = c.action
@@ -558,6 +565,7 @@ def _advice_rows(
             kind, move, score, laid = "exchange", f"x {a.tiles}", 0, []
         else:
             kind, move, score, laid = "pass", "pass", 0, []
+        value = float(c.features @ weights) / SCORE_WEIGHT + c.closing
         rows.append(
             AdviceRow(
                 action=str(a),
@@ -566,8 +574,8 @@ def _advice_rows(
                 score=score,
                 leave=round(float(c.features[leave]) * weights[leave] / SCORE_WEIGHT, 2),
                 closing=round(c.closing, 2),
-                value=round(c.value / SCORE_WEIGHT, 2),
-                behind=round(max(0.0, best - c.value) / SCORE_WEIGHT, 2),
+                value=round(value, 2),
+                behind=round(max(0.0, best - value), 2),
                 why=explain(c, weights, phase),
                 tiles=laid,
             )
@@ -729,7 +737,7 @@ async def advise(session_id: SessionId, request: Request, top: Top = 10) -> Advi
             total=total,
             phase=phase,
             coach=COACH_SPEC,
-            moves=_advice_rows(game.state, cands, weights, phase),
+            moves=_advice_rows(game.state, cands, weights, phase, cands[0].value / SCORE_WEIGHT),
         )
 
     return await in_session(_store(request), session_id, ScrabbleGame, view)
@@ -737,16 +745,20 @@ async def advise(session_id: SessionId, request: Request, top: Top = 10) -> Advi
 
 @router.post("/analyse")
 async def analyse_position(query: Analyse, request: Request) -> AnalyseView:
-    """The assistant: the best placements of any position and rack, with exact scores."""
+    """The assistant: the best moves of any position and rack, by the coach's value or by
+    score, each with its exact score, the value of the tiles it keeps and why."""
 
     def work() -> AnalyseView:
         entry = _entry(request, query.tiles, query.lexicon)
-        state, rack, moves, total = analyse(entry, query.position, query.rack, query.top)
+        a = analyse(entry, query.position, query.rack, query.top, query.rank)
         return AnalyseView(
-            total=total,
-            moves=_move_rows(state, moves),
-            board=state.board_rows(),
-            rack=state.tiles.rack_text(rack),
+            total=a.total,
+            phase=a.phase,
+            coach=COACH_SPEC,
+            moves=_advice_rows(a.state, a.moves, a.weights, a.phase, a.best),
+            board=a.state.board_rows(),
+            rack=a.state.tiles.rack_text(a.rack),
+            rank=query.rank,
         )
 
     return await run_heavy(work)

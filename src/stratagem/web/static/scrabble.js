@@ -363,7 +363,7 @@ function saveAssistantState() {
   const blank = editor.rows.every((r) => r === EMPTY_ROW);
   return writeState({
     mode: "assistant", tiles: $("a-tiles").value, lexicon: $("a-lexicon").value,
-    rack: $("a-rack").value.trim(), top: $("a-top").value,
+    rack: $("a-rack").value.trim(), top: $("a-top").value, rank: $("a-rank").value,
     board: blank ? null : packBoard(editor.rows), show: shown,
   });
 }
@@ -391,14 +391,21 @@ async function analyse(body) {
 }
 
 function drawResults() {
+  const closing = results.phase === "closing";
+  const order = results.rank === "score" ? "highest-scoring placements"
+    : closing ? "best by the coach: score, plus going out or minus the tiles kept"
+    : "best by the coach: score + the learned value of the tiles kept";
   $("a-note").textContent = results.total
-    ? `${results.total} legal placements for ${results.rack || "an empty rack"}; the ${results.moves.length} highest-scoring. Click a row to see it on the board.`
+    ? `${results.total} legal placements for ${results.rack || "an empty rack"}; the ${results.moves.length} ${order}. Click a row to see it on the board.`
     : `No placement for ${results.rack || "an empty rack"} on this board.`;
+  $("a-leave-head").textContent = closing ? "end" : "leave";
+  $("a-why").textContent = shown !== null && results.moves[shown] ? results.moves[shown].why : "";
   $("a-table").querySelector("tbody").replaceChildren(...results.moves.map((m, i) => el("tr", {
-    class: "clickable" + (i === shown ? " selected" : "") + (i === 0 ? " best" : ""), tabindex: "0",
-    onclick: () => showResult(i), onkeydown: (e) => { if (e.key === "Enter") showResult(i); },
-  }, el("td", { class: "num" }, String(i + 1)), el("td", {}, m.action.replace(/ \d+$/, "")),
-  el("td", { class: "num" }, String(m.score)), el("td", { class: "num" }, String(m.tiles.length)))));
+    class: "clickable" + (i === shown ? " selected" : "") + (m.behind === 0 ? " best" : ""), tabindex: "0",
+    title: m.why, onclick: () => showResult(i), onkeydown: (e) => { if (e.key === "Enter") showResult(i); },
+  }, el("td", { class: "num" }, String(i + 1)), el("td", {}, m.move),
+  el("td", { class: "num" }, String(m.score)), el("td", { class: "num" }, fmt(closing ? m.closing : m.leave)),
+  el("td", { class: "num" }, m.value.toFixed(1)), el("td", { class: "num" }, m.behind === 0 ? "best" : fmt(-m.behind)))));
   drawAssistant();
   saveAssistantState();
 }
@@ -412,7 +419,7 @@ async function findMoves(event) {
   event?.preventDefault();
   const rack = $("a-rack").value.trim();
   await analyse({ tiles: $("a-tiles").value, lexicon: $("a-lexicon").value, position: positionText(),
-    rack, top: Number($("a-top").value) });
+    rack, top: Number($("a-top").value), rank: $("a-rank").value });
 }
 
 function onEditorKey(e) {
@@ -454,6 +461,7 @@ async function startAssistant() {
   $("a-tiles").value = tiles;
   if (query.lexicon && [...$("a-lexicon").options].some((o) => o.value === query.lexicon)) $("a-lexicon").value = query.lexicon;
   if (["10", "20", "50"].includes(query.top)) $("a-top").value = query.top;
+  if (["value", "score"].includes(query.rank)) $("a-rank").value = query.rank;
   $("a-rack").value = query.rack || "";
   await tileSet("english");
   await tileSet("czech");
@@ -476,10 +484,11 @@ async function startAssistant() {
   });
   $("a-tiles").addEventListener("change", () => { results = null; shown = null; drawAssistant(); saveAssistantState(); });
   $("a-top").addEventListener("change", () => saveAssistantState());
+  $("a-rank").addEventListener("change", () => saveAssistantState());
   $("a-lexicon").addEventListener("change", () => saveAssistantState());
   $("a-load").addEventListener("click", async () => {
     const text = $("a-text").value;
-    await analyse({ tiles: $("a-tiles").value, lexicon: $("a-lexicon").value, position: text, top: Number($("a-top").value) });
+    await analyse({ tiles: $("a-tiles").value, lexicon: $("a-lexicon").value, position: text, top: Number($("a-top").value), rank: $("a-rank").value });
   });
   $("share").addEventListener("click", (e) => {
     e.preventDefault();
@@ -489,7 +498,7 @@ async function startAssistant() {
   });
   drawAssistant();
   if (query.rack || query.board) {
-    const ok = await analyse({ tiles, lexicon: $("a-lexicon").value, position: positionText(), rack: $("a-rack").value.trim(), top: Number($("a-top").value) });
+    const ok = await analyse({ tiles, lexicon: $("a-lexicon").value, position: positionText(), rack: $("a-rack").value.trim(), top: Number($("a-top").value), rank: $("a-rank").value });
     const i = Number(query.show);
     if (ok && query.show !== undefined && Number.isInteger(i) && i >= 0 && i < results.moves.length) {
       shown = i;
