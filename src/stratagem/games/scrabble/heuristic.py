@@ -618,7 +618,7 @@ def explain(candidate: Candidate, weights: np.ndarray, phase: str) -> str:
     for name, (good, bad) in _PHRASES.items():
         i = FEATURE_NAMES.index(name)
         x = float(f[i])
-        if weights[i] == 0 or x == 0:
+        if weights[i] == 0 or abs(x) < 0.05:  # (a leave of -0.01 reads as nothing)
             continue
         n = abs(x)
         text = good if x > 0 else bad

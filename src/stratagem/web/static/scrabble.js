@@ -256,7 +256,11 @@ async function playMove(text) {
   if (game.your_turn) $("move").focus();
 }
 
-const fmt = (x) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(1);
+/** A signed number to one decimal, with a true minus sign; -0.04 reads 0.0. */
+function fmt(x) {
+  const r = Math.round(x * 10) / 10;
+  return (r > 0 ? "+" : r < 0 ? "−" : "") + Math.abs(r).toFixed(1);
+}
 
 async function showHint() {
   if (!game || !game.your_turn) return;
@@ -270,13 +274,13 @@ async function showHint() {
   $("hint-leave-head").textContent = closing ? "end" : "leave";
   $("hint-why").textContent = "";
   $("hint-table").querySelector("tbody").replaceChildren(...advice.moves.map((m, i) => el("tr", {
-    class: "clickable" + (i === 0 ? " best" : ""), tabindex: "0", title: m.why,
+    class: "clickable" + (m.behind === 0 ? " best" : ""), tabindex: "0", title: m.why,
     onclick: (e) => choose(m, e.currentTarget),
     onkeydown: (e) => { if (e.key === "Enter") choose(m, e.currentTarget); },
   }, el("td", {}, m.move), el("td", { class: "num" }, String(m.score)),
   el("td", { class: "num" }, fmt(closing ? m.closing : m.leave)),
   el("td", { class: "num" }, m.value.toFixed(1)),
-  el("td", { class: "num" }, i === 0 ? "best" : fmt(-m.behind)))));
+  el("td", { class: "num" }, m.behind === 0 ? "best" : fmt(-m.behind)))));
   panel.classList.remove("hidden");
 }
 
