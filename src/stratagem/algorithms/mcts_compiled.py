@@ -110,6 +110,41 @@ class FastGame:
         for fn in self.kernels:
             _pin_uuid(fn)
 
+    @classmethod
+    def from_kernels(
+        cls,
+        name: str,
+        kernels: Any,
+        *,
+        state_size: int,
+        max_actions: int,
+        max_outcomes: int,
+        num_players: int,
+        encode: Callable[[State], np.ndarray | None],
+        decode_action: Callable[[State, int], Action],
+        policy: Callable[[str], np.ndarray],
+    ) -> FastGame:
+        """The interface of a game whose kernel module names its seven functions
+        ``fast_player``, ``fast_legal``, ``fast_apply``, ``fast_sample``,
+        ``fast_outcome_index``, ``fast_rollout`` and ``fast_returns``."""
+        return cls(
+            name=name,
+            state_size=state_size,
+            max_actions=max_actions,
+            max_outcomes=max_outcomes,
+            num_players=num_players,
+            player=kernels.fast_player,
+            legal=kernels.fast_legal,
+            apply=kernels.fast_apply,
+            sample=kernels.fast_sample,
+            outcome_index=kernels.fast_outcome_index,
+            rollout=kernels.fast_rollout,
+            returns=kernels.fast_returns,
+            encode=encode,
+            decode_action=decode_action,
+            policy=policy,
+        )
+
     @property
     def kernels(self) -> tuple[Any, ...]:
         """The seven compiled functions, in the kernel's argument order."""

@@ -114,19 +114,13 @@ def fast_game(rules: PigRules) -> FastGame:
             return None
         return encode(state)
 
-    return FastGame(
-        name="pig",
+    return FastGame.from_kernels(
+        "pig",
+        K,
         state_size=K.FAST_SIZE,
         max_actions=2,
         max_outcomes=faces,
         num_players=2,
-        player=K.fast_player,
-        legal=K.fast_legal,
-        apply=K.fast_apply,
-        sample=K.fast_sample,
-        outcome_index=K.fast_outcome_index,
-        rollout=K.fast_rollout,
-        returns=K.fast_returns,
         encode=encode_any,
         decode_action=_decode_action,
         policy=_policy,

@@ -124,19 +124,13 @@ def fast_game(rules: str = RULES) -> FastGame:
 
 @functools.cache
 def _fast_game() -> FastGame:
-    return FastGame(
-        name="scorefour",
+    return FastGame.from_kernels(
+        "scorefour",
+        K,
         state_size=_SIZE,
         max_actions=16,
         max_outcomes=1,
         num_players=2,
-        player=K.fast_player,
-        legal=K.fast_legal,
-        apply=K.fast_apply,
-        sample=K.fast_sample,
-        outcome_index=K.fast_outcome_index,
-        rollout=K.fast_rollout,
-        returns=K.fast_returns,
         encode=_encode_any,
         decode_action=_decode_action,
         policy=policy,
