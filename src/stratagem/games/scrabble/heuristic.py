@@ -500,19 +500,30 @@ class _Player:
         """Every candidate with its terms and its value as this player weighs it, best first."""
         return self.ranked(state)[0]
 
+    def closing_rule(self, phase: str) -> bool:
+        """Whether this player adds the closing rule (:meth:`Evaluator.closing_points`) to
+        its values in ``phase``: the heuristic player never (its closing phase has weights
+        of its own)."""
+        return False
+
     def ranked(self, state: ScrabbleState, top: int | None = None) -> tuple[list[Candidate], int]:
         """The ``top`` best candidates as this player weighs them and the legal placements'
         count (:meth:`Evaluator.ranked`)."""
-        return self.evaluator.ranked(state, self.weights_for(phase_of(state)), top)
+        phase = phase_of(state)
+        return self.evaluator.ranked(state, self.weights_for(phase), top, self.closing_rule(phase))
 
     def candidate(
         self, state: ScrabbleState, action: Placement | Exchange | Pass
     ) -> Candidate | None:
         """One action's candidate as this player weighs it (None if it is not legal)."""
-        return self.evaluator.candidate(state, self.weights_for(phase_of(state)), action)
+        phase = phase_of(state)
+        return self.evaluator.candidate(state, self.weights_for(phase), action,
+                                        self.closing_rule(phase))  # fmt: skip
 
     def _static_move(self, state: ScrabbleState, phase: str) -> Action:
         """The move of highest value (without the endgame solver)."""
+        if self.closing_rule(phase):
+            return self.ranked(state, 1)[0][0].action
         return self.evaluator.best(state, self.weights_for(phase))
 
     def act(self, state: State, rng: np.random.Generator) -> Action:
@@ -579,23 +590,9 @@ class EquityAgent(_Player):
     def weights_for(self, phase: str) -> np.ndarray:
         return self._closing if phase == "closing" else self._equity
 
-    def ranked(self, state: ScrabbleState, top: int | None = None) -> tuple[list[Candidate], int]:
-        """As :meth:`_Player.ranked`; in the closing phase with the closing rule
-        (:meth:`Evaluator.closing_points`), which is also how it plays the closing phase
-        without the endgame solver."""
-        phase = phase_of(state)
-        return self.evaluator.ranked(state, self.weights_for(phase), top, phase == "closing")
-
-    def candidate(
-        self, state: ScrabbleState, action: Placement | Exchange | Pass
-    ) -> Candidate | None:
-        phase = phase_of(state)
-        return self.evaluator.candidate(state, self.weights_for(phase), action, phase == "closing")
-
-    def _static_move(self, state: ScrabbleState, phase: str) -> Action:
-        if phase == "closing":
-            return self.ranked(state, 1)[0][0].action
-        return super()._static_move(state, phase)
+    def closing_rule(self, phase: str) -> bool:
+        """In the closing phase: how it plays without the endgame solver, and advises."""
+        return phase == "closing"
 
 
 # --- explanation --------------------------------------------------------------------------------
