@@ -52,7 +52,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -282,6 +282,20 @@ class Candidate:
     """Points the equity player's closing rule adds (going out) or takes (tiles kept)."""
 
 
+class CandidateTable(NamedTuple):
+    """Every candidate of a position as arrays (:meth:`Evaluator.table`): the placements'
+    ``info``, ``word`` and ``feats``, the others' tiles given (row 0: the pass) and
+    ``xfeats``, and the closing rule's points of each (zeros outside it)."""
+
+    info: np.ndarray
+    word: np.ndarray
+    feats: np.ndarray
+    gives: np.ndarray
+    xfeats: np.ndarray
+    bonus: np.ndarray
+    xbonus: np.ndarray
+
+
 class Evaluator:
     """Computes the terms of every candidate of a position (reusable buffers)."""
 
@@ -328,23 +342,31 @@ class Evaluator:
         """Every candidate with its terms and value under ``weights`` (6 numbers), best first."""
         return self.ranked(state, weights)[0]
 
+    def table(self, state: ScrabbleState, closing: bool = False) -> CandidateTable:
+        """Every candidate of ``state`` as arrays: one move generation, which
+        :meth:`ranked` and :meth:`candidate` can share (valid until the next call)."""
+        rack = state.rack_array()
+        info, word, feats = self.placements(move_generator(state.lexicon), state.board_array,
+                                            rack)  # fmt: skip
+        gives, xfeats = self.others(rack, state.bag_size() >= RACK_SIZE)
+        bonus, xbonus = self.closing_points(state, info, word, gives, closing)
+        return CandidateTable(info, word, feats, gives, xfeats, bonus, xbonus)
+
     def ranked(
         self,
         state: ScrabbleState,
         weights: np.ndarray,
         top: int | None = None,
         closing: bool = False,
+        table: CandidateTable | None = None,
     ) -> tuple[list[Candidate], int]:
         """The ``top`` best candidates (all when None), best first with placements first
         among equals, and how many placements are legal. Only the placements listed become
         :class:`Placement` objects (a blank on a busy board gives tens of thousands). With
-        ``closing``, each value adds the closing rule (:meth:`closing_points`)."""
-        gen = move_generator(state.lexicon)
-        board = state.board_array
-        rack = state.rack_array()
-        info, word, feats = self.placements(gen, board, rack)
-        gives, xfeats = self.others(rack, state.bag_size() >= RACK_SIZE)
-        bonus, xbonus = self.closing_points(state, info, word, gives, closing)
+        ``closing``, each value adds the closing rule (:meth:`closing_points`); ``table``:
+        :meth:`table` of the same state and ``closing``, if already made."""
+        t = table if table is not None else self.table(state, closing)
+        info, word, feats, gives, xfeats, bonus, xbonus = t
         weighed = feats @ weights
         values = weighed + SCORE_WEIGHT * bonus
         # best first; among equal values the higher weighed sum, then the order generated
@@ -394,13 +416,12 @@ class Evaluator:
         weights: np.ndarray,
         action: Placement | Exchange | Pass,
         closing: bool = False,
+        table: CandidateTable | None = None,
     ) -> Candidate | None:
         """The candidate of one legal action (an exchange in any order of its tiles), or
-        None when it is not one; ``closing`` as in :meth:`ranked`."""
-        rack = state.rack_array()
-        info, word, feats = self.placements(move_generator(state.lexicon), state.board_array,
-                                            rack)  # fmt: skip
-        gives, xfeats = self.others(rack, state.bag_size() >= RACK_SIZE)
+        None when it is not one; ``closing`` and ``table`` as in :meth:`ranked`."""
+        t = table if table is not None else self.table(state, closing)
+        info, word, feats, gives, xfeats, bonus, xbonus = t
         if isinstance(action, Placement):
             codes = [self.tiles.square_code(ch) for ch in action.word]
             n = len(codes)
@@ -412,10 +433,8 @@ class Evaluator:
             k = next((k for k in hits if [int(x) for x in word[k, :n]] == codes), None)
             if k is None:
                 return None
-            bonus = self.closing_points(state, info[k : k + 1], word[k : k + 1], gives[:0],
-                                        closing)[0][0]  # fmt: skip
-            value = float(feats[k] @ weights) + SCORE_WEIGHT * bonus
-            return Candidate(action, feats[k].copy(), value, float(bonus))
+            value = float(feats[k] @ weights) + SCORE_WEIGHT * bonus[k]
+            return Candidate(action, feats[k].copy(), value, float(bonus[k]))
         want = (
             np.zeros(self.tiles.size + 1, dtype=np.int64)
             if isinstance(action, Pass)
@@ -423,10 +442,8 @@ class Evaluator:
         )
         for j in range(gives.shape[0]):
             if np.array_equal(gives[j], want):
-                xbonus = self.closing_points(state, info[:0], word[:0], gives[j : j + 1],
-                                             closing)[1][0]  # fmt: skip
-                value = float(xfeats[j] @ weights) + SCORE_WEIGHT * xbonus
-                return Candidate(action, xfeats[j].copy(), value, float(xbonus))
+                value = float(xfeats[j] @ weights) + SCORE_WEIGHT * xbonus[j]
+                return Candidate(action, xfeats[j].copy(), value, float(xbonus[j]))
         return None
 
     def best(self, state: ScrabbleState, weights: np.ndarray) -> Placement | Exchange | Pass:
@@ -506,19 +523,29 @@ class _Player:
         of its own)."""
         return False
 
-    def ranked(self, state: ScrabbleState, top: int | None = None) -> tuple[list[Candidate], int]:
+    def table(self, state: ScrabbleState) -> CandidateTable:
+        """:meth:`Evaluator.table` with this player's closing rule."""
+        return self.evaluator.table(state, self.closing_rule(phase_of(state)))
+
+    def ranked(
+        self, state: ScrabbleState, top: int | None = None, table: CandidateTable | None = None
+    ) -> tuple[list[Candidate], int]:
         """The ``top`` best candidates as this player weighs them and the legal placements'
-        count (:meth:`Evaluator.ranked`)."""
+        count (:meth:`Evaluator.ranked`; ``table``: :meth:`table` of ``state``, if made)."""
         phase = phase_of(state)
-        return self.evaluator.ranked(state, self.weights_for(phase), top, self.closing_rule(phase))
+        return self.evaluator.ranked(state, self.weights_for(phase), top, self.closing_rule(phase),
+                                     table)  # fmt: skip
 
     def candidate(
-        self, state: ScrabbleState, action: Placement | Exchange | Pass
+        self,
+        state: ScrabbleState,
+        action: Placement | Exchange | Pass,
+        table: CandidateTable | None = None,
     ) -> Candidate | None:
         """One action's candidate as this player weighs it (None if it is not legal)."""
         phase = phase_of(state)
         return self.evaluator.candidate(state, self.weights_for(phase), action,
-                                        self.closing_rule(phase))  # fmt: skip
+                                        self.closing_rule(phase), table)  # fmt: skip
 
     def _static_move(self, state: ScrabbleState, phase: str) -> Action:
         """The move of highest value (without the endgame solver)."""
@@ -659,8 +686,9 @@ def judge(
     """What ``player`` thinks of ``action`` in ``state``: the value in points it gives up
     against the player's best candidate (0 when it is as good), and that best; None when the
     action is not one of the candidates."""
-    mine = player.candidate(state, action)
+    table = player.table(state)  # one move generation for both
+    mine = player.candidate(state, action, table)
     if mine is None:
         return None
-    top = player.ranked(state, 1)[0][0]
+    top = player.ranked(state, 1, table)[0][0]
     return max(0.0, (top.value - mine.value) / SCORE_WEIGHT), top.action
