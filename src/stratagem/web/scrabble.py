@@ -42,9 +42,9 @@ from stratagem.games.scrabble.heuristic import (
     PLAY_ENDGAME_NODES,
     SCORE_WEIGHT,
     Candidate,
-    EquityAgent,
     explain,
     judge,
+    make_coach,
     phase_of,
 )
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, load_lexicon
@@ -197,9 +197,7 @@ class ScrabbleGame:
         lex = self.entry.lexicon
         game = load_game("scrabble")
         self.ai = game.make_agent(lex.tiles.name, parse_spec(_OPPONENT_SPECS[self.ai_name]))
-        coach = game.make_agent(lex.tiles.name, parse_spec(COACH_SPEC))
-        assert isinstance(coach, EquityAgent)
-        self.coach = coach
+        self.coach = make_coach(lex.tiles.name)
         self.rng = np.random.default_rng(self.seed)
         self.state = ScrabbleState.new(lex, 2)
         self._advance()
@@ -374,8 +372,7 @@ def analyse(
     racks = list(state.racks)
     racks[state.player] = tuple(int(x) for x in rack_counts)
     state = replace(state, racks=tuple(racks))
-    coach = load_game("scrabble").make_agent(tiles.name, parse_spec(COACH_SPEC))
-    assert isinstance(coach, EquityAgent)
+    coach = make_coach(tiles.name)
     phase = phase_of(state)
     with entry.lock:
         best, total = coach.ranked(state, top if rank == "value" else 1)

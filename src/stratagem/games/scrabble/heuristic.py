@@ -680,6 +680,15 @@ def term_table(candidate: Candidate, weights: np.ndarray) -> list[dict[str, Any]
     return rows
 
 
+def make_coach(tiles: str) -> EquityAgent:
+    """The coach (:data:`COACH_SPEC`) for a tile set, built through the registry."""
+    from stratagem.core.registry import make_agent
+
+    coach = make_agent("scrabble", tiles, COACH_SPEC)
+    assert isinstance(coach, EquityAgent)
+    return coach
+
+
 def judge(
     player: HeuristicAgent | EquityAgent, state: ScrabbleState, action: Placement | Exchange | Pass
 ) -> tuple[float, Placement | Exchange | Pass] | None:

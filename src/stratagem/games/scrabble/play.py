@@ -30,12 +30,12 @@ from stratagem.games.scrabble.board import (
     score_tiles,
 )
 from stratagem.games.scrabble.heuristic import (
-    COACH_SPEC,
     FEATURE_NAMES,
     PLAY_ENDGAME_NODES,
     SCORE_WEIGHT,
     EquityAgent,
     judge,
+    make_coach,
     phase_of,
 )
 from stratagem.games.scrabble.lexicon import Lexicon
@@ -169,8 +169,7 @@ def play_terminal(
     final state, ``None`` if abandoned."""
     if ai is None:
         ai = make_agent("scrabble", lexicon.tiles.name, DEFAULT_AI)
-    coach = make_agent("scrabble", lexicon.tiles.name, COACH_SPEC)
-    assert isinstance(coach, EquityAgent)
+    coach = make_coach(lexicon.tiles.name)
     state = ScrabbleState.new(lexicon, 2)
     write(f"Scrabble ({lexicon.tiles.name}, {lexicon.source}). {HELP}.")
     while not state.is_terminal():
