@@ -176,3 +176,21 @@ def test_target_chances_and_exact_distributions(late_tables_client: TestClient) 
     assert best["action"] == advice["options"][0]["action"]
     r = client.post("/api/yahtzee/distribution", json={**LATE, "action": "keep 1 1"})
     assert r.status_code == 400 and "not an option" in r.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "target", "status", "words"),
+    [
+        ("yatzy", 375, 400, "1..374"),  # above Yatzy's highest final score (the check's golden)
+        ("yahtzee", 1576, 400, "1..1575"),
+        ("yahtzee", 0, 400, "1..1575"),  # every game reaches 0: nothing to price
+        ("yahtzee", 1601, 422, "1600"),  # beyond any rules: refused by the schema
+    ],
+)
+def test_a_target_outside_the_rules_scores_is_refused_naming_the_range(
+    client: TestClient, rules: str, target: int, status: int, words: str
+) -> None:
+    body = {"rules": rules, "dice": [1, 2, 3, 4, 5], "rolls_left": 2, "target": target}
+    for path in ("/api/yahtzee/advise", "/api/yahtzee/distribution"):
+        r = client.post(path, json=body)
+        assert r.status_code == status and words in r.text, (path, r.text)

@@ -192,6 +192,30 @@ def test_the_assistant_lists_the_top_moves_of_a_position(client: TestClient) -> 
         assert m["behind"] == pytest.approx(coached["moves"][0]["value"] - m["value"], abs=0.02)
 
 
+def test_ranked_by_score_once_the_bag_is_empty_rows_carry_the_closing_points(
+    client: TestClient,
+) -> None:
+    # The bag is empty: the coach adds going out (twice the other rack: Q and Z, 2 x 20) or
+    # takes the tiles kept; ranked by score, every row must still carry those points.
+    rows = with_row(7, "......CAT......")
+    text = "bag:\n" + position(rows, "AST QZ")
+    result = client.post(f"{API}/analyse", json={"position": text, "rank": "score", "top": 20})
+    assert result.status_code == 200, result.text
+    moves = result.json()["moves"]
+    assert result.json()["phase"] == "closing" and len(moves) > 3
+    assert [m["score"] for m in moves] == sorted((m["score"] for m in moves), reverse=True)
+    values = {"A": 1, "S": 1, "T": 1}
+    for m in moves:
+        laid = sorted(t["letter"] for t in m["tiles"])
+        kept = sum(values.values()) - sum(values[ch] for ch in laid)
+        assert m["closing"] == (40 if len(laid) == 3 else -kept), m
+        assert m["value"] == pytest.approx(m["score"] + m["closing"], abs=0.02)
+    best = client.post(f"{API}/analyse", json={"position": text, "top": 1}).json()["moves"][0]
+    assert best["closing"] == 40  # the coach goes out
+    for m in moves:
+        assert m["behind"] == pytest.approx(max(0.0, best["value"] - m["value"]), abs=0.02)
+
+
 def test_a_blank_is_played_as_a_lower_case_letter(client: TestClient) -> None:
     rows = with_row(7, "......CAT......")
     body = {"position": position(rows), "rack": "SERTIA?", "top": 50, "rank": "score"}

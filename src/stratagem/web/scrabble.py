@@ -375,11 +375,21 @@ def analyse(
     coach = make_coach(tiles.name)
     phase = phase_of(state)
     with entry.lock:
-        best, total = coach.ranked(state, top if rank == "value" else 1)
+        table = coach.table(state)  # one move generation for the ranking and the coach
+        best, total = coach.ranked(state, top if rank == "value" else 1, table)
         moves = best
         if rank == "score":
-            moves, total = coach.evaluator.ranked(state, SCORE_ONLY, top)
-            moves = [m for m in moves if isinstance(m.action, Placement)]
+            # ordered by score alone, each row valued as the coach values it (with the
+            # closing rule's points once the bag is empty)
+            plain = table._replace(bonus=np.zeros_like(table.bonus),
+                                   xbonus=np.zeros_like(table.xbonus))  # fmt: skip
+            by_score, total = coach.evaluator.ranked(state, SCORE_ONLY, top, table=plain)
+            moves = [
+                c
+                for m in by_score
+                if isinstance(m.action, Placement)
+                and (c := coach.candidate(state, m.action, table)) is not None
+            ]
     return Analysis(state, rack_counts, moves, total, phase, coach.weights_for(phase),
                     best[0].value / SCORE_WEIGHT)  # fmt: skip
 
@@ -550,7 +560,6 @@ def _advice_rows(
     """Rows of candidates with the coach's ``weights`` (its value: the weighed terms + the
     closing rule's points), ``behind`` the coach's ``best`` value (points)."""
     rows = []
-    leave = FEATURE_NAMES.index("leave")
     for c in cands:
         a = c.action
         if isinstance(a, Placement):
@@ -569,7 +578,7 @@ def _advice_rows(
                 move=move,
                 kind=kind,  # type: ignore[arg-type]
                 score=score,
-                leave=round(float(c.features[leave]) * weights[leave] / SCORE_WEIGHT, 2),
+                leave=round(c.leave_points(weights), 2),
                 closing=round(c.closing, 2),
                 value=round(value, 2),
                 behind=round(max(0.0, best - value), 2),

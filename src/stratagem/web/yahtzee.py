@@ -30,6 +30,7 @@ from stratagem.core.errors import IllegalActionError, InvalidStateError, Stratag
 from stratagem.core.game import CHANCE
 from stratagem.core.tables import TableCache
 from stratagem.games.yahtzee.distribution import RemainingDistributions
+from stratagem.games.yahtzee.high_score import check_target
 from stratagem.games.yahtzee.match import REMAINING_KIND, REMAINING_VERSION, optimal_remaining
 from stratagem.games.yahtzee.outcomes import OptionDistributions
 from stratagem.games.yahtzee.rules import PRESETS, UPPER, preset
@@ -762,9 +763,16 @@ def _advise(request: Request, pos: Position, target: int | None) -> AdviceView:
 async def advise(request: Request, body: AdviseRequest) -> AdviceView:
     """The assistant: every option of a position with its expected final score and,
     with ``target``, P(final >= target)."""
+    _check_target(body.rules, body.target)
     if body.target is None and body.rules in _ADVISORS:
         return _advise(request, body, None)
     return await run_heavy(_advise, request, body, body.target)
+
+
+def _check_target(rules: str, target: int | None) -> None:
+    """A target outside 1..the rules' highest final score is refused (a 400 naming it)."""
+    if target is not None:
+        check_target(target, preset(rules))
 
 
 def _distribution(request: Request, body: DistributionRequestT) -> DistributionView:
@@ -803,6 +811,7 @@ def _distribution(request: Request, body: DistributionRequestT) -> DistributionV
 async def distribution(request: Request, body: DistributionRequestT) -> DistributionView:
     """The exact final-score distribution of one option (the best when ``action`` is
     omitted), playing the expected-score optimum afterwards."""
+    _check_target(body.rules, body.target)
     return await run_heavy(_distribution, request, body)
 
 

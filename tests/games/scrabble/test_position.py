@@ -58,3 +58,24 @@ def test_comments_and_spaces_are_ignored(small_lexicon) -> None:  # type: ignore
     text = "# a test\nracks: QZ? -   # two players\nboard:\n" + "\n".join(rows)
     s = read_position(text, small_lexicon)
     assert s.board_rows()[7].startswith(".......CAT") and s.rack_text(0) == "QZ?"
+
+
+def test_without_a_turn_line_the_moves_played_follow_the_tiles_on_the_board() -> None:
+    # A pasted busy board is not an opening: one move per 4 tiles (at least 1) unless the
+    # position says how many moves were played.
+    from stratagem.games.scrabble.heuristic import phase_of
+    from stratagem.games.scrabble.lexicon import Lexicon
+    from stratagem.games.scrabble.tiles import tile_set
+
+    lex = Lexicon.from_words(["cat"], tile_set("english"))
+    rows = ["." * 15] * 15
+    few = [*rows[:7], ".......CAT.....", *rows[8:]]
+    busy = [*rows[:7], "...ENTRAILS....", "...ENTRAILS....", *rows[9:]]  # 16 tiles
+    body = "racks: - -\nboard:\n"
+    few_state = read_position(body + "\n".join(few), lex)
+    assert few_state.turn == 1 and phase_of(few_state) == "opening"
+    with pytest.warns(UserWarning):  # the words are not in this lexicon
+        busy_state = read_position(body + "\n".join(busy), lex)
+        said = read_position("turn: 2\n" + body + "\n".join(busy), lex)
+    assert busy_state.turn == 4 and phase_of(busy_state) == "development"
+    assert said.turn == 2 and phase_of(said) == "opening"

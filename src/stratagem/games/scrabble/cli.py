@@ -24,6 +24,7 @@ from stratagem.core.errors import StratagemError
 from stratagem.core.files import read_user_text
 from stratagem.core.registry import split_specs
 from stratagem.games.scrabble.board import empty_board
+from stratagem.games.scrabble.leaves import MAX_ROUNDS, MAX_SELF_PLAY_GAMES
 from stratagem.games.scrabble.lexicon import Lexicon, get_lexicon
 from stratagem.games.scrabble.movegen import move_generator
 from stratagem.games.scrabble.play import DEFAULT_AI
@@ -250,8 +251,13 @@ def play(
 @app.command("learn-leaves")
 def learn_leaves_cmd(
     out_file: Annotated[Path, typer.Option("--out", help="Leave-value file to write (JSON).")],
-    games: Annotated[int, typer.Option("--games", help="Self-play games per round.")] = 2000,
-    iterations: Annotated[int, typer.Option("--iterations", help="Rounds.")] = 2,
+    games: Annotated[
+        int,
+        typer.Option("--games", min=1, max=MAX_SELF_PLAY_GAMES, help="Self-play games per round."),
+    ] = 2000,
+    iterations: Annotated[
+        int, typer.Option("--iterations", min=1, max=MAX_ROUNDS, help="Rounds.")
+    ] = 2,
     seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed.")] = 0,
     pairs: Annotated[
         bool,

@@ -281,6 +281,11 @@ class Candidate:
     closing: float = 0.0
     """Points the equity player's closing rule adds (going out) or takes (tiles kept)."""
 
+    def leave_points(self, weights: np.ndarray) -> float:
+        """The points ``weights`` give the tiles this option keeps (its leave term)."""
+        leave = FEATURE_NAMES.index("leave")
+        return float(self.features[leave]) * float(weights[leave]) / SCORE_WEIGHT
+
 
 class CandidateTable(NamedTuple):
     """Every candidate of a position as arrays (:meth:`Evaluator.table`): the placements'

@@ -67,6 +67,10 @@ VERSION = 2
 MAX_COPIES = 7
 """Columns of ``per_letter``: held 0..7 times (index 0 unused)."""
 MAX_FILE_BYTES = 1_000_000
+MAX_SELF_PLAY_GAMES = 10_000_000
+"""Most self-play games a round (:func:`learn_leaves`)."""
+MAX_ROUNDS = 100
+"""Most self-play rounds (:func:`learn_leaves`)."""
 
 
 class LeavesError(StratagemError, ValueError):
@@ -422,8 +426,8 @@ def selfplay_records(
     from stratagem.games.scrabble.heuristic import EquityAgent
     from stratagem.games.scrabble.state import ScrabbleState
 
-    if not 1 <= games <= 10_000_000:
-        raise LeavesError(f"games must be 1-10000000, got {games}")
+    if not 1 <= games <= MAX_SELF_PLAY_GAMES:
+        raise LeavesError(f"games must be 1-{MAX_SELF_PLAY_GAMES}, got {games}")
     agent = EquityAgent(lexicon.tiles, table, endgame=False)
     rows: list[tuple[tuple[int, ...], float, tuple[int, ...], bool, int]] = []
     for g in range(games):
@@ -517,8 +521,8 @@ def learn_leaves(
     fitted ``refits`` times to its own games (:func:`fit_records`), with the letter-pair
     terms if ``pairs``.
     """
-    if not 1 <= iterations <= 100:
-        raise LeavesError(f"iterations must be 1-100, got {iterations}")
+    if not 1 <= iterations <= MAX_ROUNDS:
+        raise LeavesError(f"iterations must be 1-{MAX_ROUNDS}, got {iterations}")
     table = start if start is not None else LeaveTable.zeros(lexicon.tiles)
     for it in range(iterations):
 

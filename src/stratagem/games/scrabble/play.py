@@ -30,7 +30,6 @@ from stratagem.games.scrabble.board import (
     score_tiles,
 )
 from stratagem.games.scrabble.heuristic import (
-    FEATURE_NAMES,
     PLAY_ENDGAME_NODES,
     SCORE_WEIGHT,
     EquityAgent,
@@ -138,8 +137,7 @@ def typed(action: Placement | Exchange | Pass) -> str:
 def coach_lines(coach: EquityAgent, state: ScrabbleState, top: int = COACH_TOP) -> list[str]:
     """The coach's ``top`` best moves, one a line, with score, leave and value."""
     cands, placements = coach.ranked(state, top)
-    leave = FEATURE_NAMES.index("leave")
-    weight = coach.weights_for(phase_of(state))[leave] / SCORE_WEIGHT
+    weights = coach.weights_for(phase_of(state))
     closing = state.bag_size() == 0
     kept = "end" if closing else "leave"
     lines = [
@@ -149,7 +147,7 @@ def coach_lines(coach: EquityAgent, state: ScrabbleState, top: int = COACH_TOP) 
     ]
     for i, c in enumerate(cands, 1):
         score = c.action.score if isinstance(c.action, Placement) else 0
-        extra = c.closing if closing else float(c.features[leave]) * weight
+        extra = c.closing if closing else c.leave_points(weights)
         lines.append(
             f"{i:>4}. {typed(c.action):<22} score {score:>3}  {kept} {extra:+6.1f}"
             f"  value {c.value / SCORE_WEIGHT:6.1f}"

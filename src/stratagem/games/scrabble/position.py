@@ -10,6 +10,7 @@ ignored. Only ``board:`` is required::
     scores: 12 0
     racks: AEINRST ?BDEILO
     scoreless: 0
+    turn: 12            (optional: the moves played; by default one per 4 tiles on the board)
     bag: ...            (optional: by default every tile not on the board or a rack)
     board:
     ...............
@@ -40,6 +41,10 @@ from stratagem.games.scrabble.board import CENTER, RACK_SIZE, SIZE, board_from_t
 from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.state import SCORELESS_LIMIT, ScrabbleState
 from stratagem.games.scrabble.tiles import BLANK_FLAG, TileSet
+
+TILES_PER_MOVE = 4
+"""Without a ``turn:`` line, the moves played are taken as one per this many tiles on the
+board (at least 1): the players' phase (opening, development...) depends on it."""
 
 POSITION_LIMIT = 1 << 16
 """Largest position file read (64 KiB; a position is about 400 bytes)."""
@@ -126,7 +131,8 @@ def read_position(text: str, lexicon: Lexicon) -> ScrabbleState:
     if len(to_move) != 1 or not 0 <= to_move[0] < players:
         raise InvalidStateError(f"position: to_move must be a player 0-{players - 1}")
     scoreless = _ints("scoreless", fields.get("scoreless", "0"))
-    turn = _ints("turn", fields.get("turn", "1"))
+    board_tiles = int(np.count_nonzero(board >= 0))
+    turn = _ints("turn", fields.get("turn", str(max(1, board_tiles // TILES_PER_MOVE))))
     if any(score < 0 for score in scores):
         raise InvalidStateError(
             f"position: scores {scores} include a negative one; before the game ends every "
