@@ -24,28 +24,16 @@ import numpy as np
 from stratagem.games.scorefour import _kernels
 from stratagem.games.scorefour.evaluation import reference_evaluate
 from stratagem.games.scorefour.search import WIN, Minimax
-from stratagem.games.scorefour.state import ScoreFourState
+from stratagem.games.scorefour.state import ScoreFourState, random_positions
 
 ORDER = sorted(range(16), key=lambda p: -_kernels.CENTRALITY[p])
 
 
 def positions(n: int, seed: int) -> list[ScoreFourState]:
     """The empty board and random positions of 6..20 beads that are not decided in one move."""
-    rng = np.random.default_rng(seed)
-    out = [ScoreFourState.new()]
-    while len(out) < n:
-        state = ScoreFourState.new()
-        for _ in range(int(rng.integers(6, 21))):
-            moves = state.legal_actions()
-            state = state.apply(moves[int(rng.integers(len(moves)))])
-            if state.is_terminal():
-                break
-        if (
-            not state.is_terminal()
-            and abs(Minimax(table_bits=12).search(state, depth=2).value) < WIN / 2
-        ):
-            out.append(state)
-    return out
+    return random_positions(
+        n, seed, lambda s: abs(Minimax(table_bits=12).search(s, depth=2).value) < WIN / 2
+    )
 
 
 class PlainAlphaBeta:

@@ -49,7 +49,7 @@ from stratagem.algorithms.mcts import MCTS
 from stratagem.core.arena import InlineExecutor, LocalExecutor, make_experiment, report, run
 from stratagem.games.scorefour.arena import MCTS_C
 from stratagem.games.scorefour.fast import fast_game, rollout
-from stratagem.games.scorefour.state import ScoreFourState, has_four
+from stratagem.games.scorefour.state import ScoreFourState, has_four, random_positions
 
 DEFAULT_SIMS = 20_000  # per compiled decision
 DEFAULT_PYTHON_SIMS = 1_000  # per decision of the Python trees (~1,000 sims/s over the protocol)
@@ -70,25 +70,15 @@ LABELS = {
 
 def positions(n: int, seed: int) -> list[ScoreFourState]:
     """The empty board and random positions of 6-20 beads that no side wins in one move."""
-    rng = np.random.default_rng(seed)
-    out = [ScoreFourState.new()]
-    while len(out) < n:
-        state = ScoreFourState.new()
-        for _ in range(int(rng.integers(6, 21))):
-            moves = state.legal_actions()
-            state = state.apply(moves[int(rng.integers(len(moves)))])
-            if state.is_terminal():
-                break
-        if state.is_terminal():
-            continue
-        threat = any(
+
+    def no_threat(state: ScoreFourState) -> bool:
+        return not any(
             has_four(state.beads[me] | 1 << state.drop_cell(peg))
             for me in (0, 1)
             for peg in state.legal_actions()
         )
-        if not threat:
-            out.append(state)
-    return out
+
+    return random_positions(n, seed, no_threat)
 
 
 def searcher(kind: str, sims: int) -> MCTS:

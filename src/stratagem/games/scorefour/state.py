@@ -15,7 +15,10 @@ a full board is a draw.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+
+import numpy as np
 
 from stratagem.core.errors import IllegalActionError, InvalidRulesError, InvalidStateError
 from stratagem.core.game import TERMINAL
@@ -201,6 +204,29 @@ class ScoreFourState:
 
     def __str__(self) -> str:
         return render(self)
+
+
+def random_positions(
+    n: int,
+    seed: int,
+    keep: Callable[[ScoreFourState], bool],
+    beads: tuple[int, int] = (6, 20),
+) -> list[ScoreFourState]:
+    """The empty board and ``n - 1`` positions of uniformly random play, each stopped after a
+    random number of beads in ``beads`` (or at the game's end), kept if ``keep`` says so
+    (benchmarks and tests draw their positions here; the same ``seed``, the same walks)."""
+    rng = np.random.default_rng(seed)
+    out = [ScoreFourState.new()]
+    while len(out) < n:
+        state = ScoreFourState.new()
+        for _ in range(int(rng.integers(beads[0], beads[1] + 1))):
+            moves = state.legal_actions()
+            state = state.apply(moves[int(rng.integers(len(moves)))])
+            if state.is_terminal():
+                break
+        if not state.is_terminal() and keep(state):
+            out.append(state)
+    return out
 
 
 def render(state: ScoreFourState, marks: dict[int, str] | None = None) -> str:
