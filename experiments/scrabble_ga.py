@@ -275,7 +275,21 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "equity:nodes=20000",
         BEST,
         "ENABLE: equity + endgame solver (20,000 nodes a move) vs heuristic + leave term, "
-        "pair leave table, partial run",
+        "pair leave table",
+    ),
+    # session 32: the heuristic players with the equity player's closing rule instead of
+    # their closing-phase weights (no solver)
+    "enable-best-rule-greedy": (
+        "enable",
+        "heuristic:weights=leave,closing=rule,endgame=off",
+        "greedy",
+        "ENABLE: heuristic + leave term with the closing rule vs greedy",
+    ),
+    "enable-tuned-rule-greedy": (
+        "enable",
+        "heuristic:closing=rule,endgame=off",
+        "greedy",
+        "ENABLE: GA-tuned heuristic (five terms) with the closing rule vs greedy",
     ),
 }
 ENABLE = (ROOT / ".." / "shared" / "lexicons" / "enable1.txt").resolve()

@@ -366,6 +366,28 @@ def test_the_equity_player_goes_out_in_the_closing_phase_without_the_solver() ->
     assert "goes out (+40)" in heuristic.explain(top, agent.weights_for("closing"), "closing")
 
 
+def test_the_heuristic_player_can_close_by_the_equity_rule() -> None:
+    # closing=rule: the closing phase values each move as the equity player does (score +
+    # the rule); the source's weights alone take AX or AXE alike (18 each), the rule AXE.
+    state = closing_state("AX?", "QZ", ["ax", "axe"])
+    rng = np.random.default_rng(0)
+    ruled = HeuristicAgent(TS, SOURCE_WEIGHTS, endgame=False, closing="rule")
+    equity = EquityAgent(TS, endgame=False)
+    assert [(str(c.action), c.value) for c in ruled.candidates(state)] == [
+        (str(c.action), c.value) for c in equity.candidates(state)
+    ]
+    move = ruled.act(state, rng)
+    assert state.apply(move).is_terminal() and move.score == 18  # type: ignore[union-attr]
+    plain = HeuristicAgent(TS, SOURCE_WEIGHTS, endgame=False)
+    assert all(c.closing == 0 for c in plain.candidates(state))
+    # Before the bag is empty the rule changes nothing.
+    s = ScrabbleState.new(LEX).apply((2, 1, 6, 13, 0, 0, 3)).apply((0,) * 7)
+    both = (HeuristicAgent(TS, SOURCE_WEIGHTS, closing=c) for c in ("rule", "weights"))
+    assert len({tuple((str(c.action), c.value) for c in a.candidates(s)) for a in both}) == 1
+    with pytest.raises(heuristic.WeightsError, match="closing must be one of"):
+        HeuristicAgent(TS, closing="greedy")
+
+
 def test_ranked_lists_the_same_best_candidates_as_the_whole_list() -> None:
     s = ScrabbleState.new(LEX).apply((2, 1, 6, 13, 0, 0, 3)).apply((0,) * 7)
     for agent in (EquityAgent(TS, endgame=False), HeuristicAgent(TS, SOURCE_WEIGHTS)):

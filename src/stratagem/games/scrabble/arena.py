@@ -20,6 +20,7 @@ from stratagem.core.errors import InvalidRulesError
 from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
 from stratagem.games.scrabble.endgame import NODE_LIMITS, EndgameAgent
 from stratagem.games.scrabble.heuristic import (
+    CLOSING_CHOICES,
     ENDGAME_NODES,
     EquityAgent,
     HeuristicAgent,
@@ -74,7 +75,7 @@ def check_rules(rules: str) -> str:
 
 
 def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
-               endgame: str, nodes: int) -> Agent:  # fmt: skip
+               endgame: str, nodes: int, closing: str) -> Agent:  # fmt: skip
     tiles = rules.tiles
     if w is not None:
         chosen = parse_weights_text(w)
@@ -83,7 +84,8 @@ def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
     else:
         chosen = load_weights(weights)
     table = load_leaves(leaves, tiles) if leaves else None
-    return HeuristicAgent(tiles, chosen, table, endgame=endgame == "on", endgame_nodes=nodes)
+    return HeuristicAgent(tiles, chosen, table, endgame=endgame == "on", endgame_nodes=nodes,
+                          closing=closing)  # fmt: skip
 
 
 def _equity(rules: Lexicon, leaves: str | None, endgame: str, nodes: int) -> Agent:
@@ -118,7 +120,10 @@ AGENTS = (
                "(phase by phase)", accepts="numbers joined by /"),
          Param("leaves", str, None, "leave-value FILE for the leave term (default: shipped)",
                accepts="a leave-value file"),
-         _ENDGAME, _NODES),
+         _ENDGAME, _NODES,
+         Param("closing", str, "weights", "the closing phase without the solver: by its "
+               "weights, or by the equity player's rule (score; going out earns twice the "
+               "other rack, tiles kept cost their value)", choices=CLOSING_CHOICES)),
     ),
     AgentInfo(
         "equity", "score + learned leave value of the tiles kept", _equity,

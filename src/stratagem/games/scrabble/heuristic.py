@@ -82,6 +82,11 @@ MAX_WEIGHTS_BYTES = 100_000
 MAX_WEIGHT = 1e9
 
 
+CLOSING_CHOICES = ("weights", "rule")
+"""How the heuristic player plays the closing phase without the endgame solver: by the
+closing phase's weights (the source's player) or by the equity player's closing rule."""
+
+
 class WeightsError(StratagemError, ValueError):
     """A weights file or string of the wrong shape, with a non-number, NaN or infinity."""
 
@@ -589,17 +594,31 @@ class HeuristicAgent(_Player):
         leaves: LeaveTable | None = None,
         endgame: bool = True,
         endgame_nodes: int = ENDGAME_NODES,
+        closing: str = "weights",
     ) -> None:
+        if closing not in CLOSING_CHOICES:
+            raise WeightsError(f"closing must be one of {', '.join(CLOSING_CHOICES)}, "
+                               f"got {closing!r}")  # fmt: skip
         self.weights = weights if weights is not None else shipped_weights("tuned")
         if self.weights.with_leave and leaves is None:
             leaves = shipped_leaves(tiles)
         self.evaluator = Evaluator(tiles, leaves)
         self.endgame = endgame
         self.endgame_nodes = endgame_nodes
+        self.closing = closing
         self._full = self.weights.full()
+        if closing == "rule":  # the closing phase by score + the rule, as the equity player
+            self._full[PHASES.index("closing")] = 0.0
+            self._full[PHASES.index("closing"), FEATURE_NAMES.index("score")] = SCORE_WEIGHT
 
     def weights_for(self, phase: str) -> np.ndarray:
         return np.asarray(self._full[PHASES.index(phase)])
+
+    def closing_rule(self, phase: str) -> bool:
+        """With ``closing="rule"``, the closing phase without the solver is the equity
+        player's (the score + :meth:`Evaluator.closing_points`) instead of the phase's
+        weights."""
+        return self.closing == "rule" and phase == "closing"
 
 
 class EquityAgent(_Player):
