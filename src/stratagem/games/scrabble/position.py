@@ -42,6 +42,11 @@ from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.state import SCORELESS_LIMIT, ScrabbleState
 from stratagem.games.scrabble.tiles import BLANK_FLAG, TileSet
 
+MAX_TURN = 1000
+"""Most moves a position may say were played: every move that is not scoreless lays a tile
+(100 at most), and six scoreless turns in a row end the game, so no game reaches ~610."""
+MAX_SCORE = 100_000
+"""Highest score a position may give a player (far above any game: a move scores < 2,000)."""
 TILES_PER_MOVE = 4
 """Without a ``turn:`` line, the moves played are taken as one per this many tiles on the
 board (at least 1): the players' phase (opening, development...) depends on it."""
@@ -143,9 +148,14 @@ def read_position(text: str, lexicon: Lexicon) -> ScrabbleState:
             f"position: scoreless counts the scoreless turns in a row, 0..{SCORELESS_LIMIT - 1} "
             f"(the game ends at {SCORELESS_LIMIT}), got {fields.get('scoreless')!r}"
         )
-    if len(turn) != 1 or turn[0] < 1:
+    if len(turn) != 1 or not 1 <= turn[0] <= MAX_TURN:
         raise InvalidStateError(
-            f"position: turn is one whole number >= 1, got {fields.get('turn')!r}"
+            f"position: turn is one whole number 1..{MAX_TURN} (the moves played), "
+            f"got {fields.get('turn')!r}"
+        )
+    if any(score > MAX_SCORE for score in scores):
+        raise InvalidStateError(
+            f"position: scores {scores} include one above {MAX_SCORE:,}, which no game reaches"
         )
     check_board_shape(board)
     used = tiles_on_board(tiles, board)
