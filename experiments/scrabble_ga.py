@@ -285,6 +285,15 @@ MATCHES: dict[str, tuple[str, str, str, str]] = {
         "greedy",
         "ENABLE: heuristic + leave term with the closing rule vs greedy",
     ),
+    # session 32: the session-26 five-term run resumed (same options and seed) for about
+    # four times as many fitness games; its best player of the last generation
+    "enable-ga5-long-greedy": (
+        "enable",
+        "heuristic:weights=runs/scrabble_ga/ga5-enable-s32/best_weights.json,endgame=off",
+        "greedy",
+        "ENABLE: heuristic, five terms, the GA of session 26 resumed (436,000 fitness games "
+        "in all) vs greedy",
+    ),
     "enable-tuned-rule-greedy": (
         "enable",
         "heuristic:closing=rule,endgame=off",
@@ -370,7 +379,7 @@ CURVES: dict[str, tuple[str, str]] = {
     "ga": ("heuristic (h1-h5)", "#3b6ea8"),
     "ga_leave": ("heuristic + leave (h1-h6)", "#c0392b"),
     "ga_leave_enable": ("heuristic + leave (h1-h6), ENABLE, from the equity weights", "#2e8b57"),
-    "ga_enable": ("heuristic (h1-h5), ENABLE, 100,000 games from the shipped weights", "#8e44ad"),
+    "ga_enable": ("heuristic (h1-h5), ENABLE, 436,000 games from the shipped weights", "#8e44ad"),
     "ga_czech": ("heuristic (h1-h5), Czech, 100,000 games from the source's weights", "#e67e22"),
     "ga6_czech": ("heuristic + leave (h1-h6), Czech, from the equity weights", "#d63384"),
     "ga6_enable": ("heuristic + leave (h1-h6), ENABLE, second run, 400 games a player", "#555555"),
