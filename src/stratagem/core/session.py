@@ -83,9 +83,18 @@ MAX_TEXT = 200
 MAX_SEED = 2**63 - 1
 HUMAN = "human"
 _RECORD_KEYS = {
-    "format", "version", "game", "rules", "seats", "seed", "coach", "decisions", "chance",
-    "takebacks", "result",
-}  # fmt: skip
+    "format",
+    "version",
+    "game",
+    "rules",
+    "seats",
+    "seed",
+    "coach",
+    "decisions",
+    "chance",
+    "takebacks",
+    "result",
+}
 
 
 @dataclass(frozen=True)
@@ -192,8 +201,13 @@ class Session:
     ) -> Session:
         """A new game; ``seats`` holds ``"human"`` or an agent spec per player."""
         spec = load_game(game) if isinstance(game, str) else game
-        return cls(spec, spec.default_rules if rules is None else rules,
-                   [_seat(s) for s in seats], seed, coach)  # fmt: skip
+        return cls(
+            spec,
+            spec.default_rules if rules is None else rules,
+            [_seat(s) for s in seats],
+            seed,
+            coach,
+        )
 
     # --- views ----------------------------------------------------------------------------
 
@@ -235,8 +249,9 @@ class Session:
         ``decision == len(decisions())`` is the position now (replay)."""
         n = len(self._decision_index)
         if isinstance(decision, bool) or not isinstance(decision, int) or not 0 <= decision <= n:
-            raise IllegalActionError(f"a point of this game is a decision number 0..{n}, "
-                                     f"got {decision!r}")  # fmt: skip
+            raise IllegalActionError(
+                f"a point of this game is a decision number 0..{n}, got {decision!r}"
+            )
         if decision == n:
             return self.state
         return self._states[self._decision_index[decision]]
@@ -331,8 +346,14 @@ class Session:
                 )
             self._coach = coach
         rows = self._coach.advise(self.state)
-        self.events.append(Event("advice", len(self._decision_index), self.to_move,
-                                 str(rows[0].action) if rows else ""))  # fmt: skip
+        self.events.append(
+            Event(
+                "advice",
+                len(self._decision_index),
+                self.to_move,
+                str(rows[0].action) if rows else "",
+            )
+        )
         return rows
 
     # --- records ---------------------------------------------------------------------------
@@ -417,8 +438,9 @@ class Session:
             raise RecordError(f"the record's seed must be a whole number 0..{MAX_SEED}")
         coach = data.get("coach")
         if coach is not None and not (isinstance(coach, str) and 0 < len(coach) <= MAX_TEXT):
-            raise RecordError(f"the record's coach must be null or an agent spec of at most "
-                              f"{MAX_TEXT} characters")  # fmt: skip
+            raise RecordError(
+                f"the record's coach must be null or an agent spec of at most {MAX_TEXT} characters"
+            )
         decisions = _texts(data, "decisions", required=True) or []
         chance = _texts(data, "chance", required=False)
         try:
@@ -571,8 +593,8 @@ def _read_seat(value: object, index: int) -> Seat:
     ):
         return Seat(value["spec"])
     raise RecordError(
-        f"seat {index} of the record must be {{\"kind\": \"human\"}} or "
-        f"{{\"kind\": \"agent\", \"spec\": \"<agent spec>\"}}"
+        f'seat {index} of the record must be {{"kind": "human"}} or '
+        f'{{"kind": "agent", "spec": "<agent spec>"}}'
     )
 
 
@@ -592,8 +614,8 @@ def _read_takebacks(value: object, decisions: int) -> list[Takeback]:
         )
         if not ok:
             raise RecordError(
-                f"takeback {i + 1} of the record must be {{\"to\": <decision>, "
-                f"\"undone\": <count>}} with whole numbers"
+                f'takeback {i + 1} of the record must be {{"to": <decision>, '
+                f'"undone": <count>}} with whole numbers'
             )
         assert isinstance(item, dict)
         out.append(Takeback(item["to"], item["undone"]))
@@ -601,13 +623,18 @@ def _read_takebacks(value: object, decisions: int) -> list[Takeback]:
 
 
 def _check_result(value: object, actual: dict[str, Any]) -> None:
-    if not isinstance(value, dict) or set(value) != {"finished", "returns"}:
-        raise RecordError('the record\'s result must be {"finished": ..., "returns": ...}')
+    if (
+        not isinstance(value, dict)
+        or set(value) != {"finished", "returns"}
+        or not isinstance(value["finished"], bool)
+    ):
+        raise RecordError('the record\'s result must be {"finished": true/false, "returns": ...}')
     if value["finished"] is not actual["finished"]:
         said = "finished" if value["finished"] else "in progress"
         really = "over" if actual["finished"] else "not over"
-        raise RecordError(f"the record says the game is {said}, but its decisions leave it "
-                          f"{really}")  # fmt: skip
+        raise RecordError(
+            f"the record says the game is {said}, but its decisions leave it {really}"
+        )
     claimed = value["returns"]
     if actual["returns"] is None:
         if claimed is not None:
@@ -617,12 +644,13 @@ def _check_result(value: object, actual: dict[str, Any]) -> None:
         not isinstance(claimed, list)
         or len(claimed) != len(actual["returns"])
         or not all(
-            isinstance(c, int | float) and not isinstance(c, bool) and math.isfinite(c)
+            isinstance(c, int | float)
+            and not isinstance(c, bool)
+            and math.isfinite(c)
             and math.isclose(c, a, abs_tol=1e-9)
             for c, a in zip(claimed, actual["returns"])
         )
-    ):  # fmt: skip
+    ):
         raise RecordError(
             f"the record's returns {claimed!r} are not the game's, {actual['returns']!r}"
         )
-
