@@ -297,3 +297,33 @@ def test_an_agent_that_cannot_price_options_cannot_coach() -> None:
     session = Session.new("pig", "coin-3", ["human", "hold:2"], seed=7, coach="random")
     with pytest.raises(InvalidAgentError, match="random cannot coach"):
         session.advice()
+
+
+def test_a_record_that_is_not_utf8_or_nested_too_deeply_is_refused() -> None:
+    with pytest.raises(RecordError, match="not UTF-8"):
+        Session.from_json(b'{"format": "\xff\xfe"}')
+    with pytest.raises(RecordError, match="nested too deeply"):
+        Session.from_json("[" * 100_000 + "]" * 100_000)
+
+
+def test_only_a_persons_decision_can_be_taken_back() -> None:
+    session = Session.new("pig", "pig", ["human", "hold:20"], seed=3)
+    while session.waiting_for_human and "hold" not in session.legal_texts():
+        session.submit("roll")
+    if session.waiting_for_human:
+        session.submit("hold")
+    session.play_agents()
+    agents = [j for j in range(len(session.decisions())) if j not in session.human_decisions()]
+    assert agents, "the agent made no decision"
+    with pytest.raises(IllegalActionError, match="a takeback returns to a decision of a person"):
+        session.takeback(agents[0])
+    with pytest.raises(IllegalActionError, match="a point of this game is a decision number"):
+        session.state_at(len(session.decisions()) + 1)
+
+
+def test_a_game_of_agents_alone_has_nothing_to_take_back() -> None:
+    session = Session.new("pig", "coin-3", ["hold:2", "random"], seed=3)
+    session.play_agents()
+    assert session.over and session.human_decisions() == []
+    with pytest.raises(IllegalActionError, match="no decision of a person to take back"):
+        session.takeback()

@@ -182,3 +182,37 @@ def test_a_bad_game_id_is_refused(tmp_path: Path) -> None:
     store = GameStore(None)
     with pytest.raises(ValueError, match=r"a game id is 1\.\.64 letters"):
         store.save("../etc", pig_record(1))
+
+
+def test_a_game_resumed_after_a_restart_meets_the_chance_it_would_have_met(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "games.sqlite3"
+    played = Session.new("yahtzee", "yahtzee", ["human", "random"], seed=12)
+    for _ in range(4):
+        played.submit(played.legal_texts()[0])
+        played.play_agents()
+    GameStore(path).save("g1", played.to_record())
+
+    resumed = Session.from_record(GameStore(path).load("g1"))  # after a restart
+    for session in (played, resumed):
+        for _ in range(4):
+            session.submit(session.legal_texts()[-1])
+            session.play_agents()
+    assert resumed.line == played.line
+
+
+def test_saves_from_several_threads_all_arrive(tmp_path: Path) -> None:
+    import threading
+
+    store = GameStore(tmp_path / "games.sqlite3")
+    records = {f"g{i}": pig_record(i) for i in range(16)}
+    threads = [
+        threading.Thread(target=lambda i=i: store.save(f"g{i}", records[f"g{i}"]))
+        for i in range(16)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert {g.id for g in store.list_games()} == set(records) and store.persistent
