@@ -56,6 +56,16 @@ def test_the_default_path_is_the_per_user_data_folder(monkeypatch: pytest.Monkey
     assert default_store_path() == Path("/somewhere/else/games.sqlite3")
 
 
+def test_a_data_folder_holds_the_games_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert GameStore.in_folder(tmp_path / "data").path == tmp_path / "data" / "games.sqlite3"
+    monkeypatch.setenv("STRATAGEM_DATA_DIR", str(tmp_path / "user"))
+    store = GameStore.in_folder(max_games=5)
+    assert store.path == tmp_path / "user" / "games.sqlite3" and store.max_games == 5
+    assert store.persistent
+
+
 def test_a_corrupt_file_is_left_alone_and_the_store_goes_on_in_memory(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     junk = np.random.default_rng(5).integers(0, 256, size=64 * 1024, dtype=np.uint8).tobytes()

@@ -224,6 +224,13 @@ class GameStore:
             except (sqlite3.Error, OSError) as exc:
                 self.status = _in_memory(classify(exc, self.path))
 
+    @classmethod
+    def in_folder(cls, folder: Path | str | None = None, **bounds: Any) -> GameStore:
+        """The store of a data folder (``serve --data DIR``): ``DIR/games.sqlite3``;
+        without one, the per-user default (:func:`default_store_path`)."""
+        path = default_store_path() if folder is None else Path(folder) / "games.sqlite3"
+        return cls(path, **bounds)
+
     @property
     def persistent(self) -> bool:
         """True while saves reach the file."""
