@@ -9,10 +9,11 @@ informal wordfreq-derived lexicon of the tile set is used.
 from __future__ import annotations
 
 import json
+import sys
 import warnings
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import numpy as np
 import typer
@@ -71,8 +72,12 @@ def moves(
         str | None, typer.Option("--rack", help="Rack, ? for a blank (default: the file's).")
     ] = None,
     top: Annotated[
-        int, typer.Option("--top", min=1, max=10_000, help="How many moves to list, 1..10000.")
-    ] = 10,
+        str,
+        typer.Option(
+            "--top",
+            help="How many moves to list, 1..10000, or all (every placement, streamed).",
+        ),
+    ] = "10",
     lexicon: LexiconOpt = None,
     rules: RulesOpt = "english",
     tiles: TilesOpt = None,
@@ -98,6 +103,9 @@ def moves(
             "--player ranks the moves with --explain; without it moves are listed by score "
             "(add --explain, or leave out --player)"
         )
+    count = parse_top(top)
+    if count is None and explain:
+        raise StratagemError("--top all lists placements by score; with --explain give 1..10000")
     lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
     if position is not None:
         text = read_user_text(position, limit=POSITION_LIMIT, what="position file")
@@ -113,13 +121,15 @@ def moves(
         if rack is None:
             raise StratagemError("give --rack (or a --position file with racks)")
         rack_counts = lex.tiles.rack_counts(rack)
-    if top < 1:
-        raise StratagemError(f"--top must be at least 1, got {top}")
     if explain:
+        assert count is not None
         state = board if position is not None else None
-        _explain(lex, state, board_array, rack_counts, player or "heuristic", top, as_json)
+        _explain(lex, state, board_array, rack_counts, player or "heuristic", count, as_json)
         return
-    found = move_generator(lex).moves(board_array, rack_counts)[:top]
+    if count is None:
+        stream_moves(lex, board_array, rack_counts, as_json, sys.stdout)
+        return
+    found = move_generator(lex).moves(board_array, rack_counts)[:count]
     if as_json:
         out.print(json.dumps({"moves": [m.to_json() for m in found]}), soft_wrap=True)
         return
@@ -127,6 +137,56 @@ def moves(
         out.print("no placement: exchange or pass")
     for m in found:
         out.print(f"{m.score:>4}  {m.direction:<6} {m.row:>2},{m.col:<2}  {m}")
+
+
+MAX_TOP = 10_000
+"""Most moves ``--top N`` lists as rich output; ``--top all`` streams every one."""
+STREAM_CHUNK = 4096
+"""Lines written at once when streaming every placement."""
+
+
+def parse_top(text: str) -> int | None:
+    """``--top``: a count 1..:data:`MAX_TOP`, or ``all`` (``None``)."""
+    if text.strip().lower() == "all":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise StratagemError(f"--top takes a count 1..{MAX_TOP:,} or all, got {text!r}") from None
+    if not 1 <= value <= MAX_TOP:
+        raise StratagemError(f"--top must be 1..{MAX_TOP:,} or all, got {value}")
+    return value
+
+
+def stream_moves(
+    lex: Lexicon, board: np.ndarray, rack: np.ndarray, as_json: bool, sink: TextIO
+) -> int:
+    """Write every placement, highest score first, a chunk of lines at a time (a two-blank
+    rack has up to ~100,000: only a chunk of them is ever text at once); returns the count."""
+    from stratagem.games.scrabble.board import Placement
+
+    info, words = move_generator(lex).raw(board, rack)
+    order = np.argsort(-info[:, 4], kind="stable")
+    square = lex.tiles.square_text
+    if as_json:
+        sink.write('{"moves": [')
+    elif not len(order):
+        sink.write("no placement: exchange or pass\n")
+    for start in range(0, len(order), STREAM_CHUNK):
+        lines = []
+        for i, k in enumerate(order[start : start + STREAM_CHUNK], start):
+            row, col, down, length, score, _ = (int(x) for x in info[k])
+            word = "".join(square(int(x)) for x in words[k, :length])
+            m = Placement(row, col, not down, word, score)
+            if as_json:
+                lines.append(("," if i else "") + json.dumps(m.to_json()))
+            else:
+                lines.append(f"{m.score:>4}  {m.direction:<6} {m.row:>2},{m.col:<2}  {m}\n")
+        sink.write("".join(lines))
+        sink.flush()
+    if as_json:
+        sink.write("]}\n")
+    return len(order)
 
 
 def _explain(

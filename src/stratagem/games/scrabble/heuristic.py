@@ -503,7 +503,12 @@ class _Player:
     evaluator: Evaluator
     endgame: bool
     endgame_nodes: int = ENDGAME_NODES
+    think_seconds: float | None = None
+    """Wall-clock seconds the endgame search may take a move (None: the node limit alone);
+    set by a page or a terminal game where a person waits for the reply."""
     _solver: Any = None
+    last_endgame: Any = None
+    """The last endgame search's result (best move, spread, exact or not), for the UI."""
 
     def _endgame_move(self, state: ScrabbleState) -> Action | None:
         """The exact endgame solver's move (two players), its table kept between the moves
@@ -515,8 +520,10 @@ class _Player:
 
             self._solver = EndgameSolver()
         result = self._solver.solve(
-            state, time_limit=ENDGAME_SECONDS, node_limit=self.endgame_nodes
-        )
+            state, time_limit=ENDGAME_SECONDS, node_limit=self.endgame_nodes,
+            wall_limit=self.think_seconds,
+        )  # fmt: skip
+        self.last_endgame = result
         move: Action = result.best_move
         return move
 
