@@ -28,7 +28,7 @@ from stratagem.games.scrabble.board import empty_board
 from stratagem.games.scrabble.leaves import MAX_ROUNDS, MAX_SELF_PLAY_GAMES
 from stratagem.games.scrabble.lexicon import Lexicon, get_lexicon
 from stratagem.games.scrabble.movegen import move_generator
-from stratagem.games.scrabble.play import DEFAULT_AI
+from stratagem.games.scrabble.play import DEFAULT_AI, DEFAULT_THINK
 from stratagem.games.scrabble.position import POSITION_LIMIT, read_position
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.strategies import selfplay
@@ -297,15 +297,142 @@ def play(
     lexicon: LexiconOpt = None,
     rules: RulesOpt = "english",
     tiles: TilesOpt = None,
+    challenge: Annotated[
+        str,
+        typer.Option(
+            "--challenge",
+            help="Challenge rule: none (invalid words refused), single (a phony stands unless "
+            "challenged; c challenges), double (a wrong challenge loses a turn).",
+        ),
+    ] = "none",
+    think: Annotated[
+        float,
+        typer.Option("--think", help="Seconds the AI may think a move (0.1..600; the endgame)."),
+    ] = DEFAULT_THINK,
+    record: Annotated[
+        Path | None,
+        typer.Option("--record", help="Write the game's record here as GCG when it ends."),
+    ] = None,
 ) -> None:
     """Play against the AI in the terminal (type ? for the coach's best moves)."""
+    from stratagem.core.files import check_writable_target, write_atomic
     from stratagem.core.registry import make_agent
-    from stratagem.games.scrabble.play import play_terminal
+    from stratagem.games.scrabble.challenge import check_rule
+    from stratagem.games.scrabble.gcg import record_of_game, write_gcg
+    from stratagem.games.scrabble.play import GameEvent, play_terminal
 
+    check_rule(challenge)
+    if not 0.1 <= think <= 600:
+        raise StratagemError(f"--think takes 0.1 to 600 seconds, got {think}")
+    if record is not None:
+        check_writable_target(record, "record file")
     tile_name = tiles if tiles is not None else rules
     agent = make_agent("scrabble", tile_name, ai)  # before the word list is read
+    if hasattr(agent, "think_seconds"):
+        agent.think_seconds = think
     lex = _lexicon(lexicon, rules, tiles)
-    play_terminal(lex, np.random.default_rng(seed), human=1 if ai_first else 0, ai=agent)
+    human = 1 if ai_first else 0
+    events: list[GameEvent] = []
+    final = play_terminal(lex, np.random.default_rng(seed), human=human, ai=agent,
+                          challenge=challenge, record=events)  # fmt: skip
+    if record is not None and events:
+        end = final if final is not None else events[-1].state
+        nicks = ("you", "ai") if human == 0 else ("ai", "you")
+        game = record_of_game([(e.player, e.state, e.action) for e in events], end, nicks,
+                              note=f"stratagem, {lex.source}, challenge {challenge}")  # fmt: skip
+        write_atomic(record, write_gcg(game).encode())
+        out.print(f"wrote the game's record to {record}")
+
+
+@app.command("gcg")
+def gcg_cmd(
+    path: Annotated[Path, typer.Argument(help="A GCG game record (UTF-8, at most 256 KiB).")],
+    at: Annotated[
+        int | None,
+        typer.Option("--at", help="Open the game at this turn (1..): the recorded move beside "
+                     "the coach's best."),
+    ] = None,
+    export: Annotated[
+        Path | None, typer.Option("--export", help="Write the record back out as GCG here.")
+    ] = None,
+    lexicon: LexiconOpt = None,
+    rules: RulesOpt = "english",
+    tiles: TilesOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Replay a GCG game record: every move laid and scored, the totals checked; --at N shows
+    turn N with the coach's best moves beside the recorded one."""
+    from stratagem.core.files import check_writable_target, write_atomic
+    from stratagem.games.scrabble.gcg import GCG_LIMIT, read_gcg, write_gcg
+
+    if export is not None:
+        check_writable_target(export, "GCG file")
+        if export.resolve() == path.resolve():
+            raise StratagemError(f"--export {export} is the record read; name another file")
+    text = read_user_text(path, limit=GCG_LIMIT, what="GCG file")
+    lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
+    game = read_gcg(text, lex)
+    if at is not None and not 1 <= at <= len(game.turns):
+        raise StratagemError(f"--at takes a turn 1..{len(game.turns)}, got {at}")
+    if export is not None:
+        write_atomic(export, write_gcg(game).encode())
+    rows = review_turn(game, at - 1) if at is not None else None
+    if as_json:
+        payload: dict[str, object] = {
+            "players": game.nicks,
+            "totals": game.totals,
+            "turns": [{"player": t.nick, "move": t.text, "points": t.points, "total": t.total,
+                       "rack": t.rack} for t in game.turns],
+        }
+        if rows is not None:
+            payload["review"] = rows
+        out.print(json.dumps(payload), soft_wrap=True)
+        return
+    for i, t in enumerate(game.turns, 1):
+        out.print(f"{i:>3}. {t.nick:<10} {t.rack:<8} {t.text:<24} {t.points:>+5d} {t.total:>5}")
+    out.print(f"final: {game.nicks[0]} {game.totals[0]}, {game.nicks[1]} {game.totals[1]}")
+    if rows is not None:
+        assert at is not None
+        t = game.turns[at - 1]
+        out.print(f"turn {at}: {t.nick} with {t.rack} played {t.text} ({t.points:+d})")
+        out.print(f"  recorded: {rows['recorded']}")
+        for i, m in enumerate(rows["best"], 1):  # type: ignore[arg-type]
+            out.print(f"  coach {i:>2}. {m['move']:<24} score {m['score']:>3}  "
+                      f"value {m['value']:6.1f}")  # fmt: skip
+    if export is not None:
+        out.print(f"wrote {export}")
+
+
+def review_turn(game: object, index: int, top: int = 5) -> dict[str, object]:
+    """Turn ``index`` of a read record beside the coach's ``top`` best moves (values in
+    points): ``{"recorded": text (value, behind), "best": [...]}``."""
+    from stratagem.games.scrabble.gcg import GameRecord
+    from stratagem.games.scrabble.heuristic import SCORE_WEIGHT, make_coach, phase_of
+    from stratagem.games.scrabble.play import typed
+
+    assert isinstance(game, GameRecord)
+    state = game.position_at(index)
+    turn = game.turns[index]
+    coach = make_coach(state.tiles.name)
+    table = coach.table(state)
+    cands, _ = coach.ranked(state, top, table)
+    weights = coach.weights_for(phase_of(state))
+    best = cands[0].value / SCORE_WEIGHT if cands else 0.0
+    rows = []
+    for c in cands:
+        value = float(c.features @ weights) / SCORE_WEIGHT + c.closing
+        score = c.action.score if hasattr(c.action, "score") else 0
+        rows.append({"move": typed(c.action), "score": score, "value": round(value, 2)})
+    recorded = turn.text
+    if turn.move is not None:
+        mine = coach.candidate(state, turn.move, table)
+        if mine is None:
+            recorded += " (not in the word list: a phony, or another dictionary's word)"
+        else:
+            value = float(mine.features @ weights) / SCORE_WEIGHT + mine.closing
+            recorded += f" score {turn.move.score}, value {value:.1f}, {best - value:+.1f} " \
+                "behind the coach's best"
+    return {"recorded": recorded, "best": rows}
 
 
 @app.command("learn-leaves")

@@ -293,6 +293,21 @@ def _turn(
         raise _fail(number, f"cannot read {' '.join(body)!r}")
     rack = _rack(rack_text, lex, number)
     moves = body[1:]
+    if len(moves) == 1 and moves[0].lower() in ("(challenge)", "(time)"):
+        kind = "challenge_bonus" if moves[0].lower() == "(challenge)" else "time"
+        return Turn(player, nick, rack_text, kind, points, totals[player] + points)
+    if moves == ["--"]:
+        if player not in last_move:
+            raise _fail(number, f"{nick} has no move to take back")
+        gained, laid = last_move.pop(player)
+        if points != -gained:
+            raise _fail(number, f"taking back a move of {gained} points is {-gained:+d}, "
+                        f"not {points:+d}")  # fmt: skip
+        for r, c, _ in laid:
+            board[r, c] = -1
+        back = _position(lex, board, rack, player, totals, index + 1)
+        return Turn(player, nick, rack_text, "withdrawn", points, totals[player] + points,
+                    state=back)  # fmt: skip
     state = _position(lex, board, rack, player, totals, index + 1)
     if state is None:
         raise _fail(number, f"the rack {rack_text} and the board hold more tiles of a kind than "
@@ -306,17 +321,6 @@ def _turn(
             raise _fail(number, f"the tiles left {left} cost {value}, not {points:+d}")
         return Turn(player, nick, rack_text, "rack_left", points, totals[player] + points,
                     tiles=left, state=state)  # fmt: skip
-    if moves == ["--"]:
-        if player not in last_move:
-            raise _fail(number, f"{nick} has no move to take back")
-        gained, laid = last_move.pop(player)
-        if points != -gained:
-            raise _fail(number, f"taking back a move of {gained} points is {-gained:+d}, "
-                        f"not {points:+d}")  # fmt: skip
-        for r, c, _ in laid:
-            board[r, c] = -1
-        return Turn(player, nick, rack_text, "withdrawn", points, totals[player] + points,
-                    state=state)  # fmt: skip
     if moves == ["-"] or not moves:
         if points != 0:
             raise _fail(number, f"a pass scores 0, not {points:+d}")
@@ -419,8 +423,8 @@ def turn_line(t: Turn) -> str:
         "exchange": f"{t.rack} -{t.tiles}",
         "pass": f"{t.rack} -",
         "withdrawn": f"{t.rack} --",
-        "challenge_bonus": "(challenge)",
-        "time": "(time)",
+        "challenge_bonus": f"{t.rack} (challenge)".strip(),
+        "time": f"{t.rack} (time)".strip(),
         "out": f"({t.tiles})",
         "rack_left": f"{t.rack} ({t.tiles})",
     }[t.kind]

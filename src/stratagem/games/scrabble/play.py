@@ -53,6 +53,9 @@ from stratagem.games.scrabble.tracking import track_state
 DEFAULT_AI = f"equity:nodes={PLAY_ENDGAME_NODES}"
 """The opponent unless another is asked for: the equity player with the endgame search."""
 COACH_TOP = 10
+DEFAULT_THINK = 5.0
+"""Seconds the AI may think a move where a person waits (its endgame search stops then and
+plays the best it has found)."""
 
 HELP = (
     "moves: 8H WORD (across) or H8 WORD (down), the whole word with letters on the board; "
@@ -206,6 +209,7 @@ def play_terminal(
     check_rule(challenge)
     if ai is None:
         ai = make_agent("scrabble", lexicon.tiles.name, DEFAULT_AI)
+        ai.think_seconds = DEFAULT_THINK  # type: ignore[attr-defined]
     coach = make_coach(lexicon.tiles.name)
     state = ScrabbleState.new(lexicon, 2)
     events: list[GameEvent] = record if record is not None else []
