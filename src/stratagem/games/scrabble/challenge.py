@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from stratagem.core.errors import IllegalActionError, InvalidRulesError
 from stratagem.games.scrabble.board import Placement, new_tiles, parse_coordinate, score_tiles
 from stratagem.games.scrabble.state import PASS, ScrabbleState
+from stratagem.games.scrabble.tiles import BLANK_FLAG
 
 CHALLENGE_RULES = ("none", "single", "double")
 """The challenge rules, the default first."""
@@ -150,7 +151,7 @@ class ChallengeWindow:
             )
         if self.outcome is not None:
             raise IllegalActionError(f"{self.move} was challenged already")
-        if current.is_terminal():
+        if current.is_terminal() and current is not self.after:
             raise IllegalActionError("the game is over; no challenge")
         challenger = 1 - self.mover if current.num_players == 2 else current.player
         if current.current_player >= 0 and current.player != challenger:
@@ -164,6 +165,11 @@ class ChallengeWindow:
             )
             self.outcome = ChallengeOutcome(words, bad, self.mover, text)
             return self.before.apply(PASS)
+        verb = "is" if len(words) == 1 else "are"
+        if current.is_terminal():  # the challenged move went out: good words end the game
+            text = f"{', '.join(words)} {verb} good: the game is over"
+            self.outcome = ChallengeOutcome(words, (), None, text)
+            return current
         if self.rule == "double":
             if current.current_player != challenger:
                 raise IllegalActionError("the challenger must be to move to lose the turn")
@@ -181,3 +187,26 @@ def ai_challenges(window: ChallengeWindow) -> bool:
     """The AI's choice: challenge exactly when the placement makes a phony (it knows the
     lexicon, so it never challenges good words)."""
     return window.rule != "none" and bool(phonies(window.before, window.move))
+
+
+def board_phonies(state: ScrabbleState) -> list[tuple[str, list[tuple[int, int]]]]:
+    """The words on the board the lexicon lacks, each with its squares (a phony that stood,
+    or a word of another dictionary): what a board pasted into the assistant flags."""
+    board = state.board_array
+    tiles = state.tiles
+    out = []
+    for down in (False, True):
+        grid = board.T if down else board
+        for i, line in enumerate(grid):
+            run: list[int] = []
+            for j, code in enumerate([*line.tolist(), -1]):
+                if code >= 0:
+                    run.append(j)
+                    continue
+                if len(run) >= 2:
+                    word = "".join(tiles.letters[int(line[k]) & ~BLANK_FLAG] for k in run)
+                    if word not in state.lexicon:
+                        squares = [(k, i) if down else (i, k) for k in run]
+                        out.append((word, squares))
+                run = []
+    return out

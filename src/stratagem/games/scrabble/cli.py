@@ -396,7 +396,8 @@ def gcg_cmd(
         t = game.turns[at - 1]
         out.print(f"turn {at}: {t.nick} with {t.rack} played {t.text} ({t.points:+d})")
         out.print(f"  recorded: {rows['recorded']}")
-        for i, m in enumerate(rows["best"], 1):  # type: ignore[arg-type]
+        best: list[dict[str, object]] = rows["best"]  # type: ignore[assignment]
+        for i, m in enumerate(best, 1):
             out.print(f"  coach {i:>2}. {m['move']:<24} score {m['score']:>3}  "
                       f"value {m['value']:6.1f}")  # fmt: skip
     if export is not None:
@@ -430,7 +431,7 @@ def review_turn(game: object, index: int, top: int = 5) -> dict[str, object]:
             recorded += " (not in the word list: a phony, or another dictionary's word)"
         else:
             value = float(mine.features @ weights) / SCORE_WEIGHT + mine.closing
-            recorded += f" score {turn.move.score}, value {value:.1f}, {best - value:+.1f} " \
+            recorded += f" score {turn.move.score}, value {value:.1f}, {best - value:.1f} " \
                 "behind the coach's best"
     return {"recorded": recorded, "best": rows}
 

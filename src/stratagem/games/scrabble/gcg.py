@@ -437,10 +437,13 @@ def record_of_game(
     nicks: tuple[str, str] = ("player1", "player2"),
     names: tuple[str, str] | None = None,
     note: str = "",
+    hidden: tuple[int, ...] = (),
 ) -> GameRecord:
     """The record of a game played here: ``events`` are ``(player, position played from,
     action)`` for each move (placements, exchanges, passes; a challenge as an object with
-    ``outcome`` and ``mover``), ``final`` the end; the end adjustments are added from it."""
+    ``outcome`` and ``mover``), ``final`` the end; the end adjustments are added from it.
+    The racks of the ``hidden`` players (an opponent whose tiles a player may not see yet) are
+    written as the tiles played only, and their exchanges as a count."""
     from stratagem.games.scrabble.state import Exchange
 
     lex = final.lexicon
@@ -449,6 +452,16 @@ def record_of_game(
     last_turn: dict[int, int] = {}
     for player, state, action in events:
         rack = state.rack_text(player) if state.current_player == player else ""
+        if player in hidden:
+            rack = ""
+            if isinstance(action, Placement):
+                laid = new_tiles(state.board_array, action, state.tiles)
+                counts = np.zeros(state.tiles.size + 1, dtype=np.int64)
+                for _, _, code in laid:
+                    counts[state.tiles.size if code & BLANK_FLAG else code] += 1
+                rack = state.tiles.rack_text(counts)
+            elif isinstance(action, Exchange):
+                action = Exchange(str(len(action.tiles)))
         if isinstance(action, Placement):
             totals[player] += action.score
             last_turn[player] = len(turns)

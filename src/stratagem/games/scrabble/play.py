@@ -225,6 +225,7 @@ def play_terminal(
         player = state.current_player
         if player != human:
             action = ai.act(state, rng)
+            assert isinstance(action, (Placement, Exchange, Pass))
             write(f"AI plays {action}")
             events.append(GameEvent(player, state, action))
             logged[player] += action.score if isinstance(action, Placement) else 0

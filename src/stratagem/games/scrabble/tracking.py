@@ -138,7 +138,7 @@ def board_counts(tiles: TileSet, board: np.ndarray) -> np.ndarray:
 def unseen_counts(tiles: TileSet, board: np.ndarray, rack: np.ndarray) -> np.ndarray:
     """The set's tiles less the board's and the rack's; refuses more than the set holds."""
     seen = board_counts(tiles, board) + np.asarray(rack, dtype=np.int64)
-    rest = tiles.bag_counts.astype(np.int64) - seen
+    rest: np.ndarray = tiles.bag_counts.astype(np.int64) - seen
     if (rest < 0).any():
         i = int(np.flatnonzero(rest < 0)[0])
         name = tiles.letters[i] if i < tiles.size else "? (blank)"
@@ -178,4 +178,5 @@ def parse_unseen(tiles: TileSet, text: str) -> np.ndarray:
     """Counts of an unseen-tiles text (``AEEIRST?``, spaces ignored); a tile not in the set,
     or more of one than the set has, is refused."""
     cleaned = "".join(text.split())
-    return tiles.rack_counts(cleaned, max_tiles=tiles.total_tiles).astype(np.int64)
+    counts: np.ndarray = tiles.rack_counts(cleaned, max_tiles=tiles.total_tiles)
+    return counts.astype(np.int64)
