@@ -159,7 +159,8 @@ def track(
     held = min(RACK_SIZE, total) if opponent_tiles is None else opponent_tiles
     if not 0 <= held <= min(total, RACK_SIZE * 3):
         raise InvalidStateError(
-            f"the opponents hold {held} tiles, but only {total} are unseen"
+            f"the opponents hold {held} tiles; with {total} unseen they hold 0 to "
+            f"{min(total, RACK_SIZE * 3)}"
         )
     return Tracking(tiles, tuple(int(x) for x in rest), held)
 
