@@ -207,3 +207,21 @@ def test_the_assistant_checks_the_unseen_tiles_and_takes_the_scores(client: Test
     bad = client.post(f"{API}/analyse", json={"position": position, "unseen": "1234"})
     assert bad.status_code == 400
     assert client.post(f"{API}/analyse", json={"position": position, "budget": 99}).status_code == 422
+
+
+def test_the_ais_endgame_reply_comes_within_the_games_budget() -> None:
+    from dataclasses import replace
+
+    from stratagem.web.scrabble import ScrabbleGame, lexicon_entry
+
+    endgame = full_racks_endgame()
+    entry = lexicon_entry("english", "builtin", None)
+    game = ScrabbleGame(entry, "equity", human=1 - endgame.player, seed=1, think=1.0)
+    game.state = replace(endgame, scores=endgame.scores)  # the AI to move, the bag empty
+    game.history.clear()
+    began = time.monotonic()
+    game._advance()
+    took = time.monotonic() - began
+    assert game.history and game.history[-1].by_ai
+    assert game.last_thought is not None and "best found" in game.last_thought
+    assert took < 1.0 + 1.0, took
