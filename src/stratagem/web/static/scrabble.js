@@ -527,7 +527,7 @@ function drawExtras() {
   $("a-endgame-panel").classList.toggle("hidden", !eg);
   if (eg) {
     $("a-endgame").textContent = `The bag is empty and the opponent's tiles are known: ${eg.best_move}, final spread `
-      + `${eg.spread > 0 ? "+" : ""}${eg.spread} with best play (${eg.exact ? "proved to the end" : `best found in ${results.budget} s, ${eg.depth} plies deep`}). `
+      + `${eg.spread > 0 ? "+" : ""}${eg.spread} for you (${eg.exact ? "proved to the end" : `best found in ${results.budget} s, searched ${eg.depth} ${eg.depth === 1 ? "ply" : "plies"} ahead`}). `
       + `Line: ${eg.line.join(", ")}.`;
   }
   const box = $("a-recorded");
