@@ -168,8 +168,8 @@ def an_endgame(seed: int) -> ScrabbleState:
 
 def full_racks_endgame() -> ScrabbleState:
     """The first self-play endgame with seven tiles on each rack: the hardest kind. (With the
-    built-in list of 2026-12, seed 2, IORSDGY against EAILFWZ: not proved after 180 CPU
-    seconds, see docs/scrabble.md.)"""
+    built-in list of 2026-12, seed 2, IORSDGY against EAILFWZ: proved in 1.94 million nodes,
+    20 CPU seconds, 112 s on the wall of the busy test machine; see docs/scrabble.md.)"""
     for seed in range(200):
         state = an_endgame(seed)
         if sum(state.racks[0]) == sum(state.racks[1]) == 7:

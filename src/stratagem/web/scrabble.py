@@ -390,7 +390,8 @@ class ScrabbleGame:
         if verdict is None:
             return None, None
         behind, best = verdict
-        return round(behind, 2), (str(best) if behind > 0 else None)
+        behind = round(behind, 2)  # a float hair above 0 is the same value
+        return behind, (str(best) if behind > 0 else None)
 
     def advice(self, top: int) -> tuple[list[Candidate], int, str]:
         """The coach's ``top`` best candidates, the legal placements' count and the phase."""
@@ -570,7 +571,21 @@ def analyse(
                 f"scores: {len(scores)} given for {state.num_players} players"
             )
         state = replace(state, scores=tuple(scores))
-    state, tracking = with_unseen(state, rack_counts, unseen)
+    opponents = [q for q in range(state.num_players) if q != state.player]
+    told = _has_bag_line(position) or any(sum(state.racks[q]) for q in opponents)
+    if unseen is None and told:
+        # the position says where the unseen tiles are (a bag line, the opponents' racks):
+        # keep them, with the rack asked about
+        racks = list(state.racks)
+        racks[state.player] = tuple(int(x) for x in rack_counts)
+        state = replace(state, racks=tuple(racks))
+        hidden = np.array(state.bag, dtype=np.int64)
+        for q in opponents:
+            hidden += np.array(state.racks[q], dtype=np.int64)
+        tracking = Tracking(tiles, tuple(int(x) for x in hidden),
+                            sum(sum(state.racks[q]) for q in opponents))  # fmt: skip
+    else:
+        state, tracking = with_unseen(state, rack_counts, unseen)
     phonies = board_phonies(state)
     coach = make_coach(tiles.name)
     phase = phase_of(state)
@@ -601,6 +616,14 @@ def analyse(
     return Analysis(state, rack_counts, moves, total, phase, coach.weights_for(phase),
                     best[0].value / SCORE_WEIGHT, tracking, phonies, result,
                     budget)  # fmt: skip
+
+
+def _has_bag_line(position: str) -> bool:
+    """Whether a position text gives its bag (``bag:``) rather than leaving it derived."""
+    return any(
+        line.split("#", 1)[0].strip().lower().replace(" ", "").startswith("bag:")
+        for line in position.splitlines()
+    )
 
 
 ENDGAME_MARGIN = 0.3
