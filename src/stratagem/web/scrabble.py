@@ -332,8 +332,7 @@ class ScrabbleGame:
             return read_move(text, self.state)
         except IllegalActionError:
             words = text.split()
-            if self.challenge == "none" or len(words) != 2 or words[0].lower() in ("x",
-                                                                                   "exchange"):
+            if self.challenge == "none" or len(words) != 2 or words[0].lower() in ("x", "exchange"):
                 raise
             return lay_word(self.state, words[0], words[1])
 
@@ -567,9 +566,7 @@ def analyse(
         check_within_set(tiles, used, f"the board and rack {rack!r} hold")
     if scores is not None:
         if len(scores) != state.num_players:
-            raise InvalidStateError(
-                f"scores: {len(scores)} given for {state.num_players} players"
-            )
+            raise InvalidStateError(f"scores: {len(scores)} given for {state.num_players} players")
         state = replace(state, scores=tuple(scores))
     opponents = [q for q in range(state.num_players) if q != state.player]
     told = _has_bag_line(position) or any(sum(state.racks[q]) for q in opponents)
@@ -1128,11 +1125,19 @@ def analyse_view(a: Analysis, rank: str) -> AnalyseView:
         rank=rank,  # type: ignore[arg-type]
         scores=list(a.state.scores),
         tracking=None if a.tracking is None else tracking_view(a.tracking),
-        phonies=[PhonyView(word=w, squares=[Square(row=r, col=c) for r, c in sq])
-                 for w, sq in a.phonies],
-        endgame=None if eg is None else EndgameView(
-            best_move=typed(eg.best_move), spread=eg.value, exact=eg.exact, depth=eg.depth,
-            nodes=eg.nodes, seconds=round(eg.seconds, 2), line=[typed(m) for m in eg.pv],
+        phonies=[
+            PhonyView(word=w, squares=[Square(row=r, col=c) for r, c in sq]) for w, sq in a.phonies
+        ],
+        endgame=None
+        if eg is None
+        else EndgameView(
+            best_move=typed(eg.best_move),
+            spread=eg.value,
+            exact=eg.exact,
+            depth=eg.depth,
+            nodes=eg.nodes,
+            seconds=round(eg.seconds, 2),
+            line=[typed(m) for m in eg.pv],
         ),
         budget=a.budget,
     )

@@ -173,12 +173,16 @@ class ChallengeWindow:
         if self.rule == "double":
             if current.current_player != challenger:
                 raise IllegalActionError("the challenger must be to move to lose the turn")
-            text = f"{', '.join(words)} {'is' if len(words) == 1 else 'are'} good: the " \
+            text = (
+                f"{', '.join(words)} {'is' if len(words) == 1 else 'are'} good: the "
                 "challenge loses a turn (double challenge)"
+            )
             self.outcome = ChallengeOutcome(words, (), challenger, text)
             return current.apply(PASS)
-        text = f"{', '.join(words)} {'is' if len(words) == 1 else 'are'} good: no penalty " \
+        text = (
+            f"{', '.join(words)} {'is' if len(words) == 1 else 'are'} good: no penalty "
             "(single challenge)"
+        )
         self.outcome = ChallengeOutcome(words, (), None, text)
         return current
 

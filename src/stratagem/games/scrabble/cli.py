@@ -349,8 +349,10 @@ def gcg_cmd(
     path: Annotated[Path, typer.Argument(help="A GCG game record (UTF-8, at most 256 KiB).")],
     at: Annotated[
         int | None,
-        typer.Option("--at", help="Open the game at this turn (1..): the recorded move beside "
-                     "the coach's best."),
+        typer.Option(
+            "--at",
+            help="Open the game at this turn (1..): the recorded move beside the coach's best.",
+        ),
     ] = None,
     export: Annotated[
         Path | None, typer.Option("--export", help="Write the record back out as GCG here.")
@@ -381,8 +383,16 @@ def gcg_cmd(
         payload: dict[str, object] = {
             "players": game.nicks,
             "totals": game.totals,
-            "turns": [{"player": t.nick, "move": t.text, "points": t.points, "total": t.total,
-                       "rack": t.rack} for t in game.turns],
+            "turns": [
+                {
+                    "player": t.nick,
+                    "move": t.text,
+                    "points": t.points,
+                    "total": t.total,
+                    "rack": t.rack,
+                }
+                for t in game.turns
+            ],
         }
         if rows is not None:
             payload["review"] = rows
@@ -431,8 +441,10 @@ def review_turn(game: object, index: int, top: int = 5) -> dict[str, object]:
             recorded += " (not in the word list: a phony, or another dictionary's word)"
         else:
             value = float(mine.features @ weights) / SCORE_WEIGHT + mine.closing
-            recorded += f" score {turn.move.score}, value {value:.1f}, {best - value:.1f} " \
+            recorded += (
+                f" score {turn.move.score}, value {value:.1f}, {best - value:.1f} "
                 "behind the coach's best"
+            )
     return {"recorded": recorded, "best": rows}
 
 
