@@ -1067,7 +1067,17 @@ async def challenge(session_id: SessionId, request: Request) -> GameView:
     return await in_session(_store(request), session_id, ScrabbleGame, view)
 
 
-@router.get("/{session_id}/gcg", response_class=PlainTextResponse)
+@router.get(
+    "/{session_id}/gcg",
+    response_class=PlainTextResponse,
+    responses={  # the record is text; its errors are JSON, as on every route
+        200: {"content": {"text/plain": {"schema": {"type": "string"}}}},
+        **{
+            code: {**spec, "content": {"application/json": {}}}
+            for code, spec in ERROR_RESPONSES.items()
+        },
+    },
+)
 async def export_gcg(session_id: SessionId, request: Request) -> PlainTextResponse:
     """The game so far as a GCG record (the AI's racks included once the game is over)."""
 

@@ -224,8 +224,16 @@ def play_terminal(
             continue
         player = state.current_player
         if player != human:
+            budget = getattr(ai, "think_seconds", None)
+            if budget is not None and state.bag_size() == 0:
+                write(f"AI thinks (the endgame search, up to {budget:g} s)...")
             action = ai.act(state, rng)
             assert isinstance(action, (Placement, Exchange, Pass))
+            searched = getattr(ai, "last_endgame", None)
+            if searched is not None:
+                ai.last_endgame = None  # type: ignore[attr-defined]
+                write(f"  {'proved' if searched.exact else 'best found'}: "
+                      f"{searched.depth} plies, {searched.nodes:,} nodes")  # fmt: skip
             write(f"AI plays {action}")
             events.append(GameEvent(player, state, action))
             logged[player] += action.score if isinstance(action, Placement) else 0
