@@ -50,6 +50,7 @@ from stratagem.games.scrabble.gcg import GameRecord, read_gcg, record_of_game, w
 from stratagem.games.scrabble.heuristic import (
     COACH_SPEC,
     FEATURE_NAMES,
+    PLAY_ENDGAME_NODES,
     SCORE_WEIGHT,
     Candidate,
     explain,
@@ -110,7 +111,7 @@ class Opponent:
     about: str
 
 
-ENDGAME_NODES = 3_000_000
+ENDGAME_NODES = PLAY_ENDGAME_NODES
 """Node limit of the opponents' endgame search a move; the game's thinking budget (5 s by
 default, :data:`DEFAULT_THINK`) stops it sooner on the wall clock, and the best move found by
 then is played."""

@@ -491,9 +491,10 @@ second. A node limit, unlike a time limit, plays the same move on any machine an
 load, so seeded matches repeat exactly."""
 ENDGAME_SECONDS = 120.0
 """A time limit behind the node limit, for a machine far slower than expected."""
-PLAY_ENDGAME_NODES = 100_000
+PLAY_ENDGAME_NODES = 3_000_000
 """Node limit of the endgame search of an opponent a person waits for (the web page, the
-terminal game): well under a second a move."""
+terminal game), as in the matches; the game's thinking budget (``think_seconds``, 5 s by
+default) stops it sooner on the wall clock, and the deepest search finished by then plays."""
 COACH_SPEC = "equity:endgame=off"
 """The coach of the web page and the terminal game: the equity player's own values (score +
 leave; in the closing phase, score + going out - tiles kept), one evaluation with its terms."""
