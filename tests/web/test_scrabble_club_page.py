@@ -162,3 +162,20 @@ def test_an_endgame_is_answered_within_its_budget(page: Any, screenshot: Any) ->
     assert "best found in 2 s" in text and took < 2 + 1.5  # its budget, a second, the page
     assert "the bag is empty" in page.locator("#a-tracking-where").inner_text()
     screenshot(page, "scrabble_endgame")
+
+
+def test_phonies_on_a_typed_board_are_marked(page: Any, screenshot: Any) -> None:
+    page.goto("/scrabble?mode=assistant")
+    page.wait_for_selector("#a-board .sc-sq")
+    page.click("#a-board .sc-sq[data-r='7'][data-c='6']")  # 8G, typing across
+    page.keyboard.type("ZEBRM")
+    page.fill("#a-rack", "AEINRST")
+    page.fill("#a-my-score", "120")
+    page.fill("#a-their-score", "95")
+    page.click("#a-find")
+    page.wait_for_selector("#a-table tbody tr")
+    assert page.locator("#a-board .sc-sq.phony").count() == 5
+    assert "ZEBRM" in page.locator("#a-phonies").inner_text()
+    # the unseen tiles: the set less ZEBRM and the rack
+    assert page.locator("#a-tracking-summary").inner_text().startswith("88 unseen: bag 81")
+    screenshot(page, "scrabble_assistant_phony")
