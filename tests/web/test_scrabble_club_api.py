@@ -89,6 +89,15 @@ def test_double_challenge_a_phony_comes_off_and_a_wrong_challenge_loses_a_turn(
     # the person lost the turn: the AI has moved again, and the person is to move
     assert sum(t["by"] == "ai" and t["kind"] == "move" for t in game["history"]) == ai_moves + 1
     assert game["your_turn"]
+    # the game's record keeps the phony and its take-back, the lost turn as a pass, and adds up
+    text = client.get(f"{API}/{sid}/gcg").text
+    assert f" 8H {phony} " in text and " -- -" in text
+    opened = client.post(f"{API}/gcg", json={"text": text}).json()
+    you = opened["players"].index("you")
+    assert opened["totals"][you] == game["your_score"] == 0
+    assert opened["totals"][1 - you] == game["ai_score"]
+    assert [t["kind"] for t in opened["turns"] if t["nick"] == "you"] == ["move", "withdrawn",
+                                                                          "pass"]  # fmt: skip
 
 
 def test_no_challenges_and_no_phonies_under_the_rule_none(client: TestClient) -> None:
