@@ -145,6 +145,19 @@ def test_a_game_record_opens_at_move_12_beside_the_coach(page: Any, screenshot: 
     page.click("#gcg-open")
     page.wait_for_selector("#gcg-note:has-text('GCG line')")
     assert "scores 84" in page.locator("#gcg-note").inner_text()
+    # files: not UTF-8, or too large, are refused before anything is sent; the text stays
+    pasted = page.input_value("#gcg-text")
+    latin = {
+        "name": "old.gcg",
+        "mimeType": "text/plain",
+        "buffer": b">j\xf6rg: CAT 8H CAT +10 10\n",
+    }
+    page.set_input_files("#gcg-file", files=[latin])
+    page.wait_for_selector("#gcg-note:has-text('not UTF-8')")
+    big = {"name": "big.gcg", "mimeType": "text/plain", "buffer": b"#note " + b"x" * 70_000}
+    page.set_input_files("#gcg-file", files=[big])
+    page.wait_for_selector("#gcg-note:has-text('70006 bytes')")
+    assert page.input_value("#gcg-text") == pasted
 
 
 def test_an_endgame_is_answered_within_its_budget(page: Any, screenshot: Any) -> None:
