@@ -50,7 +50,7 @@ from stratagem.games.scrabble.board import (
 )
 from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.state import ScrabbleState
-from stratagem.games.scrabble.tiles import BLANK_CHAR, BLANK_FLAG
+from stratagem.games.scrabble.tiles import BLANK_FLAG
 
 GCG_LIMIT = 256 * 1024
 """Largest GCG record read, in bytes (a long game with notes is about 5 KB)."""
@@ -499,8 +499,3 @@ def record_of_game(
     board = final.board_array.copy()
     pragmas = [f"#note {note}"] if note else []
     return GameRecord(list(nicks), list(names or nicks), turns, board, totals, lex, pragmas)
-
-
-def blank_rack(text: str) -> str:
-    """A rack text with blanks as :data:`BLANK_CHAR` (GCG writes them so too)."""
-    return text.replace("_", BLANK_CHAR)
