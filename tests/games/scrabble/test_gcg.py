@@ -102,6 +102,8 @@ SAMPLE = """#player1 ann Ann
         (SAMPLE + ">ann: XYZQE -EE +0 10\n", "cannot exchange EE"),
         (SAMPLE + ">ann: XYZQ - +3 13\n", "a pass scores 0"),
         (SAMPLE + ">ann: CC 9H C +0 10\n", "more tiles of a kind"),
+        (SAMPLE + ">ann: XYZQEEE 1A EE +2 12\n", "must touch a tile already on the board"),
+        (SAMPLE + ">ann: XYZQEEE 8H CATS +6 16\n", "at least one tile"),
     ],
 )
 def test_a_hostile_record_is_refused_naming_the_problem(text, message, small_lexicon) -> None:  # type: ignore[no-untyped-def]
