@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import numpy as np
@@ -27,6 +28,7 @@ from stratagem.games.pig.strategies import (
     RuleTable,
     agent_policies,
 )
+from tests.cli_outcome import invoke, outcome
 
 from .reference import beat
 
@@ -127,7 +129,7 @@ def test_against_hold_25_the_reply_also_rolls_where_the_optimum_holds(
 
 
 def reply_reference(
-    rules: PigRules, opponent: Policy, me_starter: bool, extra: int = 24
+    rules: PigRules, opponent: Policy, me_starter: bool, extra: int = 10
 ) -> dict[tuple[int, int, int, int], float]:
     """Plain Jacobi value iteration of "me maximises, the opponent follows ``opponent``".
 
@@ -158,10 +160,14 @@ def reply_reference(
             bust = ended(who, j, i + 1) if i + 1 >= g else 1.0 - old[(other, j, i + 1, 0)]
         else:
             bust = 1.0 - old[(other, j, i, 0)]
-        roll = pb * bust + sum(
-            old[(who, i, j, k + a)] if (who, i, j, k + a) in old else ended(who, j, i + k + a)
-            for a in rules.adding_faces
-        ) / f
+        roll = (
+            pb * bust
+            + sum(
+                old[(who, i, j, k + a)] if (who, i, j, k + a) in old else ended(who, j, i + k + a)
+                for a in rules.adding_faces
+            )
+            / f
+        )
         if k == 0:
             return roll
         hold = ended(who, j, i + k) if i + k >= g else 1.0 - old[(other, j, i + k, 0)]
@@ -185,7 +191,7 @@ def reply_reference(
 SMALL = [
     preset("piglet").with_options(goal=6),
     preset("pig").with_options(goal=8, faces=4),
-    preset("pig").with_options(goal=8, faces=4, catch_up_turn=True),
+    preset("pig").with_options(goal=6, faces=4, catch_up_turn=True),
     preset("pig").with_options(goal=7, bust_scores_one=True),
     preset("pig").with_options(goal=7, faces=5, bust_faces=(1, 5), bust_scores_one=True,
                                catch_up_turn=True),
@@ -210,9 +216,7 @@ def test_every_value_agrees_with_a_plain_value_iteration(rules: PigRules) -> Non
                         p_roll, p_hold = reply.action_values(i, j, k, me_starter)
                     except InvalidStateError:
                         continue  # a position that cannot occur in this variant
-                    assert max(p_roll, p_hold or 0.0) == pytest.approx(
-                        ref[(0, i, j, k)], abs=1e-12
-                    )
+                    assert max(p_roll, p_hold or 0.0) == pytest.approx(ref[(0, i, j, k)], abs=1e-12)
 
 
 # --- refusals ---------------------------------------------------------------------------
@@ -248,3 +252,56 @@ def test_an_opponent_may_be_given_as_policies() -> None:
     pair = best_reply(rules, (agent.policy(), agent.policy()))
     assert by_agent.p_first == by_policy.p_first == pair.p_first
     assert np.array_equal(by_agent.policy().roll, by_policy.policy().roll)
+
+
+# --- stratagem pig solve --against SPEC ------------------------------------------------
+
+
+def test_solve_against_reports_the_reply_and_the_optimum_as_evaluate_does(
+    pig_solved: Callable[[PigRules], PigSolution],
+) -> None:
+    pig_solved(D8_50)  # into the run's cache
+    args = ["pig", "solve", "--goal", "50", "--faces", "8", "--against", "hold:25", "--json"]
+    got = invoke(args)
+    assert got.exit_code == 0, got.output
+    data = json.loads(got.stdout)["against"]
+    opponent = HoldAt(D8_50, 25)
+    pair = evaluate(D8_50, best_reply(D8_50, opponent).policies(), opponent.policy())
+    assert data["spec"] == "hold:25"
+    assert abs(data["reply"]["first"] - pair.a_first) < AGREEMENT
+    assert abs(data["reply"]["second"] - pair.b_first) < AGREEMENT
+    optimum = invoke(["pig", "evaluate", "--goal", "50", "--faces", "8", "--a", "optimal",
+                      "--b", "hold:25", "--json"])  # fmt: skip
+    by_evaluate = json.loads(optimum.stdout)
+    assert data["optimal"]["first"] == by_evaluate["a_first"]
+    assert data["optimal"]["second"] == by_evaluate["b_first"]
+    assert data["margin"]["first"] == data["reply"]["first"] - data["optimal"]["first"] > 0
+
+
+def test_solve_against_prints_both_roles_for_people() -> None:
+    code, text = outcome(["pig", "solve", "--rules", "piglet", "--against", "hold:1"])
+    assert code == 0
+    assert "against hold:1" in text and "moving first" in text and "moving second" in text
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("greedy", "unknown agent 'greedy' for pig"),
+        ("random", "random has no fixed policy"),
+        ("mcts", "mcts has no fixed policy"),
+        ("hold:0", "n must be a whole number 1..100000"),
+        ("hold:99999999999999999999", "n must be a whole number 1..100000"),
+        ("keep-pace:div=0", "div must be a whole number 1..100000"),
+        ("table:/nonexistent/rows.txt", "rows.txt: it does not exist"),
+    ],
+)
+def test_solve_against_refuses_a_bad_spec_with_exit_2(spec: str, message: str) -> None:
+    code, text = outcome(["pig", "solve", "--rules", "piglet", "--against", spec])
+    assert code == 2 and message in text
+
+
+def test_solve_against_refuses_a_variant_too_large_before_solving() -> None:
+    args = ["pig", "solve", "--goal", str(MAX_GOAL), "--catch-up-turn", "--against", "hold:25"]
+    code, text = outcome(args)
+    assert code == 2 and "128,320,000 states" in text and "at most 317" in text

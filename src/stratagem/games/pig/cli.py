@@ -175,7 +175,7 @@ def solve_command(
     start = time.perf_counter()
     sol = solve(rules, use_cache=not no_cache)
     seconds = time.perf_counter() - start
-    result = {
+    result: dict[str, Any] = {
         "rules": _rules_json(rules),
         "p_start": sol.p_start,
         "states": sol.num_states,

@@ -75,7 +75,9 @@ def check_size(rules: PigRules) -> None:
     need = reply_states(rules)
     if need > MAX_STATES:
         largest = max(
-            g for g in range(1, MAX_GOAL + 1) if reply_states(rules.with_options(goal=g)) <= MAX_STATES
+            g
+            for g in range(1, MAX_GOAL + 1)
+            if reply_states(rules.with_options(goal=g)) <= MAX_STATES
         )
         raise InvalidRulesError(
             f"the best reply for {rules.describe()} would solve {need:,} states "
@@ -193,9 +195,7 @@ class BestReply:
         return self.policy(True)
 
 
-def best_reply(
-    rules: PigRules, opponent: Opponent, progress: Progress | None = None
-) -> BestReply:
+def best_reply(rules: PigRules, opponent: Opponent, progress: Progress | None = None) -> BestReply:
     """Solve the best reply to ``opponent`` exactly (see the module docstring).
 
     Refuses a variant too large up front (:func:`check_size`). ``progress``
