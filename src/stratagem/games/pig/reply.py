@@ -274,7 +274,7 @@ def compare_with_optimum(reply: BestReply, solution: PigSolution, opponent: Oppo
     >>> c = compare_with_optimum(best_reply(rules, HoldAt(rules, 1)),
     ...                          solve(rules, use_cache=False), HoldAt(rules, 1))
     >>> round(c.optimal_first, 6), round(c.margin_first, 6), round(c.margin_second, 6)
-    (0.602385, 0.017642, 0.016511)
+    (0.602385, 0.017642, 0.01651)
     """
     if solution.rules != reply.rules:
         raise InvalidRulesError("the solution and the reply are of different rules")
