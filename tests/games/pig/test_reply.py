@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 from stratagem.core.errors import InvalidRulesError, InvalidStateError
+from stratagem.core.game import CHANCE
 from stratagem.games.pig.reply import (
     MAX_STATES,
     BestReply,
+    ReplyAgent,
     best_reply,
     check_size,
     compare_with_optimum,
@@ -20,6 +22,7 @@ from stratagem.games.pig.reply import (
 )
 from stratagem.games.pig.rules import MAX_GOAL, PigRules, preset
 from stratagem.games.pig.solver import PigSolution, Policy, evaluate, table_base
+from stratagem.games.pig.state import PigAction, PigState
 from stratagem.games.pig.strategies import (
     HoldAt,
     KeepPace,
@@ -305,3 +308,45 @@ def test_solve_against_refuses_a_variant_too_large_before_solving() -> None:
     args = ["pig", "solve", "--goal", str(MAX_GOAL), "--catch-up-turn", "--against", "hold:25"]
     code, text = outcome(args)
     assert code == 2 and "128,320,000 states" in text and "at most 317" in text
+
+
+# --- the reply as an agent and advisor -------------------------------------------------
+
+
+def test_the_reply_agent_advises_hold_at_the_pinned_position(
+    replies: dict[tuple[PigRules, str], BestReply],
+) -> None:
+    reply = reply_to(replies, PIG, "hold:25")
+    agent = ReplyAgent(reply, "hold:25")
+    me, opp, turn = PINNED
+    state = PigState(PIG, scores=(me, opp), player=0, turn_total=turn)
+    advice = agent.advise(state)
+    p_roll, p_hold = reply.action_values(me, opp, turn)
+    assert [(a.action, a.value) for a in advice] == [
+        (PigAction.HOLD, p_hold),
+        (PigAction.ROLL, p_roll),
+    ]
+    assert agent.act(state, np.random.default_rng(0)) == PigAction.HOLD
+    second = PigState(PIG, scores=(opp, me), player=1, turn_total=turn)
+    assert agent.advise(second)[0].value == reply.p_win(me, opp, turn, starter=False)
+
+
+@pytest.mark.slow
+def test_the_reply_agent_wins_as_often_as_the_reply_says() -> None:
+    """Played move by move through PigState, the agent wins within 4 SE of its exact chance."""
+    rules = preset("piglet")
+    opponent = HoldAt(rules, 1)
+    agent = ReplyAgent(best_reply(rules, opponent), "hold:1")
+    rng = np.random.default_rng(5)
+    wins, games = 0, 4000
+    for _ in range(games):
+        state = PigState.new(rules)
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state = state.apply(int(rng.integers(1, rules.faces + 1)))
+            else:
+                who = agent if state.current_player == 0 else opponent
+                state = state.apply(who.act(state, rng))
+        wins += state.winner == 0
+    p = agent.reply.p_first
+    assert abs(wins / games - p) < 4 * (p * (1 - p) / games) ** 0.5

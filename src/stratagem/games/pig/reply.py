@@ -34,7 +34,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from stratagem.core.agent import Advice, with_regrets
 from stratagem.core.errors import InvalidRulesError, InvalidStateError
+from stratagem.core.game import State
 from stratagem.games.pig import _kernels as K
 from stratagem.games.pig.rules import MAX_GOAL, PigRules
 from stratagem.games.pig.solver import (
@@ -46,6 +48,7 @@ from stratagem.games.pig.solver import (
     Roles,
     evaluate,
 )
+from stratagem.games.pig.state import PigAction, PigState
 from stratagem.games.pig.strategies import OptimalAgent, RuleAgent, agent_policies
 
 Opponent = RuleAgent | OptimalAgent | Policy | tuple[Policy, Policy]
@@ -228,6 +231,57 @@ def best_reply(rules: PigRules, opponent: Opponent, progress: Progress | None = 
     return BestReply(
         rules, float(a1[0]), p_second, sweeps, time.perf_counter() - start, as_first, as_second
     )
+
+
+class ReplyAgent:
+    """Plays the best reply, and advises with the chance of winning against the opponent
+    it was solved for (the optimum's :class:`OptimalAgent` assumes an optimal one).
+
+    >>> from stratagem.games.pig.rules import preset
+    >>> from stratagem.games.pig.strategies import HoldAt
+    >>> rules = preset("piglet")
+    >>> agent = ReplyAgent(best_reply(rules, HoldAt(rules, 1)), "hold:1")
+    >>> state = PigState.new(rules).apply(PigAction.ROLL).apply(1)  # heads: turn total 1
+    >>> [(str(a.action), round(a.value, 4)) for a in agent.advise(state)]
+    [('hold', 0.673), ('roll', 0.6712)]
+    """
+
+    def __init__(self, reply: BestReply, against: str) -> None:
+        self.reply = reply
+        self.rules = reply.rules
+        self.against = against
+        self.spec = f"best reply to {against}"
+
+    def decide(self, me: int, opp: int, turn: int, starter: bool = True) -> str:
+        return self.reply.best_action(me, opp, turn, starter)
+
+    def act(self, state: State, rng: np.random.Generator) -> PigAction:
+        if not isinstance(state, PigState):
+            raise InvalidStateError("a Pig agent needs a PigState")
+        if state.is_last_turn:
+            return PigAction.ROLL
+        me, opp = state.scores[state.player], state.scores[1 - state.player]
+        return PigAction[self.decide(me, opp, state.turn_total, state.player == 0).upper()]
+
+    def advise(self, state: State) -> list[Advice]:
+        """Roll and (when allowed) hold with the mover's chance of winning against the
+        opponent, the best reply played afterwards; hold first on a tie."""
+        if not isinstance(state, PigState) or state.current_player < 0:
+            raise InvalidStateError("advice needs a Pig state with a player to move")
+        if state.is_last_turn:  # no choice left to the opponent: as for the optimum
+            assert state.target is not None
+            view = self.reply._view(False)
+            options = [(PigAction.ROLL, view.last_turn_p_win(state.scores[1] + state.turn_total,
+                                                             state.target))]  # fmt: skip
+            if state.turn_total:
+                options.append((PigAction.HOLD, 0.0))
+            return with_regrets(options)
+        me, opp = state.scores[state.player], state.scores[1 - state.player]
+        p_roll, p_hold = self.reply.action_values(me, opp, state.turn_total, state.player == 0)
+        options = [(PigAction.ROLL, p_roll)]
+        if p_hold is not None:
+            options.insert(0, (PigAction.HOLD, p_hold))
+        return with_regrets(options)
 
 
 @dataclass(frozen=True)
