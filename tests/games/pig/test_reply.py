@@ -350,3 +350,15 @@ def test_the_reply_agent_wins_as_often_as_the_reply_says() -> None:
         wins += state.winner == 0
     p = agent.reply.p_first
     assert abs(wins / games - p) < 4 * (p * (1 - p) / games) ** 0.5
+
+
+def test_on_the_last_catch_up_turn_the_reply_advises_as_the_optimum(
+    pig_solved: Callable[[PigRules], PigSolution],
+) -> None:
+    rules = preset("pig").with_options(goal=12, catch_up_turn=True)
+    agent = ReplyAgent(best_reply(rules, HoldAt(rules, 4)), "hold:4")
+    optimum = OptimalAgent(pig_solved(rules))
+    state = PigState(rules, scores=(14, 6), player=1, turn_total=4, target=14)
+    got = [(a.action, a.value) for a in agent.advise(state)]
+    assert got == [(a.action, a.value) for a in optimum.advise(state)]
+    assert got[0][0] == PigAction.ROLL and 0 < got[0][1] < 1

@@ -186,6 +186,11 @@ class BestReply:
         """``"roll"`` or ``"hold"`` (hold on a tie)."""
         return self._view(starter).best_action(me, opp, turn, starter)
 
+    def last_turn_p_win(self, me: int, target: int) -> float:
+        """The last player of a catch-up turn, on ``me`` at the turn's start, beats ``target``
+        (no choice is left to either side: it rolls until past the target or bust)."""
+        return self._as_first.last_turn_p_win(me, target)
+
     def policy(self, starter: bool = True) -> Policy:
         """The reply as a fixed :class:`Policy` in one role (for exact evaluation)."""
         return self._view(starter).policy(starter)
@@ -270,9 +275,8 @@ class ReplyAgent:
             raise InvalidStateError("advice needs a Pig state with a player to move")
         if state.is_last_turn:  # no choice left to the opponent: as for the optimum
             assert state.target is not None
-            view = self.reply._view(False)
-            options = [(PigAction.ROLL, view.last_turn_p_win(state.scores[1] + state.turn_total,
-                                                             state.target))]  # fmt: skip
+            me = state.scores[1] + state.turn_total
+            options = [(PigAction.ROLL, self.reply.last_turn_p_win(me, state.target))]
             if state.turn_total:
                 options.append((PigAction.HOLD, 0.0))
             return with_regrets(options)
