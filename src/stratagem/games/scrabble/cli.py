@@ -272,10 +272,11 @@ def learn_leaves_cmd(
     tiles: TilesOpt = None,
 ) -> None:
     """Learn leave values by self-play (see stratagem.games.scrabble.leaves)."""
-    from stratagem.core.files import check_writable_target
-    from stratagem.games.scrabble.leaves import learn_leaves, save_leaves
+    from stratagem.core.files import check_writable_target, json_format_of
+    from stratagem.games.scrabble.leaves import FORMAT, learn_leaves, save_leaves
 
-    target = check_writable_target(out_file, "leave file")  # before the self-play
+    # before the self-play: a link, a device or a file that is not a leave table is refused
+    target = check_writable_target(out_file, "leave file", json_format_of(FORMAT))
     if lexicon is not None and target.resolve() == Path(lexicon).resolve():
         raise StratagemError(
             f"--out {out_file} is the word list --lexicon reads; name another file"

@@ -236,7 +236,7 @@ def load_weights(path: Path | str) -> Weights:
 
 def save_weights(weights: Weights, path: Path | str) -> None:
     """Write the weights as JSON atomically (temporary file, then rename)."""
-    write_json(path, weights.to_json(), indent=1)
+    write_json(path, weights.to_json(), indent=1, what="weights file")
 
 
 SOURCE_WEIGHTS = Weights(

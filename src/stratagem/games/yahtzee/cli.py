@@ -475,7 +475,10 @@ def distribution_command(
     if plot is not None and not plot.lower().endswith(".png"):
         raise InvalidStateError(f"--plot must name a .png file, not {plot!r}")
     if plot is not None:
-        check_writable_target(Path(plot), "plot")  # a folder or a missing folder: before work
+        from stratagem.games.yahtzee.plots import is_our_plot
+
+        # a folder, a missing folder, a link or another picture: refused before the work
+        check_writable_target(Path(plot), "plot", is_our_plot)
     boxes = parse_filled(filled)
     card = make_situation(r, (1, 1, 1, 1, 1), 2, boxes, upper, yahtzee_box, score)
     if len(boxes) == r.num_categories:
