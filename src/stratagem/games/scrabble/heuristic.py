@@ -448,7 +448,7 @@ class Evaluator:
         want = (
             np.zeros(self.tiles.size + 1, dtype=np.int64)
             if isinstance(action, Pass)
-            else self.tiles.rack_counts(action.tiles).astype(np.int64)
+            else self.tiles.rack_counts(action.tiles, what="the exchange").astype(np.int64)
         )
         for j in range(gives.shape[0]):
             if np.array_equal(gives[j], want):
