@@ -225,9 +225,9 @@ def test_the_numba_check_of_a_placement_agrees_with_the_python_rules(small_lexic
 def test_an_impossible_exchange_is_named_an_exchange_not_a_rack(small_lexicon) -> None:  # type: ignore[no-untyped-def]
     """Issue 33: `x ZZZZZZZ` said "rack holds more Z tiles than the english set has"."""
     full = position(small_lexicon, "CATSXYZ ABCDEFG")
-    with pytest.raises(InvalidStateError, match="^the exchange 'ZZZZZZZ' holds more Z tiles"):
+    with pytest.raises(InvalidStateError, match=r"^the exchange 'ZZZZZZZ' holds more Z tiles"):
         full.apply(Exchange("ZZZZZZZ"))
-    with pytest.raises(InvalidStateError, match="^the exchange 'ZZZZZZZZ' holds 8 tiles"):
+    with pytest.raises(InvalidStateError, match=r"^the exchange 'ZZZZZZZZ' holds 8 tiles"):
         full.apply(Exchange("ZZZZZZZZ"))
 
 

@@ -130,10 +130,10 @@ class TileSet:
 
         >>> tile_set("english").rack_counts("ab?")[[1, 12, 26]].tolist()  # A, B, blank
         [1, 1, 1]
-        >>> tile_set("english").rack_counts("ZZ", what="the exchange")
+        >>> tile_set("english").rack_counts("ZZ", what="the exchange")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        stratagem.core.errors.InvalidStateError: the exchange 'ZZ' holds more Z tiles than the english set has
+        stratagem.core.errors.InvalidStateError: the exchange 'ZZ' holds more Z tiles than ...
         """
         text = rack.replace(" ", "")
         if len(text) > max_tiles:
