@@ -58,7 +58,15 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 STRATEGIES = ", ".join(a.usage() for a in GAME.agents.values() if a.name not in ("random", "mcts"))
 
 AgentAOpt = Annotated[str, typer.Option("--a", help=f"Strategy A: {STRATEGIES}.")]
-AgentBOpt = Annotated[str, typer.Option("--b", help="Strategy B.")]
+AgentBOpt = Annotated[
+    str | None,
+    typer.Option("--b", help="Strategy B (default hold:20, or hold at the goal if it is less)."),
+]
+
+
+def _default_b(rules: PigRules, b: str | None) -> str:
+    """B's spec: ``hold:20`` unless given, at most the goal (a hold past it is refused)."""
+    return b if b is not None else f"hold:{min(20, rules.goal)}"
 
 
 def _policy_agent(rules: PigRules, spec: str) -> RuleAgent | OptimalAgent:
@@ -216,11 +224,12 @@ def value_command(
 def evaluate_command(
     *,
     a: AgentAOpt = "optimal",
-    b: AgentBOpt = "hold:20",
+    b: AgentBOpt = None,
     rules: PigRules,
     as_json: JsonOpt = False,
 ) -> None:
     """Exact win probabilities of A against B (Markov chain of the two fixed policies)."""
+    b = _default_b(rules, b)
     agent_a, agent_b = _policy_agent(rules, a), _policy_agent(rules, b)
     start = time.perf_counter()
     e = evaluate(rules, agent_policies(agent_a), agent_policies(agent_b))
@@ -245,7 +254,7 @@ def evaluate_command(
 def simulate_command(
     *,
     a: AgentAOpt = "optimal",
-    b: AgentBOpt = "hold:20",
+    b: AgentBOpt = None,
     games: Annotated[
         int,
         typer.Option(min=1, max=GAMES_MAX, help="Number of games (A starts every other one)."),
@@ -257,6 +266,7 @@ def simulate_command(
     """Play A against B many times and compare with the exact evaluation."""
     if seed < 0:
         raise InvalidRulesError(f"--seed must be >= 0, got {seed}")
+    b = _default_b(rules, b)
     agent_a, agent_b = _policy_agent(rules, a), _policy_agent(rules, b)
     start = time.perf_counter()
     series = run_series(GAME, rules, [a, b], games, seed)  # compiled: both have fixed policies

@@ -42,7 +42,20 @@ def _state_grid(goal: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 MAX_HOLD = 100_000
-"""Largest hold threshold (any threshold above the goal means "hold at the goal")."""
+"""Largest number a hold parameter's spec may carry before the rules are known; with the
+rules, a threshold must be at most the goal (:func:`check_hold`)."""
+
+
+def check_hold(rules: PigRules, n: int, what: str) -> None:
+    """The one range of a hold threshold, for the CLI, the arena and the page alike:
+    1..goal (holding at the goal means rolling until the goal; a larger threshold could
+    never be reached and says nothing more). Keep-pace's parameters are not thresholds
+    of one turn (its defaults, made for goal 100, must work on every goal) and keep
+    their own ranges."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= rules.goal:
+        raise InvalidRulesError(
+            f"{what} must be 1..{rules.goal} (the goal; {rules.goal} rolls to the goal), got {n}"
+        )
 
 
 class RuleAgent:
@@ -89,8 +102,7 @@ class HoldAt(RuleAgent):
 
     def __init__(self, rules: PigRules, n: int) -> None:
         super().__init__(rules)
-        if not 1 <= n <= MAX_HOLD:
-            raise InvalidRulesError(f"hold:N needs N in 1..{MAX_HOLD}, got {n}")
+        check_hold(rules, n, "the N of hold:N")
         self.n = n
         self.spec = f"hold:{n}"
 
@@ -145,6 +157,8 @@ class RuleTable(RuleAgent):
             raise InvalidRulesError("a rule table needs at least one row")
         self.rows = tuple(rows)
         self.spec = name
+        for row in self.rows:
+            check_hold(rules, row.hold, f"the hold of row {row}")
         g = rules.goal
         grid = np.full((g, g), -1, dtype=np.int64)
         for row in reversed(self.rows):
@@ -184,8 +198,11 @@ class RuleTable(RuleAgent):
                         f"{name} line {lineno}: {who}={lo}-{hi} is not a band of "
                         f"0..{rules.goal - 1}"
                     )
-            if not 1 <= hold <= MAX_HOLD:
-                raise InvalidRulesError(f"{name} line {lineno}: hold must be in 1..{MAX_HOLD}")
+            if not 1 <= hold <= rules.goal:
+                raise InvalidRulesError(
+                    f"{name} line {lineno}: hold must be 1..{rules.goal} (the goal; "
+                    f"{rules.goal} rolls to the goal), got {hold}"
+                )
             rows.append(Row((a, b), (c, d), hold))
         return cls(rules, rows, name)
 
