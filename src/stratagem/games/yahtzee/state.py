@@ -382,11 +382,11 @@ class Situation:
         rest = reachable_rest(rules, filled, self.yahtzee_box, self.upper)
         if self.score - least not in rest:
             boxes = ", ".join(c for c in rules.categories if c in filled)
-            possible = _ranges([least + r for r in sorted(rest)])
+            scores = _ranges([least + r for r in sorted(rest)])
             raise InvalidStateError(
                 f"a score of {self.score} cannot be made with the boxes filled ({boxes}) and "
                 f"an upper total of {self.upper}: no scores those boxes can hold add up to "
-                f"it; possible scores: {possible}"
+                f"it; possible scores: {scores}"
             )
 
     @property
