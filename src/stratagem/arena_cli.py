@@ -28,8 +28,8 @@ from stratagem.core.arena import (
 app = typer.Typer(
     help="Matches, tournaments and solitaire series between agents.", no_args_is_help=True
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, emoji=False)
+err = Console(stderr=True, highlight=False, emoji=False)
 
 
 @app.command("agents")

@@ -53,7 +53,7 @@ def progress_reporter(
     ``lines=False`` shows nothing off a terminal (for work that is usually
     short); ``quiet`` shows nothing at all and yields ``None``.
     """
-    err = console if console is not None else Console(stderr=True, highlight=False)
+    err = console if console is not None else Console(stderr=True, highlight=False, emoji=False)
     if quiet or (not lines and not err.is_terminal):
         yield None
         return

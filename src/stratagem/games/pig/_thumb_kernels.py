@@ -112,6 +112,45 @@ def duel(grid, b_roll, b_thresh, a_starter, G, a_table, b_table):
                 b_table[b_row + k] = bc0[k] + bc1[k] * b_bust
 
 
+@njit(cache=True)
+def duel_policies(a_roll, a_thresh, b_roll, b_thresh, a_starter, G, a_table, b_table):
+    """:func:`duel` with A following a fixed roll table and threshold too: both tables of
+    two fixed policies, exactly, in one pass (no sweeps, whatever the policies)."""
+    goal, base, catch_up = G.goal, G.base, G.catch_up
+    a_is_starter = catch_up and a_starter
+    b_is_starter = catch_up and not a_starter
+    n_over = G.over_len + G.faces + 1
+    ov0 = np.zeros(n_over)
+    ov1 = np.zeros(n_over)
+    ac0 = np.zeros(goal)
+    ac1 = np.zeros(goal)
+    bc0 = np.zeros(goal)
+    bc1 = np.zeros(goal)
+    for s in range(2 * (goal - 1), -1, -1):
+        lo = max(0, s - (goal - 1))
+        hi = min(s, goal - 1)
+        for i in range(lo, hi + 1):
+            j = s - i
+            _side(i, j, G, a_is_starter, False, 0, a_roll, a_thresh[i, j], b_table, ov0, ov1,
+                  ac0, ac1)  # fmt: skip
+            _side(j, i, G, b_is_starter, False, 0, b_roll, b_thresh[j, i], a_table, ov0, ov1,
+                  bc0, bc1)  # fmt: skip
+            if G.bust_scores_one:
+                a_bust = bust_value(i, j, G, b_table, a_is_starter)
+                b_bust = bust_value(j, i, G, a_table, b_is_starter)
+            else:
+                x = (ac0[0] + ac1[0] - ac1[0] * (bc0[0] + bc1[0])) / (1.0 - ac1[0] * bc1[0])
+                y = bc0[0] + bc1[0] * (1.0 - x)
+                a_bust = 1.0 - y
+                b_bust = 1.0 - x
+            a_row = base[i] + j * (goal - i)
+            for k in range(goal - i):
+                a_table[a_row + k] = ac0[k] + ac1[k] * a_bust
+            b_row = base[j] + i * (goal - j)
+            for k in range(goal - j):
+                b_table[b_row + k] = bc0[k] + bc1[k] * b_bust
+
+
 @njit(cache=True, parallel=True)
 def duel_batch(grids, first_roll, first_thresh, second_roll, second_thresh, run_first,
                run_second, G, out):  # fmt: skip

@@ -30,7 +30,7 @@ from stratagem.games.pig.strategies import MatchResult, OptimalAgent, RuleAgent,
 from stratagem.games.pig.thumb import MAX_ROWS
 
 app = typer.Typer(help="Pig and its variants.", no_args_is_help=True)
-out = Console(highlight=False)
+out = Console(highlight=False, emoji=False)
 
 RulesOpt = Annotated[str, typer.Option("--rules", help=f"Preset: {', '.join(PRESETS)}.")]
 GoalOpt = Annotated[
@@ -333,7 +333,7 @@ def rules_command(
 
     if role not in ("both", "first", "second"):
         raise InvalidRulesError(f"--role must be both, first or second, got {role!r}")
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, emoji=False)
 
     def report(found: ThumbResult) -> None:
         if err.is_terminal and not as_json:

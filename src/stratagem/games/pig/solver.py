@@ -295,8 +295,32 @@ def evaluate(rules: PigRules, a: Roles, b: Roles) -> Evaluation:
     """A's exact chance to win against B: moving first, second, and on a coin toss.
 
     Each player is a fixed policy, or a pair of them (as the starter, as the
-    second player) where the role matters (the catch-up turn).
+    second player) where the role matters (the catch-up turn). Both policies are
+    fixed, so each pair of positions {A on (i, j), B on (j, i)} is an affine 2x2 system
+    closed in one pass (:func:`~stratagem.games.pig._thumb_kernels.duel_policies`): the
+    time is known before it starts (:func:`stratagem.games.pig.cost.evaluate_cost`),
+    whatever the policies. Value iteration (:func:`evaluate_by_iteration`) needed
+    sweeps without end when both players rarely bank (``hold:100`` against
+    ``hold:100`` on a coin): over 300 s, or no convergence at all.
     """
+    from stratagem.games.pig import _thumb_kernels as TK
+
+    G = KernelRules.build(rules)
+    n = rules.num_states
+    a_table, b_table = np.empty(n), np.empty(n)
+    a1, b2 = _role(a, True), _role(b, False)
+    TK.duel_policies(a1.roll, a1.thresh, b2.roll, b2.thresh, True, G, a_table, b_table)
+    a_first = float(a_table[0])
+    if rules.catch_up_turn or not (isinstance(a, Policy) and isinstance(b, Policy)):
+        a2, b1 = _role(a, False), _role(b, True)
+        TK.duel_policies(a2.roll, a2.thresh, b1.roll, b1.thresh, False, G, a_table, b_table)
+    b_first = 1.0 - float(b_table[0])
+    return Evaluation(a_first, b_first, 1)
+
+
+def evaluate_by_iteration(rules: PigRules, a: Roles, b: Roles) -> Evaluation:
+    """:func:`evaluate` by value iteration of the two policies (the solver's kernel in
+    ``FIXED`` mode): an independent check, for policies whose play banks often."""
     a_table, b_table, sweeps, _ = _run(rules, _role(a, True), _role(b, False), a_starter=True)
     a_first = float(a_table[0])
     if rules.catch_up_turn or not (isinstance(a, Policy) and isinstance(b, Policy)):

@@ -71,7 +71,7 @@ import numpy as np
 
 from stratagem.core.errors import InvalidRulesError
 from stratagem.games.pig import _thumb_kernels as TK
-from stratagem.games.pig.solver import KernelRules, PigSolution, evaluate
+from stratagem.games.pig.solver import KernelRules, PigSolution, evaluate_by_iteration
 from stratagem.games.pig.strategies import (
     OptimalAgent,
     Row,
@@ -210,7 +210,9 @@ def cost_against_optimal(solution: PigSolution, agent: RuleAgent) -> Cost:
     >>> round(cost_against_optimal(sol, HoldAt(sol.rules, 2)).cost, 4)
     0.026
     """
-    ev = evaluate(solution.rules, agent.policy(), agent_policies(OptimalAgent(solution)))
+    ev = evaluate_by_iteration(
+        solution.rules, agent.policy(), agent_policies(OptimalAgent(solution))
+    )
     return Cost(ev.a_first, ev.b_first, solution.p_start)
 
 
@@ -656,7 +658,7 @@ def pair_cost(solution: PigSolution, first: RuleAgent, second: RuleAgent) -> Cos
     True
     """
     opt = agent_policies(OptimalAgent(solution))
-    ev = evaluate(solution.rules, (first.policy(), second.policy()), opt)
+    ev = evaluate_by_iteration(solution.rules, (first.policy(), second.policy()), opt)
     return Cost(ev.a_first, ev.b_first, solution.p_start)
 
 

@@ -37,8 +37,8 @@ app = typer.Typer(
     help="Scrabble: move generation, self-play, play, weight tuning, leave values.",
     no_args_is_help=True,
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, emoji=False)
+err = Console(stderr=True, highlight=False, emoji=False)
 
 LexiconOpt = Annotated[
     Path | None,

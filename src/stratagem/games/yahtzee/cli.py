@@ -28,8 +28,8 @@ from stratagem.games.yahtzee.state import Situation
 from stratagem.games.yahtzee.strategies import OptimalStrategy, SimulationResult
 
 app = typer.Typer(help="Yahtzee and Scandinavian Yatzy.", no_args_is_help=True)
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, emoji=False)
+err = Console(stderr=True, highlight=False, emoji=False)
 
 RulesOption = Annotated[str, typer.Option("--rules", help=f"Rule preset: {', '.join(PRESETS)}.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
