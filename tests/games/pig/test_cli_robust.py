@@ -92,3 +92,26 @@ def test_one_game_has_no_rate_for_the_role_not_played_and_no_z() -> None:
 def test_rules_stops_when_no_row_can_be_added() -> None:
     code, output = outcome(["pig", "rules", "--rules", "coin-3", "--max-rows", "16", "--json"])
     assert code == 0 and json.loads(output)["cost"] >= 0
+
+
+ODD = ["--goal", "30", "--faces", "9", "--bust", "4,5,6,7,8", "--bust-scores-one",
+       "--catch-up-turn"]  # fmt: skip
+
+
+@pytest.mark.parametrize("command", ["evaluate", "simulate", "rules"])
+def test_a_variant_whose_optimum_is_no_threshold_is_refused_in_words(command: str) -> None:
+    """Issue 33: these said "the optimal play past the goal is not a threshold at 1 score
+    pairs"; now they say what the player's rules do and which commands handle them."""
+    code, output = outcome(["pig", command, *ODD, "--a", "optimal"] if command != "rules"
+                           else ["pig", command, *ODD, "--max-rows", "1"])  # fmt: skip
+    assert code == 2
+    assert "rolls on at a higher" in output and "`pig solve`, `pig value`" in output
+
+
+def test_the_arena_plays_that_optimum_through_the_play_loop(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from stratagem.core.series import run_series
+    from stratagem.games.pig.cli import make_rules
+
+    rules = make_rules("pig", 30, 9, "4,5,6,7,8", True, True)
+    series = run_series("pig", rules, ["optimal", "hold:10"], games=4, seed=1)
+    assert series.returns.shape == (4, 2)

@@ -18,6 +18,7 @@ import numpy as np
 import typer
 from rich.console import Console
 
+from stratagem.cli_progress import progress_reporter
 from stratagem.cli_types import GAMES_MAX, SEED_MAX
 from stratagem.core.errors import InvalidAgentError, InvalidRulesError
 from stratagem.core.registry import make_agent
@@ -140,8 +141,26 @@ def rule_options(command: Callable[..., None]) -> Callable[..., None]:
     return with_rules
 
 
-def _solution(rules: PigRules) -> PigSolution:
-    return solve(rules)
+err = Console(stderr=True, highlight=False, emoji=False)
+
+
+def _solution(rules: PigRules, quiet: bool = False, use_cache: bool = True) -> PigSolution:
+    """The solved variant, with a progress bar and the time left while it is solved (a
+    variant that would take more than an hour is refused before it starts)."""
+    with progress_reporter(f"solving {rules.describe()}", "% of the work", quiet,
+                           console=err) as report:  # fmt: skip
+
+        def percent(done: int, total: int) -> None:
+            assert report is not None
+            report(100 * done // total, 100)
+
+        return solve(rules, use_cache=use_cache, progress=None if report is None else percent)
+
+
+def _solve_optimal(rules: PigRules, *specs: str, quiet: bool = False) -> None:
+    """Solve (with progress) before an ``optimal`` agent is built from the cache."""
+    if any(spec.split(":", 1)[0].strip() == "optimal" for spec in specs):
+        _solution(rules, quiet)
 
 
 def _rules_json(rules: PigRules) -> dict[str, Any]:
@@ -165,7 +184,7 @@ def solve_command(
 ) -> None:
     """Solve the optimal strategy; print P(0,0,0), the states, the sweeps and the time."""
     start = time.perf_counter()
-    sol = solve(rules, use_cache=not no_cache)
+    sol = _solution(rules, as_json, use_cache=not no_cache)
     seconds = time.perf_counter() - start
     result = {
         "rules": _rules_json(rules),
@@ -206,7 +225,7 @@ def value_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Win probability of the player to move, and of rolling and of holding."""
-    sol = _solution(rules)
+    sol = _solution(rules, as_json)
     p_roll, p_hold = sol.action_values(me, opp, turn, starter=not second)
     best = "roll" if p_hold is None or p_roll > p_hold else "hold"
     p_win = p_roll if p_hold is None else max(p_roll, p_hold)
@@ -230,6 +249,7 @@ def evaluate_command(
 ) -> None:
     """Exact win probabilities of A against B (Markov chain of the two fixed policies)."""
     b = _default_b(rules, b)
+    _solve_optimal(rules, a, b, quiet=as_json)
     agent_a, agent_b = _policy_agent(rules, a), _policy_agent(rules, b)
     start = time.perf_counter()
     e = evaluate(rules, agent_policies(agent_a), agent_policies(agent_b))
@@ -267,14 +287,18 @@ def simulate_command(
     if seed < 0:
         raise InvalidRulesError(f"--seed must be >= 0, got {seed}")
     b = _default_b(rules, b)
+    _solve_optimal(rules, a, b, quiet=as_json)
     agent_a, agent_b = _policy_agent(rules, a), _policy_agent(rules, b)
+    # the fixed policies, before any game: a variant whose optimum they cannot hold is
+    # refused here, in words, not after the games
+    policies = agent_policies(agent_a), agent_policies(agent_b)
     start = time.perf_counter()
     series = run_series(GAME, rules, [a, b], games, seed)  # compiled: both have fixed policies
     m = series.detail
     assert isinstance(m, MatchResult)
     seconds = time.perf_counter() - start
     p, se = m.p_a()
-    exact = evaluate(rules, agent_policies(agent_a), agent_policies(agent_b))
+    exact = evaluate(rules, *policies)
     result = {
         "a": agent_a.spec,
         "b": agent_b.spec,
@@ -329,11 +353,12 @@ def rules_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Derive a rule-of-thumb table from the optimum and price it exactly."""
-    from stratagem.games.pig.thumb import ThumbResult, derive_tables, format_table
+    from stratagem.games.pig.cost import format_seconds
+    from stratagem.games.pig.thumb import ThumbResult, check_thumb, derive_tables, format_table
 
     if role not in ("both", "first", "second"):
         raise InvalidRulesError(f"--role must be both, first or second, got {role!r}")
-    err = Console(stderr=True, highlight=False, emoji=False)
+    estimate = check_thumb(rules, max_rows)  # before the solve: a refusal costs nothing
 
     def report(found: ThumbResult) -> None:
         if err.is_terminal and not as_json:
@@ -345,10 +370,10 @@ def rules_command(
     if err.is_terminal and not as_json:
         err.print(
             f"searching tables of 1..{max_rows} rows (each row takes longer than the last; "
-            "Ctrl-C stops)"
+            f"estimated {format_seconds(estimate.seconds)} in all; Ctrl-C stops)"
         )
 
-    result = derive_tables(_solution(rules), max_rows, role, progress=report)[-1]  # type: ignore[arg-type]
+    result = derive_tables(_solution(rules, as_json), max_rows, role, progress=report)[-1]  # type: ignore[arg-type]
     if as_json:
         typer.echo(json.dumps({**result.to_dict(), "rules": _rules_json(rules)}))
         return

@@ -16,14 +16,16 @@ max with the policies' choices.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
 
-from stratagem.core.errors import InvalidStateError
+from stratagem.core.errors import InvalidRulesError, InvalidStateError
 from stratagem.core.tables import TableCache
 from stratagem.games.pig import _kernels as K
+from stratagem.games.pig.cost import check_cost, evaluate_cost, solve_cost
 from stratagem.games.pig.rules import PigRules
 
 FORMAT_VERSION = 1
@@ -86,22 +88,57 @@ def _side(policy: Policy | None) -> tuple[int, np.ndarray, np.ndarray]:
     return K.FIXED, policy.roll, policy.thresh
 
 
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: work done so far, in units of the whole (see :func:`_run`)."""
+
+
+def _stage_weights(rules: PigRules) -> np.ndarray:
+    """Relative work of each stage s = i + j (index s): the turn totals of its pairs, and
+    the catch-up starter's totals past the goal; what progress is counted in."""
+    g = rules.goal
+    s = np.arange(2 * g - 1)
+    lo = np.maximum(0, s - (g - 1))
+    hi = np.minimum(s, g - 1)
+    pairs = hi - lo + 1
+    # sum over i in lo..hi of (g - i) + (g - (s - i)) = pairs * (2g - s)
+    work = pairs * (2 * g - s)
+    if rules.catch_up_turn:
+        work = work + pairs * (2 * rules.goal + 50 * rules.faces)
+    return work.astype(np.int64)
+
+
 def _run(
     rules: PigRules,
     a_policy: Policy | None,
     b_policy: Policy | None,
     a_starter: bool,
+    progress: Progress | None = None,
 ) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """Staged iteration; a ``None`` policy maximises. Returns (A, B, total, max sweeps)."""
+    """Staged iteration; a ``None`` policy maximises. Returns (A, B, total, max sweeps).
+
+    The stages run one call each from here (not in one compiled loop), so that
+    ``progress`` hears after each and Ctrl-C stops between two of them.
+    """
     n = rules.num_states
     symmetric = a_policy is None and b_policy is None and not rules.catch_up_turn
     a_table = np.zeros(n)
     b_table = a_table if symmetric else np.zeros(n)
-    total, most = K.solve_all(
-        KernelRules.build(rules), a_table, b_table, _side(a_policy), _side(b_policy), symmetric,
-        a_starter, TOLERANCE, MAX_SWEEPS,
-    )  # fmt: skip
-    total, most = int(total), int(most)
+    G = KernelRules.build(rules)
+    a_side, b_side = _side(a_policy), _side(b_policy)
+    weights = _stage_weights(rules)
+    whole = int(weights.sum())
+    done = 0
+    sweeps = np.zeros(rules.goal, dtype=np.int64)
+    total = most = 0
+    for s in range(2 * (rules.goal - 1), -1, -1):
+        sweeps[:] = 0
+        K.solve_stage(s, G, a_table, b_table, a_side, b_side, symmetric, a_starter, TOLERANCE,
+                      MAX_SWEEPS, sweeps)  # fmt: skip
+        total += int(sweeps.sum())
+        most = max(most, int(sweeps.max()))
+        done += int(weights[s])
+        if progress is not None:
+            progress(done, whole)
     if most >= MAX_SWEEPS:
         raise InvalidStateError(f"value iteration did not converge in {MAX_SWEEPS} sweeps")
     return a_table, b_table, total, most
@@ -214,26 +251,47 @@ class PigSolution:
         bad = np.zeros(1, dtype=np.int64)
         K.optimal_policy(table, other, self._kernel, starter, roll, thresh, bad)
         if bad[0]:
-            raise InvalidStateError(
-                f"the optimal play past the goal is not a threshold at {bad[0]} score pairs"
+            # The fixed-policy tools (evaluate, simulate, rules of thumb, the strategy map)
+            # hold one total per score pair past the goal; this optimum needs more.
+            raise InvalidRulesError(
+                f"under these rules ({rules.describe()}) the best play of the starter past "
+                'the goal is not "roll on until the total reaches some number, then hold": '
+                f"at {bad[0]} score pair(s) it holds at one total but rolls on at a higher "
+                "one. Evaluating, simulating and rules of thumb describe play past the goal "
+                "by one such number per score pair, so they cannot play the optimum here; "
+                "`pig solve`, `pig value` and `pig play` use it exactly"
             )
         return Policy(roll, thresh)
 
 
-def solve_tables(rules: PigRules) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """Solve from scratch: (first, second, total sweeps, most sweeps of one pair)."""
-    return _run(rules, None, None, a_starter=True)
+def solve_tables(
+    rules: PigRules, progress: Progress | None = None
+) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Solve from scratch: (first, second, total sweeps, most sweeps of one pair).
+
+    Refused before it starts (:class:`~stratagem.games.pig.cost.WorkTooLargeError`) if
+    it would take more than an hour or more memory than is free."""
+    check_cost(solve_cost(rules), f"solving {rules.describe()}")
+    return _run(rules, None, None, a_starter=True, progress=progress)
 
 
-def solve(rules: PigRules, cache: TableCache | None = None, use_cache: bool = True) -> PigSolution:
-    """The optimal solution of ``rules``, from the table cache when it holds it."""
+def solve(
+    rules: PigRules,
+    cache: TableCache | None = None,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+) -> PigSolution:
+    """The optimal solution of ``rules``, from the table cache when it holds it.
+
+    A solve from scratch is estimated first and refused if too large
+    (:func:`solve_tables`); ``progress(done, total)`` hears after each stage."""
     start = time.perf_counter()
     if not use_cache:
-        a, b, total, most = solve_tables(rules)
+        a, b, total, most = solve_tables(rules, progress)
         return PigSolution(rules, a, b, total, most, time.perf_counter() - start)
 
     def build() -> dict[str, np.ndarray]:
-        a, b, total, most = solve_tables(rules)
+        a, b, total, most = solve_tables(rules, progress)
         out = {"first": a, "sweeps": np.array([total, most], dtype=np.int64)}
         if rules.catch_up_turn:
             out["second"] = b
@@ -305,6 +363,7 @@ def evaluate(rules: PigRules, a: Roles, b: Roles) -> Evaluation:
     """
     from stratagem.games.pig import _thumb_kernels as TK
 
+    check_cost(evaluate_cost(rules), f"evaluating two strategies on {rules.describe()}")
     G = KernelRules.build(rules)
     n = rules.num_states
     a_table, b_table = np.empty(n), np.empty(n)
