@@ -28,19 +28,6 @@ from stratagem.games.pig.rules import PigRules
 from stratagem.games.pig.solver import PigSolution, Policy, table_base
 from stratagem.games.pig.state import PigAction, PigState
 
-
-def _state_grid(goal: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Arrays (i, j, k) of every table state in ragged order."""
-    i_parts, j_parts, k_parts = [], [], []
-    for i in range(goal):
-        width = goal - i
-        j, k = np.divmod(np.arange(goal * width, dtype=np.int64), width)
-        i_parts.append(np.full(goal * width, i, dtype=np.int64))
-        j_parts.append(j)
-        k_parts.append(k)
-    return np.concatenate(i_parts), np.concatenate(j_parts), np.concatenate(k_parts)
-
-
 MAX_HOLD = 100_000
 """Largest number a hold parameter's spec may carry before the rules are known; with the
 rules, a threshold must be at most the goal (:func:`check_hold`)."""
@@ -79,10 +66,17 @@ class RuleAgent:
         return "hold" if turn >= threshold else "roll"
 
     def policy(self) -> Policy:
+        """The roll table: the threshold of each score pair (goal**2 of them, not one per
+        state: at goal 400 that took 8 s), spread over the pair's turn totals."""
         g = self.rules.goal
-        i, j, k = _state_grid(g)
-        roll = (k == 0) | (k < self.hold_at(i, j))
-        return Policy(roll.astype(np.uint8), np.full((g, g), g, dtype=np.int64))
+        me, opp = np.indices((g, g))
+        thresholds = self.hold_at(me.ravel(), opp.ravel()).reshape(g, g)
+        parts = []
+        for i in range(g):
+            k = np.arange(g - i)
+            parts.append(((k[None, :] == 0) | (k[None, :] < thresholds[i][:, None])).ravel())
+        roll = np.concatenate(parts).astype(np.uint8)
+        return Policy(roll, np.full((g, g), g, dtype=np.int64))
 
     def act(self, state: State, rng: np.random.Generator) -> PigAction:
         return _act(self, state)
