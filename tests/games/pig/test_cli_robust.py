@@ -99,19 +99,24 @@ ODD = ["--goal", "30", "--faces", "9", "--bust", "4,5,6,7,8", "--bust-scores-one
 
 
 @pytest.mark.parametrize("command", ["evaluate", "simulate", "rules"])
-def test_a_variant_whose_optimum_is_no_threshold_is_refused_in_words(command: str) -> None:
+def test_a_variant_whose_optimum_is_no_threshold_is_handled(command: str) -> None:
     """Issue 33: these said "the optimal play past the goal is not a threshold at 1 score
-    pairs"; now they say what the player's rules do and which commands handle them."""
-    code, output = outcome(["pig", command, *ODD, "--a", "optimal"] if command != "rules"
-                           else ["pig", command, *ODD, "--max-rows", "1"])  # fmt: skip
-    assert code == 2
-    assert "rolls on at a higher" in output and "`pig solve`, `pig value`" in output
+    pairs" while `pig solve` worked: past the goal the starter's optimum here holds at
+    one total and rolls on at a higher one, and a policy now lists where it changes."""
+    args = ["--a", "optimal", "--b", "optimal"] if command != "rules" else ["--max-rows", "1"]
+    if command == "simulate":
+        args += ["--games", "2000"]
+    code, output = outcome(["pig", command, *ODD, *args, "--json"])
+    assert code == 0, output
+    if command == "evaluate":  # the optimum against itself: the solved P(0, 0, 0)
+        solved = json.loads(outcome(["pig", "solve", *ODD, "--json"])[1])["p_start"]
+        assert json.loads(output)["a_first"] == pytest.approx(solved, abs=1e-12)
 
 
-def test_the_arena_plays_that_optimum_through_the_play_loop(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from stratagem.core.series import run_series
+def test_the_optimum_past_the_goal_lists_where_its_choice_changes() -> None:
     from stratagem.games.pig.cli import make_rules
+    from stratagem.games.pig.solver import solve
 
     rules = make_rules("pig", 30, 9, "4,5,6,7,8", True, True)
-    series = run_series("pig", rules, ["optimal", "hold:10"], games=4, seed=1)
-    assert series.returns.shape == (4, 2)
+    changes = solve(rules, use_cache=False).policy(True).thresh
+    assert changes.shape[2] == 3  # hold, roll on, hold again at some score pair

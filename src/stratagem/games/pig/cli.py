@@ -289,8 +289,6 @@ def simulate_command(
     b = _default_b(rules, b)
     _solve_optimal(rules, a, b, quiet=as_json)
     agent_a, agent_b = _policy_agent(rules, a), _policy_agent(rules, b)
-    # the fixed policies, before any game: a variant whose optimum they cannot hold is
-    # refused here, in words, not after the games
     policies = agent_policies(agent_a), agent_policies(agent_b)
     start = time.perf_counter()
     series = run_series(GAME, rules, [a, b], games, seed)  # compiled: both have fixed policies

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from stratagem.core.errors import InvalidRulesError, InvalidStateError
+from stratagem.core.errors import InvalidStateError
 from stratagem.core.tables import TableCache
 from stratagem.games.pig import _kernels as K
 from stratagem.games.pig.cost import check_cost, evaluate_cost, solve_cost
@@ -51,7 +51,9 @@ def _overshoot_length(rules: PigRules) -> int:
 @dataclass(frozen=True)
 class Policy:
     """A fixed Pig policy as tables: ``roll[idx]`` (1 roll, 0 hold) for i + k < goal,
-    and ``thresh[i, j]``: the total at which a starter past the goal holds."""
+    and ``thresh[i, j, :]``: the totals past the goal where the catch-up starter's choice
+    changes (it rolls below the first, holds from it, rolls from the second, ...; padded
+    with ``_kernels.NO_CHANGE``). Usually one number, a threshold; not always."""
 
     roll: np.ndarray
     thresh: np.ndarray
@@ -84,7 +86,7 @@ class KernelRules(NamedTuple):
 def _side(policy: Policy | None) -> tuple[int, np.ndarray, np.ndarray]:
     """A side as the kernels take it: ``(mode, roll, thresh)``; ``None`` maximises."""
     if policy is None:
-        return K.OPTIMIZE, np.zeros(1, dtype=np.uint8), np.zeros((1, 1), dtype=np.int64)
+        return K.OPTIMIZE, np.zeros(1, dtype=np.uint8), np.zeros((1, 1, 1), dtype=np.int64)
     return K.FIXED, policy.roll, policy.thresh
 
 
@@ -208,7 +210,7 @@ class PigSolution:
         if catch:
             length = max(_overshoot_length(rules), me + turn - g + rules.faces + 1)
             over = np.empty(length)
-            K.overshoot_values(me, opp, arr, bust, K.OPTIMIZE, np.zeros((1, 1), np.int64), over)
+            K.overshoot_values(me, opp, arr, bust, K.OPTIMIZE, np.zeros((1, 1, 1), np.int64), over)
 
         def value_at(total: int) -> float:
             if total >= g:
@@ -247,20 +249,14 @@ class PigSolution:
         rules = self.rules
         table, other = self._tables(starter)
         roll = np.zeros(rules.num_states, dtype=np.uint8)
-        thresh = np.zeros((rules.goal, rules.goal), dtype=np.int64)
-        bad = np.zeros(1, dtype=np.int64)
-        K.optimal_policy(table, other, self._kernel, starter, roll, thresh, bad)
-        if bad[0]:
-            # The fixed-policy tools (evaluate, simulate, rules of thumb, the strategy map)
-            # hold one total per score pair past the goal; this optimum needs more.
-            raise InvalidRulesError(
-                f"under these rules ({rules.describe()}) the best play of the starter past "
-                'the goal is not "roll on until the total reaches some number, then hold": '
-                f"at {bad[0]} score pair(s) it holds at one total but rolls on at a higher "
-                "one. Evaluating, simulating and rules of thumb describe play past the goal "
-                "by one such number per score pair, so they cannot play the optimum here; "
-                "`pig solve`, `pig value` and `pig play` use it exactly"
-            )
+        changes = np.zeros(1, dtype=np.int64)
+        width = 1
+        while True:  # one change (a threshold) almost always; more where the optimum needs
+            thresh = np.zeros((rules.goal, rules.goal, width), dtype=np.int64)
+            K.optimal_policy(table, other, self._kernel, starter, roll, thresh, changes)
+            if changes[0] <= width:
+                break
+            width = int(changes[0])
         return Policy(roll, thresh)
 
 

@@ -76,7 +76,7 @@ class RuleAgent:
             k = np.arange(g - i)
             parts.append(((k[None, :] == 0) | (k[None, :] < thresholds[i][:, None])).ravel())
         roll = np.concatenate(parts).astype(np.uint8)
-        return Policy(roll, np.full((g, g), g, dtype=np.int64))
+        return Policy(roll, np.full((g, g, 1), g, dtype=np.int64))  # hold from the goal
 
     def act(self, state: State, rng: np.random.Generator) -> PigAction:
         return _act(self, state)
