@@ -33,3 +33,26 @@ def test_czech_letters_print_as_escapes_on_an_ascii_terminal(tmp_path: Path) -> 
     assert "\\u017d\\xc1BA" in done.stdout and "\\u017d\\xc1BY" in done.stdout  # ŽÁBA, ŽÁBY
     assert "Traceback" not in done.stderr
 
+
+def test_ctrl_c_while_numba_compiles_prints_one_interrupted_line(tmp_path: Path) -> None:
+    """Issue 33: Ctrl-C during a numba compile printed an llvmlite traceback (or nothing,
+    or the process crashed) instead of "interrupted" and status 130."""
+    import signal
+    import time
+
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(SRC),
+        "NUMBA_CACHE_DIR": str(tmp_path / "numba"),  # nothing compiled yet
+        "STRATAGEM_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "stratagem", "pig", "solve", "--goal", "30", "--no-cache"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    time.sleep(3)  # past the imports, into the first compiles
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    assert stderr.strip().splitlines()[-1] == "interrupted"
+    assert "Traceback" not in stderr and stdout == ""

@@ -15,6 +15,7 @@ from stratagem.cli_types import GAMES_MAX, SEED_MAX
 from stratagem.core.arena import (
     ArenaError,
     available_games,
+    games_beyond,
     load_game,
     make_executor,
     make_experiment,
@@ -27,8 +28,8 @@ from stratagem.core.arena import (
 app = typer.Typer(
     help="Matches, tournaments and solitaire series between agents.", no_args_is_help=True
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, emoji=False)
+err = Console(stderr=True, highlight=False, emoji=False)
 
 
 @app.command("agents")
@@ -123,6 +124,12 @@ def run_command(
             raise typer.Exit(130) from None
     summary = report(rows)
     out.print(f"{len(rows)} games in {out_file} ({exp.describe()})")
+    extra = games_beyond(out_file, games)
+    if extra:
+        out.print(
+            f"the file also holds {extra} more game(s) from a longer run; this report covers "
+            f"the {games} asked for (`arena report {out_file}` covers them all)"
+        )
     _print_report(summary)
 
 

@@ -12,10 +12,15 @@ command tree, for ``stratagem --help`` and for tests.
 
 from __future__ import annotations
 
+import _thread
 import importlib
+import os
+import signal
 import sys
+import threading
 from pathlib import Path
-from typing import Annotated
+from types import FrameType
+from typing import Annotated, Any
 
 import typer
 
@@ -88,9 +93,66 @@ def _never_fail_to_print() -> None:
         reconfigure(errors="backslashreplace")
 
 
+def _compiler_lock() -> Any:
+    """numba's compile lock (held while numba compiles), if numba is loaded at all."""
+    module = sys.modules.get("numba.core.compiler_lock")
+    lock = getattr(module, "global_compiler_lock", None)
+    return getattr(lock, "_lock", None)
+
+
+_deferred: list[bool] = []
+
+
+def _on_ctrl_c(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C: ``KeyboardInterrupt`` at once, except while numba compiles.
+
+    An interrupt raised inside numba's compiler (in LLVM's callbacks) left a
+    traceback from llvmlite, or a crashed process, instead of the one
+    "interrupted" line. So during a compile the interrupt waits for the compile to end
+    (a thread waits on numba's compile lock, then interrupts the main thread again),
+    and a second Ctrl-C stops at once.
+    """
+    lock = _compiler_lock()
+    owned = getattr(lock, "_is_owned", None)
+    if owned is None or not owned():
+        _deferred.clear()
+        raise KeyboardInterrupt
+    if _deferred:  # the second Ctrl-C
+        print("interrupted", file=sys.stderr, flush=True)
+        os._exit(130)
+    _deferred.append(True)
+    print(
+        "stopping when numba finishes compiling (a few seconds; Ctrl-C again stops at once)",
+        file=sys.stderr,
+        flush=True,
+    )
+
+    def interrupt_after_compile() -> None:
+        with lock:  # numba released it: the compile is over
+            pass
+        _thread.interrupt_main(signal.SIGINT)
+
+    threading.Thread(target=interrupt_after_compile, name="stratagem-ctrl-c", daemon=True).start()
+
+
+def _interrupted_exit(exc: SystemExit) -> bool:
+    """typer turns a ``KeyboardInterrupt`` into a silent ``SystemExit(130)``; True for that
+    exit (not for a command's own exit 130, which has said what it stopped)."""
+    if exc.code != 130:
+        return False
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__ or (None if seen.__suppress_context__ else seen.__context__)
+    return False
+
+
 def main() -> None:
     """Entry point of the console script."""
     _never_fail_to_print()
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored
+        signal.signal(signal.SIGINT, _on_ctrl_c)
     first = sys.argv[1] if len(sys.argv) > 1 else ""
     try:
         build_app([first] if first in GROUPS else None)()
@@ -101,3 +163,7 @@ def main() -> None:
         # every command leaves its files whole (atomic writes, resumable results files)
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+    except SystemExit as exc:
+        if _interrupted_exit(exc):
+            print("interrupted", file=sys.stderr)
+        raise

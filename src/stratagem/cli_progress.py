@@ -53,7 +53,7 @@ def progress_reporter(
     ``lines=False`` shows nothing off a terminal (for work that is usually
     short); ``quiet`` shows nothing at all and yields ``None``.
     """
-    err = console if console is not None else Console(stderr=True, highlight=False)
+    err = console if console is not None else Console(stderr=True, highlight=False, emoji=False)
     if quiet or (not lines and not err.is_terminal):
         yield None
         return
@@ -82,11 +82,28 @@ def progress_reporter(
                 bar.stop()
         return
     last = [-float("inf")]
+    first: list[tuple[float, int]] = []
 
     def line(done: int, total: int) -> None:
         now = time.monotonic()
+        if not first:
+            first.append((now, done))
         if now - last[0] >= every or done >= total:
             last[0] = now
-            err.print(f"{label}: {done:,}/{total:,} {unit}")
+            left = _time_left(first[0], now, done, total)
+            err.print(f"{label}: {done:,}/{total:,} {unit}{left}", soft_wrap=True)
 
     yield line
+
+
+def _time_left(start: tuple[float, int], now: float, done: int, total: int) -> str:
+    """``, about 40 s left`` at the rate since ``start`` (time, done); empty until known."""
+    began, done0 = start
+    if done >= total or done <= done0 or now <= began:
+        return ""
+    left = (total - done) * (now - began) / (done - done0)
+    if left < 90:
+        return f", about {left:.0f} s left"
+    if left < 5400:
+        return f", about {left / 60:.0f} minutes left"
+    return f", about {left / 3600:.1f} hours left"

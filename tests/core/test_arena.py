@@ -200,3 +200,76 @@ def test_an_agent_that_needs_an_opponent_is_refused_for_solitaire_before_it_is_b
     with pytest.raises(ArenaError, match="agent win needs an opponent"):
         make_experiment("yahtzee", None, ["win", "optimal"], 0, "solitaire")
     assert make_experiment("yahtzee", None, ["win", "optimal"], 0).mode == "match"
+
+
+def test_a_resumed_run_with_fewer_games_reports_the_games_asked_for(tmp_path: Path) -> None:
+    """Issue 33: a resume with a smaller --games silently reported more games than asked."""
+    exp = make_experiment("pig", "coin-3", ["hold:2", "random"], 4)
+    out = tmp_path / "r.csv"
+    assert len(run(exp, 20, out, chunk=4)) == 20
+    fewer = run(exp, 8, out, chunk=4)
+    assert sorted(r["game_index"] for r in fewer) == list(range(8))
+    assert arena.games_beyond(out, 8) == 12
+    assert len(read_results(out)) == 20  # the longer run's games are kept
+
+
+def _worker_pids(parent: int) -> list[int]:
+    """The pool workers (spawned Python processes) among ``parent``'s children."""
+    pids: list[int] = []
+    for task in Path(f"/proc/{parent}/task").iterdir():
+        children = (task / "children").read_text().split()
+        for child in map(int, children):
+            try:
+                cmd = Path(f"/proc/{child}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"spawn_main" in cmd:
+                pids.append(child)
+    return pids
+
+
+def _alive(pid: int) -> bool:
+    """Running (not gone, not a zombie left for init to reap)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_workers_end_when_the_arena_run_is_killed(tmp_path: Path) -> None:
+    """Issue 33: after `kill -9` of arena run its workers played on for ever."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import stratagem
+
+    env = {**os.environ, "PYTHONPATH": str(Path(stratagem.__file__).parents[1])}
+    out = str(tmp_path / "r.csv")
+    args = ["arena", "run", "--game", "pig", "--agents", "hold:20,hold:25", "--games",
+            "1000000", "--workers", "2", "--chunk", "100000", "--out", out]  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "stratagem", *args], env=env, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        workers: list[int] = []
+        while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.5)
+            workers = _worker_pids(proc.pid)
+        assert len(workers) == 2, "the run did not start its two workers"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    deadline = time.monotonic() + 10
+    while any(map(_alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [pid for pid in workers if _alive(pid)]
+    for pid in left:  # do not leave them behind if the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"workers {left} outlived the killed run"

@@ -13,12 +13,14 @@ from stratagem.core.files import (
     MAX_INPUT_LINE,
     FileInputError,
     check_writable_target,
+    json_format_of,
     parse_json_document,
     prepare_folder,
     read_user_bytes,
     read_user_text,
     replacing,
     write_atomic,
+    write_json,
 )
 
 
@@ -112,15 +114,48 @@ def test_a_file_no_file_can_be_made_beside_is_refused_before_work() -> None:
         write_atomic("/proc/self/x", b"data")
 
 
-def test_replacing_a_file_keeps_its_mode_and_writes_through_a_link(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_symbolic_link_is_never_written_through(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 33: a link as --out had the write land on the file it names."""
+    target = tmp_path / "important.py"
+    target.write_bytes(b"import os\n")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    with pytest.raises(FileInputError, match="symbolic link"):
+        check_writable_target(link, "leave file")
+    with pytest.raises(FileInputError, match="symbolic link"):
+        write_atomic(link, b"new\n")
+    assert link.is_symlink() and target.read_bytes() == b"import os\n"
+
+
+def test_a_file_stratagem_did_not_write_is_not_replaced(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 33: learn-leaves --out important.py replaced a source file with JSON."""
+    source = tmp_path / "important.py"
+    source.write_bytes(b"import os\n")
+    ours = json_format_of("stratagem-scrabble-leaves")
+    with pytest.raises(FileInputError, match="not a leave file Stratagem wrote"):
+        check_writable_target(source, "leave file", ours)
+    with pytest.raises(FileInputError, match="not a leave file Stratagem wrote"):
+        write_json(source, {"format": "stratagem-scrabble-leaves"}, what="leave file")
+    assert source.read_bytes() == b"import os\n"
+    write_json(tmp_path / "new.json", {"format": "stratagem-scrabble-leaves", "n": 1})
+    write_json(tmp_path / "new.json", {"format": "stratagem-scrabble-leaves", "n": 2})  # its own
+    assert b'"n": 2' in (tmp_path / "new.json").read_bytes()
+    assert check_writable_target(tmp_path / "new.json", "leave file", ours)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can replace a device node")
+def test_a_device_is_never_replaced(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(FileInputError, match="not a regular file"):
+        write_atomic("/dev/null", b"x")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_replacing_a_file_keeps_its_mode(tmp_path) -> None:  # type: ignore[no-untyped-def]
     target = tmp_path / "target.json"
     target.write_bytes(b"old\n")
     target.chmod(0o644)
-    link = tmp_path / "link.json"
-    link.symlink_to(target)
-    assert check_writable_target(link, "leave file") == target
-    write_atomic(link, b"new\n")
-    assert link.is_symlink() and target.read_bytes() == b"new\n"  # the link is kept
+    write_atomic(target, b"new\n")
+    assert target.read_bytes() == b"new\n"
     assert stat.S_IMODE(target.stat().st_mode) == 0o644  # not the temporary file's 0600
     fresh = tmp_path / "fresh.txt"
     write_atomic(fresh, b"x")

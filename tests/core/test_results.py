@@ -305,3 +305,14 @@ def test_the_mean_of_win_returns_keeps_its_interval_inside_0_1() -> None:
         row["game_index"], row["pair_index"] = g, g // 2
     for agent in report(rows)["agents"].values():  # pig: returns are wins
         assert 0.0 <= agent["lo"] <= agent["mean"] <= agent["hi"] <= 1.0
+
+
+def test_a_results_file_behind_a_symbolic_link_is_refused(exp: Experiment, tmp_path: Path) -> None:
+    """Issue 33: no command writes through a link (the rows would land in the file it names)."""
+    target = tmp_path / "notes.csv"
+    target.write_text("my own notes\n")
+    link = tmp_path / "r.csv"
+    link.symlink_to(target)
+    with pytest.raises(StratagemError, match="symbolic link"):
+        run(exp, 2, link)
+    assert target.read_text() == "my own notes\n" and link.is_symlink()

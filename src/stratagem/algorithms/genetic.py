@@ -198,6 +198,7 @@ def save_checkpoint(path: Path | str, result: GAResult) -> None:
             "history": result.history,
             "rng": result.rng_state,
         },
+        what="GA checkpoint",
     )
 
 

@@ -62,6 +62,7 @@ __all__ = [
     "Task",
     "available_games",
     "deal_seed",
+    "games_beyond",
     "load_game",
     "make_agent",
     "make_executor",
@@ -236,8 +237,45 @@ class InlineExecutor:
             yield run_task(task)
 
 
+WATCH_PARENT_SECONDS = 1.0
+"""How often a worker checks that the process that started it is still there."""
+
+
+def end_with_parent(parent: int) -> None:
+    """Make this worker process end when ``parent`` (the arena run) ends, however it ends.
+
+    A worker the parent no longer waits for would play on for ever (a ``kill -9`` of
+    ``arena run`` skips every clean-up). On Linux the kernel kills the worker at once
+    (``prctl(PR_SET_PDEATHSIG)``); everywhere a daemon thread checks every
+    :data:`WATCH_PARENT_SECONDS` that the parent is still this process's parent.
+    """
+    import signal
+    import sys
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            pr_set_pdeathsig = 1
+            libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watchdog below still ends the worker
+    if os.getppid() != parent:  # the parent went before the signal was asked for
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH_PARENT_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="stratagem-parent-watch", daemon=True).start()
+
+
 class LocalExecutor:
-    """A pool of local processes (spawned: safe with numba's threads)."""
+    """A pool of local processes (spawned: safe with numba's threads) that end with the
+    process that started them (:func:`end_with_parent`)."""
 
     def __init__(self, workers: int) -> None:
         if workers < 1:
@@ -251,7 +289,9 @@ class LocalExecutor:
         import multiprocessing
 
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(
+            self.workers, mp_context=context, initializer=end_with_parent, initargs=(os.getpid(),)
+        ) as pool:
             pending: set[Future[list[dict[str, Any]]]] = set()
             queue = list(tasks)
             while queue or pending:
@@ -305,9 +345,13 @@ def run(
     chunk: int = 8,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Play the games of ``exp`` not yet in ``out``; returns every row of the file.
+    """Play the games of ``exp`` not yet in ``out``; returns the rows of games
+    ``0..games-1``, the games asked for.
 
-    Refuses a file that holds another experiment's results.
+    Refuses a file that holds another experiment's results. A file that holds more games
+    than asked (an earlier run with a larger ``games``) keeps them; they are not in the
+    rows returned, so that a report covers exactly the games asked for
+    (:func:`games_beyond` counts them, for a note).
     """
     out = Path(out)
     results_format(out)
@@ -331,4 +375,9 @@ def run(
                 progress(finished, games)
     finally:
         writer.close()
-    return read_results(out)
+    return [row for row in read_results(out) if int(row["game_index"]) < games]
+
+
+def games_beyond(out: Path | str, games: int) -> int:
+    """Games in the results file ``out`` past the first ``games`` (from a longer run)."""
+    return sum(1 for row in read_results(out) if int(row["game_index"]) >= games)

@@ -17,7 +17,9 @@ writes one atomically.
 Every file Stratagem writes goes through :func:`write_atomic` (or
 :func:`replacing`, for writers that want a path): a temporary file beside the
 target, renamed over it when complete, so a reader sees the old file or the
-new one, never half of one.
+new one, never half of one. Neither writes through a symbolic link or onto a
+device; a file the user names is replaced only if it is one Stratagem wrote
+(:func:`check_writable_target` with a :data:`Recogniser`, :func:`write_output`).
 
 >>> import tempfile, pathlib
 >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.txt"
@@ -39,7 +41,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -124,14 +126,32 @@ def read_user_text(path: Path | str, *, limit: int, what: str = "file") -> str:
     return decode_utf8(read_user_bytes(path, limit=limit, what=what), path, what)
 
 
-def check_writable_target(path: Path | str, what: str = "output file") -> Path:
+Recogniser = Callable[[bytes], bool]
+"""Says whether a file's first :data:`RECOGNISE_BYTES` bytes are a file Stratagem wrote
+(of the kind about to be written): only such a file may be replaced."""
+
+RECOGNISE_BYTES = 64 * 1024
+
+
+def check_writable_target(
+    path: Path | str,
+    what: str = "output file",
+    ours: Recogniser | None = None,
+) -> Path:
     """``path`` if a file can be created or replaced there: its folder exists (it is not
-    created silently), and the path itself is not a folder, a device or a pipe."""
+    created silently), and the path itself is not a folder, a device, a pipe or a symbolic
+    link (a link would have the write land on the file it names, which the user did not
+    name). With ``ours``, an existing non-empty file is replaced only if ``ours``
+    recognises it as a file Stratagem wrote: a command never writes over a file it did
+    not create (a source file named by mistake, a word list, a photo)."""
     path = Path(path)
     if "\x00" in str(path):
         raise FileInputError(f"{what} {str(path)!r}: no path holds a NUL byte")
     if path.is_symlink():
-        path = path.resolve()  # the file the link names is the one replaced
+        raise FileInputError(
+            f"{what} {path} is a symbolic link; Stratagem does not write through links "
+            "(the file it names would be replaced): name the file itself, or a new file"
+        )
     parent = path.parent
     try:
         parent_mode = parent.stat().st_mode
@@ -146,17 +166,76 @@ def check_writable_target(path: Path | str, what: str = "output file") -> Path:
     if not stat.S_ISDIR(parent_mode):
         raise FileInputError(f"{what} {path}: {parent} is a file, not a folder")
     _probe(parent, what, path)
+    _check_replaceable(path, what, ours)
+    return path
+
+
+def _check_replaceable(path: Path, what: str, ours: Recogniser | None) -> None:
+    """Refuse an existing ``path`` that is not a regular file, or (with ``ours``) not a
+    file Stratagem wrote; an absent path passes."""
     try:
-        mode = path.stat().st_mode
+        mode = path.lstat().st_mode
     except FileNotFoundError:
-        return path
+        return
     except OSError as exc:
         raise FileInputError(f"cannot use {what} {path}: {exc.strerror or exc}") from None
+    if stat.S_ISLNK(mode):
+        raise FileInputError(
+            f"{what} {path} is a symbolic link; Stratagem does not write through links: "
+            "name the file itself, or a new file"
+        )
     if stat.S_ISDIR(mode):
         raise FileInputError(f"{what} {path} is a folder; name a file")
     if not stat.S_ISREG(mode):
         raise FileInputError(f"{what} {path} is not a regular file (a device or a pipe)")
-    return path
+    if ours is None:
+        return
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(RECOGNISE_BYTES)
+    except OSError as exc:
+        raise FileInputError(f"cannot use {what} {path}: {exc.strerror or exc}") from None
+    if head and not ours(head):
+        raise FileInputError(
+            f"{what} {path} already exists and is not a {what} Stratagem wrote; it is left "
+            "as it is: name a new file (or delete that one first if it is yours to lose)"
+        )
+
+
+def json_format_of(fmt: str) -> Recogniser:
+    """A :data:`Recogniser` of Stratagem's JSON documents tagged ``"format": fmt``.
+
+    >>> json_format_of("x")(b'{"format": "x", "n": 1}'), json_format_of("x")(b"import os")
+    (True, False)
+    """
+
+    def ours(head: bytes) -> bool:
+        try:
+            data = json.loads(head.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+            # a file longer than the head: its start must still name the format
+            return head.lstrip().startswith(b"{") and f'"format": "{fmt}"'.encode() in head
+        return isinstance(data, dict) and data.get("format") == fmt
+
+    return ours
+
+
+def first_line_is(line: bytes) -> Recogniser:
+    """A :data:`Recogniser` of text files (a CSV Stratagem wrote) that start with ``line``."""
+
+    def ours(head: bytes) -> bool:
+        return head.split(b"\n", 1)[0].rstrip(b"\r") == line
+
+    return ours
+
+
+def write_output(path: Path | str, data: bytes, what: str, ours: Recogniser | None = None) -> None:
+    """:func:`write_atomic`, checking again just before the rename's preparation that
+    ``path`` is still something it may replace (:func:`check_writable_target`): the check
+    before a long run does not cover a file made meanwhile."""
+    path = Path(path)
+    _check_replaceable(path, what, ours)
+    write_atomic(path, data)
 
 
 def prepare_folder(path: Path | str, what: str = "folder") -> Path:
@@ -205,8 +284,7 @@ def replacing(path: Path | str) -> Iterator[Path]:
     ``path`` is left as it was.
     """
     path = Path(path)
-    if path.is_symlink():
-        path = path.resolve()  # replace the file the link names, not the link
+    _check_replaceable(path, "file", None)  # never through a link, never onto a device
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
@@ -319,9 +397,15 @@ def parse_json_document(
     return data
 
 
-def write_json(path: Path | str, data: object, indent: int | None = None) -> None:
-    """``data`` as UTF-8 JSON and a newline, through :func:`write_atomic`; creates the folder."""
+def write_json(
+    path: Path | str, data: object, indent: int | None = None, what: str = "file"
+) -> None:
+    """``data`` as UTF-8 JSON and a newline, through :func:`write_output`; creates the
+    folder. A document with a ``format`` tag replaces only a document of that format (a
+    file Stratagem wrote), never another file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
-    write_atomic(path, text.encode("utf-8"))
+    fmt = data.get("format") if isinstance(data, dict) else None
+    ours = json_format_of(fmt) if isinstance(fmt, str) else None
+    write_output(path, text.encode("utf-8"), what, ours)

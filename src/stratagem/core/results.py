@@ -283,7 +283,9 @@ class ResultsWriter:
         elif content.tail:
             with open(self.target, "r+b") as handle:
                 handle.truncate(content.complete)
-        self.handle = open(self.target, "a", newline="", encoding="utf-8")  # noqa: SIM115
+        # O_NOFOLLOW: a link put in the file's place since the check is not written through
+        fd = os.open(self.target, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
+        self.handle = open(fd, "a", newline="", encoding="utf-8")  # noqa: SIM115
         self.writer = csv.DictWriter(self.handle, fieldnames=RESULT_COLUMNS)
 
     def write(self, rows: Iterable[Mapping[str, Any]]) -> None:

@@ -92,3 +92,31 @@ def test_one_game_has_no_rate_for_the_role_not_played_and_no_z() -> None:
 def test_rules_stops_when_no_row_can_be_added() -> None:
     code, output = outcome(["pig", "rules", "--rules", "coin-3", "--max-rows", "16", "--json"])
     assert code == 0 and json.loads(output)["cost"] >= 0
+
+
+ODD = ["--goal", "30", "--faces", "9", "--bust", "4,5,6,7,8", "--bust-scores-one",
+       "--catch-up-turn"]  # fmt: skip
+
+
+@pytest.mark.parametrize("command", ["evaluate", "simulate", "rules"])
+def test_a_variant_whose_optimum_is_no_threshold_is_handled(command: str) -> None:
+    """Issue 33: these said "the optimal play past the goal is not a threshold at 1 score
+    pairs" while `pig solve` worked: past the goal the starter's optimum here holds at
+    one total and rolls on at a higher one, and a policy now lists where it changes."""
+    args = ["--a", "optimal", "--b", "optimal"] if command != "rules" else ["--max-rows", "1"]
+    if command == "simulate":
+        args += ["--games", "2000"]
+    code, output = outcome(["pig", command, *ODD, *args, "--json"])
+    assert code == 0, output
+    if command == "evaluate":  # the optimum against itself: the solved P(0, 0, 0)
+        solved = json.loads(outcome(["pig", "solve", *ODD, "--json"])[1])["p_start"]
+        assert json.loads(output)["a_first"] == pytest.approx(solved, abs=1e-12)
+
+
+def test_the_optimum_past_the_goal_lists_where_its_choice_changes() -> None:
+    from stratagem.games.pig.cli import make_rules
+    from stratagem.games.pig.solver import solve
+
+    rules = make_rules("pig", 30, 9, "4,5,6,7,8", True, True)
+    changes = solve(rules, use_cache=False).policy(True).thresh
+    assert changes.shape[2] == 3  # hold, roll on, hold again at some score pair

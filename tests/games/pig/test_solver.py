@@ -159,3 +159,31 @@ def test_impossible_positions_are_refused(
 ) -> None:
     with pytest.raises(InvalidStateError, match=message):
         pig_solved(preset("pig")).p_win(*args)
+
+
+def test_two_players_that_rarely_bank_are_evaluated_exactly_in_one_pass() -> None:
+    """Issue 33: hold:goal against hold:goal on a coin ran for minutes and ended with "did
+    not converge" (value iteration, whose sweeps shrink the error by 1 - 2**-20 each).
+    Each turn banks the goal only after 20 heads in a row (q = 2**-20), otherwise scores
+    nothing, so the starter wins with probability q + (1 - q)(1 - P): P = 1 / (2 - q)."""
+    from stratagem.games.pig.strategies import HoldAt
+
+    rules = preset("piglet").with_options(goal=40, bust_faces=[1])  # face 2 adds 2
+    hold = HoldAt(rules, 40).policy()
+    e = evaluate(rules, hold, hold)
+    q = 2.0**-20
+    assert e.a_first == pytest.approx(1 / (2 - q), abs=1e-12)
+    assert e.b_first == pytest.approx(1 - 1 / (2 - q), abs=1e-12)
+
+
+@pytest.mark.parametrize("options", [{}, {"catch_up_turn": True}, {"bust_scores_one": True}])
+def test_the_one_pass_evaluation_agrees_with_value_iteration(options: dict[str, bool]) -> None:
+    from stratagem.games.pig.solver import evaluate_by_iteration
+    from stratagem.games.pig.strategies import HoldAt, OptimalAgent, agent_policies
+
+    rules = preset("pig").with_options(goal=30, **options)
+    opt = agent_policies(OptimalAgent(solve(rules, use_cache=False)))
+    hold = HoldAt(rules, 12).policy()
+    one, iterated = evaluate(rules, opt, hold), evaluate_by_iteration(rules, opt, hold)
+    assert one.a_first == pytest.approx(iterated.a_first, abs=1e-12)
+    assert one.b_first == pytest.approx(iterated.b_first, abs=1e-12)

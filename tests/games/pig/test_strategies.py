@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from stratagem.core.agent import Advisor, Agent
-from stratagem.core.errors import InvalidAgentError, InvalidRulesError
+from stratagem.core.errors import InvalidAgentError, InvalidRulesError, StratagemError
 from stratagem.core.play import play
 from stratagem.core.registry import make_agent
 from stratagem.games.pig.rules import PigRules, preset
@@ -133,3 +133,18 @@ def test_agents_playing_through_the_protocol_match_the_evaluation(pig_solved: So
         wins += returns[0 if g % 2 == 0 else 1] == 1.0
     se = 0.5 / np.sqrt(games)
     assert abs(wins / games - exact.coin) < 4 * se
+
+
+def test_a_hold_threshold_past_the_goal_is_refused_by_one_rule(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 33: the CLI took hold:101 on goal 100 while the page refused it. The range is
+    checked where the agent is built (the CLI, the arena and the page all build it there)."""
+    rules = preset("pig")
+    assert make_agent("pig", rules, "hold:100").spec == "hold:100"
+    with pytest.raises(StratagemError, match=r"must be 1\.\.100 \(the goal"):
+        make_agent("pig", rules, "hold:101")
+    with pytest.raises(StratagemError, match=r"must be 1\.\.10 \(the goal"):
+        make_agent("pig", preset("piglet"), "hold:11")
+    table = tmp_path / "t.txt"
+    table.write_text("me=0-99 opp=0-99 hold=101\n")
+    with pytest.raises(StratagemError, match=r"hold must be 1\.\.100"):
+        make_agent("pig", rules, f"table:{table}")

@@ -301,17 +301,31 @@ def test_learn_leaves_will_not_overwrite_its_own_word_list(words, tmp_path) -> N
     link.symlink_to(words)
     for out in (words, link):
         result = run(["learn-leaves", "--lexicon", str(words), "--games", "1", "--out", str(out)])
-        assert result.exit_code == 2 and "is the word list --lexicon reads" in result.output
+        assert result.exit_code == 2
+        assert "not a leave file Stratagem wrote" in result.output or "symbolic link" in (
+            result.output
+        )
         assert words.read_bytes() == before
     assert link.is_symlink()
 
 
-def test_learn_leaves_writes_through_a_link_and_keeps_it(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    target = tmp_path / "table.json"
-    target.write_text("old")
+def test_learn_leaves_refuses_a_link_and_a_foreign_file(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 33: --out important.py was replaced with JSON, and a link's target too."""
+    source = tmp_path / "important.py"
+    source.write_text("print('keep me')\n")
     link = tmp_path / "current.json"
-    link.symlink_to(target)
+    link.symlink_to(source)
     args = ["learn-leaves", "--lexicon", str(words), "--games", "1", "--iterations", "1"]
-    result = run([*args, "--out", str(link)])
-    assert result.exit_code == 0, result.output
-    assert link.is_symlink() and target.read_text().startswith("{")
+    for out, why in ((source, "not a leave file Stratagem wrote"), (link, "symbolic link")):
+        result = run([*args, "--out", str(out)])
+        assert result.exit_code == 2 and why in result.output, result.output
+    assert source.read_text() == "print('keep me')\n" and link.is_symlink()
+
+
+def test_learn_leaves_replaces_its_own_table(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "leaves.json"
+    args = ["learn-leaves", "--lexicon", str(words), "--games", "1", "--iterations", "1"]
+    for _ in range(2):
+        result = run([*args, "--out", str(out)])
+        assert result.exit_code == 0, result.output
+    assert out.read_text().startswith("{")

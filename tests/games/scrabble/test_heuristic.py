@@ -425,3 +425,18 @@ def test_one_actions_candidate_is_its_row_of_the_whole_list(closing: bool) -> No
         again = agent.candidate(s, Exchange(c.action.tiles[::-1]))  # type: ignore[union-attr]
         assert again is not None and again.value == pytest.approx(c.value)
     assert agent.candidate(s, heuristic.Placement(7, 7, True, "ZZZ", 30)) is None
+
+
+def test_weights_replace_only_a_weights_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 33: a save over a file Stratagem did not write (a source file) is refused."""
+    from stratagem.core.files import FileInputError
+
+    source = tmp_path / "important.py"
+    source.write_text("import os\n")
+    with pytest.raises(FileInputError, match="not a weights file Stratagem wrote"):
+        save_weights(SOURCE_WEIGHTS, source)
+    assert source.read_text() == "import os\n"
+    own = tmp_path / "w.json"
+    save_weights(SOURCE_WEIGHTS, own)
+    save_weights(SOURCE_WEIGHTS, own)  # its own file: replaced
+    assert load_weights(own).to_json() == SOURCE_WEIGHTS.to_json()

@@ -220,3 +220,17 @@ def test_the_numba_check_of_a_placement_agrees_with_the_python_rules(small_lexic
                 assert np.array_equal(board, s.board_array)  # neither wrote the board
         s = s.apply(agent.act(s, rng))
     assert accepted > 100 and refused > 1000
+
+
+def test_an_impossible_exchange_is_named_an_exchange_not_a_rack(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    """Issue 33: `x ZZZZZZZ` said "rack holds more Z tiles than the english set has"."""
+    full = position(small_lexicon, "CATSXYZ ABCDEFG")
+    with pytest.raises(InvalidStateError, match=r"^the exchange 'ZZZZZZZ' holds more Z tiles"):
+        full.apply(Exchange("ZZZZZZZ"))
+    with pytest.raises(InvalidStateError, match=r"^the exchange 'ZZZZZZZZ' holds 8 tiles"):
+        full.apply(Exchange("ZZZZZZZZ"))
+
+
+def test_an_impossible_bag_is_named_the_bag(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(InvalidStateError, match="bag 'ZZ' holds more Z tiles"):
+        position(small_lexicon, "CATSXYZ ABCDEFG", bag="ZZ")

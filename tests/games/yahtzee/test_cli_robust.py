@@ -118,3 +118,24 @@ def test_one_simulated_game_has_no_spread() -> None:
     assert code == 0 and data["sd"] is None and data["se"] is None
     code, output = outcome(["yahtzee", "simulate", "--games", "1"])
     assert code == 0 and "SD n too small" in output and "z = n too small" in output
+
+
+def test_a_plot_over_a_picture_stratagem_did_not_draw_is_refused(tmp_path: Path) -> None:
+    """Issue 33: --plot named an existing file (or a link) and replaced it."""
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(b"\x89PNG\r\n\x1a\n a photo")
+    link = tmp_path / "link.png"
+    link.symlink_to(photo)
+    for target, message in [(photo, "not a plot Stratagem wrote"), (link, "symbolic link")]:
+        code, output = outcome(["yahtzee", "distribution", "--plot", str(target)])
+        assert code == 2 and message in output
+    assert photo.read_bytes() == b"\x89PNG\r\n\x1a\n a photo"
+
+
+def test_a_plot_stratagem_drew_is_recognised_as_its_own(tmp_path: Path) -> None:
+    from stratagem.games.yahtzee.plots import _pyplot, _save, is_our_plot
+
+    fig = _pyplot().figure()
+    png = _save(fig, tmp_path / "p.png")
+    assert is_our_plot(png.read_bytes())
+    assert not is_our_plot(b"\x89PNG\r\n\x1a\n a photo")

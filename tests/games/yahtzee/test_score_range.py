@@ -40,6 +40,10 @@ def test_impossible_scores_are_refused(fields: dict[str, object], message: str) 
 def test_the_ends_of_the_range_are_accepted() -> None:
     r = preset("yahtzee")
     full = frozenset({"yahtzee", "chance"})
-    assert Situation(r, DICE, 2, full, 0, 50, 50).points == 50
-    assert Situation(r, DICE, 2, full, 0, 50, 180).points == 180
+    # chance holds 5..30; under the forced joker a bonus Yahtzee cannot go in chance while
+    # its upper box is open (issue 33: 50 and 180 were accepted, by range only)
+    assert Situation(r, DICE, 2, full, 0, 50, 55).points == 55
+    assert Situation(r, DICE, 2, full, 0, 50, 80).points == 80
+    free = preset("yahtzee-free-joker")  # any open box: chance 30 plus the bonus
+    assert Situation(free, DICE, 2, full, 0, 50, 180).points == 180
     assert Situation(r, DICE, 2, frozenset({"sixes"}), 30, None, 30).points == 30

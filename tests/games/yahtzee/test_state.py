@@ -197,3 +197,68 @@ def test_impossible_situations_name_the_problem(fields: dict[str, object], messa
 def test_yatzy_has_no_yahtzee_box_value() -> None:
     with pytest.raises(InvalidStateError, match="only to American Yahtzee"):
         Situation(preset("yatzy"), (1, 2, 3, 4, 5), 1, yahtzee_box=50)
+
+
+def test_impossible_points_for_the_boxes_filled_are_refused() -> None:
+    """Issue 33: a full house holding 1 point, or 51 points in the Yahtzee box (50) and
+    chance (5..30), passed because only the range of the score was checked."""
+    with pytest.raises(InvalidStateError, match="possible scores: 0, 25"):
+        Situation(YAHTZEE, (1, 1, 1, 1, 1), 0, frozenset({"full_house"}), score=1)
+    with pytest.raises(InvalidStateError, match="possible scores: 55-80"):
+        Situation(YAHTZEE, (1, 1, 1, 1, 1), 0, frozenset({"chance"}), yahtzee_box=50, score=51)
+    ok = Situation(YAHTZEE, (1, 1, 1, 1, 1), 0, frozenset({"chance"}), yahtzee_box=50, score=55)
+    assert ok.points == 55
+
+
+def test_a_bonus_yahtzee_counts_only_where_the_joker_rule_puts_it() -> None:
+    # forced joker: a Yahtzee of fives goes in the fives box if it is open, so with only
+    # chance filled (beside the Yahtzee box) chance cannot hold a bonus Yahtzee: 50 + 25 + 100
+    with pytest.raises(InvalidStateError, match="cannot be made"):
+        Situation(YAHTZEE, (1, 2, 3, 4, 6), 0, frozenset({"chance"}), yahtzee_box=50, score=175)
+    # with fives filled (25: the Yahtzee of fives), chance may hold a later one: 100 + 100 bonuses
+    sit = Situation(YAHTZEE, (1, 2, 3, 4, 6), 0, frozenset({"fives", "chance"}), 25, 50, 300)
+    assert sit.points == 300
+
+
+@pytest.mark.parametrize("name", ["yahtzee", "yahtzee-free-joker", "yahtzee-no-bonus", "yatzy"])
+def test_every_position_of_a_played_game_passes_the_check(name: str) -> None:
+    """The check refuses nothing a game reaches: games that chase Yahtzees (bonuses, jokers,
+    upper bonuses) and score in random boxes, every decision checked as a Situation."""
+    rules = preset(name)
+    rng = np.random.default_rng(7)
+    checked = bonuses = 0
+    for _ in range(60):
+        state = YahtzeeState.new(rules)
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state = state.apply(sample_chance(state, rng))
+                continue
+            sit = state.situation()  # raises if the check refused a real position
+            assert sit.points == state.card.total
+            checked += 1
+            actions = state.legal_actions()
+            keeps = [a for a in actions if isinstance(a, Keep)]
+            if keeps and state.rolls_left > 0 and rng.random() < 0.9:
+                face = max(set(state.dice), key=state.dice.count)
+                state = state.apply(Keep(tuple(d for d in state.dice if d == face)))
+            else:
+                state = state.apply(_chasing_box(state, rng))
+            bonuses += state.card.yahtzee_bonus_points > 0 if state.is_terminal() else 0
+    assert checked > 1000
+    assert bonuses > 0 or not rules.has_yahtzee_bonus  # bonus Yahtzees were checked too
+
+
+def _chasing_box(state: YahtzeeState, rng: np.random.Generator) -> Score:
+    """A Yahtzee in the Yahtzee box; else three or more of a face in its upper box; else a
+    random box, the Yahtzee box last (kept open for a Yahtzee)."""
+    scores = [a for a in state.legal_actions() if isinstance(a, Score)]
+    names = {a.category for a in scores}
+    ybox = state.rules.yahtzee_category
+    face = max(set(state.dice), key=state.dice.count)
+    upper = ("ones", "twos", "threes", "fours", "fives", "sixes")[face - 1]
+    if len(set(state.dice)) == 1 and ybox in names:
+        return Score(ybox)
+    if state.dice.count(face) >= 3 and upper in names:
+        return Score(upper)
+    others = [a for a in scores if a.category != ybox] or scores
+    return others[int(rng.integers(len(others)))]

@@ -8,7 +8,11 @@ Two tables take part: side A (the player to move is A) and side B. For the
 optimal strategy without a catch-up turn both players are the same, and A and
 B are one array. A side either maximises (``mode`` 0) or follows a fixed
 policy (``mode`` 1): ``roll[idx]`` is 1 to roll, 0 to hold, and past the goal
-(catch-up turn, starter only) it holds once its total reaches ``thresh[i, j]``.
+(catch-up turn, starter only) ``thresh[i, j, :]`` lists, in increasing order, the
+totals at which its choice changes: it rolls below the first, holds from the first,
+rolls again from the second, and so on (padded with :data:`NO_CHANGE`); a plain
+threshold is one number. The optimum past the goal is a threshold in most variants,
+but not in all (a d9 with faces 4..8 busting, a bust scoring one, goal 30).
 
 ``reach[d]`` is the probability of adding at least d points in one turn by
 rolling until they are reached (1 for d <= 0): the chance that the last player
@@ -29,6 +33,32 @@ from stratagem.core._rng_kernels import below
 
 OPTIMIZE = 0
 FIXED = 1
+NO_CHANGE = 1 << 62
+"""Padding of a policy's list of totals past the goal where its choice changes."""
+
+
+@njit(cache=True)
+def holds_past(changes, t):
+    """Whether a policy whose choice past the goal changes at the totals ``changes``
+    (increasing; it rolls below the first) holds at total ``t``: when an odd number of
+    them are at most ``t``."""
+    n = 0
+    for c in changes:
+        if c > t:
+            break
+        n += 1
+    return n % 2 == 1
+
+
+@njit(cache=True)
+def hold_from(changes, goal, limit):
+    """The total from which the policy holds for good (its last change), at most ``limit``."""
+    last = goal
+    for c in changes:
+        if c >= NO_CHANGE:
+            break
+        last = c
+    return min(last, limit)
 
 
 @njit(cache=True, error_model="numpy")
@@ -78,7 +108,7 @@ def overshoot_values(i, j, G, bust_val, mode, thresh, out):
         c = beat_probability(reach, j, t)
         hold = 1.0 - c
         if mode == FIXED:
-            if t >= thresh[i, j]:
+            if holds_past(thresh[i, j], t):
                 out[idx] = hold
                 continue
         elif c <= bound:
@@ -225,8 +255,9 @@ def solve_all(G, a_table, b_table, a_side, b_side, symmetric, a_starter, tol, ma
 def optimal_policy(table, other, G, starter, roll_out, thresh_out, bad_out):
     """The fixed policy that plays as the solved table says (hold on ties).
 
-    Past the goal (catch-up turn, starter) the policy is a threshold; ``bad_out[0]``
-    counts (i, j) where the optimal decisions there are not threshold-shaped.
+    Past the goal (catch-up turn, starter) ``thresh_out[i, j, :]`` gets the totals where
+    the optimal choice changes (see the module doc); ``bad_out[0]`` gets the most changes
+    any (i, j) needs, so that a caller whose ``thresh_out`` is too short can call again.
     """
     goal, base, over_len = G.goal, G.base, G.over_len
     over = np.empty(over_len)
@@ -243,22 +274,30 @@ def optimal_policy(table, other, G, starter, roll_out, thresh_out, bad_out):
                     continue
                 hold = 1.0 - other[base[j] + (i + k) * (goal - j)]
                 roll_out[row + k] = 1 if table[row + k] > hold else 0
-            thresh_out[i, j] = goal
+            width = thresh_out.shape[2]
+            for m in range(width):
+                thresh_out[i, j, m] = NO_CHANGE
+            thresh_out[i, j, 0] = goal
             if is_starter:
-                # Smallest t with holding optimal from t upwards.
-                t_hold = goal + over_len
-                seen_roll = False
-                for idx in range(over_len - 1, -1, -1):
+                # the totals where the choice changes, from the goal up (holding from
+                # goal + over_len on, where the values stop)
+                n = 0
+                rolling = True  # below the first change the policy rolls
+                for idx in range(over_len):
                     t = goal + idx
                     hold = 1.0 - beat_probability(G.reach, j, t)
-                    if over[idx] > hold:
-                        seen_roll = True
-                    elif not seen_roll:
-                        t_hold = t
-                    else:
-                        bad_out[0] += 1
-                        break
-                thresh_out[i, j] = t_hold
+                    rolls = over[idx] > hold
+                    if rolls != rolling:
+                        if n < width:
+                            thresh_out[i, j, n] = t
+                        n += 1
+                        rolling = rolls
+                if rolling:  # hold where the values stop
+                    if n < width:
+                        thresh_out[i, j, n] = goal + over_len
+                    n += 1
+                if n > bad_out[0]:
+                    bad_out[0] = n
 
 
 @njit(cache=True, error_model="numpy")
@@ -267,7 +306,7 @@ def _wants_roll(roll_pol, thresh, base, goal, me, opp, turn, starter_past_goal):
         return True
     total = me + turn
     if total >= goal:
-        return starter_past_goal and total < thresh[me, opp]
+        return starter_past_goal and not holds_past(thresh[me, opp], total)
     return roll_pol[base[me] + opp * (goal - me) + turn] == 1
 
 

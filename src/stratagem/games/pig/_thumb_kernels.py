@@ -4,9 +4,10 @@ Tables are ragged as in :mod:`stratagem.games.pig._kernels`: the state (i, j, k)
 lives at ``base[i] + j * (goal - i) + k``. Player A follows a hold grid
 (hold once the turn total k >= 1 reaches ``grid[i, j]``, roll on otherwise, and
 as the catch-up starter hold as soon as the goal is reached); player B follows
-a fixed roll table and, past the goal as the catch-up starter, holds once its
-total reaches ``thresh[i, j]``: the same semantics as the solver's ``FIXED``
-mode, so the numbers agree with :func:`stratagem.games.pig.solver.evaluate`.
+a fixed roll table and, past the goal as the catch-up starter, holds or rolls as
+the totals ``thresh[i, j, :]`` where its choice changes say: the same semantics as
+the solver's ``FIXED`` mode, so the numbers agree with
+:func:`stratagem.games.pig.solver.evaluate_by_iteration`.
 
 Both players' policies are fixed, so within a pair of positions {A at (i, j),
 B at (j, i)} every value is affine in the two unknown turn-start values (a bust
@@ -23,19 +24,32 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from stratagem.games.pig._kernels import beat_probability, bust_chance, bust_value
+from stratagem.games.pig._kernels import (
+    beat_probability,
+    bust_chance,
+    bust_value,
+    hold_from,
+    holds_past,
+)
 
 
 @njit(cache=True)
-def _side(i, j, G, is_starter, use_grid, hold_at, roll, thresh_ij, other, ov0, ov1, c0, c1):
-    """Coefficients ``c0[k] + c1[k] * bust`` of the mover on i against j, k = 0..goal-1-i."""
+def _side(i, j, G, is_starter, use_grid, hold_at, roll, changes, other, ov0, ov1, c0, c1):
+    """Coefficients ``c0[k] + c1[k] * bust`` of the mover on i against j, k = 0..goal-1-i.
+
+    ``changes``: the totals past the goal where the mover's choice changes (the
+    catch-up starter's; see :mod:`stratagem.games.pig._kernels`)."""
     goal, base, adds, faces, reach, over_len = G.goal, G.base, G.adds, G.faces, G.reach, G.over_len
     pb = bust_chance(G)
     th = goal
     if is_starter:
-        th = min(thresh_ij, goal + over_len)
+        th = hold_from(changes, goal, goal + over_len)  # it holds from here on
         for idx in range(th - goal - 1, -1, -1):
             t = goal + idx
+            if holds_past(changes, t):
+                ov0[idx] = 1.0 - beat_probability(reach, j, t)
+                ov1[idx] = 0.0
+                continue
             s0 = 0.0
             s1 = pb
             for a in adds:
@@ -77,6 +91,7 @@ def _side(i, j, G, is_starter, use_grid, hold_at, roll, thresh_ij, other, ov0, o
 def duel(grid, b_roll, b_thresh, a_starter, G, a_table, b_table):
     """Fill A's and B's win-probability tables; A plays ``grid``, B the fixed policy."""
     goal, base, catch_up = G.goal, G.base, G.catch_up
+    at_goal = np.full(1, goal, dtype=np.int64)  # A holds as soon as it reaches the goal
     a_is_starter = catch_up and a_starter
     b_is_starter = catch_up and not a_starter
     n_over = G.over_len + G.faces + 1
@@ -91,8 +106,8 @@ def duel(grid, b_roll, b_thresh, a_starter, G, a_table, b_table):
         hi = min(s, goal - 1)
         for i in range(lo, hi + 1):
             j = s - i
-            _side(i, j, G, a_is_starter, True, grid[i, j], b_roll, goal, b_table, ov0, ov1, ac0,
-                  ac1)  # fmt: skip
+            _side(i, j, G, a_is_starter, True, grid[i, j], b_roll, at_goal, b_table, ov0, ov1,
+                  ac0, ac1)  # fmt: skip
             _side(j, i, G, b_is_starter, False, 0, b_roll, b_thresh[j, i], a_table, ov0, ov1, bc0,
                   bc1)  # fmt: skip
             if G.bust_scores_one:  # a bust banks a point: a later stage, already known
@@ -100,6 +115,45 @@ def duel(grid, b_roll, b_thresh, a_starter, G, a_table, b_table):
                 b_bust = bust_value(j, i, G, a_table, b_is_starter)
             else:
                 # x = A(i, j, 0) = ac0 + ac1 * (1 - y), y = B(j, i, 0) = bc0 + bc1 * (1 - x)
+                x = (ac0[0] + ac1[0] - ac1[0] * (bc0[0] + bc1[0])) / (1.0 - ac1[0] * bc1[0])
+                y = bc0[0] + bc1[0] * (1.0 - x)
+                a_bust = 1.0 - y
+                b_bust = 1.0 - x
+            a_row = base[i] + j * (goal - i)
+            for k in range(goal - i):
+                a_table[a_row + k] = ac0[k] + ac1[k] * a_bust
+            b_row = base[j] + i * (goal - j)
+            for k in range(goal - j):
+                b_table[b_row + k] = bc0[k] + bc1[k] * b_bust
+
+
+@njit(cache=True)
+def duel_policies(a_roll, a_thresh, b_roll, b_thresh, a_starter, G, a_table, b_table):
+    """:func:`duel` with A following a fixed roll table and threshold too: both tables of
+    two fixed policies, exactly, in one pass (no sweeps, whatever the policies)."""
+    goal, base, catch_up = G.goal, G.base, G.catch_up
+    a_is_starter = catch_up and a_starter
+    b_is_starter = catch_up and not a_starter
+    n_over = G.over_len + G.faces + 1
+    ov0 = np.zeros(n_over)
+    ov1 = np.zeros(n_over)
+    ac0 = np.zeros(goal)
+    ac1 = np.zeros(goal)
+    bc0 = np.zeros(goal)
+    bc1 = np.zeros(goal)
+    for s in range(2 * (goal - 1), -1, -1):
+        lo = max(0, s - (goal - 1))
+        hi = min(s, goal - 1)
+        for i in range(lo, hi + 1):
+            j = s - i
+            _side(i, j, G, a_is_starter, False, 0, a_roll, a_thresh[i, j], b_table, ov0, ov1,
+                  ac0, ac1)  # fmt: skip
+            _side(j, i, G, b_is_starter, False, 0, b_roll, b_thresh[j, i], a_table, ov0, ov1,
+                  bc0, bc1)  # fmt: skip
+            if G.bust_scores_one:
+                a_bust = bust_value(i, j, G, b_table, a_is_starter)
+                b_bust = bust_value(j, i, G, a_table, b_is_starter)
+            else:
                 x = (ac0[0] + ac1[0] - ac1[0] * (bc0[0] + bc1[0])) / (1.0 - ac1[0] * bc1[0])
                 y = bc0[0] + bc1[0] * (1.0 - x)
                 a_bust = 1.0 - y
@@ -139,10 +193,10 @@ def duel_batch(grids, first_roll, first_thresh, second_roll, second_thresh, run_
 
 
 @njit(cache=True)
-def _turn_outcomes(i, G, use_grid, hold_at, roll, row, is_starter, th, mass, over, held):
+def _turn_outcomes(i, G, use_grid, hold_at, roll, row, is_starter, changes, mass, over, held):
     """One turn from (i, j, 0): ``held[k]`` = P(hold at k < goal - i); returns P(bust).
 
-    The catch-up starter past the goal rolls on below total ``th`` and may
+    The catch-up starter past the goal rolls on where ``changes`` say so and may
     still bust (handing the turn back with both scores unchanged).
     """
     goal, adds, faces = G.goal, G.adds, G.faces
@@ -172,9 +226,10 @@ def _turn_outcomes(i, G, use_grid, hold_at, roll, row, is_starter, th, mass, ove
             elif is_starter:
                 over[i + k + a - goal] += p / faces
     if is_starter:
+        th = hold_from(changes, goal, goal + G.over_len)
         for idx in range(th - goal):
             p = over[idx]
-            if p == 0.0:
+            if p == 0.0 or holds_past(changes, goal + idx):
                 continue
             bust += p * pb
             for a in adds:
@@ -190,6 +245,7 @@ def occupancy(grid, b_roll, b_thresh, a_starter, G, out_a):
     or the last catch-up turn) start no further turns and are not counted.
     """
     goal, base, catch_up, over_len = G.goal, G.base, G.catch_up, G.over_len
+    at_goal = np.full(1, goal, dtype=np.int64)
     in_a = np.zeros((goal, goal))
     in_b = np.zeros((goal, goal))
     if a_starter:
@@ -208,10 +264,10 @@ def occupancy(grid, b_roll, b_thresh, a_starter, G, out_a):
             j = s - i
             # A on (i, j) and B on (j, i) hand the turn to each other by busting.
             # A holds as soon as it reaches the goal, so only B can roll past it.
-            pa = _turn_outcomes(i, G, True, grid[i, j], b_roll, 0, False, goal, mass, over, a_held)
-            th = min(b_thresh[j, i], goal + over_len)
+            pa = _turn_outcomes(i, G, True, grid[i, j], b_roll, 0, False, at_goal, mass, over,
+                                a_held)  # fmt: skip
             pbb = _turn_outcomes(j, G, False, 0, b_roll, base[j] + i * (goal - j), b_is_starter,
-                                 th, mass, over, b_held)  # fmt: skip
+                                 b_thresh[j, i], mass, over, b_held)  # fmt: skip
             if G.bust_scores_one:
                 da = in_a[i, j]
                 db = in_b[j, i]

@@ -78,9 +78,7 @@ def _rollout(state: State, policy: str, rng: np.random.Generator) -> tuple[float
     return rollout(state, policy, rng)
 
 
-def _series(
-    rules: PigRules, agents: Sequence[Agent], games: int, seed: int
-) -> SeriesResult | None:
+def _series(rules: PigRules, agents: Sequence[Agent], games: int, seed: int) -> SeriesResult | None:
     """Fixed-policy agents play in the compiled simulation (A starts the even games)."""
     if len(agents) != 2 or not all(isinstance(a, RuleAgent | OptimalAgent) for a in agents):
         return None

@@ -18,6 +18,7 @@ import numpy as np
 import typer
 from rich.console import Console
 
+from stratagem.cli_progress import progress_reporter
 from stratagem.cli_types import GAMES_MAX, SEED_MAX
 from stratagem.core.errors import InvalidAgentError, InvalidRulesError
 from stratagem.core.registry import make_agent
@@ -30,7 +31,7 @@ from stratagem.games.pig.strategies import MatchResult, OptimalAgent, RuleAgent,
 from stratagem.games.pig.thumb import MAX_ROWS
 
 app = typer.Typer(help="Pig and its variants.", no_args_is_help=True)
-out = Console(highlight=False)
+out = Console(highlight=False, emoji=False)
 
 RulesOpt = Annotated[str, typer.Option("--rules", help=f"Preset: {', '.join(PRESETS)}.")]
 GoalOpt = Annotated[
@@ -58,7 +59,15 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 STRATEGIES = ", ".join(a.usage() for a in GAME.agents.values() if a.name not in ("random", "mcts"))
 
 AgentAOpt = Annotated[str, typer.Option("--a", help=f"Strategy A: {STRATEGIES}.")]
-AgentBOpt = Annotated[str, typer.Option("--b", help="Strategy B.")]
+AgentBOpt = Annotated[
+    str | None,
+    typer.Option("--b", help="Strategy B (default hold:20, or hold at the goal if it is less)."),
+]
+
+
+def _default_b(rules: PigRules, b: str | None) -> str:
+    """B's spec: ``hold:20`` unless given, at most the goal (a hold past it is refused)."""
+    return b if b is not None else f"hold:{min(20, rules.goal)}"
 
 
 def _policy_agent(rules: PigRules, spec: str) -> RuleAgent | OptimalAgent:
@@ -132,8 +141,26 @@ def rule_options(command: Callable[..., None]) -> Callable[..., None]:
     return with_rules
 
 
-def _solution(rules: PigRules) -> PigSolution:
-    return solve(rules)
+err = Console(stderr=True, highlight=False, emoji=False)
+
+
+def _solution(rules: PigRules, quiet: bool = False, use_cache: bool = True) -> PigSolution:
+    """The solved variant, with a progress bar and the time left while it is solved (a
+    variant that would take more than an hour is refused before it starts)."""
+    with progress_reporter(f"solving {rules.describe()}", "% of the work", quiet,
+                           console=err) as report:  # fmt: skip
+
+        def percent(done: int, total: int) -> None:
+            assert report is not None
+            report(100 * done // total, 100)
+
+        return solve(rules, use_cache=use_cache, progress=None if report is None else percent)
+
+
+def _solve_optimal(rules: PigRules, *specs: str, quiet: bool = False) -> None:
+    """Solve (with progress) before an ``optimal`` agent is built from the cache."""
+    if any(spec.split(":", 1)[0].strip() == "optimal" for spec in specs):
+        _solution(rules, quiet)
 
 
 def _rules_json(rules: PigRules) -> dict[str, Any]:
@@ -173,7 +200,7 @@ def solve_command(
         check_size(rules)  # before any work
         opponent = _policy_agent(rules, against)
     start = time.perf_counter()
-    sol = solve(rules, use_cache=not no_cache)
+    sol = _solution(rules, as_json, use_cache=not no_cache)
     seconds = time.perf_counter() - start
     result: dict[str, Any] = {
         "rules": _rules_json(rules),
@@ -254,7 +281,7 @@ def value_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Win probability of the player to move, and of rolling and of holding."""
-    sol = _solution(rules)
+    sol = _solution(rules, as_json)
     p_roll, p_hold = sol.action_values(me, opp, turn, starter=not second)
     best = "roll" if p_hold is None or p_roll > p_hold else "hold"
     p_win = p_roll if p_hold is None else max(p_roll, p_hold)
@@ -272,11 +299,13 @@ def value_command(
 def evaluate_command(
     *,
     a: AgentAOpt = "optimal",
-    b: AgentBOpt = "hold:20",
+    b: AgentBOpt = None,
     rules: PigRules,
     as_json: JsonOpt = False,
 ) -> None:
     """Exact win probabilities of A against B (Markov chain of the two fixed policies)."""
+    b = _default_b(rules, b)
+    _solve_optimal(rules, a, b, quiet=as_json)
     agent_a, agent_b = _policy_agent(rules, a), _policy_agent(rules, b)
     start = time.perf_counter()
     e = evaluate(rules, agent_policies(agent_a), agent_policies(agent_b))
@@ -301,7 +330,7 @@ def evaluate_command(
 def simulate_command(
     *,
     a: AgentAOpt = "optimal",
-    b: AgentBOpt = "hold:20",
+    b: AgentBOpt = None,
     games: Annotated[
         int,
         typer.Option(min=1, max=GAMES_MAX, help="Number of games (A starts every other one)."),
@@ -313,14 +342,17 @@ def simulate_command(
     """Play A against B many times and compare with the exact evaluation."""
     if seed < 0:
         raise InvalidRulesError(f"--seed must be >= 0, got {seed}")
+    b = _default_b(rules, b)
+    _solve_optimal(rules, a, b, quiet=as_json)
     agent_a, agent_b = _policy_agent(rules, a), _policy_agent(rules, b)
+    policies = agent_policies(agent_a), agent_policies(agent_b)
     start = time.perf_counter()
     series = run_series(GAME, rules, [a, b], games, seed)  # compiled: both have fixed policies
     m = series.detail
     assert isinstance(m, MatchResult)
     seconds = time.perf_counter() - start
     p, se = m.p_a()
-    exact = evaluate(rules, agent_policies(agent_a), agent_policies(agent_b))
+    exact = evaluate(rules, *policies)
     result = {
         "a": agent_a.spec,
         "b": agent_b.spec,
@@ -375,11 +407,12 @@ def rules_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Derive a rule-of-thumb table from the optimum and price it exactly."""
-    from stratagem.games.pig.thumb import ThumbResult, derive_tables, format_table
+    from stratagem.games.pig.cost import format_seconds
+    from stratagem.games.pig.thumb import ThumbResult, check_thumb, derive_tables, format_table
 
     if role not in ("both", "first", "second"):
         raise InvalidRulesError(f"--role must be both, first or second, got {role!r}")
-    err = Console(stderr=True, highlight=False)
+    estimate = check_thumb(rules, max_rows)  # before the solve: a refusal costs nothing
 
     def report(found: ThumbResult) -> None:
         if err.is_terminal and not as_json:
@@ -391,10 +424,10 @@ def rules_command(
     if err.is_terminal and not as_json:
         err.print(
             f"searching tables of 1..{max_rows} rows (each row takes longer than the last; "
-            "Ctrl-C stops)"
+            f"estimated {format_seconds(estimate.seconds)} in all; Ctrl-C stops)"
         )
 
-    result = derive_tables(_solution(rules), max_rows, role, progress=report)[-1]  # type: ignore[arg-type]
+    result = derive_tables(_solution(rules, as_json), max_rows, role, progress=report)[-1]  # type: ignore[arg-type]
     if as_json:
         typer.echo(json.dumps({**result.to_dict(), "rules": _rules_json(rules)}))
         return

@@ -16,6 +16,7 @@ max with the policies' choices.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -24,6 +25,7 @@ import numpy as np
 from stratagem.core.errors import InvalidStateError
 from stratagem.core.tables import TableCache
 from stratagem.games.pig import _kernels as K
+from stratagem.games.pig.cost import check_cost, evaluate_cost, solve_cost
 from stratagem.games.pig.rules import PigRules
 
 FORMAT_VERSION = 1
@@ -49,7 +51,9 @@ def _overshoot_length(rules: PigRules) -> int:
 @dataclass(frozen=True)
 class Policy:
     """A fixed Pig policy as tables: ``roll[idx]`` (1 roll, 0 hold) for i + k < goal,
-    and ``thresh[i, j]``: the total at which a starter past the goal holds."""
+    and ``thresh[i, j, :]``: the totals past the goal where the catch-up starter's choice
+    changes (it rolls below the first, holds from it, rolls from the second, ...; padded
+    with ``_kernels.NO_CHANGE``). Usually one number, a threshold; not always."""
 
     roll: np.ndarray
     thresh: np.ndarray
@@ -82,8 +86,27 @@ class KernelRules(NamedTuple):
 def _side(policy: Policy | None) -> tuple[int, np.ndarray, np.ndarray]:
     """A side as the kernels take it: ``(mode, roll, thresh)``; ``None`` maximises."""
     if policy is None:
-        return K.OPTIMIZE, np.zeros(1, dtype=np.uint8), np.zeros((1, 1), dtype=np.int64)
+        return K.OPTIMIZE, np.zeros(1, dtype=np.uint8), np.zeros((1, 1, 1), dtype=np.int64)
     return K.FIXED, policy.roll, policy.thresh
+
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: work done so far, in units of the whole (see :func:`_run`)."""
+
+
+def _stage_weights(rules: PigRules) -> np.ndarray:
+    """Relative work of each stage s = i + j (index s): the turn totals of its pairs, and
+    the catch-up starter's totals past the goal; what progress is counted in."""
+    g = rules.goal
+    s = np.arange(2 * g - 1)
+    lo = np.maximum(0, s - (g - 1))
+    hi = np.minimum(s, g - 1)
+    pairs = hi - lo + 1
+    # sum over i in lo..hi of (g - i) + (g - (s - i)) = pairs * (2g - s)
+    work = pairs * (2 * g - s)
+    if rules.catch_up_turn:
+        work = work + pairs * (2 * rules.goal + 50 * rules.faces)
+    return work.astype(np.int64)
 
 
 def _run(
@@ -91,17 +114,33 @@ def _run(
     a_policy: Policy | None,
     b_policy: Policy | None,
     a_starter: bool,
+    progress: Progress | None = None,
 ) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """Staged iteration; a ``None`` policy maximises. Returns (A, B, total, max sweeps)."""
+    """Staged iteration; a ``None`` policy maximises. Returns (A, B, total, max sweeps).
+
+    The stages run one call each from here (not in one compiled loop), so that
+    ``progress`` hears after each and Ctrl-C stops between two of them.
+    """
     n = rules.num_states
     symmetric = a_policy is None and b_policy is None and not rules.catch_up_turn
     a_table = np.zeros(n)
     b_table = a_table if symmetric else np.zeros(n)
-    total, most = K.solve_all(
-        KernelRules.build(rules), a_table, b_table, _side(a_policy), _side(b_policy), symmetric,
-        a_starter, TOLERANCE, MAX_SWEEPS,
-    )  # fmt: skip
-    total, most = int(total), int(most)
+    G = KernelRules.build(rules)
+    a_side, b_side = _side(a_policy), _side(b_policy)
+    weights = _stage_weights(rules)
+    whole = int(weights.sum())
+    done = 0
+    sweeps = np.zeros(rules.goal, dtype=np.int64)
+    total = most = 0
+    for s in range(2 * (rules.goal - 1), -1, -1):
+        sweeps[:] = 0
+        K.solve_stage(s, G, a_table, b_table, a_side, b_side, symmetric, a_starter, TOLERANCE,
+                      MAX_SWEEPS, sweeps)  # fmt: skip
+        total += int(sweeps.sum())
+        most = max(most, int(sweeps.max()))
+        done += int(weights[s])
+        if progress is not None:
+            progress(done, whole)
     if most >= MAX_SWEEPS:
         raise InvalidStateError(f"value iteration did not converge in {MAX_SWEEPS} sweeps")
     return a_table, b_table, total, most
@@ -171,7 +210,7 @@ class PigSolution:
         if catch:
             length = max(_overshoot_length(rules), me + turn - g + rules.faces + 1)
             over = np.empty(length)
-            K.overshoot_values(me, opp, arr, bust, K.OPTIMIZE, np.zeros((1, 1), np.int64), over)
+            K.overshoot_values(me, opp, arr, bust, K.OPTIMIZE, np.zeros((1, 1, 1), np.int64), over)
 
         def value_at(total: int) -> float:
             if total >= g:
@@ -210,30 +249,45 @@ class PigSolution:
         rules = self.rules
         table, other = self._tables(starter)
         roll = np.zeros(rules.num_states, dtype=np.uint8)
-        thresh = np.zeros((rules.goal, rules.goal), dtype=np.int64)
-        bad = np.zeros(1, dtype=np.int64)
-        K.optimal_policy(table, other, self._kernel, starter, roll, thresh, bad)
-        if bad[0]:
-            raise InvalidStateError(
-                f"the optimal play past the goal is not a threshold at {bad[0]} score pairs"
-            )
+        changes = np.zeros(1, dtype=np.int64)
+        width = 1
+        while True:  # one change (a threshold) almost always; more where the optimum needs
+            thresh = np.zeros((rules.goal, rules.goal, width), dtype=np.int64)
+            K.optimal_policy(table, other, self._kernel, starter, roll, thresh, changes)
+            if changes[0] <= width:
+                break
+            width = int(changes[0])
         return Policy(roll, thresh)
 
 
-def solve_tables(rules: PigRules) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """Solve from scratch: (first, second, total sweeps, most sweeps of one pair)."""
-    return _run(rules, None, None, a_starter=True)
+def solve_tables(
+    rules: PigRules, progress: Progress | None = None
+) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Solve from scratch: (first, second, total sweeps, most sweeps of one pair).
+
+    Refused before it starts (:class:`~stratagem.games.pig.cost.WorkTooLargeError`) if
+    it would take more than an hour or more memory than is free."""
+    check_cost(solve_cost(rules), f"solving {rules.describe()}")
+    return _run(rules, None, None, a_starter=True, progress=progress)
 
 
-def solve(rules: PigRules, cache: TableCache | None = None, use_cache: bool = True) -> PigSolution:
-    """The optimal solution of ``rules``, from the table cache when it holds it."""
+def solve(
+    rules: PigRules,
+    cache: TableCache | None = None,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+) -> PigSolution:
+    """The optimal solution of ``rules``, from the table cache when it holds it.
+
+    A solve from scratch is estimated first and refused if too large
+    (:func:`solve_tables`); ``progress(done, total)`` hears after each stage."""
     start = time.perf_counter()
     if not use_cache:
-        a, b, total, most = solve_tables(rules)
+        a, b, total, most = solve_tables(rules, progress)
         return PigSolution(rules, a, b, total, most, time.perf_counter() - start)
 
     def build() -> dict[str, np.ndarray]:
-        a, b, total, most = solve_tables(rules)
+        a, b, total, most = solve_tables(rules, progress)
         out = {"first": a, "sweeps": np.array([total, most], dtype=np.int64)}
         if rules.catch_up_turn:
             out["second"] = b
@@ -295,8 +349,33 @@ def evaluate(rules: PigRules, a: Roles, b: Roles) -> Evaluation:
     """A's exact chance to win against B: moving first, second, and on a coin toss.
 
     Each player is a fixed policy, or a pair of them (as the starter, as the
-    second player) where the role matters (the catch-up turn).
+    second player) where the role matters (the catch-up turn). Both policies are
+    fixed, so each pair of positions {A on (i, j), B on (j, i)} is an affine 2x2 system
+    closed in one pass (:func:`~stratagem.games.pig._thumb_kernels.duel_policies`): the
+    time is known before it starts (:func:`stratagem.games.pig.cost.evaluate_cost`),
+    whatever the policies. Value iteration (:func:`evaluate_by_iteration`) needed
+    sweeps without end when both players rarely bank (``hold:100`` against
+    ``hold:100`` on a coin): over 300 s, or no convergence at all.
     """
+    from stratagem.games.pig import _thumb_kernels as TK
+
+    check_cost(evaluate_cost(rules), f"evaluating two strategies on {rules.describe()}")
+    G = KernelRules.build(rules)
+    n = rules.num_states
+    a_table, b_table = np.empty(n), np.empty(n)
+    a1, b2 = _role(a, True), _role(b, False)
+    TK.duel_policies(a1.roll, a1.thresh, b2.roll, b2.thresh, True, G, a_table, b_table)
+    a_first = float(a_table[0])
+    if rules.catch_up_turn or not (isinstance(a, Policy) and isinstance(b, Policy)):
+        a2, b1 = _role(a, False), _role(b, True)
+        TK.duel_policies(a2.roll, a2.thresh, b1.roll, b1.thresh, False, G, a_table, b_table)
+    b_first = 1.0 - float(b_table[0])
+    return Evaluation(a_first, b_first, 1)
+
+
+def evaluate_by_iteration(rules: PigRules, a: Roles, b: Roles) -> Evaluation:
+    """:func:`evaluate` by value iteration of the two policies (the solver's kernel in
+    ``FIXED`` mode): an independent check, for policies whose play banks often."""
     a_table, b_table, sweeps, _ = _run(rules, _role(a, True), _role(b, False), a_starter=True)
     a_first = float(a_table[0])
     if rules.catch_up_turn or not (isinstance(a, Policy) and isinstance(b, Policy)):

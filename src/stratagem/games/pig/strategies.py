@@ -28,21 +28,21 @@ from stratagem.games.pig.rules import PigRules
 from stratagem.games.pig.solver import PigSolution, Policy, table_base
 from stratagem.games.pig.state import PigAction, PigState
 
-
-def _state_grid(goal: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Arrays (i, j, k) of every table state in ragged order."""
-    i_parts, j_parts, k_parts = [], [], []
-    for i in range(goal):
-        width = goal - i
-        j, k = np.divmod(np.arange(goal * width, dtype=np.int64), width)
-        i_parts.append(np.full(goal * width, i, dtype=np.int64))
-        j_parts.append(j)
-        k_parts.append(k)
-    return np.concatenate(i_parts), np.concatenate(j_parts), np.concatenate(k_parts)
-
-
 MAX_HOLD = 100_000
-"""Largest hold threshold (any threshold above the goal means "hold at the goal")."""
+"""Largest number a hold parameter's spec may carry before the rules are known; with the
+rules, a threshold must be at most the goal (:func:`check_hold`)."""
+
+
+def check_hold(rules: PigRules, n: int, what: str) -> None:
+    """The one range of a hold threshold, for the CLI, the arena and the page alike:
+    1..goal (holding at the goal means rolling until the goal; a larger threshold could
+    never be reached and says nothing more). Keep-pace's parameters are not thresholds
+    of one turn (its defaults, made for goal 100, must work on every goal) and keep
+    their own ranges."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= rules.goal:
+        raise InvalidRulesError(
+            f"{what} must be 1..{rules.goal} (the goal; {rules.goal} rolls to the goal), got {n}"
+        )
 
 
 class RuleAgent:
@@ -66,10 +66,17 @@ class RuleAgent:
         return "hold" if turn >= threshold else "roll"
 
     def policy(self) -> Policy:
+        """The roll table: the threshold of each score pair (goal**2 of them, not one per
+        state: at goal 400 that took 8 s), spread over the pair's turn totals."""
         g = self.rules.goal
-        i, j, k = _state_grid(g)
-        roll = (k == 0) | (k < self.hold_at(i, j))
-        return Policy(roll.astype(np.uint8), np.full((g, g), g, dtype=np.int64))
+        me, opp = np.indices((g, g))
+        thresholds = self.hold_at(me.ravel(), opp.ravel()).reshape(g, g)
+        parts = []
+        for i in range(g):
+            k = np.arange(g - i)
+            parts.append(((k[None, :] == 0) | (k[None, :] < thresholds[i][:, None])).ravel())
+        roll = np.concatenate(parts).astype(np.uint8)
+        return Policy(roll, np.full((g, g, 1), g, dtype=np.int64))  # hold from the goal
 
     def act(self, state: State, rng: np.random.Generator) -> PigAction:
         return _act(self, state)
@@ -89,8 +96,7 @@ class HoldAt(RuleAgent):
 
     def __init__(self, rules: PigRules, n: int) -> None:
         super().__init__(rules)
-        if not 1 <= n <= MAX_HOLD:
-            raise InvalidRulesError(f"hold:N needs N in 1..{MAX_HOLD}, got {n}")
+        check_hold(rules, n, "the N of hold:N")
         self.n = n
         self.spec = f"hold:{n}"
 
@@ -145,6 +151,8 @@ class RuleTable(RuleAgent):
             raise InvalidRulesError("a rule table needs at least one row")
         self.rows = tuple(rows)
         self.spec = name
+        for row in self.rows:
+            check_hold(rules, row.hold, f"the hold of row {row}")
         g = rules.goal
         grid = np.full((g, g), -1, dtype=np.int64)
         for row in reversed(self.rows):
@@ -184,8 +192,11 @@ class RuleTable(RuleAgent):
                         f"{name} line {lineno}: {who}={lo}-{hi} is not a band of "
                         f"0..{rules.goal - 1}"
                     )
-            if not 1 <= hold <= MAX_HOLD:
-                raise InvalidRulesError(f"{name} line {lineno}: hold must be in 1..{MAX_HOLD}")
+            if not 1 <= hold <= rules.goal:
+                raise InvalidRulesError(
+                    f"{name} line {lineno}: hold must be 1..{rules.goal} (the goal; "
+                    f"{rules.goal} rolls to the goal), got {hold}"
+                )
             rows.append(Row((a, b), (c, d), hold))
         return cls(rules, rows, name)
 

@@ -71,7 +71,10 @@ import numpy as np
 
 from stratagem.core.errors import InvalidRulesError
 from stratagem.games.pig import _thumb_kernels as TK
-from stratagem.games.pig.solver import KernelRules, PigSolution, evaluate
+from stratagem.games.pig.cost import Cost as WorkCost
+from stratagem.games.pig.cost import check_cost, thumb_cost
+from stratagem.games.pig.rules import PigRules
+from stratagem.games.pig.solver import KernelRules, PigSolution, evaluate_by_iteration
 from stratagem.games.pig.strategies import (
     OptimalAgent,
     Row,
@@ -210,7 +213,9 @@ def cost_against_optimal(solution: PigSolution, agent: RuleAgent) -> Cost:
     >>> round(cost_against_optimal(sol, HoldAt(sol.rules, 2)).cost, 4)
     0.026
     """
-    ev = evaluate(solution.rules, agent.policy(), agent_policies(OptimalAgent(solution)))
+    ev = evaluate_by_iteration(
+        solution.rules, agent.policy(), agent_policies(OptimalAgent(solution))
+    )
     return Cost(ev.a_first, ev.b_first, solution.p_start)
 
 
@@ -540,6 +545,19 @@ def _tidy(search: _Search, table: _Table) -> _Table:
     return _Table(rects, table.default)
 
 
+def check_thumb(rules: PigRules, max_rows: int) -> WorkCost:
+    """The estimated cost of deriving a table of ``max_rows`` rows for ``rules``; refused
+    (:class:`~stratagem.games.pig.cost.WorkTooLargeError`) if it is more than an hour or
+    than the free memory. Callers ask before solving, so a refusal costs nothing."""
+    estimate = thumb_cost(rules, max_rows)
+    check_cost(
+        estimate,
+        f"deriving a {max_rows}-row rule table for {rules.describe()}",
+        hint="ask for fewer rows (--max-rows), or choose a smaller goal",
+    )
+    return estimate
+
+
 def derive_tables(
     solution: PigSolution,
     max_rows: int,
@@ -568,6 +586,7 @@ def derive_tables(
         raise InvalidRulesError(
             f"candidates and starts must be >= 1, got {candidates} and {starts}"
         )
+    check_thumb(solution.rules, max_rows)
     start = time.perf_counter()
     search = _Search(solution, role)
     g = solution.rules.goal
@@ -656,7 +675,7 @@ def pair_cost(solution: PigSolution, first: RuleAgent, second: RuleAgent) -> Cos
     True
     """
     opt = agent_policies(OptimalAgent(solution))
-    ev = evaluate(solution.rules, (first.policy(), second.policy()), opt)
+    ev = evaluate_by_iteration(solution.rules, (first.policy(), second.policy()), opt)
     return Cost(ev.a_first, ev.b_first, solution.p_start)
 
 

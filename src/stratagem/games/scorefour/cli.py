@@ -31,7 +31,7 @@ from stratagem.games.scorefour.state import RULES, ScoreFourState, render
 app = typer.Typer(
     help="Score Four (4x4x4 with gravity): search, evaluation, play.", no_args_is_help=True
 )
-out = Console(highlight=False)
+out = Console(highlight=False, emoji=False)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 MAX_COUNT = 10**10

@@ -38,8 +38,8 @@ app = typer.Typer(
     help="Scrabble: move generation, self-play, play, weight tuning, leave values.",
     no_args_is_help=True,
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, emoji=False)
+err = Console(stderr=True, highlight=False, emoji=False)
 
 LexiconOpt = Annotated[
     Path | None,
@@ -472,10 +472,11 @@ def learn_leaves_cmd(
     tiles: TilesOpt = None,
 ) -> None:
     """Learn leave values by self-play (see stratagem.games.scrabble.leaves)."""
-    from stratagem.core.files import check_writable_target
-    from stratagem.games.scrabble.leaves import learn_leaves, save_leaves
+    from stratagem.core.files import check_writable_target, json_format_of
+    from stratagem.games.scrabble.leaves import FORMAT, learn_leaves, save_leaves
 
-    target = check_writable_target(out_file, "leave file")  # before the self-play
+    # before the self-play: a link, a device or a file that is not a leave table is refused
+    target = check_writable_target(out_file, "leave file", json_format_of(FORMAT))
     if lexicon is not None and target.resolve() == Path(lexicon).resolve():
         raise StratagemError(
             f"--out {out_file} is the word list --lexicon reads; name another file"

@@ -236,7 +236,7 @@ def load_weights(path: Path | str) -> Weights:
 
 def save_weights(weights: Weights, path: Path | str) -> None:
     """Write the weights as JSON atomically (temporary file, then rename)."""
-    write_json(path, weights.to_json(), indent=1)
+    write_json(path, weights.to_json(), indent=1, what="weights file")
 
 
 SOURCE_WEIGHTS = Weights(
@@ -448,7 +448,7 @@ class Evaluator:
         want = (
             np.zeros(self.tiles.size + 1, dtype=np.int64)
             if isinstance(action, Pass)
-            else self.tiles.rack_counts(action.tiles).astype(np.int64)
+            else self.tiles.rack_counts(action.tiles, what="the exchange").astype(np.int64)
         )
         for j in range(gives.shape[0]):
             if np.array_equal(gives[j], want):

@@ -150,7 +150,7 @@ class LeaveTable:
 
 def save_leaves(table: LeaveTable, path: Path | str) -> None:
     """Write the table as JSON, atomically (temporary file, then rename)."""
-    write_json(path, table.to_json(), indent=1)
+    write_json(path, table.to_json(), indent=1, what="leave file")
 
 
 def _number(value: object, where: str) -> float:

@@ -163,7 +163,9 @@ def read_position(text: str, lexicon: Lexicon) -> ScrabbleState:
         used += np.array(rack)
     full = tiles.bag_counts.astype(np.int64)
     if "bag" in fields:
-        bag = tiles.rack_counts(fields["bag"], max_tiles=tiles.total_tiles).astype(np.int64)
+        bag = tiles.rack_counts(fields["bag"], max_tiles=tiles.total_tiles, what="bag").astype(
+            np.int64
+        )
         used_all = used + bag
     else:
         bag = full - used

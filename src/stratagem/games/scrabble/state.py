@@ -361,7 +361,7 @@ class ScrabbleState:
                 f"exchanging needs at least {RACK_SIZE} tiles in the bag; "
                 f"it holds {self.bag_size()}"
             )
-        give = self.tiles.rack_counts(action.tiles)
+        give = self.tiles.rack_counts(action.tiles, what="the exchange")
         if not give.any():
             raise IllegalActionError("an exchange must give back at least one tile")
         rack = np.array(self.racks[self.player]) - give

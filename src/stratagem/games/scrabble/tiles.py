@@ -122,16 +122,24 @@ class TileSet:
             shortfall += max(0, n - self.counts[idx])
         return shortfall <= self.blanks
 
-    def rack_counts(self, rack: str, max_tiles: int = 7) -> np.ndarray:
+    def rack_counts(self, rack: str, max_tiles: int = 7, what: str = "rack") -> np.ndarray:
         """Counts (int32, blank last) of a rack such as ``AEIR?ST``; bad racks raise.
+
+        ``what`` names the tiles in the messages (``"rack"``, ``"the exchange"``,
+        ``"bag"``): tiles given back or left in the bag are not a rack to the player.
 
         >>> tile_set("english").rack_counts("ab?")[[1, 12, 26]].tolist()  # A, B, blank
         [1, 1, 1]
+        >>> tile_set("english").rack_counts("ZZ", what="the exchange")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        stratagem.core.errors.InvalidStateError: the exchange 'ZZ' holds more Z tiles than ...
         """
         text = rack.replace(" ", "")
         if len(text) > max_tiles:
+            limit = "a rack holds" if what == "rack" else "it may hold"
             raise InvalidStateError(
-                f"rack {rack!r} holds {len(text)} tiles; a rack holds at most {max_tiles}"
+                f"{what} {rack!r} holds {len(text)} tiles; {limit} at most {max_tiles}"
             )
         counts = np.zeros(self.size + 1, dtype=np.int32)
         for char in text:
@@ -141,7 +149,7 @@ class TileSet:
             idx = self.index.get(char.upper())
             if idx is None:
                 raise InvalidStateError(
-                    f"{char!r} in rack {rack!r} is not a tile of the {self.name} set; "
+                    f"{char!r} in {what} {rack!r} is not a tile of the {self.name} set; "
                     f"the letters are {''.join(self.letters)} and {BLANK_CHAR} for a blank"
                 )
             counts[idx] += 1
@@ -152,7 +160,7 @@ class TileSet:
         ]
         if over:
             raise InvalidStateError(
-                f"rack {rack!r} holds more {over[0]} tiles than the {self.name} set has"
+                f"{what} {rack!r} holds more {over[0]} tiles than the {self.name} set has"
             )
         return counts
 

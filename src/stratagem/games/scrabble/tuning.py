@@ -31,7 +31,7 @@ from stratagem.algorithms.genetic import (
     run_ga,
 )
 from stratagem.core.arena import Executor, Task, load_game
-from stratagem.core.files import prepare_folder, replacing
+from stratagem.core.files import check_writable_target, first_line_is, prepare_folder, replacing
 from stratagem.games.scrabble.heuristic import (
     LEAVE_TERM,
     PHASES,
@@ -137,10 +137,15 @@ def weights_of(result: GAResult, note: str) -> Weights:
     return Weights(np.asarray(arr, dtype=float), terms, note)
 
 
+HISTORY_HEADER = ["generation", "best_wins", "mean_wins", "games", "best_rate", "mean_rate"]
+
+
 def write_history(path: Path, result: GAResult, games: int) -> None:
+    """The history CSV, replacing only a history a run wrote (never another file)."""
+    check_writable_target(path, "history file", first_line_is(",".join(HISTORY_HEADER).encode()))
     with replacing(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as handle:
         w = csv.writer(handle)
-        w.writerow(["generation", "best_wins", "mean_wins", "games", "best_rate", "mean_rate"])
+        w.writerow(HISTORY_HEADER)
         for h in result.history:
             w.writerow([h["generation"], h["best"], round(h["mean"], 3), games,
                         round(h["best"] / games, 4), round(h["mean"] / games, 4)])  # fmt: skip

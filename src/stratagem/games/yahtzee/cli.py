@@ -28,8 +28,8 @@ from stratagem.games.yahtzee.state import Situation
 from stratagem.games.yahtzee.strategies import OptimalStrategy, SimulationResult
 
 app = typer.Typer(help="Yahtzee and Scandinavian Yatzy.", no_args_is_help=True)
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, emoji=False)
+err = Console(stderr=True, highlight=False, emoji=False)
 
 RulesOption = Annotated[str, typer.Option("--rules", help=f"Rule preset: {', '.join(PRESETS)}.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -475,7 +475,10 @@ def distribution_command(
     if plot is not None and not plot.lower().endswith(".png"):
         raise InvalidStateError(f"--plot must name a .png file, not {plot!r}")
     if plot is not None:
-        check_writable_target(Path(plot), "plot")  # a folder or a missing folder: before work
+        from stratagem.games.yahtzee.plots import is_our_plot
+
+        # a folder, a missing folder, a link or another picture: refused before the work
+        check_writable_target(Path(plot), "plot", is_our_plot)
     boxes = parse_filled(filled)
     card = make_situation(r, (1, 1, 1, 1, 1), 2, boxes, upper, yahtzee_box, score)
     if len(boxes) == r.num_categories:

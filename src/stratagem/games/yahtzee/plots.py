@@ -9,8 +9,17 @@ from typing import Any
 import numpy as np
 
 from stratagem.core.errors import StratagemError
-from stratagem.core.files import write_atomic
+from stratagem.core.files import write_output
 from stratagem.games.yahtzee.distribution import ScoreDistribution
+
+SOFTWARE = "Stratagem"
+"""The PNG ``Software`` tag of Stratagem's plots: an existing plot is replaced only if
+it carries it (:func:`is_our_plot`), never a picture the user made."""
+
+
+def is_our_plot(head: bytes) -> bool:
+    """A PNG whose ``Software`` text chunk names Stratagem (the start of the file)."""
+    return head.startswith(b"\x89PNG\r\n\x1a\n") and b"Software\x00" + SOFTWARE.encode() in head
 
 
 def _pyplot() -> Any:
@@ -31,11 +40,11 @@ def _save(fig: Any, path: str | Path) -> Path:
     path = Path(path)
     buffer = io.BytesIO()
     try:
-        fig.savefig(buffer, dpi=110, format="png")
+        fig.savefig(buffer, dpi=110, format="png", metadata={"Software": SOFTWARE})
     finally:
         plt.close(fig)
     try:
-        write_atomic(path, buffer.getvalue())
+        write_output(path, buffer.getvalue(), "plot", is_our_plot)
     except OSError as exc:
         raise StratagemError(f"cannot write the plot {path}: {exc}") from exc
     return path

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from itertools import combinations_with_replacement
 
 import numpy as np
@@ -379,6 +379,15 @@ class Situation:
                 f"a score of {self.score} is more than the {most} points the card can hold "
                 f"with these boxes filled; possible scores: {least}..{most}"
             )
+        rest = reachable_rest(rules, filled, self.yahtzee_box, self.upper)
+        if self.score - least not in rest:
+            boxes = ", ".join(c for c in rules.categories if c in filled)
+            scores = _ranges([least + r for r in sorted(rest)])
+            raise InvalidStateError(
+                f"a score of {self.score} cannot be made with the boxes filled ({boxes}) and "
+                f"an upper total of {self.upper}: no scores those boxes can hold add up to "
+                f"it; possible scores: {scores}"
+            )
 
     @property
     def known_points(self) -> int:
@@ -466,6 +475,93 @@ def highest_final_score(rules: YahtzeeRules) -> int:
         + rules.upper_bonus  # the threshold is at most 105, five of each face
         + bonuses * rules.yahtzee_bonus
     )
+
+
+@lru_cache(maxsize=4096)
+def _box_options(
+    rules: YahtzeeRules, box: str, filled: frozenset[str], yahtzee_box: int | None
+) -> set[tuple[int, int]]:
+    """Every ``(box points, Yahtzee bonus)`` that ``box`` can hold at the end of a game
+    whose filled boxes are ``filled`` (``yahtzee_box``: what the Yahtzee box holds).
+
+    Any roll scored by the box's own rule (the Yahtzee box open, or not a Yahtzee); and,
+    once the Yahtzee box is filled, a Yahtzee of each face as the joker rule places it,
+    with the bonus if the box holds 50. Whatever had to be filled before that Yahtzee
+    (its own upper box; every lower box, for a forced zero in the upper section) must be
+    filled at the end, which is all that the final card shows of the order.
+    """
+    out = {(rules.score(box, d), 0) for d in _ROLLS}
+    ybox = rules.yahtzee_category
+    if ybox not in filled or box == ybox:
+        return out
+    bonus = rules.yahtzee_bonus if yahtzee_box == 50 else 0
+    lower_all = all(c in filled for c in rules.categories if c not in UPPER)
+    for face in range(1, NUM_FACES + 1):
+        dice = (face,) * NUM_DICE
+        own = UPPER[face - 1]
+        own_filled = own in filled
+        if rules.joker == "none" or box == own:
+            out.add((rules.score(box, dice), bonus))
+        elif rules.joker == "forced":
+            if not own_filled:
+                continue  # the Yahtzee had to go in its own upper box
+            if box not in UPPER:
+                out.add((rules.joker_score(box, dice, True), bonus))
+            elif lower_all:
+                out.add((0, bonus))
+        else:  # free: any open box; the own upper box filled or not (if it is filled now)
+            out.add((rules.joker_score(box, dice, False), bonus))
+            if own_filled:
+                out.add((rules.joker_score(box, dice, True), bonus))
+    return out
+
+
+_ROLLS = tuple(combinations_with_replacement(range(1, NUM_FACES + 1), NUM_DICE))
+
+
+@lru_cache(maxsize=8192)
+def reachable_rest(
+    rules: YahtzeeRules, filled: frozenset[str], yahtzee_box: int | None, upper: int
+) -> frozenset[int]:
+    """Every total of the lower boxes and Yahtzee bonuses that a card with these boxes
+    filled and this upper total can show: the points so far less the upper total, its
+    bonus and the Yahtzee box (:attr:`Situation.known_points`).
+
+    A small dynamic programme over the filled boxes, on pairs (upper total, the rest):
+    each box adds one of the (points, bonus) pairs it can hold (:func:`_box_options`),
+    so a bonus Yahtzee scored in an upper box counts in that box's upper points.
+
+    >>> from stratagem.games.yahtzee.rules import preset
+    >>> sorted(reachable_rest(preset("yahtzee"), frozenset({"full_house"}), None, 0))
+    [0, 25]
+    >>> 1 in reachable_rest(preset("yahtzee"), frozenset({"chance", "yahtzee"}), 50, 0)
+    False
+    """
+    ybox = rules.yahtzee_category
+    counted = set(filled)
+    if yahtzee_box is not None:
+        counted.discard(ybox)  # its value is known, not a choice
+    width = (
+        1
+        + sum(
+            max(p + b for p, b in _box_options(rules, c, filled, yahtzee_box))
+            for c in counted
+            if c not in UPPER
+        )
+        + len(counted) * rules.yahtzee_bonus
+    )
+    reach = np.zeros((NUM_DICE * sum(range(1, NUM_FACES + 1)) + 1, width), dtype=bool)
+    reach[0, 0] = True
+    for box in sorted(counted, key=rules.category_index):
+        step = np.zeros_like(reach)
+        is_upper = box in UPPER
+        for points, bonus in _box_options(rules, box, filled, yahtzee_box):
+            du, dr = (points, bonus) if is_upper else (0, points + bonus)
+            step[du:, dr:] |= reach[: reach.shape[0] - du, : width - dr]
+        reach = step
+    if not 0 <= upper < reach.shape[0]:
+        return frozenset()
+    return frozenset(int(r) for r in np.flatnonzero(reach[upper]))
 
 
 def upper_totals(rules: YahtzeeRules, filled: frozenset[str] | set[str]) -> set[int]:
