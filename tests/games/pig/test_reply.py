@@ -177,7 +177,9 @@ def reply_reference(
         if who == 0:
             return max(roll, hold)
         if i + k >= g:
-            rolls = i + k < int(opponent.thresh[i, j])
+            # The policy's choice past the goal flips at each listed total (it rolls below
+            # the first); it holds where an odd number of them are at most the total.
+            rolls = sum(1 for c in opponent.thresh[i, j] if c <= i + k) % 2 == 0
         else:
             rolls = bool(opponent.roll[base[i] + j * (g - i) + k])
         return roll if rolls else hold

@@ -46,6 +46,7 @@ from stratagem.games.pig.solver import (
     PigSolution,
     Policy,
     Roles,
+    _side,
     evaluate,
 )
 from stratagem.games.pig.state import PigAction, PigState
@@ -125,8 +126,8 @@ def _solve_role(
     reported and Ctrl-C is honoured between stages. Returns (mine, theirs, sweeps)."""
     n, g = rules.num_states, rules.goal
     mine, theirs = np.zeros(n), np.zeros(n)
-    me_side = (K.OPTIMIZE, np.zeros(1, dtype=np.uint8), np.zeros((1, 1), dtype=np.int64))
-    their_side = (K.FIXED, opponent.roll, opponent.thresh)
+    me_side = _side(None)
+    their_side = _side(opponent)
     sweeps_out = np.zeros(g, dtype=np.int64)
     total = 0
     solved = 0
