@@ -459,11 +459,12 @@ DEN, ON, NO, DAL) are kept whatever other languages do with them."""
 def is_foreign(word: str, language: str) -> bool:
     """True for a word without the language's own letters that is at least ten times
     more common in English, German, French, Spanish or Italian text than in the
-    language's own (YOU, GOOGLE, JOHN, MICHAEL, YORK): foreign words and the
-    international names that wordfreq's web and subtitle sources are full of. The
-    language's most common words are kept (:data:`COMMON_ZIPF`). The rule is blunt: it
-    also drops some loanwords at home in the language (Czech MOST, TEMPO, FORMA), and
-    names at home in the language itself (PETR, PRAHA) are not caught: docs/lexicons.md.
+    language's own (AND, YOU, HOUSE, SCHOOL, MADRID, CHICAGO): the foreign words and
+    foreign names that wordfreq's web and subtitle sources are full of. The language's
+    most common words are kept (:data:`COMMON_ZIPF`). The rule is blunt: it also drops
+    some loanwords at home in the language (Czech MOST, TEMPO, FORMA), and it misses names
+    as common in the language's text as abroad (JOHN, GOOGLE) and names at home in it
+    (PETR, PRAHA): docs/lexicons.md.
     """
     from wordfreq import zipf_frequency
 
