@@ -480,7 +480,7 @@ def is_foreign(word: str, language: str) -> bool:
 def default_words(tiles: TileSet) -> list[str]:
     """The words of a tile set's built-in list (ENABLE for English, else informal)."""
     if tiles.name == "english":
-        return enable_text().splitlines()
+        return enable_text().upper().splitlines()
     return informal_words(tiles)
 
 
@@ -519,8 +519,7 @@ def default_lexicon(tiles: TileSet | str = "english", cache: TableCache | None =
     ts = tile_set(tiles) if isinstance(tiles, str) else tiles
     if ts.name == "english":
         return _cached(
-            {"sha256": ENABLE_SHA256}, ts, ENABLE_NAME, None, lambda: enable_text().splitlines(),
-            cache,
+            {"sha256": ENABLE_SHA256}, ts, ENABLE_NAME, None, lambda: default_words(ts), cache,
         )  # fmt: skip
     key = {"wordfreq": ts.name, "size": DEFAULT_SIZES.get(ts.name, 0), "strip": INFORMAL_FILTER}
     return _cached(key, ts, default_name(ts), None, lambda: informal_words(ts), cache)
