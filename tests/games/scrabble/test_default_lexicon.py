@@ -149,14 +149,8 @@ def _enable_words() -> set[str]:
     return {w.upper() for w in text.split()}
 
 
-def test_every_word_of_20_self_play_games_is_in_enable(default_english) -> None:  # type: ignore[no-untyped-def]
-    words, placements = _words_played(20, seed=36)
-    assert placements > 20 * 15  # whole games were played
-    assert words - _enable_words() == set()
-
-
-@pytest.mark.slow
 def test_every_word_of_200_self_play_games_is_in_enable(default_english) -> None:  # type: ignore[no-untyped-def]
+    # greedy self-play is fast (about 15 s for the 200 games on a loaded 2-core machine)
     words, placements = _words_played(200, seed=3600)
     assert placements > 200 * 15
     assert words - _enable_words() == set()
