@@ -13,6 +13,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src"
+# One xdist worker builds both the wheel and the sdist: the two builds write the same
+# build/ and egg-info folders in the tree.
+pytestmark = pytest.mark.xdist_group("packaging")
+
 DATA_FOLDERS = [
     SRC / "stratagem" / "web" / "static",
     SRC / "stratagem" / "games" / "scrabble" / "data",
