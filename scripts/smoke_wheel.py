@@ -235,18 +235,21 @@ def smoke(wheel: Path | None, keep: bool) -> dict[str, float]:
             wheel = build_wheel(home / "dist")
             times["build"] = done(t)
         print(f"    wheel: {wheel} ({wheel.stat().st_size:,} bytes)")
+        # Nothing of the caller's Python set-up leaks in: with PYTHONPATH on the source tree,
+        # pip would take the tree's egg-info for an installed stratagem and skip the wheel.
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+        env.pop("VIRTUAL_ENV", None)
         t = step(f"fresh venv in {home / 'venv'} and pip install '{wheel.name}[web]'")
         venv = home / "venv"
-        run([sys.executable, "-m", "venv", str(venv)], home, dict(os.environ))
+        run([sys.executable, "-m", "venv", str(venv)], home, env)
         bindir = venv / ("Scripts" if os.name == "nt" else "bin")
         python = bindir / "python"
         # --no-compile: byte code is written on first import instead of for every module
         # of the dependencies at install (a shorter install; the same files otherwise).
         run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-             "--no-compile", f"{wheel.resolve()}[web]"], home, dict(os.environ))  # fmt: skip
+             "--no-compile", f"{wheel.resolve()}[web]"], home, env)  # fmt: skip
         times["install"] = done(t)
 
-        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
         env.setdefault("STRATAGEM_CACHE_DIR", str(home / "cache" / "stratagem"))
         env.setdefault("NUMBA_CACHE_DIR", str(home / "cache" / "numba"))
         env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
