@@ -47,12 +47,7 @@ from stratagem.games.scrabble.heuristic import (
     make_coach,
     phase_of,
 )
-from stratagem.games.scrabble.lexicon import (
-    Lexicon,
-    default_lexicon,
-    default_name,
-    load_lexicon,
-)
+from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, default_name, load_lexicon
 from stratagem.games.scrabble.movegen import move_generator
 from stratagem.games.scrabble.play import choose_spelling, parse_move, refuse_placement
 from stratagem.games.scrabble.position import check_within_set, read_position, tiles_on_board
