@@ -58,7 +58,7 @@ from stratagem.games.scrabble.heuristic import (
     make_coach,
     phase_of,
 )
-from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, load_lexicon
+from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, default_name, load_lexicon
 from stratagem.games.scrabble.movegen import move_generator
 from stratagem.games.scrabble.play import (
     Challenge,
@@ -868,6 +868,7 @@ class LexiconView(BaseModel):
     loaded: bool
     words: int | None = None
     source: str | None = None
+    name: str = Field("", description="the word list's name, as the page shows it")
 
 
 def _advice_rows(
@@ -981,6 +982,13 @@ class OptionsView(BaseModel):
     lexicons: list[LexiconView]
 
 
+def _lexicon_name(tiles: str, choice: str, server_path: FilePath | None) -> str:
+    """The built-in list's name (ENABLE, or the informal Czech list), or the server file's."""
+    if choice == "server":
+        return "" if server_path is None else f"this server's list ({FilePath(server_path).name})"
+    return default_name(tiles)
+
+
 @router.get("/options")
 def options(request: Request) -> OptionsView:
     """The opponents, and which lexicons this server offers (its own word list only if given)."""
@@ -997,6 +1005,7 @@ def options(request: Request) -> OptionsView:
                     loaded=entry is not None,
                     words=None if entry is None else entry.lexicon.word_count,
                     source=None if entry is None else entry.lexicon.source,
+                    name=_lexicon_name(tiles, choice, settings(request).lexicon),
                 )
             )
     agents = [

@@ -9,7 +9,13 @@ import pytest
 
 from stratagem.core.errors import InvalidRulesError
 from stratagem.core.tables import TableCache
-from stratagem.games.scrabble.lexicon import KIND, Lexicon, default_words, load_lexicon
+from stratagem.games.scrabble.lexicon import (
+    KIND,
+    Lexicon,
+    default_words,
+    informal_words,
+    load_lexicon,
+)
 from stratagem.games.scrabble.tiles import tile_set
 
 from .conftest import ENABLE, SMALL_WORDS
@@ -86,8 +92,11 @@ def test_default_words_are_spellable(english) -> None:  # type: ignore[no-untype
     czech_words = default_words(tile_set("czech"))
     assert len(czech_words) > 100_000
     assert all(w.isalpha() and 2 <= len(w) <= 15 for w in czech_words[:1000])
+    # the informal English list (the default before ENABLE) is in frequency order
+    assert "THE" in informal_words(english, strip=False)[:10]
+    # the built-in English list is ENABLE, upper case like the others
     english_words = default_words(english)
-    assert "THE" in english_words[:10]
+    assert len(english_words) == 172_823 and english_words[:3] == ["AA", "AAH", "AAHED"]
 
 
 @pytest.mark.slow

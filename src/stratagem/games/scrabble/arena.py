@@ -1,8 +1,9 @@
 """Scrabble for core: the built-in lexicons as presets; greedy, random, endgame, heuristic
 and equity agents.
 
-The presets ``english`` and ``czech`` play with the built-in informal
-lexicons (derived from wordfreq; see :mod:`.lexicon`). Any word list plays as
+The presets ``english`` and ``czech`` play with the built-in lexicons (ENABLE,
+shipped in the package; the informal Czech list derived from wordfreq; see
+:mod:`.lexicon`). Any word list plays as
 the rules ``TILES:PATH`` (``english:/data/enable1.txt``; ``stratagem arena run
 --lexicon PATH`` writes it): the file is read with a size limit, built once
 into a cached DAWG, and named by its absolute path in results files. A game's

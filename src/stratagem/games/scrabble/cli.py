@@ -3,7 +3,8 @@
 Every command takes ``--rules`` (the tile set: english, czech; ``--tiles`` is
 its old name) and ``--lexicon PATH`` (any
 UTF-8 word list, built once then cached); without ``--lexicon`` the built-in
-informal wordfreq-derived lexicon of the tile set is used.
+list of the tile set is used: ENABLE for English, the informal wordfreq-derived
+list for Czech.
 """
 
 from __future__ import annotations
@@ -43,7 +44,11 @@ err = Console(stderr=True, highlight=False, emoji=False)
 
 LexiconOpt = Annotated[
     Path | None,
-    typer.Option("--lexicon", help="Word list, UTF-8, one word a line (default: built-in)."),
+    typer.Option(
+        "--lexicon",
+        help="Word list, UTF-8, one word a line (default: ENABLE for english, an informal"
+        " wordfreq list for czech).",
+    ),
 ]
 RulesOpt = Annotated[
     str, typer.Option("--rules", help=f"Tile set and built-in lexicon: {', '.join(TILE_SETS)}.")

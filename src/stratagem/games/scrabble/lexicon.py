@@ -19,11 +19,18 @@ Sources:
   CSW, an expanded hunspell dictionary...). Words the tile set cannot spell
   (foreign letters, too few tiles even with both blanks, fewer than 2 or more
   than 15 letters) are counted, reported and skipped.
-* :func:`default_lexicon` derives an informal list from ``wordfreq`` (the
-  most frequent alphabetic words of 2-15 letters that the tile set can spell).
-  It holds names, abbreviations and foreign words that no official list
-  allows, and misses rare words that one does: use it to try the engine, not
-  to adjudicate a game.
+* :func:`default_lexicon` is the built-in list of a tile set. English plays on
+  ENABLE, a public-domain Scrabble list shipped in the package
+  (``data/enable1.fc.gz``, made by ``scripts/build_enable.py``; its SHA-256 is
+  checked on every read), so that a user who installs Stratagem gets a real
+  word list. Czech has no open list that can ship here (LibreOffice's Czech
+  dictionary is GPL-2; see docs/lexicons.md), so it plays on an informal list
+  derived from ``wordfreq`` (:func:`informal_words`): the most frequent words
+  the tiles can spell, less abbreviations and foreign tokens. It still holds
+  names and misses rare words: use it to try the engine, not to adjudicate a
+  game. :func:`informal_lexicon` gives the English informal list, which was
+  the English default before ENABLE (some results in docs/results were
+  measured on it).
 
 Built lexicons are cached (:class:`stratagem.core.tables.TableCache`), keyed by
 the SHA-256 of the word list and the tile set; a corrupt cache file is rebuilt.
@@ -38,11 +45,13 @@ the SHA-256 of the word list and the tile set; a corrupt cache file is rebuilt.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import unicodedata
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -60,7 +69,18 @@ LEXICON_LIMIT = 256 << 20
 """Largest word list read (256 MiB; the biggest published lists are under 30 MiB)."""
 KIND = "scrabble-lexicon"
 DEFAULT_SIZES = {"english": 100_000, "czech": 250_000}
-"""How many of wordfreq's most frequent usable words make each built-in lexicon."""
+"""How many of wordfreq's most frequent usable words make each informal lexicon."""
+ENABLE_FILE = "enable1.fc.gz"
+"""The shipped ENABLE, front coded and gzipped (``scripts/build_enable.py``)."""
+ENABLE_SHA256 = "3f16130220645692ed49c7134e24a18504c2ca55b3c012f7290e3e77c63b1a89"
+"""SHA-256 of ``enable1.txt`` as published (172,823 words); the shipped copy decodes to it."""
+ENABLE_NAME = "ENABLE (public domain)"
+ENABLE_LIMIT = 8 << 20
+"""Largest decoded size accepted for the shipped list (ENABLE is 1.7 MB)."""
+INFORMAL_FILTER = 1
+"""Version of :func:`informal_words`' stripping rules (part of the cache key)."""
+DEFAULT_NAMES = {"english": ENABLE_NAME, "czech": "informal (wordfreq, Czech)"}
+"""The name of each tile set's built-in word list, as the CLI and the page show it."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -381,8 +401,13 @@ def check_word_list(path: str | Path) -> Path:
     )
 
 
-def default_words(tiles: TileSet) -> list[str]:
-    """The built-in informal list: wordfreq's most frequent usable words for the language."""
+def informal_words(tiles: TileSet, strip: bool = True) -> list[str]:
+    """An informal list: wordfreq's most frequent words that the tiles can spell.
+
+    With ``strip`` (the Czech default), abbreviations and foreign tokens are left out
+    (:func:`is_abbreviation`, :func:`is_foreign`) and the list is filled from further down
+    the frequency ranking. Without it, the list is the English default before ENABLE.
+    """
     from wordfreq import iter_wordlist
 
     language = LANGUAGE_CODES.get(tiles.name)
@@ -392,20 +417,132 @@ def default_words(tiles: TileSet) -> list[str]:
     out: list[str] = []
     for word in iter_wordlist(language, wordlist="large"):
         w = unicodedata.normalize("NFC", word).upper()
-        if w.isalpha() and 2 <= len(w) <= SIZE and tiles.can_spell(w):
-            out.append(w)
-            if len(out) >= want:
-                break
+        if not (w.isalpha() and 2 <= len(w) <= SIZE and tiles.can_spell(w)):
+            continue
+        if strip and (is_abbreviation(w, tiles) or is_foreign(w, language)):
+            continue
+        out.append(w)
+        if len(out) >= want:
+            break
     return out
 
 
+_VOWELS = {"english": "AEIOUY", "czech": "AEIOUYÁÉÍÓÚŮÝĚ"}
+_SYLLABIC = {"english": "", "czech": "RL"}
+"""Consonants that carry a syllable between two consonants (Czech VLK, SMRT, ČTVRT)."""
+
+
+def is_abbreviation(word: str, tiles: TileSet) -> bool:
+    """True for a word no syllable can be said in: no vowel, and no syllabic R or L
+    between two consonants. Such tokens are abbreviations (ČR, KČ, TZV, ČSSD, HTTP).
+
+    >>> czech = tile_set("czech")
+    >>> [w for w in ["ČSSD", "KČ", "VLK", "SMRT", "ČTVRT", "PES"] if is_abbreviation(w, czech)]
+    ['ČSSD', 'KČ']
+    """
+    vowels = _VOWELS.get(tiles.name, "AEIOUY")
+    if any(ch in vowels for ch in word):
+        return False
+    syllabic = _SYLLABIC.get(tiles.name, "")
+    return not any(word[i] in syllabic for i in range(1, len(word) - 1))
+
+
+_FOREIGN = ("en", "de", "fr", "es", "it")
+FOREIGN_MARGIN = 1.0
+"""A word at least this much more common (Zipf units: 1.0 is ten times) in one of
+:data:`_FOREIGN` than in the list's own language is taken for a foreign token."""
+COMMON_ZIPF = 5.0
+"""Words at least this common in their own language (about its 1,000 most frequent, Czech
+DEN, ON, NO, DAL) are kept whatever other languages do with them."""
+
+
+def is_foreign(word: str, language: str) -> bool:
+    """True for a word without the language's own letters that is at least ten times
+    more common in English, German, French, Spanish or Italian text than in the
+    language's own (AND, YOU, HOUSE, SCHOOL, MADRID, CHICAGO): the foreign words and
+    foreign names that wordfreq's web and subtitle sources are full of. The language's
+    most common words are kept (:data:`COMMON_ZIPF`). The rule is blunt: it also drops
+    some loanwords at home in the language (Czech MOST, TEMPO, FORMA), and it misses names
+    as common in the language's text as abroad (JOHN, GOOGLE) and names at home in it
+    (PETR, PRAHA): docs/lexicons.md.
+    """
+    from wordfreq import zipf_frequency
+
+    if language == "en" or not word.isascii():
+        return False
+    lower = word.lower()
+    own = zipf_frequency(lower, language)
+    if own >= COMMON_ZIPF:
+        return False
+    return max(zipf_frequency(lower, other) for other in _FOREIGN) >= own + FOREIGN_MARGIN
+
+
+def default_words(tiles: TileSet) -> list[str]:
+    """The words of a tile set's built-in list (ENABLE for English, else informal)."""
+    if tiles.name == "english":
+        return enable_text().upper().splitlines()
+    return informal_words(tiles)
+
+
+def enable_text() -> str:
+    """ENABLE as published (``enable1.txt``), decoded from the package's front-coded copy
+    and checked against :data:`ENABLE_SHA256`."""
+    ref = resources.files("stratagem.games.scrabble").joinpath("data", ENABLE_FILE)
+    try:
+        with ref.open("rb") as raw, gzip.open(raw) as fh:
+            coded = fh.read(ENABLE_LIMIT + 1)
+    except (OSError, EOFError) as exc:
+        raise InvalidRulesError(
+            f"the shipped ENABLE word list cannot be read ({exc}); reinstall stratagem"
+        ) from None
+    words: list[str] = []
+    previous = ""
+    for line in coded.decode("utf-8", errors="replace").split("\n"):
+        word = previous[: ord(line[0]) - 48] + line[1:] if line else ""
+        words.append(word)
+        previous = word
+    text = "\n".join(words) + "\n"
+    if len(coded) > ENABLE_LIMIT or hashlib.sha256(text.encode()).hexdigest() != ENABLE_SHA256:
+        raise InvalidRulesError(
+            "the shipped ENABLE word list is damaged (its SHA-256 is not ENABLE's); "
+            "reinstall stratagem"
+        )
+    return text
+
+
 def default_lexicon(tiles: TileSet | str = "english", cache: TableCache | None = None) -> Lexicon:
-    """The built-in informal lexicon of a tile set (derived from wordfreq on first use)."""
+    """The built-in lexicon of a tile set: ENABLE for English, the informal list for Czech.
+
+    ENABLE is cached under the same key as ``load_lexicon("enable1.txt")``, so both share
+    one build.
+    """
+    ts = tile_set(tiles) if isinstance(tiles, str) else tiles
+    if ts.name == "english":
+        return _cached(
+            {"sha256": ENABLE_SHA256}, ts, ENABLE_NAME, None, lambda: default_words(ts), cache,
+        )  # fmt: skip
+    key = {"wordfreq": ts.name, "size": DEFAULT_SIZES.get(ts.name, 0), "strip": INFORMAL_FILTER}
+    return _cached(key, ts, default_name(ts), None, lambda: informal_words(ts), cache)
+
+
+def informal_lexicon(tiles: TileSet | str = "english", cache: TableCache | None = None) -> Lexicon:
+    """The informal wordfreq list without stripping: the built-in English lexicon before
+    ENABLE, kept so that results measured on it can be reproduced."""
     ts = tile_set(tiles) if isinstance(tiles, str) else tiles
     key = {"wordfreq": ts.name, "size": DEFAULT_SIZES.get(ts.name, 0)}
     return _cached(
-        key, ts, f"wordfreq:{ts.name} (informal)", None, lambda: default_words(ts), cache
+        key, ts, f"wordfreq:{ts.name} (informal)", None, lambda: informal_words(ts, False), cache
     )
+
+
+def default_name(tiles: TileSet | str) -> str:
+    """The name of a tile set's built-in word list (what the CLI and the page show).
+
+    >>> default_name("english"), default_name("czech")
+    ('ENABLE (public domain)', 'informal (wordfreq, Czech)')
+    """
+    name = tiles if isinstance(tiles, str) else tiles.name
+    return DEFAULT_NAMES.get(name, f"informal (wordfreq, {name})")
 
 
 def get_lexicon(

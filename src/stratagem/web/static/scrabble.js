@@ -136,13 +136,31 @@ function askBlankLetter(ts) {
 
 // --- lexicons and opponents ---------------------------------------------------------------
 
+// Each word-list select names the lists of the tile set chosen beside it (ENABLE for
+// English, the informal list for Czech), from GET /options.
+const LEXICON_TILES = { lexicon: "tiles", "a-lexicon": "a-tiles" };
+let lexiconNames = [];
+
+function nameLexicons() {
+  for (const select of document.querySelectorAll(".lexicon-select")) {
+    const tiles = $(LEXICON_TILES[select.id])?.value ?? "english";
+    for (const option of select.options) {
+      const found = lexiconNames.find((l) => l.tiles === tiles && l.lexicon === option.value);
+      if (found && found.name) option.textContent = option.value === "builtin" ? `built-in: ${found.name}` : found.name;
+    }
+  }
+}
+
 async function loadOptions() {
   const opts = await api(`${API}/options`);
   const server = opts.lexicons.some((l) => l.lexicon === "server" && l.available);
+  lexiconNames = opts.lexicons;
   for (const select of document.querySelectorAll(".lexicon-select")) {
-    select.replaceChildren(el("option", { value: "builtin" }, "built-in (informal)"));
+    select.replaceChildren(el("option", { value: "builtin" }, "built-in"));
     if (server) select.append(el("option", { value: "server" }, "this server's word list"));
   }
+  nameLexicons();
+  for (const id of Object.values(LEXICON_TILES)) $(id)?.addEventListener("change", nameLexicons);
   $("ai").replaceChildren(...opts.agents.map((a) => el("option", { value: a.name, title: `${a.about} (${a.spec})` }, a.label)));
 }
 
@@ -631,6 +649,7 @@ function onEditorKey(e) {
 async function startAssistant() {
   const tiles = query.tiles === "czech" ? "czech" : "english";
   $("a-tiles").value = tiles;
+  nameLexicons();
   if (query.lexicon && [...$("a-lexicon").options].some((o) => o.value === query.lexicon)) $("a-lexicon").value = query.lexicon;
   if (["10", "20", "50"].includes(query.top)) $("a-top").value = query.top;
   if (["value", "score"].includes(query.rank)) $("a-rank").value = query.rank;
