@@ -22,7 +22,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from stratagem import __version__
 from stratagem.core.errors import StratagemError
-from stratagem.web.common import BodySizeLimit, Jobs, WebSettings, install_error_handlers
+from stratagem.core.tables import SolvedMemo
+from stratagem.web.common import (
+    BodySizeLimit,
+    Jobs,
+    RequestContext,
+    SameSiteOnly,
+    WebSettings,
+    install_error_handlers,
+    make_pools,
+)
 
 GAMES = ("yahtzee", "pig", "scorefour", "scrabble")
 """Games whose API module ``stratagem.web.<game>`` is mounted when it exists."""
@@ -62,18 +71,28 @@ def create_app(
     max_body_bytes: int = 64 * 1024,
     max_mcts_sims: int = 20_000,
     tables: Literal["build", "cached", "off"] = "build",
+    warm_kernels: bool = False,
+    **limits: int,
 ) -> FastAPI:
     """The web app. ``lexicon`` is a server-side Scrabble word list (never a client's path);
-    ``tables`` says whether large tables are built, only loaded from the cache, or off."""
+    ``tables`` says whether large tables are built, only loaded from the cache, or off;
+    ``warm_kernels`` compiles (or loads) every game's numba kernels in a background thread
+    at start-up, and requests that need a kernel not yet ready answer 503 with a retry
+    time (``stratagem serve`` turns it on). ``limits`` override :class:`WebSettings`'
+    pool sizes and per-client limits (``heavy_threads=1``, ``sessions_per_client=5``...)."""
     if lexicon is not None:
         from stratagem.games.scrabble.lexicon import check_word_list
 
         lexicon = check_word_list(lexicon)  # a bad file fails at startup, not per request
     if tables not in ("build", "cached", "off"):
         raise StratagemError(f"tables must be build, cached or off, not {tables!r}")
+    known = set(WebSettings.__dataclass_fields__) - {"lexicon", "tables"}
+    for name in limits:
+        if name not in known:
+            raise StratagemError(f"unknown server limit {name!r}; known: {sorted(known)}")
     for name, value in (("max_sessions", max_sessions), ("max_body_bytes", max_body_bytes),
-                        ("max_mcts_sims", max_mcts_sims)):  # fmt: skip
-        if value < 1:
+                        ("max_mcts_sims", max_mcts_sims), *limits.items()):  # fmt: skip
+        if value < (0 if name in ("heavy_queue", "light_queue") else 1):
             raise StratagemError(f"{name} must be at least 1, got {value}")
     app = FastAPI(
         title="Stratagem",
@@ -91,12 +110,17 @@ def create_app(
         max_body_bytes=max_body_bytes,
         max_mcts_sims=max_mcts_sims,
         tables=tables,
+        **limits,  # type: ignore[arg-type]
     )
     app.state.sessions = {}
+    app.state.pools = make_pools(app.state.settings)
+    app.state.solved = SolvedMemo(app.state.settings.solved_memo_bytes)
     app.state.jobs = Jobs()
     app.state.lock = threading.Lock()
     install_error_handlers(app)
+    app.add_middleware(SameSiteOnly)  # inside the size limit: an oversized body is a 413
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
+    app.add_middleware(RequestContext, pools=app.state.pools)
 
     routers = game_routers()
     for router in routers.values():

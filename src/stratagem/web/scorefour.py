@@ -339,7 +339,7 @@ async def new_game(config: NewGame, request: Request) -> GameView:
     def make() -> ScoreFourGame:
         return ScoreFourGame(ai_spec(config), SIDES.index(config.human), config.seed)
 
-    return await new_session(_store(request), make, game_view)
+    return await new_session(_store(request), make, game_view, heavy=False)
 
 
 @router.get("/{session_id}")

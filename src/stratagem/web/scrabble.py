@@ -717,7 +717,7 @@ async def legal_actions(session_id: SessionId, request: Request, top: Top = 10) 
             exchange_allowed=exchange,
         )
 
-    return await in_session(_store(request), session_id, ScrabbleGame, view)
+    return await in_session(_store(request), session_id, ScrabbleGame, view, heavy=True)
 
 
 @router.post("/{session_id}/act")
@@ -728,7 +728,7 @@ async def act(session_id: SessionId, move: Move, request: Request) -> GameView:
         game.play(move.move)
         return game_view(session_id, game)
 
-    return await in_session(_store(request), session_id, ScrabbleGame, view)
+    return await in_session(_store(request), session_id, ScrabbleGame, view, heavy=True)
 
 
 @router.get("/{session_id}/advise")
@@ -746,7 +746,7 @@ async def advise(session_id: SessionId, request: Request, top: Top = 10) -> Advi
             moves=_advice_rows(game.state, cands, weights, phase, cands[0].value / SCORE_WEIGHT),
         )
 
-    return await in_session(_store(request), session_id, ScrabbleGame, view)
+    return await in_session(_store(request), session_id, ScrabbleGame, view, heavy=True)
 
 
 @router.post("/analyse")
