@@ -26,9 +26,11 @@ from stratagem.core.tables import SolvedMemo
 from stratagem.web.common import (
     BodySizeLimit,
     Jobs,
+    MethodCheck,
     RequestContext,
     SameSiteOnly,
     WebSettings,
+    add_session_links,
     install_error_handlers,
     make_pools,
 )
@@ -132,6 +134,9 @@ def create_app(
         """The games this server offers."""
         return Health(status="ok", version=__version__, games=games)
 
+    app.add_middleware(MethodCheck, paths=lambda: {  # outermost: a 405 first
+        path: {m.upper() for m in ops} for path, ops in app.openapi()["paths"].items()})
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -149,9 +154,18 @@ def create_app(
             raise HTTPException(404, f"no page /{page}; the start page is /")
         return FileResponse(path)
 
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = add_session_links(FastAPI.openapi(app))
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
     async def http_error(request: Any, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
-        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code)
+        # keep the error's headers (a 405 names the allowed methods in Allow)
+        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code,
+                            headers=exc.headers)  # fmt: skip
 
     app.add_exception_handler(StarletteHTTPException, http_error)
     return app

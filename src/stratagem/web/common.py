@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 import time
 from collections import Counter
@@ -32,7 +33,13 @@ from pydantic import BaseModel, BeforeValidator, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from stratagem.core.errors import StratagemError
-from stratagem.web.sessions import SessionBusy, SessionGone, SessionNotFound, SessionStore
+from stratagem.web.sessions import (
+    ID_PATTERN,
+    SessionBusy,
+    SessionGone,
+    SessionNotFound,
+    SessionStore,
+)
 
 T = TypeVar("T")
 G = TypeVar("G")
@@ -240,6 +247,54 @@ class BodySizeLimit:
         except TooLarge:
             if not started:
                 await too_big(scope, receive, send)
+
+
+class MethodCheck:
+    """ASGI middleware answering 405 (with ``Allow``) to a method no route of the path
+    takes, before anything else looks at the request. A path spelled out by a route
+    (``/api/scorefour/new``) is that route's alone, though a route with a parameter
+    (``/api/scorefour/{session_id}``) would also match it: ``GET /api/scorefour/new`` is
+    a 405, not a 422 about a malformed session id."""
+
+    def __init__(self, app: ASGIApp, paths: Callable[[], dict[str, set[str]]]) -> None:
+        self.app = app
+        self._paths = paths
+        self.literal: dict[str, set[str]] | None = None
+        self.patterns: list[tuple[re.Pattern[str], set[str]]] = []
+
+    def _load(self) -> dict[str, set[str]]:
+        """The API's paths and methods (from the OpenAPI document, read on first use)."""
+        if self.literal is None:
+            literal = {}
+            for path, methods in self._paths().items():
+                if "{" in path:
+                    regex = "^" + re.sub(r"\\{[^}]+\\}", "[^/]+", re.escape(path)) + "$"
+                    self.patterns.append((re.compile(regex), methods))
+                else:
+                    literal[path] = methods
+            self.literal = literal
+        return self.literal
+
+    def allowed(self, path: str) -> set[str] | None:
+        literal = self._load()
+        if path in literal:
+            return literal[path]
+        found: set[str] = set()
+        for regex, methods in self.patterns:
+            if regex.match(path):
+                found |= methods
+        return found or None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            allowed = self.allowed(scope["path"])
+            if allowed is not None and scope["method"] not in allowed | {"HEAD", "OPTIONS"} \
+                    and not (scope["method"] == "HEAD" and "GET" in allowed):  # fmt: skip
+                refused = JSONResponse({"detail": "Method Not Allowed"}, status_code=405,
+                                       headers={"Allow": ", ".join(sorted(allowed))})  # fmt: skip
+                await refused(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class SameSiteOnly:
@@ -566,3 +621,48 @@ def jobs(request: Request) -> Jobs:
     """The app's background jobs."""
     value: Jobs = request.app.state.jobs
     return value
+
+
+# --- OpenAPI links -----------------------------------------------------------------------
+
+
+def add_session_links(schema: dict[str, Any]) -> dict[str, Any]:
+    """Declare, in an OpenAPI document, a link from every operation that starts a game
+    session (a POST without path parameters whose answer has an ``id``) to every operation
+    of the same game that takes the session id, passing ``$response.body#/id``: clients
+    and fuzzers (schemathesis's stateful phase) then know how the operations chain."""
+    paths: dict[str, dict[str, Any]] = schema.get("paths", {})
+    components = schema.get("components", {}).get("schemas", {})
+
+    def answer_has_id(op: dict[str, Any]) -> bool:
+        content = op.get("responses", {}).get("200", {}).get("content", {})
+        ref = content.get("application/json", {}).get("schema", {}).get("$ref", "")
+        model = components.get(ref.rsplit("/", 1)[-1], {})
+        return "id" in model.get("properties", {})
+
+    def session_param(op: dict[str, Any]) -> str | None:
+        for p in op.get("parameters", []):
+            if p.get("in") == "path" and p.get("schema", {}).get("pattern") == ID_PATTERN:
+                return str(p["name"])
+        return None
+
+    for path, ops in paths.items():
+        parts = path.split("/")
+        if len(parts) < 3 or "{" in path or "post" not in ops or not answer_has_id(ops["post"]):
+            continue
+        game = "/".join(parts[:3]) + "/"
+        links: dict[str, Any] = {}
+        for other_path, other_ops in paths.items():
+            if not other_path.startswith(game):
+                continue
+            for method, op in other_ops.items():
+                name = session_param(op)
+                if name is None or "operationId" not in op:
+                    continue
+                links[f"{method.upper()} {other_path}"] = {
+                    "operationId": op["operationId"],
+                    "parameters": {name: "$response.body#/id"},
+                }
+        if links:
+            ops["post"]["responses"]["200"]["links"] = links
+    return schema

@@ -20,7 +20,7 @@ from typing import Annotated, Literal, TypeVar
 
 import numpy as np
 from fastapi import APIRouter, Path, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from stratagem.core.errors import IllegalActionError, StratagemError
 from stratagem.core.game import CHANCE
@@ -115,6 +115,8 @@ def policy_for(request: Request, sol: PigSolution, starter: bool) -> Policy:
 class RulesIn(BaseModel):
     """A Pig variant: a preset, optionally changed (omitted fields keep the preset's)."""
 
+    model_config = ConfigDict(strict=True)  # 0 is not false, false is not 0
+
     preset: PresetName = "pig"
     goal: int | None = Field(None, ge=1, le=MAX_GOAL, description="points needed to win")
     faces: int | None = Field(None, ge=2, le=MAX_FACES, description="faces of the die (2: a coin)")
@@ -160,6 +162,8 @@ class NewGame(RulesIn):
 
 
 class ActRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # 0 is not false, false is not 0
+
     action: Literal["roll", "hold"]
 
 

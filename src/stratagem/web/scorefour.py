@@ -339,7 +339,7 @@ async def new_game(config: NewGame, request: Request) -> GameView:
     def make() -> ScoreFourGame:
         return ScoreFourGame(ai_spec(config), SIDES.index(config.human), config.seed)
 
-    return await new_session(_store(request), make, game_view, heavy=False)
+    return await new_session(_store(request), make, game_view)  # the AI may move first
 
 
 @router.get("/{session_id}")
@@ -370,7 +370,8 @@ async def act(session_id: SessionId, move: Move, request: Request) -> GameView:
         game.play(peg)
         return game_view(session_id, game)
 
-    return await in_session(_store(request), session_id, ScoreFourGame, view)
+    # the AI's reply is a search (up to its seconds or simulations): the heavy pool
+    return await in_session(_store(request), session_id, ScoreFourGame, view, heavy=True)
 
 
 @router.get("/{session_id}/advise")

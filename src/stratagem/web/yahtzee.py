@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 
 import numpy as np
 from fastapi import APIRouter, Path, Query, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from scipy import stats
 
 from stratagem.core.agent import Advice, Agent
@@ -203,6 +203,8 @@ def _tables_view(request: Request, name: str) -> TablesView:
 class Position(BaseModel):
     """One decision of a real game, as ``stratagem yahtzee advise --batch`` reads it."""
 
+    model_config = ConfigDict(strict=True)  # 0 is not false, false is not 0
+
     rules: RulesName = "yahtzee"
     dice: Dice
     rolls_left: int = Field(ge=0, le=2, description="throws still allowed this turn (0..2)")
@@ -317,6 +319,8 @@ class PresetView(BaseModel):
 
 
 class NewGame(BaseModel):
+    model_config = ConfigDict(strict=True)  # 0 is not false, false is not 0
+
     rules: RulesName = "yahtzee"
     mode: Literal["coach", "ai"] = "coach"
     opponent: Literal["optimal", "win"] = "optimal"
@@ -324,6 +328,8 @@ class NewGame(BaseModel):
 
 
 class ActRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # 0 is not false, false is not 0
+
     action: ActionText
 
 
@@ -665,6 +671,8 @@ def tables(request: Request, rules: RulesName) -> TablesView:
 
 class PrepareTables(BaseModel):
     """What to prepare (a JSON body: no other site can start a build in a user's name)."""
+
+    model_config = ConfigDict(strict=True)  # 0 is not false, false is not 0
 
     remaining: bool = Field(True, description="also load or build the remaining-score tables")
 
