@@ -30,7 +30,7 @@ def test_unknown_page_is_a_json_404(client: TestClient) -> None:
 
 def test_oversized_body_is_refused_with_413() -> None:
     client = TestClient(create_app(max_body_bytes=100))
-    response = client.post("/api/games", content=b"x" * 1000)
+    response = client.post("/api/pig/games", content=b"x" * 1000)
     assert response.status_code == 413
     assert "100 bytes" in response.json()["detail"]
 

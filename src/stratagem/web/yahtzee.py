@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
 from scipy import stats
 
