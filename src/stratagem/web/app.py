@@ -17,7 +17,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, FastAPI, HTTPException
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from stratagem import __version__
@@ -34,6 +34,7 @@ from stratagem.web.common import (
     install_error_handlers,
     make_pools,
 )
+from stratagem.web.warmup import WARMERS, Warmup
 
 GAMES = ("yahtzee", "pig", "scorefour", "scrabble")
 """Games whose API module ``stratagem.web.<game>`` is mounted when it exists."""
@@ -52,6 +53,10 @@ class Health(BaseModel):
     status: str
     version: str
     games: list[GameInfo]
+    engines: dict[str, Literal["waiting", "warming", "ready", "failed"]] = Field(
+        default_factory=dict,
+        description="start-up compilation of each game's engines (empty when not warmed)",
+    )
 
 
 def game_routers() -> dict[str, APIRouter]:
@@ -122,17 +127,21 @@ def create_app(
     install_error_handlers(app)
     app.add_middleware(SameSiteOnly)  # inside the size limit: an oversized body is a 413
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
-    app.add_middleware(RequestContext, pools=app.state.pools)
+    app.state.warmup = Warmup()
+    app.add_middleware(RequestContext, pools=app.state.pools, warmup=app.state.warmup)
 
     routers = game_routers()
     for router in routers.values():
         app.include_router(router)
     games = [GameInfo(name=g, page=f"/{g}", api=f"/api/{g}") for g in routers]
+    if warm_kernels:
+        app.state.warmup.start(WARMERS, routers)
 
     @app.get("/api/games", tags=["site"])
     def list_games() -> Health:
-        """The games this server offers."""
-        return Health(status="ok", version=__version__, games=games)
+        """The games this server offers, and how far each game's engines are prepared."""
+        return Health(status="ok", version=__version__, games=games,
+                      engines=app.state.warmup.states())  # fmt: skip
 
     app.add_middleware(MethodCheck, paths=lambda: {  # outermost: a 405 first
         path: {m.upper() for m in ops} for path, ops in app.openapi()["paths"].items()})

@@ -347,6 +347,12 @@ CLIENT: ContextVar[str] = ContextVar("stratagem_client", default="local")
 """The address of the client whose request is being served (set by :class:`ClientAddress`)."""
 
 
+GAME: ContextVar[str | None] = ContextVar("stratagem_game", default=None)
+"""The game whose API the request in progress calls (``/api/<game>/...``)."""
+WARMUP: ContextVar[Any] = ContextVar("stratagem_warmup", default=None)
+"""The app's kernel warm-up (:class:`stratagem.web.warmup.Warmup`), if it runs one."""
+
+
 def current_client() -> str:
     """The client address of the request in progress (``"local"`` outside a request)."""
     return CLIENT.get()
@@ -356,18 +362,24 @@ class RequestContext:
     """ASGI middleware that records each request's client address (:data:`CLIENT`) and
     the app's pools (:data:`POOLS`), so limits per client apply wherever work starts."""
 
-    def __init__(self, app: ASGIApp, pools: Pools) -> None:
+    def __init__(self, app: ASGIApp, pools: Pools, warmup: Any = None) -> None:
         self.app = app
         self.pools = pools
+        self.warmup = warmup
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             client = scope.get("client")
+            parts = scope["path"].split("/")
             token = CLIENT.set(str(client[0]) if client else "unknown")
             token_pools = POOLS.set(self.pools)
+            token_game = GAME.set(parts[2] if len(parts) > 2 and parts[1] == "api" else None)
+            token_warmup = WARMUP.set(self.warmup)
             try:
                 await self.app(scope, receive, send)
             finally:
+                WARMUP.reset(token_warmup)
+                GAME.reset(token_game)
                 POOLS.reset(token_pools)
                 CLIENT.reset(token)
         else:
@@ -479,7 +491,11 @@ def current_pools() -> Pools:
 
 
 async def run_heavy(fn: Callable[..., T], *args: Any) -> T:
-    """Run ``fn(*args)`` in the heavy pool (429 when it or the client's share is full)."""
+    """Run ``fn(*args)`` in the heavy pool (429 when it or the client's share is full;
+    503 while the game's kernels are still being compiled at start-up)."""
+    warmup = WARMUP.get()
+    if warmup is not None:
+        warmup.check(GAME.get())
     return await current_pools().heavy.run(fn, *args)
 
 
