@@ -29,6 +29,7 @@ REQUIRED = (
     "content_type_conformance",
     "response_headers_conformance",
     "unsupported_method",
+    "allow_header_conformance",
     "negative_data_rejection",
     "use_after_free",
     "ensure_resource_availability",
