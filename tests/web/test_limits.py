@@ -225,3 +225,34 @@ def test_a_pig_read_during_a_move_waits_for_it() -> None:
     r = client.get(f"/api/pig/games/{sid}/advice")
     assert r.status_code == 200 and r.json() == before.json()
     mover.join(WAIT)
+
+
+def test_table_builds_run_one_at_a_time() -> None:
+    """A client asking for every rule set's 1 GB tables queues the builds, not runs them at
+    once."""
+    from stratagem.web.common import Jobs
+
+    jobs = Jobs()
+    release = threading.Event()
+    running: list[str] = []
+    most: list[int] = []
+
+    def build(name: str) -> Any:
+        def run(progress: Any) -> str:
+            running.append(name)
+            most.append(len(running))
+            release.wait(WAIT)
+            running.remove(name)
+            return name
+
+        return run
+
+    jobs.start("a", build("a"))
+    _wait_for(lambda: running == ["a"])
+    status = jobs.start("b", build("b"))
+    assert status.state == "building" and "waiting for another table build" in status.message
+    time.sleep(0.2)
+    assert running == ["a"]
+    release.set()
+    _wait_for(lambda: jobs.result("a") == "a" and jobs.result("b") == "b")
+    assert max(most) == 1

@@ -46,6 +46,7 @@ class Run:
     checks: Counter[tuple[str, str]] = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
     phases: dict[str, str] = field(default_factory=dict)
 
 
@@ -76,6 +77,8 @@ def run_schemathesis(max_examples: int, max_steps: int) -> tuple[Run, int]:
                         run.failures.append(f"{node.name} on {label}: {node.failure_info}")
         elif isinstance(event, events.FatalError):
             run.errors.append(repr(event.exception))
+        elif isinstance(event, events.NonFatalError):
+            run.problems.append(f"{event.label}: {event.info.message}"[:300])
         elif isinstance(event, events.PhaseFinished):
             run.phases[event.phase.name.value] = str(event.status)
     return run, operations

@@ -572,13 +572,17 @@ ProgressFn = Callable[[float, str], None]
 class Jobs:
     """Background builds by key: started once, polled by pages, the result kept.
 
-    ``start(key, build)`` runs ``build(progress)`` in a daemon thread unless a
+    ``start(key, build)`` runs ``build(progress)`` in the builds' own pool unless a
     job of that key exists; ``progress(fraction, message)`` records how far it got.
+    Builds run one at a time (``max_builds``): each may take a gigabyte and minutes,
+    so a client asking for every rule set's tables queues them rather than running
+    them at once; a queued job says what it waits for.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_builds: int = 1) -> None:
         self._jobs: dict[str, _Job] = {}
         self._lock = threading.Lock()
+        self._builds = threading.BoundedSemaphore(max_builds)
 
     def status(self, key: str) -> JobStatus:
         with self._lock:
@@ -626,7 +630,16 @@ class Jobs:
                 job.result, job.state, job.progress = result, "ready", 1.0
             job.finished = time.monotonic()
 
-        threading.Thread(target=run, name=f"stratagem-job-{key}", daemon=True).start()
+        with self._lock:
+            ahead = [k for k, j in self._jobs.items() if j.state == "building" and k != key]
+        if ahead:
+            job.message = f"waiting for another table build to end ({', '.join(ahead)})"
+
+        def run_in_turn() -> None:  # a daemon thread: a build never delays the server's exit
+            with self._builds:
+                run()
+
+        threading.Thread(target=run_in_turn, name=f"stratagem-job-{key}", daemon=True).start()
         return self.status(key)
 
     def _status_locked(self, job: _Job) -> JobStatus:
