@@ -117,7 +117,7 @@ def create_app(
         max_body_bytes=max_body_bytes,
         max_mcts_sims=max_mcts_sims,
         tables=tables,
-        **limits,  # type: ignore[arg-type]
+        **limits,
     )
     app.state.sessions = {}
     app.state.pools = make_pools(app.state.settings)
