@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from stratagem.web.app import GAMES, create_app
@@ -40,3 +41,18 @@ def test_start_page_in_the_browser(page: Any, screenshot: Any) -> None:
     assert page.title() == "Stratagem"
     assert page.locator("#games section").count() == 4
     screenshot(page, "start")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("GET", "/api/scorefour/new", "POST"),  # not a malformed session id: a 405
+        ("PUT", "/api/pig/games/ses-0000000000000000", "GET"),
+        ("OPTIONS", "/api/yahtzee/tables/yahtzee", "GET, POST"),
+    ],
+)
+def test_a_method_the_path_does_not_take_is_405_naming_the_allowed(
+    method: str, path: str, allow: str
+) -> None:
+    r = TestClient(create_app(tables="off")).request(method, path)
+    assert r.status_code == 405 and r.headers["Allow"] == allow
