@@ -1,16 +1,22 @@
-"""What every game's API shares: settings, error bodies, size limits, heavy work, jobs.
+"""What every game's API shares: settings, error bodies, limits, worker pools, jobs.
 
 * Every :class:`~stratagem.core.errors.StratagemError` becomes a 4xx JSON body
-  ``{"detail": "..."}`` with its message (404 for an unknown session, 400
-  otherwise); request validation errors become 422 with the same shape, the
-  message naming each bad field. Nothing a client sends is a 500.
-* Request bodies are capped (:class:`BodySizeLimit`, 413).
-* Heavy work runs in worker threads (:func:`run_heavy`), at most
-  ``HEAVY_THREADS`` at once, so the event loop keeps serving; a request on one
-  game's session runs under that session's lock (:func:`in_session`).
-* Tables built for the first time run as background :class:`Jobs` whose
-  progress a page can poll instead of waiting on one long request.
-"""
+  ``{"detail": "..."}`` with its message (404 for a session never started, 410 for
+  one evicted or expired, saying why; 429 or 503 with ``Retry-After`` when the
+  server is busy or still compiling; 400 otherwise); request validation errors
+  become 422 with the same shape, the message naming each bad field. Nothing a
+  client sends is a 500.
+* Request bodies are capped (:class:`BodySizeLimit`, 413); a method a path does
+  not take is a 405 (:class:`MethodCheck`); a state change needs a JSON body or
+  this server's ``Origin`` (:class:`SameSiteOnly`, 415/403).
+* Work runs in two bounded pools of worker threads (:class:`Pool`): heavy work
+  (:func:`run_heavy`: searches, solves, AI moves) and light work (:func:`run_light`:
+  reads, hints), so a read never waits for a thread a search holds; a full pool,
+  or a client over its share, is a 429. A request on one game's session runs
+  under that session's lock (:func:`in_session`), reads included.
+* Tables built for the first time run as background :class:`Jobs`, one at a
+  time, whose progress a page can poll instead of waiting on one long request.
+* See "Web layer limits" in docs/architecture.md for the numbers."""
 
 from __future__ import annotations
 
