@@ -159,8 +159,13 @@ def test_a_game_played_by_the_advice_reaches_its_end(client: TestClient) -> None
         game = client.post(f"{API}/{sid}/act", json={"move": moves[0]["move"]}).json()
     assert game["result"].startswith("game over") and not game["your_turn"]
     # Every move was the coach's own choice: none gave anything up.
-    mine = [t for t in game["history"] if t["by"] == "you"]
+    mine = [t for t in game["history"] if t["by"] == "you" and t["kind"] == "move"]
     assert len(mine) > 5 and all(t["behind"] == 0 and t["best"] is None for t in mine)
+    # The log adds up to the final scores, the end-of-game rack adjustment included.
+    for who, score in (("you", game["your_score"]), ("ai", game["ai_score"])):
+        lines = [t for t in game["history"] if t["by"] == who and not t["withdrawn"]]
+        assert sum(t["score"] for t in lines) == score
+    assert any(t["kind"] == "end" for t in game["history"])
     assert client.get(f"{API}/{sid}/advise").status_code == 400
     late = client.post(f"{API}/{sid}/act", json={"move": "pass"})
     assert late.status_code == 400 and "over" in late.json()["detail"]

@@ -57,3 +57,8 @@ def look_up(choices: Mapping[str, T], name: str, what: str, plural: str) -> T:
         raise InvalidRulesError(
             f"unknown {what} {name!r}; the {plural} are: {', '.join(choices)}"
         ) from None
+
+
+class RecordError(StratagemError, ValueError):
+    """A game record (JSON) that cannot be read, is too large, is of another game, or
+    describes a game that cannot have been played."""

@@ -49,6 +49,7 @@ __all__ = [
     "load_game",
     "make_agent",
     "parse_spec",
+    "register_game_source",
     "split_specs",
 ]
 
@@ -469,16 +470,62 @@ def available_games() -> list[str]:
     return sorted(names)
 
 
+GameSource = Callable[[str], GameSpec]
+"""``load(name)``: the :class:`GameSpec` of a game named ``<prefix>:<rest>``."""
+
+SOURCE_GROUP = "stratagem.game_sources"
+"""The entry-point group through which packages offer games from elsewhere: the entry's
+name is the prefix, its value a :data:`GameSource` (Stratagem's own pyproject declares
+``openspiel = "stratagem.interop.openspiel:arena_game"``)."""
+
+_SOURCES: dict[str, GameSource] = {}
+
+
+def register_game_source(prefix: str, load: GameSource) -> None:
+    """Let ``load_game("<prefix>:<rest>")`` call ``load``.
+
+    Core imports nothing above it: a layer that adapts games from elsewhere (the
+    OpenSpiel bridge in ``stratagem.interop``) is found through the entry-point
+    group :data:`SOURCE_GROUP`, or registers itself here (a test, a plug-in not
+    installed as a package).
+    """
+    if not _NAME.fullmatch(prefix):
+        raise ValueError(f"a game source prefix is a plain name, got {prefix!r}")
+    _SOURCES[prefix] = load
+
+
+def game_source(prefix: str) -> GameSource | None:
+    """The loader of games named ``<prefix>:...``: registered, else found among the
+    installed packages' entry points (loaded on first use only), else ``None``."""
+    found = _SOURCES.get(prefix)
+    if found is not None:
+        return found
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group=SOURCE_GROUP):
+        if entry.name == prefix:
+            loader: GameSource = entry.load()
+            _SOURCES[prefix] = loader
+            return loader
+    return None
+
+
 def load_game(name: str) -> GameSpec:
     """The :class:`GameSpec` of ``stratagem.games.<name>.arena``.
 
-    ``openspiel:<game>`` names a game of OpenSpiel, played through
-    :mod:`stratagem.interop.openspiel` (the ``interop`` extra).
+    ``<prefix>:<game>`` names a game from elsewhere, loaded by the source registered
+    for the prefix (:func:`register_game_source`): ``openspiel:<game>`` plays a game of
+    OpenSpiel through ``stratagem.interop`` (the ``interop`` extra).
     """
-    if name.startswith("openspiel:"):
-        from stratagem.interop.openspiel import arena_game
-
-        return arena_game(name)
+    prefix, colon, _ = name.partition(":")
+    if colon:
+        source = game_source(prefix)
+        if source is None:
+            raise ArenaError(
+                f"unknown game {name!r}: no installed package offers games named {prefix}:... "
+                "(openspiel:<game> comes with the interop extra: pip install 'stratagem[interop]')"
+            )
+        return source(name)
     games = available_games()
     if name not in games:
         raise ArenaError(f"unknown game {name!r}; the games are: {', '.join(games)}")

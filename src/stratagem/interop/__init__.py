@@ -23,6 +23,7 @@ import importlib
 from types import ModuleType
 
 from stratagem.core.errors import StratagemError
+from stratagem.core.registry import GameSpec, register_game_source
 
 
 class InteropError(StratagemError):
@@ -38,3 +39,15 @@ def require(module: str) -> ModuleType:
             f"{module} is not installed; it comes with the interop extra: "
             "pip install 'stratagem[interop]'"
         ) from None
+
+
+def _openspiel_game(name: str) -> GameSpec:
+    """``openspiel:<game>`` for ``core.registry.load_game`` (imports OpenSpiel on use only)."""
+    from stratagem.interop.openspiel import arena_game
+
+    return arena_game(name)
+
+
+# Core imports nothing above it: the bridge registers itself here when this package is
+# imported, and is found through the entry point of the same name otherwise (pyproject).
+register_game_source("openspiel", _openspiel_game)

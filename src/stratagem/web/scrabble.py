@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path as FilePath
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from stratagem.core.arena import load_game, parse_spec
@@ -36,6 +38,15 @@ from stratagem.games.scrabble.board import (
     new_tiles,
     parse_coordinate,
 )
+from stratagem.games.scrabble.challenge import (
+    RULE_HELP,
+    ChallengeWindow,
+    ai_challenges,
+    board_phonies,
+    lay_word,
+    phonies,
+)
+from stratagem.games.scrabble.gcg import GameRecord, read_gcg, record_of_game, write_gcg
 from stratagem.games.scrabble.heuristic import (
     COACH_SPEC,
     FEATURE_NAMES,
@@ -49,10 +60,23 @@ from stratagem.games.scrabble.heuristic import (
 )
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, load_lexicon
 from stratagem.games.scrabble.movegen import move_generator
-from stratagem.games.scrabble.play import choose_spelling, parse_move, refuse_placement
-from stratagem.games.scrabble.position import check_within_set, read_position, tiles_on_board
-from stratagem.games.scrabble.state import Exchange, Pass, ScrabbleState
+from stratagem.games.scrabble.play import (
+    Challenge,
+    choose_spelling,
+    end_adjustments,
+    parse_move,
+    refuse_placement,
+    typed,
+)
+from stratagem.games.scrabble.position import (
+    check_within_set,
+    read_position,
+    tiles_on_board,
+    write_position,
+)
+from stratagem.games.scrabble.state import PASS, Exchange, Pass, ScrabbleState
 from stratagem.games.scrabble.tiles import TILE_SETS, tile_set
+from stratagem.games.scrabble.tracking import Tracking, parse_unseen, track, track_state
 from stratagem.web.common import (
     ERROR_RESPONSES,
     in_session,
@@ -65,6 +89,12 @@ from stratagem.web.sessions import ID_PATTERN, SessionStore
 
 MAX_TOP = 50
 """Most moves the API lists at once."""
+DEFAULT_THINK = 5.0
+"""Seconds the AI may think a move, and the assistant a position, unless the player says."""
+THINK_RANGE = (0.5, 30.0)
+"""The thinking budgets a page may ask for (seconds): a request then runs at most its budget
+plus the move generation (well under a second)."""
+ChallengeRule = Literal["none", "single", "double"]
 MAX_POSITION_CHARS = 4000
 """A position text is about 400 characters; anything past this is refused."""
 RACK_PATTERN = r"^[^\s]{0,7}$"
@@ -82,8 +112,9 @@ class Opponent:
 
 
 ENDGAME_NODES = PLAY_ENDGAME_NODES
-"""Node limit of the opponents' endgame search a move (the registry's default of 3 million
-would hold the lexicon's lock for up to 15 s)."""
+"""Node limit of the opponents' endgame search a move; the game's thinking budget (5 s by
+default, :data:`DEFAULT_THINK`) stops it sooner on the wall clock, and the best move found by
+then is played."""
 OPPONENTS = (
     Opponent(
         "equity",
@@ -174,6 +205,10 @@ class TurnRecord:
     """Your move: the coach's value it gave up against the coach's best (points)."""
     best: str | None = None
     """Your move: the coach's best move, when yours was not as good."""
+    kind: str = "move"
+    """move, challenge (a challenge's verdict) or end (the end-of-game rack adjustment)."""
+    withdrawn: bool = False
+    """A placement challenged off: its tiles went back, its score does not count."""
 
 
 def placement_squares(state: ScrabbleState, move: Placement) -> list[tuple[int, int, str]]:
@@ -190,13 +225,23 @@ class ScrabbleGame:
     ai_name: str
     human: int
     seed: int
+    challenge: str = "none"
+    think: float = DEFAULT_THINK
     history: list[TurnRecord] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    window: ChallengeWindow | None = None
+    """The AI's last placement while you may still challenge it (single/double rule)."""
+    events: list[tuple[int, ScrabbleState, object]] = field(default_factory=list)
+    """Every turn for the game's record: (player, position played from, action)."""
+    last_thought: str | None = None
+    """What the AI's last endgame search did (depth, exact or not, seconds)."""
 
     def __post_init__(self) -> None:
         lex = self.entry.lexicon
         game = load_game("scrabble")
         self.ai = game.make_agent(lex.tiles.name, parse_spec(_OPPONENT_SPECS[self.ai_name]))
+        if hasattr(self.ai, "think_seconds"):
+            self.ai.think_seconds = self.think
         self.coach = make_coach(lex.tiles.name)
         self.rng = np.random.default_rng(self.seed)
         self.state = ScrabbleState.new(lex, 2)
@@ -209,6 +254,7 @@ class ScrabbleGame:
     def _record(self, action: object, by_ai: bool, behind: float | None = None,
                 best: str | None = None) -> None:  # fmt: skip
         before = self.state
+        self.events.append((before.player, before, action))
         if isinstance(action, Placement):
             squares = [(r, c) for r, c, _ in placement_squares(before, action)]
             record = TurnRecord(by_ai, str(action), action.score, squares, behind, best)
@@ -218,8 +264,24 @@ class ScrabbleGame:
             record = TurnRecord(by_ai, text, 0, [], behind, best)
         else:
             record = TurnRecord(by_ai, str(action), 0, [], behind, best)
-        self.state = before.apply(action)
+        if isinstance(action, Placement):
+            self.state = before.place_unchecked(action)  # a phony only under a challenge rule
+            if self.challenge != "none":
+                self.window = ChallengeWindow(before, action, self.state, self.challenge)
+        else:
+            self.state = before.apply(action)
         self.history.append(record)
+        if self.state.is_terminal():
+            self._record_end()
+
+    def _record_end(self) -> None:
+        """The end-of-game rack adjustments, as lines of the log, so that it adds up."""
+        logged = [0, 0]
+        for t in self.history:
+            if t.kind == "move" and not t.withdrawn:
+                logged[self.human if not t.by_ai else 1 - self.human] += t.score
+        for p, text, points in end_adjustments(self.state, logged):
+            self.history.append(TurnRecord(p != self.human, text, points, [], kind="end"))
 
     def _advance(self) -> None:
         """Draw tiles and let the AI move until it is the person's turn or the game ends."""
@@ -228,7 +290,16 @@ class ScrabbleGame:
                 if self.state.current_player < 0:
                     self.state = self.state.apply(self.state.sample_chance(self.rng))
                 elif self.state.current_player != self.human:
+                    self.window = None
                     self._record(self.ai.act(self.state, self.rng), by_ai=True)
+                    done = getattr(self.ai, "last_endgame", None)
+                    if done is not None:
+                        self.ai.last_endgame = None  # type: ignore[attr-defined]
+                        self.last_thought = (
+                            f"endgame search: {'exact' if done.exact else 'best found'} "
+                            f"({done.depth} plies, {done.nodes:,} nodes, {done.seconds:.1f} s "
+                            f"of CPU; budget {self.think:g} s)"
+                        )
                 else:
                     return
 
@@ -239,12 +310,79 @@ class ScrabbleGame:
         if not self.your_turn:
             raise IllegalActionError("it is the AI's turn, not yours")
         with self.entry.lock:
-            action = read_move(text, self.state)
+            action = self._read_move(text)
             behind, best = self._judge(action)
+            before = self.state
+            self.window = None
             self._record(action, by_ai=False, behind=behind, best=best)
-        record = self.history[-1]
+            record = self.history[-1 if not self.state.is_terminal() else self._last_move()]
+            if isinstance(action, Placement) and self.challenge != "none":
+                mine = ChallengeWindow(before, action, self.state, self.challenge)
+                if ai_challenges(mine):
+                    self._settle(mine, by_ai=True)
         self._advance()
         return record
+
+    def _last_move(self) -> int:
+        return max(i for i, t in enumerate(self.history) if t.kind == "move")
+
+    def _read_move(self, text: str) -> Placement | Exchange | Pass:
+        """Your move; under a challenge rule a phony placement is allowed (it stands unless
+        the AI challenges it, which it does: it knows the word list)."""
+        try:
+            return read_move(text, self.state)
+        except IllegalActionError:
+            words = text.split()
+            if self.challenge == "none" or len(words) != 2 or words[0].lower() in ("x", "exchange"):
+                raise
+            return lay_word(self.state, words[0], words[1])
+
+    def _settle(self, window: ChallengeWindow, by_ai: bool) -> None:
+        """Decide a challenge and log it: a phony's line is marked taken back."""
+        if self.state.is_terminal() and window.outcome is None:
+            # the phony went out: the game is not over until the challenge is decided
+            self.history = [t for t in self.history if t.kind != "end"]
+        moved_record = self._last_move()
+        self.state = window.settle(self.state)
+        outcome = window.outcome
+        assert outcome is not None
+        if outcome.phony:
+            self.history[moved_record].withdrawn = True
+        self.events.append((window.mover, self.state, Challenge(outcome, window.mover)))
+        self.history.append(TurnRecord(by_ai, outcome.text, 0, [], kind="challenge"))
+        self.window = None
+        if self.state.is_terminal():
+            self._record_end()
+
+    def challenge_last(self) -> None:
+        """You challenge the AI's last placement (single or double rule), before your move."""
+        if self.challenge == "none":
+            raise IllegalActionError(
+                "this game has no challenges (rule none: invalid words are refused when laid)"
+            )
+        if self.state.is_terminal():
+            raise IllegalActionError("the game is over; no challenge")
+        if not self.your_turn or self.window is None or self.window.outcome is not None:
+            raise IllegalActionError(
+                "no word to challenge now: a challenge is of the AI's last placement, made at "
+                "once, before your own move"
+            )
+        with self.entry.lock:
+            self._settle(self.window, by_ai=False)
+        self._advance()
+
+    @property
+    def can_challenge(self) -> bool:
+        return (self.challenge != "none" and self.your_turn and self.window is not None
+                and self.window.outcome is None)  # fmt: skip
+
+    def record(self) -> GameRecord:
+        """The game's record so far (for GCG)."""
+        nicks = ("you", "ai") if self.human == 0 else ("ai", "you")
+        hidden = () if self.state.is_terminal() else (1 - self.human,)
+        return record_of_game(self.events, self.state, nicks,
+                              note=f"stratagem web, {self.entry.lexicon.source}, "
+                              f"challenge {self.challenge}", hidden=hidden)  # fmt: skip
 
     def _judge(self, action: Placement | Exchange | Pass) -> tuple[float | None, str | None]:
         """What the coach thinks of your move: the value given up and its own best move."""
@@ -252,7 +390,8 @@ class ScrabbleGame:
         if verdict is None:
             return None, None
         behind, best = verdict
-        return round(behind, 2), (str(best) if behind > 0 else None)
+        behind = round(behind, 2)  # a float hair above 0 is the same value
+        return behind, (str(best) if behind > 0 else None)
 
     def advice(self, top: int) -> tuple[list[Candidate], int, str]:
         """The coach's ``top`` best candidates, the legal placements' count and the phase."""
@@ -349,17 +488,74 @@ class Analysis:
     weights: np.ndarray
     best: float
     """The coach's best value, in points (what ``behind`` is measured from)."""
+    tracking: Tracking | None = None
+    phonies: list[tuple[str, list[tuple[int, int]]]] = field(default_factory=list)
+    endgame: Any = None
+    """The endgame search's result when the bag is empty (two players)."""
+    budget: float = DEFAULT_THINK
+
+
+def with_unseen(state: ScrabbleState, rack_counts: np.ndarray, unseen: str | None) -> tuple[
+        ScrabbleState, Tracking]:  # fmt: skip
+    """The position with the player's rack and the unseen tiles placed: on the opponent's rack
+    when they fit one (the bag is then empty: the endgame, with the opponent's rack known),
+    else 7 of them there and the rest in the bag (the coach looks at the bag's size only).
+    ``unseen``, when given, must be what the board and rack leave of the set."""
+    tiles = state.tiles
+    derived = track(tiles, state.board_array, rack_counts, 0)
+    rest = np.array(derived.unseen, dtype=np.int64)
+    if unseen is not None:
+        given = parse_unseen(tiles, unseen)
+        if not np.array_equal(given, rest):
+            names = [*tiles.letters, "?"]
+            extra = "".join(names[i] * int(n) for i, n in enumerate(given - rest) if n > 0)
+            missing = "".join(names[i] * int(n) for i, n in enumerate(rest - given) if n > 0)
+            raise InvalidStateError(
+                "the unseen tiles given are not what the board and rack leave of the "
+                f"{tiles.name} set ({derived.text or 'none'}): "
+                + "; ".join(x for x in (f"too many {extra}" if extra else "",
+                                        f"missing {missing}" if missing else "") if x)
+            )  # fmt: skip
+    if state.num_players != 2:
+        racks = list(state.racks)
+        racks[state.player] = tuple(int(x) for x in rack_counts)
+        st = replace(state, racks=tuple(racks))
+        return st, track_state(st, st.player)
+    opp = np.zeros_like(rest)
+    if rest.sum() <= RACK_SIZE:
+        opp, bag = rest, np.zeros_like(rest)
+    else:
+        left = RACK_SIZE
+        for i in range(len(rest)):  # any 7: hidden, and the coach does not look at them
+            take = min(left, int(rest[i]))
+            opp[i] = take
+            left -= take
+        bag = rest - opp
+    racks = [(0,) * (tiles.size + 1)] * 2
+    racks[state.player] = tuple(int(x) for x in rack_counts)
+    racks[1 - state.player] = tuple(int(x) for x in opp)
+    st = replace(state, racks=tuple(racks), bag=tuple(int(x) for x in bag))
+    return st, track(tiles, st.board_array, rack_counts, int(opp.sum()))
 
 
 def analyse(
-    entry: LexiconEntry, position: str, rack: str | None, top: int, rank: str = "value"
-) -> Analysis:
+    entry: LexiconEntry, position: str, rack: str | None, top: int, rank: str = "value",
+    unseen: str | None = None, scores: list[int] | None = None, budget: float = DEFAULT_THINK,
+) -> Analysis:  # fmt: skip
     """Read a position and a rack (default: the player to move's); list its ``top`` moves,
     ranked by the coach's value (``rank="value"``: placements, exchanges and the pass) or by
-    the score alone (``"score"``: placements only)."""
+    the score alone (``"score"``: placements only). The unseen tiles are derived from the
+    board and rack (or checked against ``unseen``); ``scores`` replace the position's. When
+    they fit the opponent's rack the bag is empty, and the endgame search answers too, within
+    ``budget`` seconds on the wall clock (the best found by then)."""
+    began = time.monotonic()
     if len(position) > MAX_POSITION_CHARS:
         raise InvalidStateError(
             f"a position is at most {MAX_POSITION_CHARS} characters, got {len(position)}"
+        )
+    if not THINK_RANGE[0] <= budget <= THINK_RANGE[1]:
+        raise InvalidStateError(
+            f"the budget is {THINK_RANGE[0]:g} to {THINK_RANGE[1]:g} seconds, got {budget}"
         )
     state = read_position(position, entry.lexicon)
     tiles = state.tiles
@@ -369,9 +565,26 @@ def analyse(
         rack_counts = tiles.rack_counts(rack, RACK_SIZE)
         used = rack_counts + tiles_on_board(tiles, state.board_array)
         check_within_set(tiles, used, f"the board and rack {rack!r} hold")
-    racks = list(state.racks)
-    racks[state.player] = tuple(int(x) for x in rack_counts)
-    state = replace(state, racks=tuple(racks))
+    if scores is not None:
+        if len(scores) != state.num_players:
+            raise InvalidStateError(f"scores: {len(scores)} given for {state.num_players} players")
+        state = replace(state, scores=tuple(scores))
+    opponents = [q for q in range(state.num_players) if q != state.player]
+    told = _has_bag_line(position) or any(sum(state.racks[q]) for q in opponents)
+    if unseen is None and told:
+        # the position says where the unseen tiles are (a bag line, the opponents' racks):
+        # keep them, with the rack asked about
+        racks = list(state.racks)
+        racks[state.player] = tuple(int(x) for x in rack_counts)
+        state = replace(state, racks=tuple(racks))
+        hidden = np.array(state.bag, dtype=np.int64)
+        for q in opponents:
+            hidden += np.array(state.racks[q], dtype=np.int64)
+        tracking = Tracking(tiles, tuple(int(x) for x in hidden),
+                            sum(sum(state.racks[q]) for q in opponents))  # fmt: skip
+    else:
+        state, tracking = with_unseen(state, rack_counts, unseen)
+    phonies = board_phonies(state)
     coach = make_coach(tiles.name)
     phase = phase_of(state)
     with entry.lock:
@@ -390,8 +603,30 @@ def analyse(
                 if isinstance(m.action, Placement)
                 and (c := coach.candidate(state, m.action, table)) is not None
             ]
+        result = None
+        if (state.num_players == 2 and state.bag_size() == 0 and sum(state.racks[0]) > 0
+                and sum(state.racks[1]) > 0):  # fmt: skip
+            from stratagem.games.scrabble.endgame import solve_endgame
+
+            left = budget - (time.monotonic() - began) - ENDGAME_MARGIN
+            result = solve_endgame(state, time_limit=THINK_RANGE[1] * 4,
+                                   wall_limit=max(0.1, left))  # fmt: skip
     return Analysis(state, rack_counts, moves, total, phase, coach.weights_for(phase),
-                    best[0].value / SCORE_WEIGHT)  # fmt: skip
+                    best[0].value / SCORE_WEIGHT, tracking, phonies, result,
+                    budget)  # fmt: skip
+
+
+def _has_bag_line(position: str) -> bool:
+    """Whether a position text gives its bag (``bag:``) rather than leaving it derived."""
+    return any(
+        line.split("#", 1)[0].strip().lower().replace(" ", "").startswith("bag:")
+        for line in position.splitlines()
+    )
+
+
+ENDGAME_MARGIN = 0.3
+"""Seconds of an assistant's budget kept back from the endgame search for what follows it
+(the line of play, the answer)."""
 
 
 # --- the HTTP layer -----------------------------------------------------------------------
@@ -418,6 +653,17 @@ class NewGame(BaseModel):
         json_schema_extra={"enum": list(AI_NAMES)},
     )
     ai_first: bool = Field(False, description="the AI makes the first move")
+    challenge: ChallengeRule = Field(
+        "none",
+        description="none: invalid words refused; single: a phony stands unless challenged "
+        "(a challenged phony is taken back, the turn lost); double: as single, and a wrong "
+        "challenge loses a turn",
+    )
+    think: float = Field(
+        DEFAULT_THINK, ge=THINK_RANGE[0], le=THINK_RANGE[1],
+        description="seconds the AI may think a move (its endgame search plays the best found "
+        "when they run out)",
+    )  # fmt: skip
     seed: int | None = Field(
         None, ge=0, le=2**32 - 1, description="seed of the tile bag (random if left out)"
     )
@@ -450,13 +696,45 @@ class LaidTile(Square):
 
 class TurnView(BaseModel):
     by: Literal["you", "ai"]
+    kind: Literal["move", "challenge", "end"] = Field(
+        "move", description="a move, a challenge's verdict, or the end-of-game rack adjustment"
+    )
     text: str = Field(description="the move in the CLI's notation (the AI's exchanges hidden)")
-    score: int
+    score: int = Field(description="the points (an end adjustment may be negative)")
+    withdrawn: bool = Field(False, description="a phony challenged off: its score is not counted")
     squares: list[Square]
     behind: float | None = Field(
         None, ge=0, description="your move: the coach's value it gave up against its best"
     )
     best: str | None = Field(None, description="your move: the coach's best, if yours was not")
+
+
+class LetterCount(BaseModel):
+    letter: str = Field(description="the letter, ? for the blank")
+    unseen: int = Field(ge=0)
+    total: int = Field(ge=0, description="how many the set has")
+
+
+class TrackingView(BaseModel):
+    """The tiles a player has not seen: the opponent's rack and the bag."""
+
+    unseen: str = Field(description="the unseen tiles as a rack text, blanks last")
+    by_letter: list[LetterCount]
+    unseen_total: int = Field(ge=0)
+    bag: int = Field(ge=0)
+    opponent_tiles: int = Field(ge=0)
+    vowels: int = Field(ge=0)
+    consonants: int = Field(ge=0)
+    blanks: int = Field(ge=0)
+
+
+def tracking_view(t: Tracking) -> TrackingView:
+    return TrackingView(
+        unseen=t.text,
+        by_letter=[LetterCount(letter=ch, unseen=n, total=tot) for ch, n, tot in t.by_letter()],
+        unseen_total=t.unseen_total, bag=t.bag, opponent_tiles=t.opponent_tiles,
+        vowels=t.vowels, consonants=t.consonants, blanks=t.blanks,
+    )  # fmt: skip
 
 
 class GameView(BaseModel):
@@ -475,6 +753,12 @@ class GameView(BaseModel):
     result: str
     exchange_allowed: bool
     history: list[TurnView]
+    challenge: ChallengeRule = Field(description="the game's challenge rule")
+    challenge_help: str
+    can_challenge: bool = Field(description="you may challenge the AI's last word now")
+    think: float = Field(description="seconds the AI may think a move")
+    thought: str | None = Field(None, description="what the AI's last endgame search did")
+    tracking: TrackingView = Field(description="the tiles you have not seen")
 
 
 class AdviceRow(BaseModel):
@@ -527,12 +811,44 @@ class Analyse(BaseModel):
         description="value: the coach's (score + the value of the tiles kept), placements, "
         "exchanges and the pass; score: the highest-scoring placements",
     )
+    unseen: str | None = Field(
+        None, max_length=120,
+        description="the unseen tiles (the opponent's rack + the bag), ? for a blank; checked "
+        "against the board and rack (default: derived from them)",
+    )  # fmt: skip
+    scores: list[Annotated[int, Field(ge=0, le=100_000)]] | None = Field(
+        None, min_length=2, max_length=4, description="the scores, the position's player order"
+    )
+    budget: float = Field(
+        DEFAULT_THINK, ge=THINK_RANGE[0], le=THINK_RANGE[1],
+        description="seconds the answer may take (the endgame search stops then, best found)",
+    )  # fmt: skip
+
+
+class PhonyView(BaseModel):
+    word: str
+    squares: list[Square]
+
+
+class EndgameView(BaseModel):
+    best_move: str = Field(description="what to type: 8H WORD or pass")
+    spread: int = Field(description="the final spread for the player to move, best play")
+    exact: bool = Field(description="proved to the end of the game, or the best found in time")
+    depth: int
+    nodes: int
+    seconds: float = Field(description="CPU seconds of the search")
+    line: list[str]
 
 
 class AnalyseView(AdviceView):
     board: list[str] = Field(min_length=15, max_length=15)
     rack: str
     rank: Literal["value", "score"]
+    scores: list[int]
+    tracking: TrackingView | None
+    phonies: list[PhonyView] = Field(description="words on the board the word list lacks")
+    endgame: EndgameView | None = Field(None, description="with the bag empty: the search")
+    budget: float
 
 
 class TileSetView(BaseModel):
@@ -616,14 +932,22 @@ def game_view(session_id: str, game: ScrabbleGame) -> GameView:
         history=[
             TurnView(
                 by="ai" if t.by_ai else "you",
+                kind=t.kind,  # type: ignore[arg-type]
                 text=t.text,
                 score=t.score,
+                withdrawn=t.withdrawn,
                 squares=[Square(row=r, col=c) for r, c in t.squares],
                 behind=t.behind,
                 best=t.best,
             )
             for t in game.history
         ],
+        challenge=game.challenge,  # type: ignore[arg-type]
+        challenge_help=RULE_HELP[game.challenge],
+        can_challenge=game.can_challenge,
+        think=game.think,
+        thought=game.last_thought,
+        tracking=tracking_view(track_state(s, you)),
     )
 
 
@@ -688,7 +1012,8 @@ async def new_game(config: NewGame, request: Request) -> GameView:
 
     def make() -> ScrabbleGame:
         entry = _entry(request, config.tiles, config.lexicon)
-        return ScrabbleGame(entry, config.ai, 1 if config.ai_first else 0, seed)
+        return ScrabbleGame(entry, config.ai, 1 if config.ai_first else 0, seed,
+                            challenge=config.challenge, think=config.think)  # fmt: skip
 
     return await new_session(_store(request), make, game_view)
 
@@ -731,6 +1056,43 @@ async def act(session_id: SessionId, move: Move, request: Request) -> GameView:
     return await in_session(_store(request), session_id, ScrabbleGame, view, heavy=True)
 
 
+@router.post("/{session_id}/challenge")
+async def challenge(session_id: SessionId, request: Request) -> GameView:
+    """Challenge the AI's last word (single or double rule), before your own move: a phony is
+    taken back and the AI loses the turn; good words cost you the turn under double."""
+
+    def view(game: ScrabbleGame) -> GameView:
+        game.challenge_last()
+        return game_view(session_id, game)
+
+    # a lost challenge hands the turn to the AI, which moves: the heavy pool
+    return await in_session(_store(request), session_id, ScrabbleGame, view, heavy=True)
+
+
+@router.get(
+    "/{session_id}/gcg",
+    response_class=PlainTextResponse,
+    responses={  # the record is text; its errors are JSON, as on every route
+        200: {"content": {"text/plain": {"schema": {"type": "string"}}}},
+        **{
+            code: {**spec, "content": {"application/json": {}}}
+            for code, spec in ERROR_RESPONSES.items()
+        },
+    },
+)
+async def export_gcg(session_id: SessionId, request: Request) -> PlainTextResponse:
+    """The game so far as a GCG record (the AI's racks included once the game is over)."""
+
+    def text(game: ScrabbleGame) -> str:
+        return write_gcg(game.record())
+
+    body = await in_session(_store(request), session_id, ScrabbleGame, text)
+    name = f"scrabble-{session_id[:8]}.gcg"
+    return PlainTextResponse(
+        body, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
+
+
 @router.get("/{session_id}/advise")
 async def advise(session_id: SessionId, request: Request, top: Top = 10) -> AdviceView:
     """The coach's best moves (placements, exchanges, the pass), best first, each with its
@@ -756,15 +1118,138 @@ async def analyse_position(query: Analyse, request: Request) -> AnalyseView:
 
     def work() -> AnalyseView:
         entry = _entry(request, query.tiles, query.lexicon)
-        a = analyse(entry, query.position, query.rack, query.top, query.rank)
-        return AnalyseView(
-            total=a.total,
-            phase=a.phase,
-            coach=COACH_SPEC,
-            moves=_advice_rows(a.state, a.moves, a.weights, a.phase, a.best),
-            board=a.state.board_rows(),
-            rack=a.state.tiles.rack_text(a.rack),
-            rank=query.rank,
-        )
+        a = analyse(entry, query.position, query.rack, query.top, query.rank, query.unseen,
+                    query.scores, query.budget)  # fmt: skip
+        return analyse_view(a, query.rank)
+
+    return await run_heavy(work)
+
+
+def analyse_view(a: Analysis, rank: str) -> AnalyseView:
+    eg = a.endgame
+    return AnalyseView(
+        total=a.total,
+        phase=a.phase,
+        coach=COACH_SPEC,
+        moves=_advice_rows(a.state, a.moves, a.weights, a.phase, a.best),
+        board=a.state.board_rows(),
+        rack=a.state.tiles.rack_text(a.rack),
+        rank=rank,  # type: ignore[arg-type]
+        scores=list(a.state.scores),
+        tracking=None if a.tracking is None else tracking_view(a.tracking),
+        phonies=[
+            PhonyView(word=w, squares=[Square(row=r, col=c) for r, c in sq]) for w, sq in a.phonies
+        ],
+        endgame=None
+        if eg is None
+        else EndgameView(
+            best_move=typed(eg.best_move),
+            spread=eg.value,
+            exact=eg.exact,
+            depth=eg.depth,
+            nodes=eg.nodes,
+            seconds=round(eg.seconds, 2),
+            line=[typed(m) for m in eg.pv],
+        ),
+        budget=a.budget,
+    )
+
+
+MAX_GCG_CHARS = 60_000
+"""Largest GCG text the page sends (the request body limit is 64 KiB; a game with notes is
+about 5,000 characters)."""
+
+
+class OpenGcg(BaseModel):
+    """A GCG game record to replay, and optionally the turn to open in the assistant."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    tiles: TilesName = "english"
+    lexicon: LexiconChoice = "builtin"
+    text: str = Field(min_length=1, max_length=MAX_GCG_CHARS, description="the GCG text")
+    at: int | None = Field(None, ge=1, le=1000, description="the turn to open (1 = the first)")
+    top: int = Field(10, ge=1, le=MAX_TOP)
+    budget: float = Field(DEFAULT_THINK, ge=THINK_RANGE[0], le=THINK_RANGE[1])
+
+
+class RecordTurn(BaseModel):
+    player: int = Field(ge=0, le=1)
+    nick: str
+    rack: str
+    text: str = Field(description="the turn in the CLI's notation")
+    kind: str
+    points: int
+    total: int
+    opens: bool = Field(description="the turn was played from a position the assistant opens")
+
+
+class Review(BaseModel):
+    turn: int = Field(ge=1)
+    recorded: str = Field(description="the recorded move in the CLI's notation")
+    recorded_row: AdviceRow | None = Field(
+        None, description="the recorded move as the coach values it (none: not a move the word "
+        "list allows, or not a placement)",
+    )  # fmt: skip
+    recorded_phonies: list[str] = Field(description="words of the recorded move the list lacks")
+    analysis: AnalyseView
+
+
+class GcgView(BaseModel):
+    players: list[str]
+    totals: list[int]
+    turns: list[RecordTurn]
+    review: Review | None = None
+
+
+@router.post("/gcg")
+async def open_gcg(query: OpenGcg, request: Request) -> GcgView:
+    """Replay a GCG record (every move laid and scored, the totals checked; a problem is
+    refused naming its line); with ``at``, the position of that turn in the assistant, the
+    recorded move beside the coach's best."""
+
+    def work() -> GcgView:
+        entry = _entry(request, query.tiles, query.lexicon)
+        with entry.lock:
+            game = read_gcg(query.text, entry.lexicon)
+        turns = [
+            RecordTurn(player=t.player, nick=t.nick, rack=t.rack, text=t.text, kind=t.kind,
+                       points=t.points, total=t.total,
+                       opens=t.state is not None and t.kind in ("move", "exchange", "pass"))
+            for t in game.turns
+        ]  # fmt: skip
+        view = GcgView(players=game.nicks, totals=game.totals, turns=turns)
+        if query.at is None:
+            return view
+        if query.at > len(game.turns) or not turns[query.at - 1].opens:
+            raise InvalidStateError(
+                f"turn {query.at} cannot be opened: the record has {len(game.turns)} turns, and "
+                "only moves, exchanges and passes are played from a position"
+            )
+        turn = game.turns[query.at - 1]
+        state = game.position_at(query.at - 1)
+        a = analyse(entry, write_position(state), None, query.top, "value", None, None,
+                    query.budget)  # fmt: skip
+        row = None
+        bad: list[str] = []
+        action: Placement | Exchange | Pass | None
+        if turn.move is not None:
+            action = turn.move
+            bad = phonies(a.state, turn.move)
+        elif turn.kind == "exchange" and not turn.tiles.isdigit():
+            action = Exchange(turn.tiles)
+        elif turn.kind == "pass":
+            action = PASS
+        else:
+            action = None
+        if action is not None and not bad:
+            coach = make_coach(a.state.tiles.name)
+            with entry.lock:
+                cand = coach.candidate(a.state, action)
+            if cand is not None:
+                row = _advice_rows(a.state, [cand], a.weights, a.phase, a.best)[0]
+        view.review = Review(turn=query.at, recorded=turn.text, recorded_row=row,
+                             recorded_phonies=bad, analysis=analyse_view(a, "value"))  # fmt: skip
+        return view
 
     return await run_heavy(work)

@@ -274,13 +274,15 @@ def test_the_closing_phase_goes_to_the_endgame_solver(monkeypatch) -> None:  # t
     closing = ScrabbleState(LEX, s.board, s.racks, (0,) * len(s.bag), s.scores, turn=30,
                             bingos=(0, 0))  # fmt: skip
     calls = []
+    walls: list[float | None] = []
 
     class Result:
         best_move = PASS
 
     class EndgameSolver:  # one per agent, kept between the moves of an endgame
-        def solve(self, state, time_limit, node_limit):  # type: ignore[no-untyped-def]
+        def solve(self, state, time_limit, node_limit, wall_limit=None):  # type: ignore[no-untyped-def]
             calls.append((time_limit, node_limit))
+            walls.append(wall_limit)
             return Result()
 
     fake = types.ModuleType("stratagem.games.scrabble.endgame")
@@ -297,6 +299,12 @@ def test_the_closing_phase_goes_to_the_endgame_solver(monkeypatch) -> None:  # t
     off = HeuristicAgent(TS, SOURCE_WEIGHTS, endgame=False)
     assert off.act(closing, rng) is not PASS  # its own weights: a placement scores
     assert len(calls) == 2
+    # no wall clock in matches; a person waiting sets the player's thinking budget
+    assert walls == [None] * 3
+    waited = EquityAgent(TS)
+    waited.think_seconds = 2.5
+    assert waited.act(closing, rng) is PASS and walls[-1] == 2.5
+    calls.pop()
     assert HeuristicAgent(TS, SOURCE_WEIGHTS).act(s, rng) is not PASS  # not the closing phase
     assert len(calls) == 2
 

@@ -154,12 +154,28 @@ def solve_command(
     rules: PigRules,
     as_json: JsonOpt = False,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Solve from scratch.")] = False,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            help=f"Also solve the exact best reply to this fixed strategy: {STRATEGIES}.",
+        ),
+    ] = None,
 ) -> None:
-    """Solve the optimal strategy; print P(0,0,0), the states, the sweeps and the time."""
+    """Solve the optimal strategy; print P(0,0,0), the states, the sweeps and the time.
+
+    With ``--against SPEC``, also the best reply to that fixed opponent: its chance of
+    winning moving first and second, beside the optimum's against the same opponent.
+    """
+    if against is not None:
+        from stratagem.games.pig.reply import check_size
+
+        check_size(rules)  # before any work
+        opponent = _policy_agent(rules, against)
     start = time.perf_counter()
     sol = solve(rules, use_cache=not no_cache)
     seconds = time.perf_counter() - start
-    result = {
+    result: dict[str, Any] = {
         "rules": _rules_json(rules),
         "p_start": sol.p_start,
         "states": sol.num_states,
@@ -168,6 +184,8 @@ def solve_command(
         "seconds": seconds,
         "cached": sol.cached,
     }
+    if against is not None:
+        result["against"] = _reply_json(sol, opponent, show_progress=not as_json)
     if as_json:
         typer.echo(json.dumps(result))
         return
@@ -181,6 +199,44 @@ def solve_command(
         f"{sol.num_states:,} states, {sol.sweeps:,} pair sweeps (at most {sol.max_sweeps} for "
         f"one pair), {how} in {seconds:.3f} s"
     )
+    if against is not None:
+        _print_reply(result["against"])
+
+
+def _reply_json(sol: PigSolution, opponent: RuleAgent | OptimalAgent, show_progress: bool) -> Any:
+    """The best reply to ``opponent`` beside the optimum's chances against it."""
+    from stratagem.games.pig.reply import best_reply, compare_with_optimum, reply_states
+
+    err = Console(stderr=True, highlight=False)
+    show = show_progress and err.is_terminal
+
+    def report(done: float) -> None:
+        err.print(f"\r  best reply to {opponent.spec}: {100 * done:5.1f}%", end="")
+
+    reply = best_reply(sol.rules, opponent, progress=report if show else None)
+    if show:
+        err.print()
+    c = compare_with_optimum(reply, sol, opponent)
+    return {
+        "spec": opponent.spec,
+        "reply": {"first": c.reply_first, "second": c.reply_second, "coin": c.reply_coin},
+        "optimal": {"first": c.optimal_first, "second": c.optimal_second, "coin": c.optimal_coin},
+        "margin": {"first": c.margin_first, "second": c.margin_second, "coin": c.margin_coin},
+        "states": reply_states(sol.rules),
+        "sweeps": reply.sweeps,
+        "seconds": reply.seconds,
+    }
+
+
+def _print_reply(r: dict[str, Any]) -> None:
+    out.print(f"against {r['spec']}: P(win), the best reply vs the optimum (margin in points)")
+    for role in ("first", "second", "coin"):
+        label = {"first": "moving first ", "second": "moving second", "coin": "coin toss    "}[role]
+        out.print(
+            f"  {label} best reply {r['reply'][role]:.6f}   optimum {r['optimal'][role]:.6f}   "
+            f"margin {100 * r['margin'][role]:+.4f}"
+        )
+    out.print(f"  {r['states']:,} states, {r['sweeps']:,} pair sweeps in {r['seconds']:.3f} s")
 
 
 @app.command("value")

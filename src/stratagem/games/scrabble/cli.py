@@ -9,10 +9,11 @@ informal wordfreq-derived lexicon of the tile set is used.
 from __future__ import annotations
 
 import json
+import sys
 import warnings
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import numpy as np
 import typer
@@ -27,7 +28,7 @@ from stratagem.games.scrabble.board import empty_board
 from stratagem.games.scrabble.leaves import MAX_ROUNDS, MAX_SELF_PLAY_GAMES
 from stratagem.games.scrabble.lexicon import Lexicon, get_lexicon
 from stratagem.games.scrabble.movegen import move_generator
-from stratagem.games.scrabble.play import DEFAULT_AI
+from stratagem.games.scrabble.play import DEFAULT_AI, DEFAULT_THINK
 from stratagem.games.scrabble.position import POSITION_LIMIT, read_position
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.strategies import selfplay
@@ -71,8 +72,12 @@ def moves(
         str | None, typer.Option("--rack", help="Rack, ? for a blank (default: the file's).")
     ] = None,
     top: Annotated[
-        int, typer.Option("--top", min=1, max=10_000, help="How many moves to list, 1..10000.")
-    ] = 10,
+        str,
+        typer.Option(
+            "--top",
+            help="How many moves to list, 1..10000, or all (every placement, streamed).",
+        ),
+    ] = "10",
     lexicon: LexiconOpt = None,
     rules: RulesOpt = "english",
     tiles: TilesOpt = None,
@@ -98,6 +103,9 @@ def moves(
             "--player ranks the moves with --explain; without it moves are listed by score "
             "(add --explain, or leave out --player)"
         )
+    count = parse_top(top)
+    if count is None and explain:
+        raise StratagemError("--top all lists placements by score; with --explain give 1..10000")
     lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
     if position is not None:
         text = read_user_text(position, limit=POSITION_LIMIT, what="position file")
@@ -113,13 +121,15 @@ def moves(
         if rack is None:
             raise StratagemError("give --rack (or a --position file with racks)")
         rack_counts = lex.tiles.rack_counts(rack)
-    if top < 1:
-        raise StratagemError(f"--top must be at least 1, got {top}")
     if explain:
+        assert count is not None
         state = board if position is not None else None
-        _explain(lex, state, board_array, rack_counts, player or "heuristic", top, as_json)
+        _explain(lex, state, board_array, rack_counts, player or "heuristic", count, as_json)
         return
-    found = move_generator(lex).moves(board_array, rack_counts)[:top]
+    if count is None:
+        stream_moves(lex, board_array, rack_counts, as_json, sys.stdout)
+        return
+    found = move_generator(lex).moves(board_array, rack_counts)[:count]
     if as_json:
         out.print(json.dumps({"moves": [m.to_json() for m in found]}), soft_wrap=True)
         return
@@ -127,6 +137,56 @@ def moves(
         out.print("no placement: exchange or pass")
     for m in found:
         out.print(f"{m.score:>4}  {m.direction:<6} {m.row:>2},{m.col:<2}  {m}")
+
+
+MAX_TOP = 10_000
+"""Most moves ``--top N`` lists as rich output; ``--top all`` streams every one."""
+STREAM_CHUNK = 4096
+"""Lines written at once when streaming every placement."""
+
+
+def parse_top(text: str) -> int | None:
+    """``--top``: a count 1..:data:`MAX_TOP`, or ``all`` (``None``)."""
+    if text.strip().lower() == "all":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise StratagemError(f"--top takes a count 1..{MAX_TOP:,} or all, got {text!r}") from None
+    if not 1 <= value <= MAX_TOP:
+        raise StratagemError(f"--top must be 1..{MAX_TOP:,} or all, got {value}")
+    return value
+
+
+def stream_moves(
+    lex: Lexicon, board: np.ndarray, rack: np.ndarray, as_json: bool, sink: TextIO
+) -> int:
+    """Write every placement, highest score first, a chunk of lines at a time (a two-blank
+    rack has up to ~100,000: only a chunk of them is ever text at once); returns the count."""
+    from stratagem.games.scrabble.board import Placement
+
+    info, words = move_generator(lex).raw(board, rack)
+    order = np.argsort(-info[:, 4], kind="stable")
+    square = lex.tiles.square_text
+    if as_json:
+        sink.write('{"moves": [')
+    elif not len(order):
+        sink.write("no placement: exchange or pass\n")
+    for start in range(0, len(order), STREAM_CHUNK):
+        lines = []
+        for i, k in enumerate(order[start : start + STREAM_CHUNK], start):
+            row, col, down, length, score, _ = (int(x) for x in info[k])
+            word = "".join(square(int(x)) for x in words[k, :length])
+            m = Placement(row, col, not down, word, score)
+            if as_json:
+                lines.append(("," if i else "") + json.dumps(m.to_json()))
+            else:
+                lines.append(f"{m.score:>4}  {m.direction:<6} {m.row:>2},{m.col:<2}  {m}\n")
+        sink.write("".join(lines))
+        sink.flush()
+    if as_json:
+        sink.write("]}\n")
+    return len(order)
 
 
 def _explain(
@@ -237,15 +297,155 @@ def play(
     lexicon: LexiconOpt = None,
     rules: RulesOpt = "english",
     tiles: TilesOpt = None,
+    challenge: Annotated[
+        str,
+        typer.Option(
+            "--challenge",
+            help="Challenge rule: none (invalid words refused), single (a phony stands unless "
+            "challenged; c challenges), double (a wrong challenge loses a turn).",
+        ),
+    ] = "none",
+    think: Annotated[
+        float,
+        typer.Option("--think", help="Seconds the AI may think a move (0.1..600; the endgame)."),
+    ] = DEFAULT_THINK,
+    record: Annotated[
+        Path | None,
+        typer.Option("--record", help="Write the game's record here as GCG when it ends."),
+    ] = None,
 ) -> None:
     """Play against the AI in the terminal (type ? for the coach's best moves)."""
+    from stratagem.core.files import check_writable_target, write_atomic
     from stratagem.core.registry import make_agent
-    from stratagem.games.scrabble.play import play_terminal
+    from stratagem.games.scrabble.challenge import check_rule
+    from stratagem.games.scrabble.gcg import record_of_game, write_gcg
+    from stratagem.games.scrabble.play import GameEvent, play_terminal
 
+    check_rule(challenge)
+    if not 0.1 <= think <= 600:
+        raise StratagemError(f"--think takes 0.1 to 600 seconds, got {think}")
+    if record is not None:
+        check_writable_target(record, "record file")
     tile_name = tiles if tiles is not None else rules
     agent = make_agent("scrabble", tile_name, ai)  # before the word list is read
+    if hasattr(agent, "think_seconds"):
+        agent.think_seconds = think
     lex = _lexicon(lexicon, rules, tiles)
-    play_terminal(lex, np.random.default_rng(seed), human=1 if ai_first else 0, ai=agent)
+    human = 1 if ai_first else 0
+    events: list[GameEvent] = []
+    final = play_terminal(lex, np.random.default_rng(seed), human=human, ai=agent,
+                          challenge=challenge, record=events)  # fmt: skip
+    if record is not None and events:
+        end = final if final is not None else events[-1].state
+        nicks = ("you", "ai") if human == 0 else ("ai", "you")
+        game = record_of_game([(e.player, e.state, e.action) for e in events], end, nicks,
+                              note=f"stratagem, {lex.source}, challenge {challenge}")  # fmt: skip
+        write_atomic(record, write_gcg(game).encode())
+        out.print(f"wrote the game's record to {record}")
+
+
+@app.command("gcg")
+def gcg_cmd(
+    path: Annotated[Path, typer.Argument(help="A GCG game record (UTF-8, at most 256 KiB).")],
+    at: Annotated[
+        int | None,
+        typer.Option(
+            "--at",
+            help="Open the game at this turn (1..): the recorded move beside the coach's best.",
+        ),
+    ] = None,
+    export: Annotated[
+        Path | None, typer.Option("--export", help="Write the record back out as GCG here.")
+    ] = None,
+    lexicon: LexiconOpt = None,
+    rules: RulesOpt = "english",
+    tiles: TilesOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Replay a GCG game record: every move laid and scored, the totals checked; --at N shows
+    turn N with the coach's best moves beside the recorded one."""
+    from stratagem.core.files import check_writable_target, write_atomic
+    from stratagem.games.scrabble.gcg import GCG_LIMIT, read_gcg, write_gcg
+
+    if export is not None:
+        check_writable_target(export, "GCG file")
+        if export.resolve() == path.resolve():
+            raise StratagemError(f"--export {export} is the record read; name another file")
+    text = read_user_text(path, limit=GCG_LIMIT, what="GCG file")
+    lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
+    game = read_gcg(text, lex)
+    if at is not None and not 1 <= at <= len(game.turns):
+        raise StratagemError(f"--at takes a turn 1..{len(game.turns)}, got {at}")
+    if export is not None:
+        write_atomic(export, write_gcg(game).encode())
+    rows = review_turn(game, at - 1) if at is not None else None
+    if as_json:
+        payload: dict[str, object] = {
+            "players": game.nicks,
+            "totals": game.totals,
+            "turns": [
+                {
+                    "player": t.nick,
+                    "move": t.text,
+                    "points": t.points,
+                    "total": t.total,
+                    "rack": t.rack,
+                }
+                for t in game.turns
+            ],
+        }
+        if rows is not None:
+            payload["review"] = rows
+        out.print(json.dumps(payload), soft_wrap=True)
+        return
+    for i, t in enumerate(game.turns, 1):
+        out.print(f"{i:>3}. {t.nick:<10} {t.rack:<8} {t.text:<24} {t.points:>+5d} {t.total:>5}")
+    out.print(f"final: {game.nicks[0]} {game.totals[0]}, {game.nicks[1]} {game.totals[1]}")
+    if rows is not None:
+        assert at is not None
+        t = game.turns[at - 1]
+        out.print(f"turn {at}: {t.nick} with {t.rack} played {t.text} ({t.points:+d})")
+        out.print(f"  recorded: {rows['recorded']}")
+        best: list[dict[str, object]] = rows["best"]  # type: ignore[assignment]
+        for i, m in enumerate(best, 1):
+            out.print(f"  coach {i:>2}. {m['move']:<24} score {m['score']:>3}  "
+                      f"value {m['value']:6.1f}")  # fmt: skip
+    if export is not None:
+        out.print(f"wrote {export}")
+
+
+def review_turn(game: object, index: int, top: int = 5) -> dict[str, object]:
+    """Turn ``index`` of a read record beside the coach's ``top`` best moves (values in
+    points): ``{"recorded": text (value, behind), "best": [...]}``."""
+    from stratagem.games.scrabble.gcg import GameRecord
+    from stratagem.games.scrabble.heuristic import SCORE_WEIGHT, make_coach, phase_of
+    from stratagem.games.scrabble.play import typed
+
+    assert isinstance(game, GameRecord)
+    state = game.position_at(index)
+    turn = game.turns[index]
+    coach = make_coach(state.tiles.name)
+    table = coach.table(state)
+    cands, _ = coach.ranked(state, top, table)
+    weights = coach.weights_for(phase_of(state))
+    best = cands[0].value / SCORE_WEIGHT if cands else 0.0
+    rows = []
+    for c in cands:
+        value = float(c.features @ weights) / SCORE_WEIGHT + c.closing
+        score = c.action.score if hasattr(c.action, "score") else 0
+        rows.append({"move": typed(c.action), "score": score, "value": round(value, 2)})
+    recorded = turn.text
+    if turn.move is not None:
+        mine = coach.candidate(state, turn.move, table)
+        if mine is None:
+            recorded += " (not in the word list: a phony, or another dictionary's word)"
+        else:
+            value = float(mine.features @ weights) / SCORE_WEIGHT + mine.closing
+            recorded += (
+                f" score {turn.move.score}, value {value:.1f}, {best - value:.1f} "
+                "behind the coach's best"
+            )
+    return {"recorded": recorded, "best": rows}
 
 
 @app.command("learn-leaves")

@@ -167,6 +167,7 @@ class _Search:
         self._allocate(_POOL, _TMP)
         self.cpu = 0.0
         self.progress: Callable[[int, int], None] | None = None
+        self.wall_deadline: float | None = None  # time.monotonic() at which to stop
 
     def _allocate(self, pool: int, tmp: int) -> None:
         self.tmp_info = np.zeros((tmp, _kernels.INFO_FIELDS), dtype=np.int32)
@@ -355,6 +356,9 @@ class _Search:
                 used = self.cpu + clock() - began
                 if deadline is not None and used > deadline:
                     stop[0] = 1
+                if (deadline is not None and self.wall_deadline is not None
+                        and time.monotonic() > self.wall_deadline):  # fmt: skip
+                    stop[0] = 1  # a person waits: the clock on the wall, not the CPU's
                 if report is not None and time.monotonic() >= next_report:
                     next_report = time.monotonic() + PROGRESS_EVERY
                     report(min(int(used), total), total)
@@ -440,6 +444,7 @@ def solve_endgame(
     max_depth: int = MAX_DEPTH,
     node_limit: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    wall_limit: float | None = None,
 ) -> EndgameResult:
     """Search the endgame of ``state`` (bag empty, two players) for the player to move,
     with a fresh transposition table (:class:`EndgameSolver` keeps one between the
@@ -455,11 +460,13 @@ def solve_endgame(
     limit may not. ``progress(done, total)``, when given, is called about every
     :data:`PROGRESS_EVERY` seconds while the search runs, with the CPU seconds used
     and the time limit (whole seconds); an exception it raises (Ctrl-C) stops the
-    search and propagates.
+    search and propagates. ``wall_limit`` (seconds on the wall clock, > 0) bounds the
+    search for someone who waits for it (the web page): a busy machine then gets less
+    CPU time, and the deepest iteration finished within it answers.
     """
     return EndgameSolver().solve(
         state, time_limit=time_limit, max_depth=max_depth, node_limit=node_limit,
-        progress=progress,
+        progress=progress, wall_limit=wall_limit,
     )  # fmt: skip
 
 
@@ -506,9 +513,15 @@ class EndgameSolver:
         max_depth: int = MAX_DEPTH,
         node_limit: int | None = None,
         progress: Callable[[int, int], None] | None = None,
+        wall_limit: float | None = None,
     ) -> EndgameResult:
         """As :func:`solve_endgame`, reusing the table of the previous call when it can."""
+        began = time.monotonic()
         check_endgame(state)
+        if wall_limit is not None and not (wall_limit > 0 and np.isfinite(wall_limit)):
+            raise InvalidStateError(
+                f"wall_limit must be a positive number of seconds, got {wall_limit}"
+            )
         if not (time_limit > 0 and np.isfinite(time_limit)):
             raise InvalidStateError(
                 f"time_limit must be a positive number of seconds, got {time_limit}"
@@ -530,10 +543,12 @@ class EndgameSolver:
             search = _Search(state)
         self._keep(search)
         search.progress = progress
+        search.wall_deadline = None if wall_limit is None else began + wall_limit
         try:
             return self._deepen(state, search, time_limit, max_depth, int(node_limit or 0), start)
         finally:
             search.progress = None
+            search.wall_deadline = None
 
     @staticmethod
     def _deepen(
@@ -567,6 +582,8 @@ class EndgameSolver:
                 (value, exact, best), depth = proof
                 break
             if search.cpu > time_limit or (limit and search.counters[0] >= limit):
+                break
+            if search.wall_deadline is not None and time.monotonic() > search.wall_deadline:
                 break
         move = _find(state, best)
         assert move is not None, "the search's best move is not among the legal moves"

@@ -491,9 +491,10 @@ second. A node limit, unlike a time limit, plays the same move on any machine an
 load, so seeded matches repeat exactly."""
 ENDGAME_SECONDS = 120.0
 """A time limit behind the node limit, for a machine far slower than expected."""
-PLAY_ENDGAME_NODES = 100_000
+PLAY_ENDGAME_NODES = 3_000_000
 """Node limit of the endgame search of an opponent a person waits for (the web page, the
-terminal game): well under a second a move."""
+terminal game), as in the matches; the game's thinking budget (``think_seconds``, 5 s by
+default) stops it sooner on the wall clock, and the deepest search finished by then plays."""
 COACH_SPEC = "equity:endgame=off"
 """The coach of the web page and the terminal game: the equity player's own values (score +
 leave; in the closing phase, score + going out - tiles kept), one evaluation with its terms."""
@@ -503,7 +504,12 @@ class _Player:
     evaluator: Evaluator
     endgame: bool
     endgame_nodes: int = ENDGAME_NODES
+    think_seconds: float | None = None
+    """Wall-clock seconds the endgame search may take a move (None: the node limit alone);
+    set by a page or a terminal game where a person waits for the reply."""
     _solver: Any = None
+    last_endgame: Any = None
+    """The last endgame search's result (best move, spread, exact or not), for the UI."""
 
     def _endgame_move(self, state: ScrabbleState) -> Action | None:
         """The exact endgame solver's move (two players), its table kept between the moves
@@ -515,8 +521,10 @@ class _Player:
 
             self._solver = EndgameSolver()
         result = self._solver.solve(
-            state, time_limit=ENDGAME_SECONDS, node_limit=self.endgame_nodes
-        )
+            state, time_limit=ENDGAME_SECONDS, node_limit=self.endgame_nodes,
+            wall_limit=self.think_seconds,
+        )  # fmt: skip
+        self.last_endgame = result
         move: Action = result.best_move
         return move
 

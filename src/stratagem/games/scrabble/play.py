@@ -11,7 +11,8 @@ moves the coach says what it gave up against its own best.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import NoReturn
 
 import numpy as np
@@ -29,6 +30,14 @@ from stratagem.games.scrabble.board import (
     parse_coordinate,
     score_tiles,
 )
+from stratagem.games.scrabble.challenge import (
+    RULE_HELP,
+    ChallengeOutcome,
+    ChallengeWindow,
+    ai_challenges,
+    check_rule,
+    lay_word,
+)
 from stratagem.games.scrabble.heuristic import (
     PLAY_ENDGAME_NODES,
     SCORE_WEIGHT,
@@ -39,10 +48,14 @@ from stratagem.games.scrabble.heuristic import (
 )
 from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.state import PASS, Exchange, Pass, ScrabbleState
+from stratagem.games.scrabble.tracking import track_state
 
 DEFAULT_AI = f"equity:nodes={PLAY_ENDGAME_NODES}"
 """The opponent unless another is asked for: the equity player with the endgame search."""
 COACH_TOP = 10
+DEFAULT_THINK = 5.0
+"""Seconds the AI may think a move where a person waits (its endgame search stops then and
+plays the best it has found)."""
 
 HELP = (
     "moves: 8H WORD (across) or H8 WORD (down), the whole word with letters on the board; "
@@ -155,6 +168,31 @@ def coach_lines(coach: EquityAgent, state: ScrabbleState, top: int = COACH_TOP) 
     return lines
 
 
+def end_adjustments(final: ScrabbleState, logged: Sequence[int]) -> list[tuple[int, str, int]]:
+    """The end-of-game rack adjustments: ``(player, text, points)`` for each player whose final
+    score differs from the points of their moves (``logged``), e.g. ``(1, "tiles left EQ",
+    -11)``; a move log of the moves' scores and these lines adds up to the final scores."""
+    out = []
+    for p in range(final.num_players):
+        delta = final.scores[p] - logged[p]
+        if delta == 0:
+            continue
+        rack = final.rack_text(p)
+        if rack:
+            out.append((p, f"tiles left {rack}", delta))
+        else:
+            others = "".join(final.rack_text(q) for q in range(final.num_players) if q != p)
+            out.append((p, f"went out: the others' tiles {others}", delta))
+    return out
+
+
+def tracking_lines(state: ScrabbleState, player: int) -> list[str]:
+    """The unseen tiles from ``player``'s seat, for the terminal."""
+    t = track_state(state, player)
+    head = "unseen (the AI's rack" + (")" if t.bag == 0 else " + the bag)")
+    return [f"{head}: {t.grid() or '-'}", "  " + t.summary()]
+
+
 def play_terminal(
     lexicon: Lexicon,
     rng: np.random.Generator,
@@ -162,23 +200,48 @@ def play_terminal(
     read: Callable[[str], str] = bounded_input,
     write: Callable[[str], None] = print,
     ai: Agent | None = None,
+    challenge: str = "none",
+    record: list[GameEvent] | None = None,
 ) -> ScrabbleState | None:
-    """Play one game against ``ai`` (default :data:`DEFAULT_AI`) with the coach; returns the
-    final state, ``None`` if abandoned."""
+    """Play one game against ``ai`` (default :data:`DEFAULT_AI`) with the coach, under the
+    ``challenge`` rule (:mod:`.challenge`); returns the final state, ``None`` if abandoned.
+    ``record``, when given, receives the game's events (for a GCG record: :mod:`.gcg`)."""
+    check_rule(challenge)
     if ai is None:
         ai = make_agent("scrabble", lexicon.tiles.name, DEFAULT_AI)
+        ai.think_seconds = DEFAULT_THINK  # type: ignore[attr-defined]
     coach = make_coach(lexicon.tiles.name)
     state = ScrabbleState.new(lexicon, 2)
-    write(f"Scrabble ({lexicon.tiles.name}, {lexicon.source}). {HELP}.")
+    events: list[GameEvent] = record if record is not None else []
+    window: ChallengeWindow | None = None
+    write(f"Scrabble ({lexicon.tiles.name}, {lexicon.source}; challenge rule {challenge}: "
+          f"{RULE_HELP[challenge]}). {HELP}" + ("; c challenges the AI's last word." if
+                                                 challenge != "none" else "."))  # fmt: skip
+    logged = [0, 0]  # the points of each player's moves that stand
     while not state.is_terminal():
         if state.current_player < 0:
             state = state.apply(state.sample_chance(rng))
             continue
         player = state.current_player
         if player != human:
+            budget = getattr(ai, "think_seconds", None)
+            if budget is not None and state.bag_size() == 0:
+                write(f"AI thinks (the endgame search, up to {budget:g} s)...")
             action = ai.act(state, rng)
+            assert isinstance(action, (Placement, Exchange, Pass))
+            searched = getattr(ai, "last_endgame", None)
+            if searched is not None:
+                ai.last_endgame = None  # type: ignore[attr-defined]
+                write(f"  {'proved' if searched.exact else 'best found'}: "
+                      f"{searched.depth} plies, {searched.nodes:,} nodes")  # fmt: skip
             write(f"AI plays {action}")
-            state = state.apply(action)
+            events.append(GameEvent(player, state, action))
+            logged[player] += action.score if isinstance(action, Placement) else 0
+            after = state.apply(action)
+            window = None
+            if isinstance(action, Placement) and challenge != "none":
+                window = ChallengeWindow(state, action, after, challenge)
+            state = after
             continue
         write("")
         write(draw_board(state))
@@ -186,6 +249,8 @@ def play_terminal(
             f"score: you {state.scores[human]}, AI {state.scores[1 - human]}; "
             f"bag {state.bag_size()} tiles"
         )
+        for line in tracking_lines(state, human):
+            write(line)
         while True:
             try:
                 text = read(f"your rack {state.rack_text()} > ")
@@ -204,22 +269,88 @@ def play_terminal(
                 for line in coach_lines(coach, state):
                     write(line)
                 continue
+            if cmd.lower() in ("c", "challenge"):
+                if window is None or window.outcome is not None:
+                    why = ("this game has no challenges (rule none)" if challenge == "none"
+                           else "there is no word of the AI's to challenge now")  # fmt: skip
+                    write(f"  not allowed: {why}")
+                    continue
+                moved = window.mover
+                state = window.settle(state)
+                assert window.outcome is not None
+                write(f"  challenge: {window.outcome.text}")
+                if window.outcome.phony:
+                    logged[moved] -= window.move.score
+                events.append(GameEvent(human, state, Challenge(window.outcome, moved)))
+                if window.outcome.lost_turn == human or state.current_player != human:
+                    break
+                continue
             try:
-                action = parse_move(cmd, state)
+                action = read_human_move(cmd, state, challenge)
                 verdict = judge(coach, state, action)
-                state = state.apply(action)
+                before = state
+                state = (state.place_unchecked(action) if isinstance(action, Placement)
+                         else state.apply(action))  # fmt: skip
             except StratagemError as exc:
                 write(f"  not allowed: {exc}")
                 continue
+            events.append(GameEvent(human, before, action))
+            logged[human] += action.score if isinstance(action, Placement) else 0
+            window = None
             if verdict is None or verdict[0] < 0.05:
-                write(f"you play {action}; the coach agrees")
+                write(f"you play {action}; the coach agrees" if verdict is not None
+                      else f"you play {action}")  # fmt: skip
             else:
                 behind, best = verdict
                 write(f"you play {action}; the coach gives up {behind:.1f} against {best}")
+            if isinstance(action, Placement) and challenge != "none":
+                mine = ChallengeWindow(before, action, state, challenge)
+                if ai_challenges(mine):
+                    state = mine.settle(state)
+                    assert mine.outcome is not None
+                    write(f"  the AI challenges: {mine.outcome.text}")
+                    events.append(GameEvent(1 - human, state, Challenge(mine.outcome, human)))
+                    logged[human] -= action.score
             break
     write("")
     write(draw_board(state))
+    for p, text, points in end_adjustments(state, logged):
+        who = "you" if p == human else "AI"
+        write(f"end of game: {who}, {text} ({points:+d})")
     you, them = state.scores[human], state.scores[1 - human]
     write(f"final score: you {you}, AI {them}")
     write("you win!" if you > them else ("a draw." if you == them else "the AI wins."))
     return state
+
+
+def read_human_move(text: str, state: ScrabbleState, challenge: str) -> Placement | Exchange | Pass:
+    """:func:`parse_move`; under a challenge rule a placement whose words the lexicon lacks
+    is allowed too (a phony: it stands unless challenged)."""
+    try:
+        return parse_move(text, state)
+    except IllegalActionError:
+        words = text.split()
+        if challenge == "none" or len(words) != 2 or words[0].lower() in ("x", "exchange"):
+            raise
+        return lay_word(state, words[0], words[1])
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A challenge made in a game (for the record): what it decided, whose move it was."""
+
+    outcome: ChallengeOutcome
+    mover: int
+
+    def __str__(self) -> str:
+        return f"challenge: {self.outcome.text}"
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    """One turn of a game for its record: who, the position it was played from (or, for a
+    :class:`Challenge`, the position after it), and what."""
+
+    player: int
+    state: ScrabbleState
+    action: Placement | Exchange | Pass | Challenge

@@ -264,11 +264,19 @@ class ScrabbleState:
             racks=tuple(racks), bag=tuple(bag), drawer=drawer, player=player, returned=()
         )
 
-    def _place(self, move: Placement) -> ScrabbleState:
+    def place_unchecked(self, move: Placement) -> ScrabbleState:
+        """Play ``move`` whatever its words: a phony, as a challenge rule lets a player try
+        (it stands unless challenged; :mod:`.challenge`). Every other rule still holds
+        (squares, rack, score)."""
+        if self.finished or self.drawer >= 0:
+            raise IllegalActionError("a placement is played at a player's turn")
+        return self._place(move, words_checked=False)
+
+    def _place(self, move: Placement, words_checked: bool = True) -> ScrabbleState:
         board = self.board_array.copy()  # the cached array belongs to this state
         checked = self._check_fast(move, board)
         if checked is None:
-            placed, rack, score = self._check(move, board)
+            placed, rack, score = self._check(move, board, words_checked)
         else:
             placed, rack, score = checked
         if score != move.score:
@@ -284,7 +292,7 @@ class ScrabbleState:
         return state._end_turn(racks, score, scoring=score > 0)
 
     def _check(
-        self, move: Placement, board: np.ndarray
+        self, move: Placement, board: np.ndarray, words_checked: bool = True
     ) -> tuple[list[tuple[int, int, int]], list[int], int]:
         """The new tiles, the rack after them and the score, by the plain Python rules;
         the first rule broken raises and is named."""
@@ -300,7 +308,8 @@ class ScrabbleState:
                     f"{move.word} at {coordinate(move.row, move.col, move.across)} needs {what} "
                     f"that rack {self.rack_text()} does not hold"
                 )
-        score, _ = score_tiles(board, placed, tiles, self.lexicon.__contains__)
+        is_word = self.lexicon.__contains__ if words_checked else None
+        score, _ = score_tiles(board, placed, tiles, is_word)
         return placed, rack, score
 
     def _check_fast(

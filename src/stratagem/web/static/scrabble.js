@@ -24,6 +24,31 @@ function letterValue(ts, ch) {
 
 const coordinate = (r, c, across) => (across ? `${r + 1}${COLS[c]}` : `${COLS[c]}${r + 1}`);
 
+/** The unseen tiles (the opponent's rack + the bag) into `grid`, a summary into `summary`. */
+function drawTracking(grid, summary, where, t, opponent) {
+  grid.replaceChildren(...t.by_letter.map((x) => el("span", {
+    class: x.unseen ? "" : "gone", title: `${x.letter === "?" ? "blank" : x.letter}: ${x.unseen} of ${x.total} unseen`,
+  }, `${x.letter}${x.unseen}`)));
+  where.textContent = t.bag ? `(${opponent}'s rack + the bag)` : `(the bag is empty: ${opponent}'s rack)`;
+  summary.textContent = `${t.unseen_total} unseen: bag ${t.bag}, ${opponent} ${t.opponent_tiles}; `
+    + `vowels ${t.vowels}, consonants ${t.consonants}, blanks ${t.blanks}`;
+}
+
+/** A progress bar that fills over `seconds` while a request waits (the AI's or the assistant's budget). */
+function thinking(label, seconds) {
+  const bar = $("think-progress");
+  const started = Date.now();
+  bar.classList.remove("hidden");
+  const tick = () => {
+    const secs = (Date.now() - started) / 1000;
+    $("think-bar").style.width = `${Math.min(100, (100 * secs) / seconds)}%`;
+    label(secs);
+  };
+  tick();
+  const timer = setInterval(tick, 200);
+  return () => { clearInterval(timer); bar.classList.add("hidden"); $("think-bar").style.width = "0"; };
+}
+
 // --- the board ----------------------------------------------------------------------------
 
 /**
@@ -155,15 +180,34 @@ function drawPlay() {
   $("ai-score").textContent = String(game.ai_score);
   $("bag").textContent = String(game.bag);
   $("ai-tiles").textContent = String(game.ai_rack_size);
-  $("status").textContent = busy ? "The AI is thinking…" : game.finished ? game.result : game.your_turn ? "Your move" : game.result;
+  if (!busy) $("status").textContent = game.finished ? game.result : game.your_turn ? "Your move" : game.result;
   $("status").className = game.finished ? (game.your_score > game.ai_score ? "good" : game.your_score < game.ai_score ? "bad" : "") : "";
   $("lexicon-label").textContent = `${game.tiles}, ${game.lexicon}; AI: ${game.ai}`;
   for (const id of ["play-move", "clear", "pass", "hint", "move"]) $(id).disabled = !game.your_turn || busy;
+  $("challenge-btn").classList.toggle("hidden", game.challenge === "none");
+  $("challenge-btn").disabled = !game.can_challenge || busy;
+  $("rules-line").textContent = `Challenges: ${game.challenge} (${game.challenge_help}). The AI thinks up to ${game.think} s a move.`;
+  $("thought").textContent = game.thought ? `The AI's ${game.thought}.` : "";
+  drawTracking($("unseen"), $("tracking-summary"), $("tracking-where"), game.tracking, "the AI");
+  $("save-gcg").href = `${API}/${game.id}/gcg`;
   const log = $("history");
+  const who = (t) => (t.by === "ai" ? "AI" : "You");
+  let n = 0;
+  const line = (t) => {
+    if (t.kind === "challenge") return el("div", { class: "verdict " + (t.by === "ai" ? "ai" : "mine") }, `${who(t)} challenged: ${t.text}`);
+    if (t.kind === "end") return el("div", { class: "end " + (t.by === "ai" ? "ai" : "mine") }, `End: ${who(t)}, ${t.text} (${t.score > 0 ? "+" : t.score < 0 ? "−" : ""}${Math.abs(t.score)})`);
+    n += 1;
+    const scored = t.text.startsWith("exchange") || t.text === "pass" ? "" : ` (+${t.score})`;
+    return el("div", { class: (t.by === "ai" ? "ai" : "mine") + (t.withdrawn ? " withdrawn" : "") },
+      `${n}. ${who(t)}: ${t.text}${scored}` + (t.withdrawn ? " — taken back" : ""),
+      t.best ? el("span", { class: "coach small" }, ` coach: ${fmt(-t.behind)}, best ${t.best}`) : "");
+  };
   if (!game.history.length) log.replaceChildren(el("span", { class: "muted" }, "—"));
-  else log.replaceChildren(...game.history.map((t, i) => el("div", { class: t.by === "ai" ? "ai" : "mine" },
-    `${i + 1}. ${t.by === "ai" ? "AI" : "You"}: ${t.text}` + (t.text.startsWith("exchange") || t.text === "pass" ? "" : ` (+${t.score})`),
-    t.best ? el("span", { class: "coach small" }, ` coach: ${fmt(-t.behind)}, best ${t.best}`) : "")));
+  else {
+    const rows = game.history.map(line);
+    if (game.finished) rows.push(el("div", { class: "end" }, `Totals: you ${game.your_score}, AI ${game.ai_score}`));
+    log.replaceChildren(...rows);
+  }
   log.scrollTop = log.scrollHeight;
 }
 
@@ -221,7 +265,8 @@ async function newGame(event) {
   const show = setTimeout(() => loading.classList.remove("hidden"), 400);
   $("new-game").disabled = true;
   try {
-    const body = { tiles: $("tiles").value, lexicon: $("lexicon").value, ai: $("ai").value, ai_first: $("ai-first").checked };
+    const body = { tiles: $("tiles").value, lexicon: $("lexicon").value, ai: $("ai").value, ai_first: $("ai-first").checked,
+      challenge: $("challenge").value, think: Number($("think").value) };
     await tileSet(body.tiles);
     game = await api(`${API}/new`, { body });
     writeState({ mode: "play", game: game.id });
@@ -239,21 +284,37 @@ async function newGame(event) {
   $("move").focus();
 }
 
-async function playMove(text) {
-  if (!game || busy || !text.trim()) return;
+/** Send a request that makes the AI move, with its thinking shown against its budget. */
+async function aiTurn(path, body) {
   busy = true;
+  const stop = thinking((secs) => { $("status").textContent = `The AI is thinking… ${secs.toFixed(0)} s (up to ${game.think} s)`; }, game.think);
   drawPlay();
   try {
-    game = await api(`${API}/${game.id}/act`, { body: { move: text.trim() } });
-    resetMove();
-    $("hint-panel").classList.add("hidden");
+    game = await api(`${API}/${game.id}/${path}`, body ? { body } : { method: "POST" });
+    return true;
   } catch {
-    // the banner says why; the tiles stay where they were
+    return false; // the banner says why; the tiles stay where they were
   } finally {
     busy = false;
+    stop();
+  }
+}
+
+async function playMove(text) {
+  if (!game || busy || !text.trim()) return;
+  if (await aiTurn("act", { move: text.trim() })) {
+    resetMove();
+    $("hint-panel").classList.add("hidden");
   }
   drawPlay();
   if (game.your_turn) $("move").focus();
+}
+
+async function challengeLast() {
+  if (!game || busy || !game.can_challenge) return;
+  await aiTurn("challenge", null);
+  resetMove();
+  drawPlay();
 }
 
 /** A signed number to one decimal, with a true minus sign; -0.04 reads 0.0. */
@@ -301,6 +362,7 @@ async function startPlay() {
   $("clear").addEventListener("click", () => { resetMove(); drawPlay(); });
   $("pass").addEventListener("click", () => playMove("pass"));
   $("hint").addEventListener("click", showHint);
+  $("challenge-btn").addEventListener("click", challengeLast);
   // Enter plays the tiles laid by clicks, Escape takes them back (focus is not in a field then).
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
@@ -347,6 +409,9 @@ function setSquare(r, c, ch) {
 function drawAssistant() {
   const ts = tileSets[$("a-tiles").value];
   const marks = new Map();
+  if (results && results.phonies) {
+    for (const p of results.phonies) for (const sq of p.squares) marks.set(`${sq.row},${sq.col}`, { cls: "phony" });
+  }
   if (shown !== null && results) {
     for (const t of results.moves[shown].tiles) marks.set(`${t.row},${t.col}`, { letter: t.letter, cls: "preview" });
   }
@@ -376,22 +441,57 @@ function positionText() {
   return `board:\n${editor.rows.join("\n")}\n`;
 }
 
+/** The assistant's extra inputs: the scores, the unseen tiles (if typed), the budget. */
+function extras() {
+  const out = { budget: Number($("a-budget").value) };
+  const mine = Number($("a-my-score").value || 0);
+  const theirs = Number($("a-their-score").value || 0);
+  if (mine || theirs) out.scores = [mine, theirs];
+  const unseen = $("a-unseen").value.trim();
+  if (unseen) out.unseen = unseen;
+  return out;
+}
+
+/** A request that may search up to `budget` seconds, its time shown in the note. */
+async function searching(budget, request) {
+  const started = Date.now();
+  const tick = () => {
+    const secs = (Date.now() - started) / 1000;
+    $("a-note").textContent = `Searching… ${secs.toFixed(0)} s (up to ${budget} s; the first use of a word list builds it: seconds to a minute, then it is cached)`;
+  };
+  tick();
+  const timer = setInterval(tick, 250);
+  try {
+    return await request();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 async function analyse(body) {
   $("a-find").disabled = true;
-  $("a-note").textContent = "Searching… (the first use of a word list builds it: seconds to a minute, then it is cached)";
   try {
-    results = await api(`${API}/analyse`, { body });
+    results = await searching(body.budget || 5, () => api(`${API}/analyse`, { body }));
   } catch (e) {
     $("a-note").textContent = e.message;
     return false;
   } finally {
     $("a-find").disabled = false;
   }
+  recorded = null;
+  showAnalysis();
+  return true;
+}
+
+function showAnalysis() {
   editor.rows = results.board;
   $("a-rack").value = results.rack;
+  if (results.scores && results.scores.length >= 2) {
+    $("a-my-score").value = String(results.scores[0]);
+    $("a-their-score").value = String(results.scores[1]);
+  }
   shown = null;
   drawResults();
-  return true;
 }
 
 function drawResults() {
@@ -404,6 +504,7 @@ function drawResults() {
     : `No placement for ${results.rack || "an empty rack"} on this board.`;
   $("a-leave-head").textContent = closing ? "end" : "leave";
   $("a-why").textContent = shown !== null && results.moves[shown] ? results.moves[shown].why : "";
+  drawExtras();
   $("a-table").querySelector("tbody").replaceChildren(...results.moves.map((m, i) => el("tr", {
     class: "clickable" + (i === shown ? " selected" : "") + (m.behind === 0 ? " best" : ""), tabindex: "0",
     title: m.why, onclick: () => showResult(i), onkeydown: (e) => { if (e.key === "Enter") showResult(i); },
@@ -412,6 +513,33 @@ function drawResults() {
   el("td", { class: "num" }, m.value.toFixed(1)), el("td", { class: "num" }, m.behind === 0 ? "best" : fmt(-m.behind)))));
   drawAssistant();
   saveAssistantState();
+}
+
+let recorded = null; // the recorded move of a GCG turn opened in the assistant
+
+function drawExtras() {
+  const t = results.tracking;
+  $("a-tracking-panel").classList.toggle("hidden", !t);
+  if (t) drawTracking($("a-unseen-grid"), $("a-tracking-summary"), $("a-tracking-where"), t, "the opponent");
+  $("a-phonies").textContent = results.phonies && results.phonies.length
+    ? `Not in the word list (marked on the board): ${results.phonies.map((p) => p.word).join(", ")}` : "";
+  const eg = results.endgame;
+  $("a-endgame-panel").classList.toggle("hidden", !eg);
+  if (eg) {
+    $("a-endgame").textContent = `The bag is empty and the opponent's tiles are known: ${eg.best_move}, final spread `
+      + `${eg.spread > 0 ? "+" : ""}${eg.spread} for you (${eg.exact ? "proved to the end" : `best found in ${results.budget} s, searched ${eg.depth} ${eg.depth === 1 ? "ply" : "plies"} ahead`}). `
+      + `Line: ${eg.line.join(", ")}.`;
+  }
+  const box = $("a-recorded");
+  box.classList.toggle("hidden", !recorded);
+  if (recorded) {
+    const row = recorded.recorded_row;
+    const verdict = recorded.recorded_phonies.length
+      ? `not in the word list (${recorded.recorded_phonies.join(", ")}): the coach cannot value it`
+      : row ? `score ${row.score}, value ${row.value.toFixed(1)}, ${row.behind === 0 ? "the coach's best" : `${fmt(-row.behind)} against the coach's best ${results.moves[0].move}`}`
+        : "not valued by the coach";
+    box.replaceChildren(el("strong", {}, `Turn ${recorded.turn}, recorded: ${recorded.recorded}`), ` — ${verdict}`);
+  }
 }
 
 function showResult(i) {
@@ -423,7 +551,47 @@ async function findMoves(event) {
   event?.preventDefault();
   const rack = $("a-rack").value.trim();
   await analyse({ tiles: $("a-tiles").value, lexicon: $("a-lexicon").value, position: positionText(),
-    rack, top: Number($("a-top").value), rank: $("a-rank").value });
+    rack, top: Number($("a-top").value), rank: $("a-rank").value, ...extras() });
+}
+
+// --- game records (GCG) ---------------------------------------------------------------------
+
+const MAX_GCG_CHARS = 60000;
+let record = null; // the text of the record opened
+
+async function openRecord(at) {
+  const text = record;
+  if (!text) return;
+  if (text.length > MAX_GCG_CHARS) {
+    $("gcg-note").textContent = `This record is ${text.length} characters; the page opens records of up to ${MAX_GCG_CHARS}.`;
+    return;
+  }
+  const body = { tiles: $("a-tiles").value, lexicon: $("a-lexicon").value, text, top: Number($("a-top").value), budget: Number($("a-budget").value) };
+  if (at) body.at = at;
+  let view;
+  try {
+    view = await searching(body.budget, () => api(`${API}/gcg`, { body }));
+  } catch (e) {
+    $("gcg-note").textContent = e.message;
+    $("a-note").textContent = "";
+    return;
+  }
+  $("gcg-note").textContent = `${view.players[0]} ${view.totals[0]}, ${view.players[1]} ${view.totals[1]}: ${view.turns.length} turns replayed. Click a turn to open it.`;
+  $("gcg-turns-box").classList.remove("hidden");
+  $("gcg-turns").querySelector("tbody").replaceChildren(...view.turns.map((t, i) => el("tr", {
+    class: (t.opens ? "clickable" : "muted") + (at === i + 1 ? " selected" : ""), tabindex: t.opens ? "0" : "-1",
+    dataset: { turn: String(i + 1) },
+    onclick: t.opens ? () => openRecord(i + 1) : null,
+    onkeydown: t.opens ? (e) => { if (e.key === "Enter") openRecord(i + 1); } : null,
+  }, el("td", { class: "num" }, String(i + 1)), el("td", {}, t.nick), el("td", {}, t.rack),
+  el("td", {}, t.text), el("td", { class: "num" }, (t.points > 0 ? "+" : "") + t.points), el("td", { class: "num" }, String(t.total)))));
+  if (view.review) {
+    results = view.review.analysis;
+    recorded = view.review;
+    showAnalysis();
+  } else {
+    $("a-note").textContent = "The record is open: click a turn to see its position, the recorded move and the coach's best.";
+  }
 }
 
 function onEditorKey(e) {
@@ -492,7 +660,25 @@ async function startAssistant() {
   $("a-lexicon").addEventListener("change", () => saveAssistantState());
   $("a-load").addEventListener("click", async () => {
     const text = $("a-text").value;
-    await analyse({ tiles: $("a-tiles").value, lexicon: $("a-lexicon").value, position: text, top: Number($("a-top").value), rank: $("a-rank").value });
+    await analyse({ tiles: $("a-tiles").value, lexicon: $("a-lexicon").value, position: text, top: Number($("a-top").value), rank: $("a-rank").value, budget: Number($("a-budget").value) });
+  });
+  $("gcg-open").addEventListener("click", () => { record = $("gcg-text").value; openRecord(null); });
+  $("gcg-file").addEventListener("change", async () => {
+    const file = $("gcg-file").files[0];
+    if (!file) return;
+    if (file.size > MAX_GCG_CHARS) {
+      $("gcg-note").textContent = `${file.name} is ${file.size} bytes; the page opens records of up to ${MAX_GCG_CHARS} (a game is about 5,000).`;
+      return;
+    }
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    try {
+      record = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      $("gcg-note").textContent = `${file.name} is not UTF-8 text: save the record as UTF-8 and open it again.`;
+      return;
+    }
+    $("gcg-text").value = record;
+    openRecord(null);
   });
   $("share").addEventListener("click", (e) => {
     e.preventDefault();

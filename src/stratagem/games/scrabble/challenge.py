@@ -1,0 +1,216 @@
+"""Challenges: the rule that decides what happens to a word the lexicon lacks.
+
+Three rules, as clubs and tournaments play them:
+
+- ``none``: an invalid word is refused when it is laid (the program's rule
+  until now: no phony can stand);
+- ``single``: any word may be laid; it stands unless the next player
+  challenges it. A challenged phony is taken back and its player loses the
+  turn (the tiles return to the rack, no score). A challenge of good words
+  costs nothing;
+- ``double``: as single, and a challenge of good words costs the challenger
+  the turn.
+
+A challenge is made at once, by the next player, before their own move: the
+window closes when they move. :class:`ChallengeWindow` is that window, kept
+by whatever runs the game (the terminal game, the web page).
+
+>>> from stratagem.games.scrabble.lexicon import Lexicon
+>>> from stratagem.games.scrabble.position import read_position
+>>> from stratagem.games.scrabble.tiles import tile_set
+>>> lex = Lexicon.from_words(["cat", "at"], tile_set("english"))
+>>> rows = ["." * 15] * 15
+>>> s = read_position("racks: CTAXQZE ABCDEFG\\nboard:\\n" + "\\n".join(rows), lex)
+>>> move = lay_word(s, "8H", "CTA")
+>>> str(move), phonies(s, move)
+('8H CTA 10', ['CTA'])
+>>> window = ChallengeWindow(s, move, s.place_unchecked(move), "double")
+>>> after = window.settle(window.after)
+>>> after.racks == s.apply(PASS).racks, window.outcome.phony
+(True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stratagem.core.errors import IllegalActionError, InvalidRulesError
+from stratagem.games.scrabble.board import Placement, new_tiles, parse_coordinate, score_tiles
+from stratagem.games.scrabble.state import PASS, ScrabbleState
+from stratagem.games.scrabble.tiles import BLANK_FLAG
+
+CHALLENGE_RULES = ("none", "single", "double")
+"""The challenge rules, the default first."""
+
+RULE_HELP = {
+    "none": "invalid words are refused",
+    "single": "a phony stands unless challenged; a challenged phony is taken back, turn lost",
+    "double": "as single, and a challenge of good words loses the challenger a turn",
+}
+
+
+def check_rule(rule: str) -> str:
+    """``rule`` if it is one of :data:`CHALLENGE_RULES`; otherwise refuse, naming them."""
+    if rule not in CHALLENGE_RULES:
+        raise InvalidRulesError(
+            f"unknown challenge rule {rule!r}; the rules are: {', '.join(CHALLENGE_RULES)}"
+        )
+    return rule
+
+
+def words_formed(state: ScrabbleState, move: Placement) -> list[str]:
+    """The words ``move`` makes on ``state``'s board (the main word first), upper case."""
+    board = state.board_array
+    placed = new_tiles(board, move, state.tiles)
+    _, words = score_tiles(board, placed, state.tiles, None)
+    return [w.upper() for w in words]
+
+
+def phonies(state: ScrabbleState, move: Placement) -> list[str]:
+    """The words ``move`` makes that the lexicon lacks (empty: the move is good)."""
+    return [w for w in words_formed(state, move) if w not in state.lexicon]
+
+
+def lay_word(state: ScrabbleState, coordinate: str, typed: str) -> Placement:
+    """The placement of ``typed`` at ``coordinate`` (the CLI's notation) whatever its words,
+    scored by the board's rules, with the rack's natural tiles first and blanks for the rest
+    (in a mixed-case word, lower case = blank as typed). Squares and rack are checked; the
+    words are not (under a challenge rule the opponent judges them)."""
+    row, col, across = parse_coordinate(coordinate)
+    tiles = state.tiles
+    for ch in typed:
+        if tiles.letter_index(ch) is None:
+            raise IllegalActionError(
+                f"{ch!r} is not a letter of the {tiles.name} tiles ({''.join(tiles.letters)})"
+            )
+    mixed = typed != typed.upper() and typed != typed.lower()
+    board = state.board_array
+    probe = Placement(row, col, across, typed if mixed else typed.upper(), 0)
+    laid = new_tiles(board, probe, tiles)
+    if not mixed:
+        # natural tiles where the rack has them, blanks for the rest
+        rack = list(state.racks[state.player])
+        squares = {(r, c) for r, c, _ in laid}
+        chars = []
+        for (r, c), ch in zip(probe.squares(), probe.word):
+            if (r, c) in squares:
+                i = tiles.index[ch]
+                if rack[i] > 0:
+                    rack[i] -= 1
+                else:
+                    ch = ch.lower()
+            chars.append(ch)
+        probe = Placement(row, col, across, "".join(chars), 0)
+        laid = new_tiles(board, probe, tiles)
+    score, _ = score_tiles(board, laid, tiles, None)
+    move = Placement(row, col, across, probe.word, score)
+    state.place_unchecked(move)  # the rack's check names a missing tile
+    return move
+
+
+@dataclass(frozen=True)
+class ChallengeOutcome:
+    """What a challenge decided: the phonies found (none: the words are good), who lost a
+    turn (the mover whose phony came off, the challenger of good words under double, or
+    nobody), and a sentence for the player."""
+
+    words: tuple[str, ...]
+    phony_words: tuple[str, ...]
+    lost_turn: int | None
+    text: str
+
+    @property
+    def phony(self) -> bool:
+        return bool(self.phony_words)
+
+
+@dataclass
+class ChallengeWindow:
+    """The last placement, open to a challenge by the next player until they move.
+
+    ``before`` is the position the placement was played from (the mover to move), ``after``
+    the position right after it (before the mover draws)."""
+
+    before: ScrabbleState
+    move: Placement
+    after: ScrabbleState
+    rule: str
+    outcome: ChallengeOutcome | None = None
+
+    @property
+    def mover(self) -> int:
+        return self.before.player
+
+    def settle(self, current: ScrabbleState) -> ScrabbleState:
+        """Challenge the placement; ``current`` is the game now (the challenger to move, the
+        mover's tiles drawn or not). Returns the game after the challenge."""
+        check_rule(self.rule)
+        if self.rule == "none":
+            raise IllegalActionError(
+                "this game has no challenges (rule none: invalid words are refused when laid)"
+            )
+        if self.outcome is not None:
+            raise IllegalActionError(f"{self.move} was challenged already")
+        if current.is_terminal() and current is not self.after:
+            raise IllegalActionError("the game is over; no challenge")
+        challenger = 1 - self.mover if current.num_players == 2 else current.player
+        if current.current_player >= 0 and current.player != challenger:
+            raise IllegalActionError("only the next player may challenge, before moving")
+        words = tuple(words_formed(self.before, self.move))
+        bad = tuple(w for w in words if w not in self.before.lexicon)
+        if bad:
+            text = (
+                f"{', '.join(bad)} not in the word list: {self.move.word} is taken back and "
+                "the turn lost"
+            )
+            self.outcome = ChallengeOutcome(words, bad, self.mover, text)
+            return self.before.apply(PASS)
+        verb = "is" if len(words) == 1 else "are"
+        if current.is_terminal():  # the challenged move went out: good words end the game
+            text = f"{', '.join(words)} {verb} good: the game is over"
+            self.outcome = ChallengeOutcome(words, (), None, text)
+            return current
+        if self.rule == "double":
+            if current.current_player != challenger:
+                raise IllegalActionError("the challenger must be to move to lose the turn")
+            text = (
+                f"{', '.join(words)} {'is' if len(words) == 1 else 'are'} good: the "
+                "challenge loses a turn (double challenge)"
+            )
+            self.outcome = ChallengeOutcome(words, (), challenger, text)
+            return current.apply(PASS)
+        text = (
+            f"{', '.join(words)} {'is' if len(words) == 1 else 'are'} good: no penalty "
+            "(single challenge)"
+        )
+        self.outcome = ChallengeOutcome(words, (), None, text)
+        return current
+
+
+def ai_challenges(window: ChallengeWindow) -> bool:
+    """The AI's choice: challenge exactly when the placement makes a phony (it knows the
+    lexicon, so it never challenges good words)."""
+    return window.rule != "none" and bool(phonies(window.before, window.move))
+
+
+def board_phonies(state: ScrabbleState) -> list[tuple[str, list[tuple[int, int]]]]:
+    """The words on the board the lexicon lacks, each with its squares (a phony that stood,
+    or a word of another dictionary): what a board pasted into the assistant flags."""
+    board = state.board_array
+    tiles = state.tiles
+    out = []
+    for down in (False, True):
+        grid = board.T if down else board
+        for i, line in enumerate(grid):
+            run: list[int] = []
+            for j, code in enumerate([*line.tolist(), -1]):
+                if code >= 0:
+                    run.append(j)
+                    continue
+                if len(run) >= 2:
+                    word = "".join(tiles.letters[int(line[k]) & ~BLANK_FLAG] for k in run)
+                    if word not in state.lexicon:
+                        squares = [(k, i) if down else (i, k) for k in run]
+                        out.append((word, squares))
+                run = []
+    return out
