@@ -343,7 +343,10 @@ def main() -> int:
                 time.sleep(0.3)
         # warm-up: tables solved/loaded and kernels compiled before the clock starts
         # the coach needs only the solved table (not the 1 GB remaining-score tables)
-        httpx.post(f"{base}/api/yahtzee/tables/yahtzee?remaining=false", timeout=600)
+        while any(state in ("waiting", "warming") for state in  # engines compiled at start
+                  httpx.get(f"{base}/api/games", timeout=10).json().get("engines", {}).values()):
+            time.sleep(1)
+        httpx.post(f"{base}/api/yahtzee/tables/yahtzee", json={"remaining": False}, timeout=600)
         warm = httpx.post(f"{base}/api/yahtzee/games", json={"seed": 0}, timeout=600).json()
         httpx.get(f"{base}/api/yahtzee/games/{warm['id']}/advice", timeout=600)
         warm = httpx.post(f"{base}/api/pig/games", json={"seed": 0}, timeout=600).json()

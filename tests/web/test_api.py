@@ -133,7 +133,7 @@ def test_pig_refuses_bad_variants_and_holding_at_zero(client: TestClient) -> Non
 def test_sessions_are_bounded_per_game() -> None:
     client = TestClient(create_app(max_sessions=2, tables="off"))
     ids = [client.post("/api/pig/games", json={"seed": i}).json()["id"] for i in range(3)]
-    assert client.get(f"/api/pig/games/{ids[0]}").status_code == 404
+    assert client.get(f"/api/pig/games/{ids[0]}").status_code == 410  # evicted, and it says so
     assert client.get(f"/api/pig/games/{ids[2]}").status_code == 200
 
 

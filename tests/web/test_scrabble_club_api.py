@@ -72,7 +72,7 @@ def test_double_challenge_a_phony_comes_off_and_a_wrong_challenge_loses_a_turn(
     game = new(client, seed=8, ai="greedy", challenge="double")
     sid = game["id"]
     assert game["challenge"] == "double" and not game["can_challenge"]
-    early = client.post(f"{API}/{sid}/challenge")  # nothing of the AI's to challenge yet
+    early = client.post(f"{API}/{sid}/challenge", json={})  # nothing of the AI's to challenge yet
     assert early.status_code == 400 and "no word to challenge" in early.json()["detail"]
     phony = a_phony(game["rack"])
     game = client.post(f"{API}/{sid}/act", json={"move": f"8H {phony}"}).json()
@@ -82,7 +82,7 @@ def test_double_challenge_a_phony_comes_off_and_a_wrong_challenge_loses_a_turn(
     assert verdict["by"] == "ai" and "taken back" in verdict["text"]
     assert game["your_turn"] and game["can_challenge"]  # the AI moved after the take-back
     ai_moves = sum(t["by"] == "ai" and t["kind"] == "move" for t in game["history"])
-    game = client.post(f"{API}/{sid}/challenge").json()
+    game = client.post(f"{API}/{sid}/challenge", json={}).json()
     verdicts = [t for t in game["history"] if t["kind"] == "challenge"]
     assert len(verdicts) == 2 and verdicts[1]["by"] == "you"
     assert "good: the challenge loses a turn" in verdicts[1]["text"]
@@ -105,7 +105,7 @@ def test_no_challenges_and_no_phonies_under_the_rule_none(client: TestClient) ->
     sid = game["id"]
     refused = client.post(f"{API}/{sid}/act", json={"move": f"8H {a_phony(game['rack'])}"})
     assert refused.status_code == 400
-    no = client.post(f"{API}/{sid}/challenge")
+    no = client.post(f"{API}/{sid}/challenge", json={})
     assert no.status_code == 400 and "no challenges" in no.json()["detail"]
     assert client.post(f"{API}/new", json={"challenge": "triple"}).status_code == 422
 

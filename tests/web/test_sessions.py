@@ -41,7 +41,7 @@ def test_idle_sessions_expire() -> None:
     clock.now = 18
     assert store.get(sid) == "x"
     clock.now = 28.5
-    with pytest.raises(SessionNotFound, match="expired or never existed"):
+    with pytest.raises(SessionNotFound, match="expired: it was idle for more than 10 s"):
         store.get(sid)
     assert len(store) == 0
 

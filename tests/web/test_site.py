@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from stratagem.web.app import GAMES, create_app
@@ -30,7 +31,7 @@ def test_unknown_page_is_a_json_404(client: TestClient) -> None:
 
 def test_oversized_body_is_refused_with_413() -> None:
     client = TestClient(create_app(max_body_bytes=100))
-    response = client.post("/api/games", content=b"x" * 1000)
+    response = client.post("/api/pig/games", content=b"x" * 1000)
     assert response.status_code == 413
     assert "100 bytes" in response.json()["detail"]
 
@@ -40,3 +41,18 @@ def test_start_page_in_the_browser(page: Any, screenshot: Any) -> None:
     assert page.title() == "Stratagem"
     assert page.locator("#games section").count() == 4
     screenshot(page, "start")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("GET", "/api/scorefour/new", "POST"),  # not a malformed session id: a 405
+        ("PUT", "/api/pig/games/ses-0000000000000000", "GET"),
+        ("OPTIONS", "/api/yahtzee/tables/yahtzee", "GET, POST"),
+    ],
+)
+def test_a_method_the_path_does_not_take_is_405_naming_the_allowed(
+    method: str, path: str, allow: str
+) -> None:
+    r = TestClient(create_app(tables="off")).request(method, path)
+    assert r.status_code == 405 and r.headers["Allow"] == allow

@@ -23,15 +23,18 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import hashlib
 import json
 import os
 import tempfile
+import threading
 import time
 import warnings
 import zlib
-from collections.abc import Callable, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -43,6 +46,10 @@ from stratagem.core.files import write_atomic
 
 MAGIC = b"STRTGM1\n"
 ENV_VAR = "STRATAGEM_CACHE_DIR"
+MAX_BYTES_VAR = "STRATAGEM_CACHE_MAX_BYTES"
+DEFAULT_MAX_BYTES = 4 << 30
+"""The cache's size bound (4 GiB): one Yahtzee rule set's remaining-score tables take
+about 1.2 GB, a Pig variant up to 64 MB. ``$STRATAGEM_CACHE_MAX_BYTES`` overrides it."""
 T = TypeVar("T")
 
 
@@ -60,6 +67,25 @@ def user_cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("stratagem", appauthor=False))
 
 
+def default_max_bytes() -> int:
+    """``$STRATAGEM_CACHE_MAX_BYTES`` if set (bytes, or with a K/M/G suffix), else
+    :data:`DEFAULT_MAX_BYTES`."""
+    text = os.environ.get(MAX_BYTES_VAR, "").strip()
+    if not text:
+        return DEFAULT_MAX_BYTES
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1].upper(), 1)
+    digits = text[:-1] if scale > 1 else text
+    try:
+        value = int(digits) * scale
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise CacheError(
+            f"{MAX_BYTES_VAR} must be a size in bytes (e.g. 2G, 500M), not {text!r}"
+        )
+    return value
+
+
 def fingerprint(description: Mapping[str, object]) -> str:
     """A short stable hash of a JSON-able description of rules (key order ignored)."""
     canonical = json.dumps(description, sort_keys=True, separators=(",", ":"))
@@ -72,8 +98,62 @@ class TableCache:
     ``load_or_build(kind, key, version, build)`` returns ``(arrays, cache_hit)``.
     """
 
-    def __init__(self, directory: Path | None = None) -> None:
+    def __init__(self, directory: Path | None = None, max_bytes: int | None = None) -> None:
         self.directory = Path(directory) if directory is not None else default_cache_dir()
+        self.max_bytes = max_bytes if max_bytes is not None else default_max_bytes()
+        if self.max_bytes < 1:
+            raise CacheError(f"the cache's size bound must be at least 1 byte, got {max_bytes}")
+
+    def tables(self) -> list[Path]:
+        """The table files in the cache (both kinds), least recently used first."""
+        found = []
+        for pattern in ("*.tbl", "*.mtbl"):
+            for path in self.directory.glob(pattern):
+                try:
+                    found.append((path.stat().st_mtime, path))
+                except OSError:  # removed meanwhile
+                    continue
+        return [p for _, p in sorted(found)]
+
+    def nbytes(self) -> int:
+        """Bytes the cache's tables take."""
+        total = 0
+        for path in self.tables():
+            try:
+                total += path.stat().st_size
+            except OSError:
+                continue
+        return total
+
+    def trim(self, keep: Path | None = None) -> list[Path]:
+        """Delete the least recently used tables until the cache fits :attr:`max_bytes`;
+        ``keep`` (the table just written) goes last, only when it alone is too large.
+        Returns what was deleted."""
+        paths = self.tables()
+        sizes = {}
+        for p in paths:
+            try:
+                sizes[p] = p.stat().st_size
+            except OSError:
+                continue
+        total = sum(sizes.values())
+        order = [p for p in sizes if p != keep] + [p for p in sizes if p == keep]
+        removed = []
+        for path in order:
+            if total <= self.max_bytes:
+                break
+            try:
+                path.unlink()
+            except OSError:
+                continue
+            total -= sizes[path]
+            removed.append(path)
+        return removed
+
+    def _used(self, path: Path) -> None:
+        """Mark a table as recently used (its modification time orders eviction)."""
+        with contextlib.suppress(OSError):
+            os.utime(path)
 
     def path(self, kind: str, key: str, version: int) -> Path:
         """Where the table of this kind, rules fingerprint and format version lives."""
@@ -88,7 +168,9 @@ class TableCache:
             return None
         except OSError as exc:
             raise CacheError(f"cannot read cached table {path}: {exc}") from exc
-        return _decode(blob, path, expect={"kind": kind, "key": key, "version": version})
+        arrays = _decode(blob, path, expect={"kind": kind, "key": key, "version": version})
+        self._used(path)
+        return arrays
 
     def save(
         self,
@@ -103,6 +185,7 @@ class TableCache:
         blob = _encode(arrays, {"kind": kind, "key": key, "version": version, **(meta or {})})
         self.directory.mkdir(parents=True, exist_ok=True)
         write_atomic(path, blob)
+        self.trim(keep=path)
         return path
 
     def mapped_path(self, kind: str, key: str, version: int) -> Path:
@@ -114,7 +197,9 @@ class TableCache:
         :class:`CacheError` if its structure is corrupt."""
         path = self.mapped_path(kind, key, version)
         try:
-            return _open_mapped(path, {"kind": kind, "key": key, "version": version})
+            table = _open_mapped(path, {"kind": kind, "key": key, "version": version})
+            self._used(path)
+            return table
         except FileNotFoundError:
             return None
         except OSError as exc:
@@ -155,7 +240,10 @@ class TableCache:
         except BaseException:
             writer.abort()
             raise
-        return _open_mapped(path, {"kind": kind, "key": key, "version": version}), False
+        table = _open_mapped(path, {"kind": kind, "key": key, "version": version})
+        if path.parent == self.directory:
+            self.trim(keep=path)  # after opening: a table too large to keep stays mapped
+        return table, False
 
     def load_or_build(
         self,
@@ -479,3 +567,84 @@ def _open_mapped(path: Path, expect: Mapping[str, object]) -> MappedTable:
         raise corrupt(f"bad array entry: {exc}") from exc
     mapped = np.memmap(path, dtype=np.uint8, mode="c", shape=(size,))
     return MappedTable(path, header, mapped)
+
+
+class SolvedMemo:
+    """Solved tables kept in memory, shared by everyone who asks for the same rules.
+
+    Keyed by a rules fingerprint (or any hashable key), bounded in bytes: adding a table
+    drops the least recently used ones until the total fits ``max_bytes`` (a table larger
+    than the whole bound is returned but not kept). One solve per key at a time: a second
+    caller of a key being solved waits for the first and shares its table, so twenty web
+    sessions of one variant hold one table, not twenty.
+
+    >>> memo = SolvedMemo(max_bytes=100)
+    >>> a = memo.get_or_solve("a", lambda: np.zeros(10), nbytes=lambda t: t.nbytes)  # 80 bytes
+    >>> memo.get_or_solve("a", lambda: None) is a, memo.nbytes
+    (True, 80)
+    >>> b = memo.get_or_solve("b", lambda: np.zeros(5), nbytes=lambda t: t.nbytes)  # 40: a goes
+    >>> "a" in memo, "b" in memo, memo.nbytes
+    (False, True, 40)
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        if max_bytes < 1:
+            raise ValueError(f"max_bytes must be at least 1, got {max_bytes}")
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._solving: dict[Hashable, threading.Lock] = {}
+        self._lock = threading.Lock()
+        self.nbytes = 0
+        self.solves = 0
+
+    def __contains__(self, key: Hashable) -> bool:
+        with self._lock:
+            return key in self._items
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._items)
+
+    def get(self, key: Hashable) -> Any:
+        """The kept table of ``key`` (marked as recently used), or ``None``."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+            return found[0]
+
+    def get_or_solve(
+        self, key: Hashable, solve: Callable[[], T], nbytes: Callable[[T], int] | None = None
+    ) -> T:
+        """The table of ``key``: kept, or made by ``solve()`` once (concurrent callers of
+        the same key wait for it) and kept within the byte bound."""
+        found = self.get(key)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        with self._lock:
+            lock = self._solving.setdefault(key, threading.Lock())
+        with lock:
+            found = self.get(key)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+            table = solve()
+            self.solves += 1
+            size = int(nbytes(table)) if nbytes is not None else _nbytes(table)
+            with self._lock:
+                self._solving.pop(key, None)
+                if size <= self.max_bytes:
+                    while self._items and self.nbytes + size > self.max_bytes:
+                        _old, (_t, old_size) = self._items.popitem(last=False)
+                        self.nbytes -= old_size
+                    self._items[key] = (table, size)
+                    self.nbytes += size
+            return table
+
+
+def _nbytes(table: object) -> int:
+    """Bytes of the numpy arrays a table holds (its attributes, one level deep)."""
+    if isinstance(table, np.ndarray):
+        return int(table.nbytes)
+    fields = vars(table) if hasattr(table, "__dict__") else {}
+    return int(sum(v.nbytes for v in fields.values() if isinstance(v, np.ndarray)))

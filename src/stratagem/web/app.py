@@ -17,12 +17,24 @@ from typing import Any, Literal
 from fastapi import APIRouter, FastAPI, HTTPException
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from stratagem import __version__
 from stratagem.core.errors import StratagemError
-from stratagem.web.common import BodySizeLimit, Jobs, WebSettings, install_error_handlers
+from stratagem.core.tables import SolvedMemo
+from stratagem.web.common import (
+    BodySizeLimit,
+    Jobs,
+    MethodCheck,
+    RequestContext,
+    SameSiteOnly,
+    WebSettings,
+    add_session_links,
+    install_error_handlers,
+    make_pools,
+)
+from stratagem.web.warmup import WARMERS, Warmup
 
 GAMES = ("yahtzee", "pig", "scorefour", "scrabble")
 """Games whose API module ``stratagem.web.<game>`` is mounted when it exists."""
@@ -41,6 +53,10 @@ class Health(BaseModel):
     status: str
     version: str
     games: list[GameInfo]
+    engines: dict[str, Literal["waiting", "warming", "ready", "failed"]] = Field(
+        default_factory=dict,
+        description="start-up compilation of each game's engines (empty when not warmed)",
+    )
 
 
 def game_routers() -> dict[str, APIRouter]:
@@ -62,18 +78,28 @@ def create_app(
     max_body_bytes: int = 64 * 1024,
     max_mcts_sims: int = 20_000,
     tables: Literal["build", "cached", "off"] = "build",
+    warm_kernels: bool = False,
+    **limits: int,
 ) -> FastAPI:
     """The web app. ``lexicon`` is a server-side Scrabble word list (never a client's path);
-    ``tables`` says whether large tables are built, only loaded from the cache, or off."""
+    ``tables`` says whether large tables are built, only loaded from the cache, or off;
+    ``warm_kernels`` compiles (or loads) every game's numba kernels in a background thread
+    at start-up, and requests that need a kernel not yet ready answer 503 with a retry
+    time (``stratagem serve`` turns it on). ``limits`` override :class:`WebSettings`'
+    pool sizes and per-client limits (``heavy_threads=1``, ``sessions_per_client=5``...)."""
     if lexicon is not None:
         from stratagem.games.scrabble.lexicon import check_word_list
 
         lexicon = check_word_list(lexicon)  # a bad file fails at startup, not per request
     if tables not in ("build", "cached", "off"):
         raise StratagemError(f"tables must be build, cached or off, not {tables!r}")
+    known = set(WebSettings.__dataclass_fields__) - {"lexicon", "tables"}
+    for name in limits:
+        if name not in known:
+            raise StratagemError(f"unknown server limit {name!r}; known: {sorted(known)}")
     for name, value in (("max_sessions", max_sessions), ("max_body_bytes", max_body_bytes),
-                        ("max_mcts_sims", max_mcts_sims)):  # fmt: skip
-        if value < 1:
+                        ("max_mcts_sims", max_mcts_sims), *limits.items()):  # fmt: skip
+        if value < (0 if name in ("heavy_queue", "light_queue") else 1):
             raise StratagemError(f"{name} must be at least 1, got {value}")
     app = FastAPI(
         title="Stratagem",
@@ -91,22 +117,34 @@ def create_app(
         max_body_bytes=max_body_bytes,
         max_mcts_sims=max_mcts_sims,
         tables=tables,
+        **limits,
     )
     app.state.sessions = {}
+    app.state.pools = make_pools(app.state.settings)
+    app.state.solved = SolvedMemo(app.state.settings.solved_memo_bytes)
     app.state.jobs = Jobs()
     app.state.lock = threading.Lock()
     install_error_handlers(app)
+    app.add_middleware(SameSiteOnly)  # inside the size limit: an oversized body is a 413
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
+    app.state.warmup = Warmup()
+    app.add_middleware(RequestContext, pools=app.state.pools, warmup=app.state.warmup)
 
     routers = game_routers()
     for router in routers.values():
         app.include_router(router)
     games = [GameInfo(name=g, page=f"/{g}", api=f"/api/{g}") for g in routers]
+    if warm_kernels:
+        app.state.warmup.start(WARMERS, routers)
 
     @app.get("/api/games", tags=["site"])
     def list_games() -> Health:
-        """The games this server offers."""
-        return Health(status="ok", version=__version__, games=games)
+        """The games this server offers, and how far each game's engines are prepared."""
+        return Health(status="ok", version=__version__, games=games,
+                      engines=app.state.warmup.states())  # fmt: skip
+
+    app.add_middleware(MethodCheck, paths=lambda: {  # outermost: a 405 first
+        path: {m.upper() for m in ops} for path, ops in app.openapi()["paths"].items()})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -125,9 +163,18 @@ def create_app(
             raise HTTPException(404, f"no page /{page}; the start page is /")
         return FileResponse(path)
 
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = add_session_links(FastAPI.openapi(app))
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
     async def http_error(request: Any, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
-        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code)
+        # keep the error's headers (a 405 names the allowed methods in Allow)
+        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code,
+                            headers=exc.headers)  # fmt: skip
 
     app.add_exception_handler(StarletteHTTPException, http_error)
     return app

@@ -4,31 +4,46 @@ Any variant (goal, die faces, bust faces, a bust scores one, catch-up turn; a
 coin is a two-faced die) is solved exactly when a game starts
 (:func:`stratagem.games.pig.solver.solve`); the win probabilities, the hint
 and the strategy map come from that solution, so every number here is exact.
-Presets use the on-disk table cache; other variants are solved in memory
-(a few kept, least recently used dropped), so clients cannot fill the disk.
+Presets use the on-disk table cache; other variants are solved in memory only,
+so clients cannot fill the disk. Solved tables live in one memo per app, bounded
+in bytes and shared by every session; a variant whose table would exceed
+``max_pig_table_bytes`` is refused before any work, naming its size.
 """
 
 from __future__ import annotations
 
 import secrets
-import threading
-from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from functools import partial
+from typing import Annotated, Literal, TypeVar
 
 import numpy as np
 from fastapi import APIRouter, Path, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from stratagem.core.errors import IllegalActionError, StratagemError
 from stratagem.core.game import CHANCE
 from stratagem.core.registry import make_agent
+from stratagem.core.tables import SolvedMemo
 from stratagem.games.pig.rules import PRESETS, PigRules, preset
 from stratagem.games.pig.solver import PigSolution, Policy, solve, table_base
 from stratagem.games.pig.state import PigAction, PigState
 from stratagem.games.pig.strategies import OptimalAgent, RuleAgent
-from stratagem.web.common import ERROR_RESPONSES, run_heavy, sessions
-from stratagem.web.sessions import ID_PATTERN
+from stratagem.web.common import (
+    ERROR_RESPONSES,
+    Probability,
+    current_client,
+    in_session,
+    probability,
+    run_heavy,
+    run_light,
+    sessions,
+    settings,
+)
+from stratagem.web.sessions import ID_PATTERN, SessionStore
+
+T = TypeVar("T")
 
 router = APIRouter(prefix="/api/pig", tags=["pig"], responses=ERROR_RESPONSES)
 
@@ -38,46 +53,60 @@ MAX_GOAL = 200
 """Largest goal on the web (the solved table grows with goal**3)."""
 MAX_FACES = 20
 LOG_LENGTH = 60
-_CUSTOM_KEPT = 8
 
 
 # --- solutions ---------------------------------------------------------------------------
-
-_LOCK = threading.Lock()
-_PRESET_SOLUTIONS: dict[str, PigSolution] = {}
-_CUSTOM: OrderedDict[PigRules, PigSolution] = OrderedDict()
-_POLICIES: dict[tuple[PigRules, bool], Policy] = {}
+# One memo of solved variants per app (core.tables.SolvedMemo, bounded in bytes, least
+# recently used dropped), shared by every session: a session keeps its rules, not a table,
+# and asks the memo on every request (a variant dropped meanwhile is solved again).
 
 
-def solution_for(rules: PigRules) -> PigSolution:
-    """The solved variant (presets from the disk cache, others in memory)."""
-    with _LOCK:
-        if rules.name in PRESETS and PRESETS[rules.name] == rules:
-            found = _PRESET_SOLUTIONS.get(rules.name)
-            if found is None:
-                found = _PRESET_SOLUTIONS[rules.name] = solve(rules)
-            return found
-        found = _CUSTOM.get(rules)
-        if found is None:
-            found = _CUSTOM[rules] = solve(rules, use_cache=False)
-            while len(_CUSTOM) > _CUSTOM_KEPT:
-                _CUSTOM.popitem(last=False)
-        else:
-            _CUSTOM.move_to_end(rules)
-        return found
+def table_bytes(rules: PigRules) -> int:
+    """Bytes of the solved table of ``rules`` (float64 per state; two tables with a
+    catch-up turn), known before solving."""
+    return rules.num_states * 8 * (2 if rules.catch_up_turn else 1)
 
 
-def policy_for(sol: PigSolution, starter: bool) -> Policy:
-    key = (sol.rules, starter)
-    with _LOCK:
-        found = _POLICIES.get(key)
-    if found is None:
-        found = sol.policy(starter)
-        with _LOCK:
-            _POLICIES[key] = found
-            while len(_POLICIES) > 2 * _CUSTOM_KEPT + 8:
-                _POLICIES.pop(next(iter(_POLICIES)))
-    return found
+def _memo(request: Request) -> SolvedMemo:
+    memo: SolvedMemo = request.app.state.solved
+    return memo
+
+
+def check_size(request: Request, rules: PigRules) -> None:
+    """Refuse, before any work, a variant whose table exceeds the server's bound."""
+    need = table_bytes(rules)
+    limit = settings(request).max_pig_table_bytes
+    if need > limit:
+        raise StratagemError(
+            f"this variant's solved table would take about {need / 1e6:.0f} MB "
+            f"({rules.num_states:,} states{' x 2' if rules.catch_up_turn else ''}), over this "
+            f"server's limit of {limit / 1e6:.0f} MB: choose a smaller goal"
+        )
+
+
+def is_solved(request: Request, rules: PigRules) -> bool:
+    return ("pig", rules.fingerprint) in _memo(request)
+
+
+def solution_for(request: Request, rules: PigRules) -> PigSolution:
+    """The solved variant from the app's memo (presets through the disk cache, other
+    variants in memory only: clients cannot fill the disk)."""
+    check_size(request, rules)
+    preset_rules = rules.name in PRESETS and PRESETS[rules.name] == rules
+
+    def run() -> PigSolution:
+        return solve(rules) if preset_rules else solve(rules, use_cache=False)
+
+    return _memo(request).get_or_solve(
+        ("pig", rules.fingerprint), run, lambda _sol: table_bytes(rules)
+    )
+
+
+def policy_for(request: Request, sol: PigSolution, starter: bool) -> Policy:
+    return _memo(request).get_or_solve(
+        ("pig-policy", sol.rules.fingerprint, starter), lambda: sol.policy(starter),
+        lambda p: int(p.roll.nbytes + p.thresh.nbytes),
+    )  # fmt: skip
 
 
 # --- models ------------------------------------------------------------------------------
@@ -85,6 +114,8 @@ def policy_for(sol: PigSolution, starter: bool) -> Policy:
 
 class RulesIn(BaseModel):
     """A Pig variant: a preset, optionally changed (omitted fields keep the preset's)."""
+
+    model_config = ConfigDict(strict=True)  # 0 is not false, false is not 0
 
     preset: PresetName = "pig"
     goal: int | None = Field(None, ge=1, le=MAX_GOAL, description="points needed to win")
@@ -120,7 +151,7 @@ class RulesView(BaseModel):
     bust_scores_one: bool
     catch_up_turn: bool
     description: str
-    p_start: float = Field(ge=0, le=1, description="the starter's chance under optimal play")
+    p_start: Probability = Field(description="the starter's chance under optimal play")
 
 
 class NewGame(RulesIn):
@@ -131,6 +162,8 @@ class NewGame(RulesIn):
 
 
 class ActRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # 0 is not false, false is not 0
+
     action: Literal["roll", "hold"]
 
 
@@ -144,9 +177,9 @@ class Event(BaseModel):
 
 
 class Odds(BaseModel):
-    p_win: float = Field(ge=0, le=1, description="your chance to win, both playing optimally")
-    p_roll: float = Field(ge=0, le=1)
-    p_hold: float | None = Field(None, ge=0, le=1, description="null when holding is not allowed")
+    p_win: Probability = Field(description="your chance to win, both playing optimally")
+    p_roll: Probability
+    p_hold: Probability | None = Field(None, description="null when holding is not allowed")
     best: Literal["roll", "hold"]
 
 
@@ -162,7 +195,7 @@ class PigView(BaseModel):
     over: bool
     winner: Literal["you", "ai"] | None
     legal: list[str]
-    p_win: float | None = Field(None, ge=0, le=1, description="your chance before this decision")
+    p_win: Probability | None = Field(None, description="your chance before this decision")
     decisions: int
     given_away: float = Field(description="win probability your choices gave away")
     last_cost: float | None = None
@@ -192,10 +225,13 @@ class LegalView(BaseModel):
 
 @dataclass
 class PigGame:
+    """One game. It holds its rules, not the solved table: ``tables()`` asks the app's
+    shared memo (so twenty games of one variant share one table)."""
+
     rules: PigRules
-    solution: PigSolution
+    tables: Callable[[], PigSolution]
     opponent: str
-    ai: OptimalAgent | RuleAgent
+    rule_ai: RuleAgent | None
     human: int
     rng: np.random.Generator
     state: PigState = field(init=False)
@@ -206,6 +242,14 @@ class PigGame:
 
     def __post_init__(self) -> None:
         self.state = PigState.new(self.rules)
+
+    @property
+    def solution(self) -> PigSolution:
+        return self.tables()
+
+    @property
+    def ai(self) -> OptimalAgent | RuleAgent:
+        return self.rule_ai if self.rule_ai is not None else OptimalAgent(self.solution)
 
     def who(self, player: int) -> Literal["you", "ai"]:
         return "you" if player == self.human else "ai"
@@ -273,8 +317,9 @@ class PigGame:
         if state.is_terminal() or state.current_player != self.human:
             return None
         advice = {a.action: a.value for a in OptimalAgent(self.solution).advise(state)}
-        p_roll = advice[PigAction.ROLL]
+        p_roll = probability(advice[PigAction.ROLL])
         p_hold = advice.get(PigAction.HOLD)
+        p_hold = None if p_hold is None else probability(p_hold)
         best: Literal["roll", "hold"] = (
             "hold" if p_hold is not None and p_hold >= p_roll else "roll"
         )
@@ -286,7 +331,7 @@ def _rules_view(sol: PigSolution) -> RulesView:
     return RulesView(
         name=r.name, goal=r.goal, faces=r.faces, bust_faces=list(r.bust_faces),
         bust_scores_one=r.bust_scores_one, catch_up_turn=r.catch_up_turn,
-        description=r.describe(), p_start=sol.p_start,
+        description=r.describe(), p_start=probability(sol.p_start),
     )  # fmt: skip
 
 
@@ -319,20 +364,24 @@ def _view(sid: str, game: PigGame) -> PigView:
     )
 
 
-def _new_game(request: Request, body: NewGame) -> tuple[str, PigGame]:
+def _new_game(request: Request, body: NewGame, owner: str) -> tuple[str, PigGame]:
     rules = body.rules()
     if body.opponent == "hold" and body.hold_at > rules.goal:
         raise StratagemError(f"hold_at must be 1..{rules.goal} (the goal), got {body.hold_at}")
-    sol = solution_for(rules)
+    solution_for(request, rules)
     spec = {"optimal": "optimal", "hold": f"hold:{body.hold_at}", "keep-pace": "keep-pace"}[
         body.opponent
     ]
-    ai = make_agent("pig", rules, spec)
-    assert isinstance(ai, OptimalAgent | RuleAgent)  # the three opponents above
+    rule_ai = None
+    if spec != "optimal":  # the optimum is built from the shared table, never solved again
+        made = make_agent("pig", rules, spec)
+        assert isinstance(made, RuleAgent)  # hold and keep-pace
+        rule_ai = made
     seed = body.seed if body.seed is not None else secrets.randbits(63)
-    game = PigGame(rules, sol, spec, ai, 0 if body.you_start else 1, np.random.default_rng(seed))
+    game = PigGame(rules, partial(solution_for, request, rules), spec, rule_ai,
+                   0 if body.you_start else 1, np.random.default_rng(seed))  # fmt: skip
     game.advance()
-    return sessions(request, "pig").create(game), game
+    return sessions(request, "pig").create(game, owner=owner), game
 
 
 def _act(game: PigGame, action_text: str) -> None:
@@ -366,77 +415,102 @@ def _act(game: PigGame, action_text: str) -> None:
 # answered on the event loop; solving a variant and the map go to worker threads.
 
 
+async def _solving(request: Request, rules: PigRules, fn: Callable[[], T]) -> T:
+    """``fn()`` in the light pool when ``rules`` are solved already, else in the heavy
+    pool (a solve takes up to seconds); too large a variant is refused first."""
+    check_size(request, rules)
+    if is_solved(request, rules):
+        return await run_light(fn)
+    return await run_heavy(fn)
+
+
 @router.get("/presets")
-async def presets() -> list[RulesView]:
+async def presets(request: Request) -> list[RulesView]:
     """The named variants with the starter's optimal chance."""
 
     def run() -> list[RulesView]:
-        return [_rules_view(solution_for(r)) for r in PRESETS.values()]
+        return [_rules_view(solution_for(request, r)) for r in PRESETS.values()]
 
-    return await run_heavy(run)
+    return await run_light(run) if all(is_solved(request, r) for r in PRESETS.values()) \
+        else await run_heavy(run)
 
 
 @router.post("/rules")
-async def describe_rules(body: RulesIn) -> RulesView:
+async def describe_rules(request: Request, body: RulesIn) -> RulesView:
     """Check and solve a variant; its description and the starter's chance."""
-    return _rules_view(await run_heavy(solution_for, body.rules()))
+    rules = body.rules()
+    return _rules_view(await _solving(request, rules, lambda: solution_for(request, rules)))
 
 
 @router.post("/games")
 async def new_game(request: Request, body: NewGame) -> PigView:
     """Start a game against the optimum or a rule of thumb (the variant is solved first)."""
-    sid, game = await run_heavy(_new_game, request, body)
-    return _view(sid, game)
+    owner = current_client()
+    sid, game = await _solving(request, body.rules(), lambda: _new_game(request, body, owner))
+    return await run_light(_view, sid, game)
+
+
+def _store(request: Request) -> SessionStore:
+    return sessions(request, "pig")
 
 
 @router.get("/games/{sid}")
 async def game_state(request: Request, sid: SessionId) -> PigView:
-    game = sessions(request, "pig").get(sid, PigGame)
-    return _view(sid, game)
+    return await in_session(_store(request), sid, PigGame, lambda game: _view(sid, game))
 
 
 @router.get("/games/{sid}/legal")
 async def legal_actions(request: Request, sid: SessionId) -> LegalView:
-    game = sessions(request, "pig").get(sid, PigGame)
-    return LegalView(actions=_view(sid, game).legal)
+    return await in_session(
+        _store(request), sid, PigGame, lambda game: LegalView(actions=_view(sid, game).legal)
+    )
 
 
 @router.post("/games/{sid}/act")
 async def act(request: Request, sid: SessionId, body: ActRequest) -> PigView:
     """Roll or hold; the die is thrown and the AI plays until your next decision."""
-    with sessions(request, "pig").use(sid, PigGame) as game:
+
+    def run(game: PigGame) -> PigView:
         _act(game, body.action)
         return _view(sid, game)
+
+    return await in_session(_store(request), sid, PigGame, run)
 
 
 @router.get("/games/{sid}/advice")
 async def advice(request: Request, sid: SessionId) -> Odds:
     """The hint: your chance to win if you roll and if you hold (exact, optimal play after)."""
-    game = sessions(request, "pig").get(sid, PigGame)
-    odds = game.odds()
-    if odds is None:
-        raise IllegalActionError("there is no decision of yours to advise on now")
-    return odds
+
+    def run(game: PigGame) -> Odds:
+        odds = game.odds()
+        if odds is None:
+            raise IllegalActionError("there is no decision of yours to advise on now")
+        return odds
+
+    return await in_session(_store(request), sid, PigGame, run)
 
 
 @router.get("/games/{sid}/map")
-def strategy_map(request: Request, sid: SessionId) -> MapView:
+async def strategy_map(request: Request, sid: SessionId) -> MapView:
     """The optimal roll/hold map for the opponent's current score (and the AI's rule)."""
-    game = sessions(request, "pig").get(sid, PigGame)
+    return await in_session(_store(request), sid, PigGame, lambda g: _map(request, g))
+
+
+def _map(request: Request, game: PigGame) -> MapView:
     state = game.state
     g = game.rules.goal
     opp = min(state.scores[1 - game.human], g - 1)
     starter = game.human == 0
-    policy = policy_for(game.solution, starter)
+    policy = policy_for(request, game.solution, starter)
     base = table_base(g)
     roll = []
     for i in range(g):
         start = int(base[i]) + opp * (g - i)
         roll.append([int(x) for x in policy.roll[start : start + g - i]])
     rule = None
-    if isinstance(game.ai, RuleAgent):
+    if game.rule_ai is not None:
         me = np.arange(g, dtype=np.int64)
-        rule = [int(x) for x in game.ai.hold_at(me, np.full(g, opp, dtype=np.int64))]
+        rule = [int(x) for x in game.rule_ai.hold_at(me, np.full(g, opp, dtype=np.int64))]
     mine = state.scores[game.human]
     return MapView(
         goal=g,

@@ -33,6 +33,7 @@ from stratagem.games.scorefour.players import MinimaxAgent, move_qualities
 from stratagem.games.scorefour.search import Minimax, value_text
 from stratagem.games.scorefour.state import DRAW, ScoreFourState
 from stratagem.web.common import ERROR_RESPONSES, in_session, new_session, sessions
+from stratagem.web.common import Probability as UnitInterval  # a fraction: rounding clipped
 from stratagem.web.sessions import ID_PATTERN, SessionStore
 
 MAX_MINIMAX_DEPTH = 12
@@ -237,8 +238,8 @@ class MoveView(BaseModel):
     action: str = Field(description="the peg, e.g. b3")
     cell: int = Field(ge=0, le=63, description="level * 16 + peg")
     by_ai: bool
-    quality: float | None = Field(
-        None, ge=0, le=1, description="f: 1 = the player's best move by one-ply evaluation"
+    quality: UnitInterval | None = Field(
+        None, description="f: 1 = the player's best move by one-ply evaluation"
     )
     rank: int | None = Field(None, ge=1, le=16, description="rank of the move by f (1 = best)")
     of: int | None = Field(None, ge=1, le=16, description="legal moves at the time")
@@ -261,11 +262,11 @@ class GameView(BaseModel):
     result: str
     winning_cells: list[int]
     history: list[MoveView]
-    skill: float | None = Field(
-        None, ge=0, le=1, description="the decision-analysis AI's estimate of your skill"
+    skill: UnitInterval | None = Field(
+        None, description="the decision-analysis AI's estimate of your skill"
     )
     skill_trace: list[float]
-    mean_quality: float | None = Field(None, ge=0, le=1, description="mean f of your moves")
+    mean_quality: UnitInterval | None = Field(None, description="mean f of your moves")
 
 
 class LegalView(BaseModel):
@@ -277,7 +278,7 @@ class HintRow(BaseModel):
     value: float
     value_text: str
     regret: float = Field(ge=0)
-    quality: float = Field(ge=0, le=1)
+    quality: UnitInterval
 
 
 class HintView(BaseModel):
@@ -339,7 +340,7 @@ async def new_game(config: NewGame, request: Request) -> GameView:
     def make() -> ScoreFourGame:
         return ScoreFourGame(ai_spec(config), SIDES.index(config.human), config.seed)
 
-    return await new_session(_store(request), make, game_view)
+    return await new_session(_store(request), make, game_view)  # the AI may move first
 
 
 @router.get("/{session_id}")
@@ -370,7 +371,8 @@ async def act(session_id: SessionId, move: Move, request: Request) -> GameView:
         game.play(peg)
         return game_view(session_id, game)
 
-    return await in_session(_store(request), session_id, ScoreFourGame, view)
+    # the AI's reply is a search (up to its seconds or simulations): the heavy pool
+    return await in_session(_store(request), session_id, ScoreFourGame, view, heavy=True)
 
 
 @router.get("/{session_id}/advise")

@@ -1051,7 +1051,7 @@ async def legal_actions(session_id: SessionId, request: Request, top: Top = 10) 
             exchange_allowed=exchange,
         )
 
-    return await in_session(_store(request), session_id, ScrabbleGame, view)
+    return await in_session(_store(request), session_id, ScrabbleGame, view, heavy=True)
 
 
 @router.post("/{session_id}/act")
@@ -1062,7 +1062,7 @@ async def act(session_id: SessionId, move: Move, request: Request) -> GameView:
         game.play(move.move)
         return game_view(session_id, game)
 
-    return await in_session(_store(request), session_id, ScrabbleGame, view)
+    return await in_session(_store(request), session_id, ScrabbleGame, view, heavy=True)
 
 
 @router.post("/{session_id}/challenge")
@@ -1074,7 +1074,8 @@ async def challenge(session_id: SessionId, request: Request) -> GameView:
         game.challenge_last()
         return game_view(session_id, game)
 
-    return await in_session(_store(request), session_id, ScrabbleGame, view)
+    # a lost challenge hands the turn to the AI, which moves: the heavy pool
+    return await in_session(_store(request), session_id, ScrabbleGame, view, heavy=True)
 
 
 @router.get(
@@ -1116,7 +1117,7 @@ async def advise(session_id: SessionId, request: Request, top: Top = 10) -> Advi
             moves=_advice_rows(game.state, cands, weights, phase, cands[0].value / SCORE_WEIGHT),
         )
 
-    return await in_session(_store(request), session_id, ScrabbleGame, view)
+    return await in_session(_store(request), session_id, ScrabbleGame, view, heavy=True)
 
 
 @router.post("/analyse")

@@ -47,7 +47,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, lexicon: Path | None = None
             "pip install 'stratagem[web]'"
         ) from None
     check_listen(host, port)
-    app = create_app(lexicon=lexicon)
+    app = create_app(lexicon=lexicon, warm_kernels=True)  # compiles in the background
     shown = f"[{host}]" if _is_ipv6(host) else host
     print(f"Stratagem is running at http://{shown}:{port}/  (Ctrl-C stops it)", flush=True)
     if host not in ("127.0.0.1", "localhost", "::1"):

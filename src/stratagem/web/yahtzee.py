@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from fastapi import APIRouter, Path, Query, Request
-from pydantic import BaseModel, Field
+from fastapi import APIRouter, Path, Request
+from pydantic import BaseModel, ConfigDict, Field
 from scipy import stats
 
 from stratagem.core.agent import Advice, Agent
@@ -45,8 +45,19 @@ from stratagem.games.yahtzee.state import (
 )
 from stratagem.games.yahtzee.strategies import OptimalStrategy
 from stratagem.games.yahtzee.winning import ChanceAdvisor
-from stratagem.web.common import ERROR_RESPONSES, JobStatus, jobs, run_heavy, sessions, settings
-from stratagem.web.sessions import ID_PATTERN
+from stratagem.web.common import (
+    ERROR_RESPONSES,
+    JobStatus,
+    Probability,
+    current_client,
+    in_session,
+    jobs,
+    run_heavy,
+    run_light,
+    sessions,
+    settings,
+)
+from stratagem.web.sessions import ID_PATTERN, SessionStore
 
 router = APIRouter(prefix="/api/yahtzee", tags=["yahtzee"], responses=ERROR_RESPONSES)
 
@@ -192,6 +203,8 @@ def _tables_view(request: Request, name: str) -> TablesView:
 class Position(BaseModel):
     """One decision of a real game, as ``stratagem yahtzee advise --batch`` reads it."""
 
+    model_config = ConfigDict(strict=True)  # 0 is not false, false is not 0
+
     rules: RulesName = "yahtzee"
     dice: Dice
     rolls_left: int = Field(ge=0, le=2, description="throws still allowed this turn (0..2)")
@@ -228,8 +241,8 @@ class OptionRow(BaseModel):
     action: str
     value: float = Field(description="expected final score (exact)")
     regret: float = Field(ge=0, description="best option's value minus this one's")
-    p_target: float | None = Field(
-        None, ge=0, le=1, description="P(final >= target): exact, when the tables are ready"
+    p_target: Probability | None = Field(
+        None, description="P(final >= target): exact, when the tables are ready"
     )
 
 
@@ -251,8 +264,8 @@ class DistributionView(BaseModel):
     mean: float
     sd: float
     low: int
-    p: list[float] = Field(description="p[i] = P(final score = low + i)")
-    p_at_least: float | None = None
+    p: list[Probability] = Field(description="p[i] = P(final score = low + i)")
+    p_at_least: Probability | None = None
     target: int | None = None
 
 
@@ -306,6 +319,8 @@ class PresetView(BaseModel):
 
 
 class NewGame(BaseModel):
+    model_config = ConfigDict(strict=True)  # 0 is not false, false is not 0
+
     rules: RulesName = "yahtzee"
     mode: Literal["coach", "ai"] = "coach"
     opponent: Literal["optimal", "win"] = "optimal"
@@ -313,6 +328,8 @@ class NewGame(BaseModel):
 
 
 class ActRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # 0 is not false, false is not 0
+
     action: ActionText
 
 
@@ -372,7 +389,7 @@ class GameView(BaseModel):
     total_loss: float
     mean_loss: float | None
     ai_turn: list[AiStep]
-    win_chance: float | None = Field(None, ge=0, le=1)
+    win_chance: Probability | None = None
     win_note: str = ""
     summary: Summary | None
 
@@ -426,11 +443,10 @@ class YahtzeeGame:
         self.state = state
 
 
-def _light(game: YahtzeeGame) -> bool:
-    """Whether requests on this game are cheap enough to answer on the event loop: a
-    coach game whose table is loaded costs a few table look-ups (milliseconds); the AI's
-    turns and the win meter go to a worker thread."""
-    return game.mode == "coach" and game.rules in _ADVISORS
+def _solved(rules: str) -> bool:
+    """Whether the preset's table is loaded: requests then cost look-ups (the light pool);
+    before, the first one solves or loads it (the heavy pool)."""
+    return rules in _ADVISORS
 
 
 def _size(regret: float) -> Literal["none", "small", "medium", "large"]:
@@ -572,7 +588,7 @@ def _view(request: Request, sid: str, game: YahtzeeGame) -> GameView:
     )
 
 
-def _new_game(request: Request, body: NewGame) -> tuple[str, YahtzeeGame]:
+def _new_game(request: Request, body: NewGame, owner: str) -> tuple[str, YahtzeeGame]:
     rules = preset(body.rules)
     advisor(body.rules)  # solve (or load) before the game starts
     ai: Agent | None = None
@@ -594,7 +610,7 @@ def _new_game(request: Request, body: NewGame) -> tuple[str, YahtzeeGame]:
         np.random.default_rng(seed), ai,
     )  # fmt: skip
     game.advance()
-    sid = sessions(request, "yahtzee").create(game)
+    sid = sessions(request, "yahtzee").create(game, owner=owner)
     return sid, game
 
 
@@ -653,68 +669,79 @@ def tables(request: Request, rules: RulesName) -> TablesView:
     return _tables_view(request, rules)
 
 
+class PrepareTables(BaseModel):
+    """What to prepare (a JSON body: no other site can start a build in a user's name)."""
+
+    model_config = ConfigDict(strict=True)  # 0 is not false, false is not 0
+
+    remaining: bool = Field(True, description="also load or build the remaining-score tables")
+
+
 @router.post("/tables/{rules}")
-async def prepare_tables(
-    request: Request,
-    rules: RulesName,
-    remaining: Annotated[
-        bool, Query(description="also load or build the remaining-score tables")
-    ] = True,
-) -> TablesView:
+async def prepare_tables(request: Request, rules: RulesName, body: PrepareTables) -> TablesView:
     """Solve the preset (seconds) and start loading or building its remaining-score
     tables in the background (refused quietly when the server does not build them)."""
-    await run_heavy(advisor, rules)
-    if remaining:
+    if not _solved(rules):
+        await run_heavy(advisor, rules)
+    if body.remaining:
         _start_remaining(request, rules)
     return _tables_view(request, rules)
+
+
+def _store(request: Request) -> SessionStore:
+    return sessions(request, "yahtzee")
 
 
 @router.post("/games")
 async def new_game(request: Request, body: NewGame) -> GameView:
     """Start a coach game (solitaire) or a game against the AI; the dice are thrown."""
-    sid, game = await run_heavy(_new_game, request, body)
-    return await run_heavy(_view, request, sid, game)
+    owner = current_client()
+
+    def run() -> GameView:
+        sid, game = _new_game(request, body, owner)
+        return _view(request, sid, game)
+
+    return await (run_light(run) if _solved(body.rules) else run_heavy(run))
 
 
 @router.get("/games/{sid}")
 async def game_state(request: Request, sid: SessionId) -> GameView:
-    game = sessions(request, "yahtzee").get(sid, YahtzeeGame)
-    if _light(game):
-        return _view(request, sid, game)
-    return await run_heavy(_view, request, sid, game)
+    """The game as it stands (read under the game's lock: never a move half made)."""
+    return await in_session(_store(request), sid, YahtzeeGame, lambda g: _view(request, sid, g))
 
 
 @router.get("/games/{sid}/legal")
-def legal_actions(request: Request, sid: SessionId) -> LegalView:
-    game = sessions(request, "yahtzee").get(sid, YahtzeeGame)
-    state = game.state
-    return LegalView(actions=[] if state.is_terminal() else [str(a) for a in state.legal_actions()])
+async def legal_actions(request: Request, sid: SessionId) -> LegalView:
+    def view(game: YahtzeeGame) -> LegalView:
+        state = game.state
+        return LegalView(
+            actions=[] if state.is_terminal() else [str(a) for a in state.legal_actions()]
+        )
+
+    return await in_session(_store(request), sid, YahtzeeGame, view)
 
 
 @router.post("/games/{sid}/act")
 async def act(request: Request, sid: SessionId, body: ActRequest) -> GameView:
     """Play the human's decision (then the dice are thrown and the AI plays its turn)."""
 
-    def run() -> GameView:
-        with sessions(request, "yahtzee").use(sid, YahtzeeGame) as game:
-            _act(request, game, body.action)
-            return _view(request, sid, game)
+    def run(game: YahtzeeGame) -> GameView:
+        _act(request, game, body.action)
+        return _view(request, sid, game)
 
-    if _light(sessions(request, "yahtzee").get(sid, YahtzeeGame)):
-        return run()
-    return await run_heavy(run)
+    return await in_session(_store(request), sid, YahtzeeGame, run)
 
 
 @router.get("/games/{sid}/advice")
 async def game_advice(request: Request, sid: SessionId) -> AdviceView:
     """Every option of the human's decision with its expected final score (the hint)."""
-    game = sessions(request, "yahtzee").get(sid, YahtzeeGame)
-    if game.state.is_terminal():
-        raise InvalidStateError("the game is over: there is nothing to advise")
-    sit = game.state.situation()
-    if game.rules in _ADVISORS:
-        return _advise(request, _position(game.rules, sit), None)
-    return await run_heavy(_advise, request, _position(game.rules, sit), None)
+
+    def run(game: YahtzeeGame) -> AdviceView:
+        if game.state.is_terminal():
+            raise InvalidStateError("the game is over: there is nothing to advise")
+        return _advise(request, _position(game.rules, game.state.situation()), None)
+
+    return await in_session(_store(request), sid, YahtzeeGame, run)
 
 
 def _advise(request: Request, pos: Position, target: int | None) -> AdviceView:
@@ -764,8 +791,8 @@ async def advise(request: Request, body: AdviseRequest) -> AdviceView:
     """The assistant: every option of a position with its expected final score and,
     with ``target``, P(final >= target)."""
     _check_target(body.rules, body.target)
-    if body.target is None and body.rules in _ADVISORS:
-        return _advise(request, body, None)
+    if _solved(body.rules):
+        return await run_light(_advise, request, body, body.target)
     return await run_heavy(_advise, request, body, body.target)
 
 

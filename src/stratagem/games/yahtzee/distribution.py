@@ -471,7 +471,8 @@ class ScoreDistribution:
         return int(self.scores[np.searchsorted(np.cumsum(self.pmf), q / 100.0)])
 
     def p_at_least(self, t: int) -> float:
-        return float(self.pmf[self.scores >= t].sum())
+        """P(final score >= t), inside [0, 1] (single-precision tables sum a hair past 1)."""
+        return min(max(float(self.pmf[self.scores >= t].sum(dtype=np.float64)), 0.0), 1.0)
 
     def summary(self) -> dict[str, object]:
         tails = (200, 250, 300, 350, 400, 500)

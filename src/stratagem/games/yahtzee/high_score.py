@@ -74,6 +74,33 @@ Progress = Callable[[int, int], None]
 """Called as ``progress(states_done, states_total)`` while building."""
 
 
+def clip_probability(p: float) -> float:
+    """``p`` inside [0, 1].
+
+    The tables store chances in single precision (half the memory); summed in
+    double precision, a certain event comes out a few 1e-9 above 1 (or a
+    hopeless one a hair below 0). Reports say 1 and 0, as the chances are;
+    decisions are made on the unclipped sums, so no strategy changes.
+
+    >>> clip_probability(1.0000000069), clip_probability(-1e-17), clip_probability(0.25)
+    (1.0, 0.0, 0.25)
+    """
+    return min(max(float(p), 0.0), 1.0)
+
+
+def clipped_advice(ranked: Sequence[Advice]) -> list[Advice]:
+    """``ranked`` (best first) with each chance clipped to [0, 1] and the regrets
+    measured between the clipped chances (so they stay >= 0)."""
+    if not ranked:
+        return []
+    best = clip_probability(ranked[0].value)
+    out = []
+    for a in ranked:
+        v = clip_probability(a.value)
+        out.append(Advice(a.action, v, max(best - v, 0.0)))
+    return out
+
+
 def check_target(target: object, rules: YahtzeeRules | None = None) -> int:
     """``target`` as an int; anything else raises :class:`InvalidStateError`.
 
@@ -158,7 +185,7 @@ class HighScoreTable:
             return 0.0
         filled = bin(mask).count("1")
         data = self.mapped_band(filled, s) if self.mapped is not None else self.layer(filled)
-        return float(data[int(self.off[s]) + t - lo])
+        return clip_probability(data[int(self.off[s]) + t - lo])
 
     def mapped_band(self, filled: int, s: int) -> np.ndarray:
         """The layer's array with state ``s``'s band checked (not the whole layer)."""
@@ -430,7 +457,10 @@ class HighScoreStrategy:
             expected.extend(v for _, v in sit.keep_options(e0 if sit.rolls_left == 1 else e1))
         best = max(v for _, v in options)
         order = O.rank(np.array([v for _, v in options]), np.array(expected))
-        return [Advice(options[j][0], options[j][1], best - options[j][1]) for j in order]
+        # ranked on the sums as the compiled policy ranks them; reported clipped to [0, 1]
+        return clipped_advice(
+            [Advice(options[j][0], options[j][1], best - options[j][1]) for j in order]
+        )
 
     def advise(self, state: State) -> list[Advice]:
         if not isinstance(state, YahtzeeState):

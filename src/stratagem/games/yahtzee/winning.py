@@ -29,6 +29,7 @@ from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee import one_turn as O
 from stratagem.games.yahtzee import policy_ids as P
 from stratagem.games.yahtzee.distribution import RemainingDistributions
+from stratagem.games.yahtzee.high_score import clipped_advice
 from stratagem.games.yahtzee.match import (
     WinTurn,
     opponent_win_table,
@@ -81,7 +82,8 @@ class ChanceAdvisor:
         if sit.rolls_left > 0:
             turn = self._turn(sit, fw, key)
             options.extend(sit.keep_options(turn.E1 if sit.rolls_left == 2 else turn.E0))
-        return with_regrets(options)
+        # ranked on the sums (as the compiled player ranks them), reported inside [0, 1]
+        return clipped_advice(with_regrets(options))
 
     def advise_target(self, sit: Situation, target: int) -> list[Advice]:
         """Options priced by P(final score >= target)."""

@@ -47,7 +47,7 @@ async function prepareTables(rules, { needRemaining = false } = {}) {
   // the coach needs only the solved table; the meter, P(target) and the distributions
   // need the remaining-score tables too
   const remaining = mode !== "coach";
-  view = await api(`${API}/tables/${rules}?remaining=${remaining}`, { method: "POST" });
+  view = await api(`${API}/tables/${rules}`, { body: { remaining } });
   const show = (v) => {
     const r = v.remaining;
     if (r.state === "ready" || (!needRemaining && r.state !== "building")) {
@@ -615,7 +615,7 @@ async function setUpAssistant() {
   $("a-rules").addEventListener("change", async () => {
     buildCardEditor({});
     recompute();
-    await api(`${API}/tables/${$("a-rules").value}`, { method: "POST" }).catch(() => null);
+    await api(`${API}/tables/${$("a-rules").value}`, { body: {} }).catch(() => null);
     prepareTables($("a-rules").value, { needRemaining: true }).catch(() => null);
     advise();
   });
@@ -636,9 +636,9 @@ async function setUpAssistant() {
       showError(err.message);
       return;
     }
-    api(`${API}/tables/${$("a-rules").value}`, { method: "POST" }).catch(() => null).then(advise);
+    api(`${API}/tables/${$("a-rules").value}`, { body: {} }).catch(() => null).then(advise);
   });
-  await api(`${API}/tables/${$("a-rules").value}`, { method: "POST" }).catch(() => null);
+  await api(`${API}/tables/${$("a-rules").value}`, { body: {} }).catch(() => null);
   // the probability tables may take a while to load: show their progress meanwhile
   prepareTables($("a-rules").value, { needRemaining: true }).catch(() => null);
   advise();
