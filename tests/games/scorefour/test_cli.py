@@ -68,7 +68,7 @@ def test_play_reads_moves_and_quits() -> None:
     result = run(["play", "--ai", "minimax", "--depth", "2"], input="e5\nb2\nq\n")
     assert result.exit_code == 0, result.output
     assert "unknown peg 'e5'" in result.output
-    assert "your move b2: f = " in result.output and "AI plays" in result.output
+    assert "your move b2: +7 points (inaccuracy" in result.output and "AI plays" in result.output
     assert "game abandoned" in result.output
 
 
