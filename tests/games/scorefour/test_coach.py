@@ -42,6 +42,19 @@ def test_a_win_now_and_a_loss_next_are_said_and_judged() -> None:
     assert rows["a3"].verdict == "misses the win, and loses" and rows["a3"].quality == 0.0
 
 
+def test_the_best_of_a_lost_position_says_so_without_calling_it_a_mistake() -> None:
+    # O to move must block d1 and cannot also block X's second threat after it: X has
+    # a1 b1 c1 and a2 b2 c2 on the bottom level (d1 and d2 open); O has a3 b3, and a1 b1 c1
+    # on level 2, a three whose fourth cell (d1, level 2) is not yet playable.
+    lost = ScoreFourState.from_string(
+        "xxx.xxx.oo....../ooo............./................/................"
+    )
+    rows = advise(lost)
+    assert all(r.outcome == "loss" for r in rows)
+    assert rows[0].verdict == "best; every move loses" and rows[0].severity == "good"
+    assert rows[0].value_text == "loses in 1"  # whatever O blocks, X completes the other
+
+
 def test_no_row_shows_a_sentinel_number() -> None:
     for board in (FORCED, THREATS):
         for row in advise(ScoreFourState.from_string(board)):
@@ -68,7 +81,7 @@ def test_a_move_as_good_as_the_best_is_never_coloured_as_a_mistake() -> None:
     for state in random_positions(25, seed=7):
         rows = advise(state, depth=3)
         for row in rows:
-            if row.verdict in ("best", "as good as the best"):
+            if row.verdict.startswith(("best", "as good as the best")):
                 assert row.severity == "good" and row.quality == 1.0, row
             if row.severity == "bad":
                 assert row.quality < 1.0, row

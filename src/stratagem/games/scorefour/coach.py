@@ -89,7 +89,8 @@ class MoveAdvice:
     quality: float
     """f in [0, 1] by the search (see :data:`QUALITY`)."""
     verdict: str
-    """``best``, ``as good as the best``, ``good``, ``inaccuracy``, ``mistake``, ..."""
+    """``best`` or ``as good as the best`` (with "; every move loses" in a lost position),
+    ``good``, ``inaccuracy``, ``mistake``, ``blunder: loses``, ``misses the win``, ..."""
     severity: Severity
 
     @property
@@ -173,6 +174,8 @@ def judge(values: dict[int, float]) -> list[MoveAdvice]:
         verdict, severity, behind = _judge(value, values[best_peg], equal)
         if equal and peg == best_peg:
             verdict = "best"
+        if equal and _split(value)[0] == "loss":
+            verdict += "; every move loses"  # the best of a lost position: still no mistake
         outcome, moves, points = _split(value)
         quality = 1.0 if top == bottom else (scaled[peg] - bottom) / (top - bottom)
         rows.append(MoveAdvice(peg, outcome, moves, points, behind, quality, verdict, severity))

@@ -105,7 +105,8 @@ function drawBoard() {
 
 // --- the board in depth: an isometric drawing ---------------------------------------------------
 
-const W = 340, H = 372, DX = 36, DY = 18, DZ = 56, CX = W / 2, TOP = 24;
+// Each level is a flat plate of its own (DZ > 6 DY), so a bead's level is never in doubt.
+const W = 334, H = 410, DX = 34, DY = 13, DZ = 86, CX = W / 2 + 8, TOP = 2;
 
 /** Screen position of column x, row y, level z: row 4 at the back, level 1 at the bottom. */
 function iso(x, y, z) {
@@ -124,13 +125,17 @@ function draw3d(cells, lastAi, win) {
     const [sx, sy] = iso(x, y, z);
     return `${sx.toFixed(1)},${sy.toFixed(1)}`;
   };
-  // level outlines, bottom (a plate) to top (faint)
+  // one plate a level, with its number at the left
   for (let z = 0; z < 4; z++) {
     const e = 0.5;
     svg.append(svgEl("polygon", {
-      class: z === 0 ? "sf-plate" : "sf-levelline",
+      class: "sf-plate",
       points: [corner(-e, -e, z), corner(3 + e, -e, z), corner(3 + e, 3 + e, z), corner(-e, 3 + e, z)].join(" "),
     }));
+    const [lx, ly] = iso(-0.5, -0.5, z);
+    const t = svgEl("text", { x: lx - 4, y: ly + 4, "text-anchor": "end", class: "sf-levelname" });
+    t.textContent = `L${z + 1}`;
+    svg.append(t);
   }
   for (let x = 0; x < 4; x++) {
     const t = svgEl("text", { x: iso(x, -0.9, 0)[0], y: iso(x, -0.9, 0)[1] + 4, "text-anchor": "middle" });
@@ -148,14 +153,14 @@ function draw3d(cells, lastAi, win) {
   order.sort((a, b) => (a[0] + 3 - a[1]) - (b[0] + 3 - b[1]) || a[0] - b[0]);
   for (const [x, y] of order) {
     const [bx, by] = iso(x, y, 0);
-    const [tx, ty] = iso(x, y, 3.45);
+    const [tx, ty] = iso(x, y, 3.3);
     svg.append(svgEl("line", { class: "sf-peg", x1: bx, y1: by, x2: tx, y2: ty }));
     for (let z = 0; z < 4; z++) {
       const c = z * 16 + y * 4 + x;
       if (cells[c] === ".") continue;
       const [sx, sy] = iso(x, y, z);
       const cls = `sf-bead ${cells[c]}` + (win.has(c) ? " win" : "") + (lastAi && lastAi.cell === c ? " last-ai" : "");
-      svg.append(svgEl("ellipse", { cx: sx, cy: sy, rx: 13, ry: 11, class: cls }));
+      svg.append(svgEl("ellipse", { cx: sx, cy: sy, rx: 12, ry: 9, class: cls }));
     }
   }
   for (const line of game.winning_lines || []) {
@@ -173,7 +178,7 @@ function draw3d(cells, lastAi, win) {
 
 function describeQuality(m) {
   const a = m.advice, best = m.best;
-  const same = a.verdict === "best" || a.verdict === "as good as the best";
+  const same = a.verdict.startsWith("best") || a.verdict.startsWith("as good as the best");
   return el("div", {},
     el("div", { class: "sf-big sf-" + a.severity }, `${m.action}: ${a.value_text} — ${a.verdict}`),
     el("div", { class: "small" }, same ? `f = ${fmt(a.quality, 2)}: no legal move was better by the search.`
