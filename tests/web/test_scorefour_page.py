@@ -101,7 +101,9 @@ def test_every_hint_row_says_a_result_or_points_and_is_coloured_by_its_verdict(p
     assert "Points are" in explain and "f places a move" in explain
 
 
-def test_a_keyboard_only_game_shows_a_proven_win_and_plays_to_the_end(page: Any) -> None:
+def test_a_keyboard_only_game_shows_a_proven_win_and_plays_to_the_end(
+    page: Any, screenshot: Any
+) -> None:
     page.goto("/scorefour")
     page.wait_for_selector("#status:has-text('Your move')")
     # The setup by keys: the opponent, the advanced parameters, then Enter.
@@ -140,6 +142,7 @@ def test_a_keyboard_only_game_shows_a_proven_win_and_plays_to_the_end(page: Any)
     page.wait_for_selector("#hint-panel:not(.hidden)")
     first = page.locator("#hint-table tbody tr").first.locator("td")
     assert first.nth(1).inner_text() == "wins in 3" and first.nth(4).inner_text() == "best"
+    screenshot(page, "scorefour-proven-win")
     # Follow the hints by keys to the end of the game.
     while page.locator("#status").inner_text().startswith("Your move"):
         if page.locator("#hint-panel.hidden").count():

@@ -33,6 +33,7 @@ def test_count_from_a_board_stops_at_wins() -> None:
 def test_best_finds_the_winning_peg() -> None:
     data = run_json("best", "--board", "xxx.ooo.........", "--depth", "3")
     assert data["move"] == "d1" and data["value"] == 999_999.0
+    assert data["result"] == "wins in 1"  # the search's score in words
 
 
 def test_best_with_a_time_budget_reports_its_depth_and_rate() -> None:
