@@ -105,13 +105,14 @@ function drawBoard() {
 
 // --- the board in depth: an isometric drawing ---------------------------------------------------
 
-// Each level is a flat plate of its own (DZ > 6 DY), so a bead's level is never in doubt.
-const W = 334, H = 410, DX = 34, DY = 13, DZ = 86, CX = W / 2 + 8, TOP = 2;
+// An oblique view from the front and a little above: columns a-d run to the right, rows 1-4
+// go back (up and a little right), so no two pegs share a screen column; each level is a
+// plate of its own (its depth, 3 * DY, is less than DZ), so a bead's level is never in doubt.
+const W = 340, H = 356, DX = 56, SKEW = 14, DY = 18, DZ = 76, LEFT = 70, BASE = 322;
 
-/** Screen position of column x, row y, level z: row 4 at the back, level 1 at the bottom. */
+/** Screen position of column x, row y, level z: row 1 in front, level 1 at the bottom. */
 function iso(x, y, z) {
-  const depth = 3 - y;
-  return [CX + (x - depth) * DX, TOP + (x + depth) * DY + (3.6 - z) * DZ];
+  return [LEFT + x * DX + y * SKEW, BASE - y * DY - z * DZ];
 }
 
 function draw3d(cells, lastAi, win) {
@@ -133,24 +134,24 @@ function draw3d(cells, lastAi, win) {
       points: [corner(-e, -e, z), corner(3 + e, -e, z), corner(3 + e, 3 + e, z), corner(-e, 3 + e, z)].join(" "),
     }));
     const [lx, ly] = iso(-0.5, -0.5, z);
-    const t = svgEl("text", { x: lx - 4, y: ly + 4, "text-anchor": "end", class: "sf-levelname" });
+    const t = svgEl("text", { x: lx - 6, y: ly + 5, "text-anchor": "end", class: "sf-levelname" });
     t.textContent = `L${z + 1}`;
     svg.append(t);
   }
   for (let x = 0; x < 4; x++) {
-    const t = svgEl("text", { x: iso(x, -0.9, 0)[0], y: iso(x, -0.9, 0)[1] + 4, "text-anchor": "middle" });
+    const t = svgEl("text", { x: iso(x, -1.1, 0)[0], y: iso(x, -1.1, 0)[1] + 5, "text-anchor": "middle" });
     t.textContent = COLS[x];
     svg.append(t);
   }
   for (let y = 0; y < 4; y++) {
-    const t = svgEl("text", { x: iso(4, y, 0)[0] + 4, y: iso(4, y, 0)[1] + 4, "text-anchor": "middle" });
+    const t = svgEl("text", { x: iso(3.6, y, 0)[0] + 6, y: iso(3.6, y, 0)[1] + 5, "text-anchor": "start" });
     t.textContent = String(y + 1);
     svg.append(t);
   }
   // pegs and beads, far to near, bottom to top
   const order = [];
   for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) order.push([x, y]);
-  order.sort((a, b) => (a[0] + 3 - a[1]) - (b[0] + 3 - b[1]) || a[0] - b[0]);
+  order.sort((a, b) => b[1] - a[1] || a[0] - b[0]); // back rows first
   for (const [x, y] of order) {
     const [bx, by] = iso(x, y, 0);
     const [tx, ty] = iso(x, y, 3.3);
@@ -160,7 +161,7 @@ function draw3d(cells, lastAi, win) {
       if (cells[c] === ".") continue;
       const [sx, sy] = iso(x, y, z);
       const cls = `sf-bead ${cells[c]}` + (win.has(c) ? " win" : "") + (lastAi && lastAi.cell === c ? " last-ai" : "");
-      svg.append(svgEl("ellipse", { cx: sx, cy: sy, rx: 12, ry: 9, class: cls }));
+      svg.append(svgEl("ellipse", { cx: sx, cy: sy, rx: 15, ry: 10, class: cls }));
     }
   }
   for (const line of game.winning_lines || []) {
