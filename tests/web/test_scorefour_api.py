@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from stratagem.core.arena import load_game
 from stratagem.games.scorefour.board import parse_peg, peg_name
 from stratagem.games.scorefour.coach import advise
+from stratagem.games.scorefour.play import hint_lines
 from stratagem.games.scorefour.players import move_qualities
 from stratagem.games.scorefour.search import Minimax
 from stratagem.games.scorefour.state import ScoreFourState
@@ -223,3 +224,13 @@ def test_legal_lists_the_open_pegs(client: TestClient) -> None:
     legal = client.get(f"{API}/{sid}/legal").json()["actions"]
     board = ScoreFourState.from_string(client.get(f"{API}/{sid}").json()["board"])
     assert legal == [peg_name(p) for p in board.legal_actions()]
+
+
+def test_the_page_and_the_terminal_say_the_same_about_every_move(client: TestClient) -> None:
+    game = new(client, human="o", ai="minimax", depth=2)
+    page_rows = client.get(f"{API}/{game['id']}/advise").json()["options"]
+    terminal = hint_lines(ScoreFourState.from_string(game["board"]))
+    for row in page_rows:
+        line = f"  {row['action']}: {row['value_text']} ({row['verdict']}"
+        assert any(t.startswith(line) for t in terminal), (line, terminal)
+    assert len(terminal) == 2 + len(page_rows)
