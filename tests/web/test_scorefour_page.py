@@ -1,39 +1,60 @@
-"""The Score Four page in chromium: a whole game by clicks, hints, typed moves, the phone layout."""
+"""The Score Four page in chromium: games by clicks and by keys alone, the coach's words,
+the board in depth, the phone layout and axe-core's accessibility checks."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 THINKING_DONE = """(n) => document.querySelectorAll('#moves div').length > n
     && !document.getElementById('status').textContent.includes('thinking')"""
+# Against minimax at depth 1, X playing a1, c2, d4, a4, d1 (the coach's best each time)
+# reaches a forced win; tests/games/scorefour/test_coach.py pins the position.
+TO_THE_FORCED_WIN = ("a1", "c2", "d4", "a4", "d1")
 
 
 def moves_shown(page: Any) -> int:
     return int(page.locator("#moves div").count())
 
 
-def start(page: Any, look_ahead: str = "2") -> None:
+def start(page: Any, ai: str = "decision-analysis", **params: str) -> None:
+    """A new game against ``ai`` with the advanced ``params`` (field name: value)."""
     page.goto("/scorefour")
     page.wait_for_selector("#status:has-text('Your move')")
-    page.fill("#da-depth", look_ahead)
+    page.select_option("#ai", ai)
+    if params:
+        page.click("#advanced summary")
+        for field, value in params.items():
+            page.fill(f"#param-{field}", value)
     before = page.evaluate("() => location.search")
     page.click("#new-game")
-    # The old game also shows no move and "Your move": wait for the new game's id in the URL and
-    # for the button to come back, or a key pressed now meets a page still busy with the request.
     page.wait_for_function(
         "(old) => location.search !== old && !document.getElementById('new-game').disabled",
         arg=before,
     )
-    page.wait_for_function("() => document.querySelectorAll('#moves div').length === 0")
     page.wait_for_selector("#status:has-text('Your move')")
 
 
+def serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on the page as it stands."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    result = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
+        for v in result.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
 def test_a_whole_game_by_clicks_following_the_hints(page: Any, screenshot: Any) -> None:
-    start(page, look_ahead="1")
+    start(page, da_depth="1")
     assert page.locator(".sf-cell").count() == 64
     while page.locator("#status").inner_text().startswith("Your move"):
         n = moves_shown(page)
-        page.keyboard.press("h")  # the hint, by keyboard
+        page.click("#hint")
         page.wait_for_selector("#hint-panel:not(.hidden)")
         rows = page.locator("#hint-table tbody tr")
         assert rows.count() >= 1
@@ -43,29 +64,109 @@ def test_a_whole_game_by_clicks_following_the_hints(page: Any, screenshot: Any) 
         page.click(f".sf-cell[data-cell='{row * 4 + column}']")
         page.wait_for_function(THINKING_DONE, arg=n)
         quality = page.locator("#quality").inner_text()
-        assert f"{best}: f = " in quality and "as good as the best move" in quality
+        assert quality.startswith(f"{best}: ") and "best" in quality
+        assert "f = 1.00" in quality
     status = page.locator("#status").inner_text()
     assert status in ("You win!", "The AI wins.", "The board is full: a draw.")
     if "draw" not in status:
         assert page.locator(".sf-cell.win").count() >= 4
-    meter = page.locator("#skill-meter .label").inner_text()
-    assert meter.startswith("f = ")
-    assert page.locator(".sf-cell:not([disabled])").count() == 0  # the board is closed
+        assert page.locator("#board3d .sf-winline").count() >= 1  # drawn across the levels
+    assert page.locator("#skill-meter .label").inner_text().startswith("mean f = 1.00")
+    assert page.locator(".sf-cell[aria-disabled='false']").count() == 0  # the board is closed
+    assert serious_violations(page) == []
     screenshot(page, "scorefour-end")
 
 
-def test_a_typed_peg_plays_and_a_bad_one_is_explained(page: Any) -> None:
-    start(page)
-    n = moves_shown(page)
-    page.fill("#peg-input", "b2")
+def test_every_hint_row_says_a_result_or_points_and_is_coloured_by_its_verdict(page: Any) -> None:
+    start(page, "minimax", depth="1")
+    for peg in TO_THE_FORCED_WIN[:3]:
+        n = moves_shown(page)
+        page.keyboard.press(peg[0])
+        page.keyboard.press(peg[1])
+        page.wait_for_function(THINKING_DONE, arg=n)
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-panel:not(.hidden)")
+    for row in page.locator("#hint-table tbody tr").all():
+        cells = [c.inner_text() for c in row.locator("td").all()]
+        result, behind, f, verdict = cells[1:]
+        assert result.startswith(("wins in", "loses in", "+", "-")), cells
+        if not result.startswith(("wins", "loses")):
+            assert result.endswith(" points")
+        for number in (behind, f):
+            assert number == "—" or abs(float(number)) < 5000, cells  # no sentinel leaks
+        colour = row.locator("td").last.get_attribute("class")
+        if verdict.startswith(("best", "as good as the best")):
+            assert colour == "sf-good" and f == "1.00", cells
+    explain = page.locator("#hint-explain").inner_text()
+    assert "Points are" in explain and "f places a move" in explain
+
+
+def test_a_keyboard_only_game_shows_a_proven_win_and_plays_to_the_end(
+    page: Any, screenshot: Any
+) -> None:
+    page.goto("/scorefour")
+    page.wait_for_selector("#status:has-text('Your move')")
+    # The setup by keys: the opponent, the advanced parameters, then Enter.
+    page.focus("#ai")
+    page.keyboard.press("ArrowDown")  # minimax
+    assert page.locator("#ai").input_value() == "minimax"
+    page.focus("#advanced summary")
     page.keyboard.press("Enter")
-    page.wait_for_function(THINKING_DONE, arg=n)
+    page.focus("#param-depth")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("1")
+    before = page.evaluate("() => location.search")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "(old) => location.search !== old && !document.getElementById('new-game').disabled",
+        arg=before,
+    )
+    assert "minimax:depth=1" in page.locator("#ai-label").inner_text()
+    # The focus is on the board (a button: no text field, no phone keyboard), and shows.
+    focused = page.evaluate(
+        "() => [document.activeElement.className, getComputedStyle(document.activeElement)"
+        ".outlineStyle, document.activeElement.tagName]"
+    )
+    assert "sf-cell" in focused[0] and focused[1] != "none" and focused[2] == "BUTTON"
+    # The first move by the grid: the roving focus starts on a1, Enter drops there.
+    page.keyboard.press("Enter")
+    page.wait_for_function(THINKING_DONE, arg=0)
+    assert page.locator(".sf-cell[data-cell='0']").inner_text() == "X"
+    for peg in TO_THE_FORCED_WIN[1:]:
+        n = moves_shown(page)
+        page.keyboard.press(peg[0])
+        page.keyboard.press(peg[1])
+        page.wait_for_function(THINKING_DONE, arg=n)
+        assert page.evaluate("() => document.activeElement.tagName") != "INPUT"
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-panel:not(.hidden)")
+    first = page.locator("#hint-table tbody tr").first.locator("td")
+    assert first.nth(1).inner_text() == "wins in 3" and first.nth(4).inner_text() == "best"
+    screenshot(page, "scorefour-proven-win")
+    # Follow the hints by keys to the end of the game.
+    while page.locator("#status").inner_text().startswith("Your move"):
+        if page.locator("#hint-panel.hidden").count():
+            page.keyboard.press("h")
+            page.wait_for_selector("#hint-panel:not(.hidden)")
+        best = page.locator("#hint-table tbody tr").first.locator("td").first.inner_text()
+        n = moves_shown(page)
+        page.keyboard.press(best[0])
+        page.keyboard.press(best[1])
+        page.wait_for_function(THINKING_DONE, arg=n)
+    assert page.locator("#status").inner_text() == "You win!"
+    assert page.locator("#board3d .sf-winline").count() == 1
+    assert "wins in 1 — best" in page.locator("#quality").inner_text()
+
+
+def test_arrow_keys_move_the_focus_within_a_level(page: Any) -> None:
+    start(page, "minimax", depth="1")
+    page.focus(".sf-cell[data-cell='0']")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("() => document.activeElement.dataset.cell") == "5"  # b2
+    page.keyboard.press("Enter")
+    page.wait_for_function(THINKING_DONE, arg=0)
     assert page.locator(".sf-cell[data-cell='5']").inner_text() == "X"
-    assert "b2: f = " in page.locator("#quality").inner_text()
-    page.fill("#peg-input", "e9")
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#error-box.shown")
-    assert "action" in page.locator("#error-box").inner_text()
     # The URL restores the game.
     board = page.locator("#levels").inner_text()
     page.reload()
@@ -73,30 +174,63 @@ def test_a_typed_peg_plays_and_a_bad_one_is_explained(page: Any) -> None:
     assert page.locator("#levels").inner_text() == board
 
 
-def test_minimax_opponent_and_the_phone_layout(phone: Any, screenshot: Any) -> None:
+def test_the_phone_layout_fits_390_px_with_big_enough_targets(phone: Any, screenshot: Any) -> None:
     phone.goto("/scorefour")
     phone.wait_for_selector("#status:has-text('Your move')")
     phone.select_option("#ai", "minimax")
     phone.select_option("#human", "o")
-    assert phone.locator("#depth").is_visible() and not phone.locator("#da-depth").is_visible()
+    phone.click("#advanced summary")
+    assert phone.locator("#param-depth").is_visible()
+    assert not phone.locator("#param-da_depth").count()
     phone.click("#new-game")
     phone.wait_for_function("() => document.querySelectorAll('#moves div').length === 1")
     assert "minimax" in phone.locator("#ai-label").inner_text()
-    assert phone.locator("#skill-title").inner_text() == "The mean quality of your moves"
-    phone.click(".sf-cell[data-cell='0']")
+    phone.tap(".sf-cell[data-cell='0']")
     phone.wait_for_function(THINKING_DONE, arg=1)
-    width = phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390  # nothing wider than the phone
+    phone.tap("#hint")
+    phone.wait_for_selector("#hint-panel:not(.hidden)")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
+    assert phone.evaluate("() => document.activeElement.tagName") not in ("INPUT", "TEXTAREA")
+    sizes = phone.evaluate(
+        """() => [...document.querySelectorAll('.sf-cell, .sf-play, #hint, #new-game')]
+            .map((n) => n.getBoundingClientRect()).map((r) => Math.min(r.width, r.height))"""
+    )
+    assert min(sizes) >= 24, sizes
+    assert phone.locator("#board3d ellipse.sf-bead").count() == 3
     screenshot(phone, "scorefour-phone-dark")
+
+
+@pytest.fixture(params=["light", "dark"])
+def themed(request: Any, browser: Any, live_server: str) -> Iterator[Any]:
+    context = browser.new_context(
+        base_url=live_server, viewport={"width": 1200, "height": 900}, color_scheme=request.param
+    )
+    p = context.new_page()
+    p.set_default_timeout(120_000)
+    yield p
+    context.close()
+
+
+def test_axe_finds_nothing_serious_in_light_and_dark(themed: Any) -> None:
+    start(themed, "minimax", depth="1")
+    for peg in TO_THE_FORCED_WIN[:2]:
+        n = moves_shown(themed)
+        themed.keyboard.press(peg[0])
+        themed.keyboard.press(peg[1])
+        themed.wait_for_function(THINKING_DONE, arg=n)
+    themed.keyboard.press("h")
+    themed.wait_for_selector("#hint-panel:not(.hidden)")
+    assert serious_violations(themed) == []
 
 
 def test_the_mcts_opponent_is_offered_with_its_simulations(page: Any) -> None:
     page.goto("/scorefour")
     page.wait_for_selector("#status:has-text('Your move')")
     page.select_option("#ai", "mcts")
-    assert page.locator("#sims").is_visible() and not page.locator("#da-depth").is_visible()
-    assert not page.locator("#depth").is_visible()
-    page.fill("#sims", "2000")
+    page.click("#advanced summary")
+    assert page.locator("#param-sims").is_visible() and not page.locator("#param-beta").count()
+    assert page.locator("#param-sims").input_value() == "2500"  # the registry's default
+    page.fill("#param-sims", "2000")
     page.select_option("#human", "o")  # the AI starts
     before = page.evaluate("() => location.search")
     page.click("#new-game")
@@ -104,3 +238,13 @@ def test_the_mcts_opponent_is_offered_with_its_simulations(page: Any) -> None:
     page.wait_for_function("() => document.querySelectorAll('#moves div').length === 1")
     assert page.locator(".sf-cell:has-text('X')").count() == 1  # the AI's bead
     assert "mcts:sims=2000" in page.locator("#ai-label").inner_text()
+
+
+def test_the_decision_analysis_defaults_are_the_registrys(page: Any) -> None:
+    page.goto("/scorefour")
+    page.wait_for_selector("#status:has-text('Your move')")
+    assert not page.locator("#param-beta").is_visible()  # tucked under "advanced"
+    page.click("#advanced summary")
+    values = [page.locator(f"#param-{f}").input_value() for f in ("da_depth", "f0", "beta")]
+    assert values == ["2", "1", "0"]
+    assert "decision-analysis:depth=2,f0=1.0,beta=0.0" in page.locator("#ai-label").inner_text()

@@ -1,16 +1,17 @@
 """Score Four on the web: play the decision-analysis AI, minimax or MCTS, with move quality
 and hints.
 
-The page shows the four levels side by side; a click on a peg drops a bead.
-After each of the player's moves the API reports its quality on the scale of
-decision analysis (f = 1 for the player's best move by the one-ply evaluation,
-0 for the worst; the paper's measure of skill) and how the hint engine (a
-minimax search to :data:`HINT_DEPTH` plies) rates it against the best move.
-Against the decision-analysis AI the AI's own running estimate of the
-player's skill is reported after every move.
+The page shows the board in depth and the four levels side by side; a click on a
+peg drops a bead. The coach (:mod:`stratagem.games.scorefour.coach`, the same one
+the terminal game uses) judges every move by one search: proven results in words
+("wins in 2"), otherwise points, and a quality f from 0 (worst) to 1 (best).
+Against the decision-analysis AI the AI's own model of the player's skill is
+reported too, labelled as the AI's model.
 
 Every agent is built through the arena registry (``decision-analysis:...``,
-``minimax:...``); search depth and time per move are capped here.
+``minimax:...``); the opponents' parameters and defaults come from the
+registry's typed params (``GET /api/scorefour/opponents``), with search depth,
+simulations and time per move capped here.
 """
 
 from __future__ import annotations
@@ -27,10 +28,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from stratagem.algorithms.decision_analysis import DecisionAnalysis
 from stratagem.core.arena import load_game, parse_spec
 from stratagem.core.errors import IllegalActionError
+from stratagem.core.registry import AgentInfo
+from stratagem.games.scorefour import coach
 from stratagem.games.scorefour.board import LINES, parse_peg, peg_name
+from stratagem.games.scorefour.coach import MoveAdvice
 from stratagem.games.scorefour.evaluation import PAPER
-from stratagem.games.scorefour.players import MinimaxAgent, move_qualities
-from stratagem.games.scorefour.search import Minimax, value_text
+from stratagem.games.scorefour.players import MinimaxAgent
+from stratagem.games.scorefour.search import Minimax
 from stratagem.games.scorefour.state import DRAW, ScoreFourState
 from stratagem.web.common import ERROR_RESPONSES, in_session, new_session, sessions
 from stratagem.web.common import Probability as UnitInterval  # a fraction: rounding clipped
@@ -44,11 +48,8 @@ MAX_MCTS_SIMS = 200_000
 """Most MCTS simulations a move offered (about half a second with the compiled search)."""
 MAX_DA_DEPTH = 3
 """Deepest decision-analysis look-ahead (depth 4 costs seconds in Python per move)."""
-HINT_DEPTH = 5
-"""Plies the hint engine searches for every move's value (about 10 ms per position)."""
-HINT_TABLE_BITS = 14
-"""Transposition table of each hint search (0.5 MB, fresh per call: the values do not
-depend on what was searched before)."""
+HINT_DEPTH = coach.COACH_DEPTH
+"""Plies the coach searches for every move's value (about 10 ms per position)."""
 
 _SEARCHER: Minimax | None = None
 _SEARCH_LOCK = threading.Lock()
@@ -79,17 +80,18 @@ router = APIRouter(prefix="/api/scorefour", tags=["scorefour"], responses=ERROR_
 
 @dataclass
 class MoveRecord:
-    """One move of the game; ``quality`` and the search verdict only for the player's moves."""
+    """One move of the game; the coach's advice (and the best move's) only for the player's."""
 
     side: str
     peg: int
     cell: int
     by_ai: bool
-    quality: float | None = None
-    rank: int | None = None
-    of: int | None = None
-    value: float | None = None
-    best_value: float | None = None
+    advice: MoveAdvice | None = None
+    best: MoveAdvice | None = None
+
+    @property
+    def quality(self) -> float | None:
+        return None if self.advice is None else self.advice.quality
 
 
 def _winning_cells(state: ScoreFourState) -> list[int]:
@@ -155,14 +157,9 @@ class ScoreFourGame:
             raise IllegalActionError("it is the AI's turn, not yours")
         before = self.state
         cell = before.drop_cell(peg)  # raises, naming the open pegs, if the peg is full
-        moves, f = move_qualities(before)
-        index = moves.index(peg)
-        rank = 1 + int(np.sum(f > f[index] + 1e-12))
-        values = Minimax(table_bits=HINT_TABLE_BITS).move_values(before, HINT_DEPTH)
-        record = MoveRecord(
-            SIDES[self.human], peg, cell, by_ai=False, quality=float(f[index]), rank=rank,
-            of=len(moves), value=values[peg], best_value=max(values.values()),
-        )  # fmt: skip
+        rows = coach.advise(before, HINT_DEPTH)
+        mine = next(r for r in rows if r.peg == peg)
+        record = MoveRecord(SIDES[self.human], peg, cell, by_ai=False, advice=mine, best=rows[0])
         self.state = before.apply(peg)
         self.history.append(record)
         if self.state.is_terminal() and isinstance(self.ai, DecisionAnalysis):
@@ -170,18 +167,13 @@ class ScoreFourGame:
         self._ai_moves()
         return record
 
-    def hint(self) -> list[tuple[int, float, float, float]]:
-        """Every legal move as (peg, search value, regret, one-ply quality f), best first."""
+    def hint(self) -> list[MoveAdvice]:
+        """The coach's advice on every legal move, best first."""
         if not self.your_turn:
             raise IllegalActionError(
                 "no hint: " + ("the game is over" if self.state.is_terminal() else "not your turn")
             )
-        values = Minimax(table_bits=HINT_TABLE_BITS).move_values(self.state, HINT_DEPTH)
-        moves, f = move_qualities(self.state)
-        quality = dict(zip(moves, f.tolist()))
-        best = max(values.values())
-        ranked = sorted(values.items(), key=lambda kv: (-kv[1], -quality[kv[0]]))
-        return [(p, v, best - v, quality[p]) for p, v in ranked]
+        return coach.advise(self.state, HINT_DEPTH)
 
     def mean_quality(self) -> float | None:
         qs = [r.quality for r in self.history if r.quality is not None]
@@ -197,11 +189,64 @@ def ai_spec(config: NewGame) -> str:
     return f"decision-analysis:depth={config.da_depth},f0={config.f0},beta={config.beta}"
 
 
+# --- the opponents' parameters, from the registry ------------------------------------------
+
+OFFERED = ("decision-analysis", "minimax", "mcts")
+"""The opponents the page offers, in its order."""
+PAGE_PARAMS: dict[str, dict[str, tuple[str, float | int | None, float | int | None]]] = {
+    "decision-analysis": {"depth": ("da_depth", None, MAX_DA_DEPTH), "f0": ("f0", None, None),
+                          "beta": ("beta", None, None)},
+    "minimax": {"depth": ("depth", 4, MAX_MINIMAX_DEPTH), "seconds": ("seconds", 1.0, MAX_SECONDS)},
+    "mcts": {"sims": ("sims", None, MAX_MCTS_SIMS)},
+}  # fmt: skip
+"""Per opponent, the registry params the page offers: (request field, page default where the
+registry has none, page cap on the registry's upper bound: a web move must stay short)."""
+
+
+def _agent(name: str) -> AgentInfo:
+    return load_game("scorefour").agents[name]
+
+
+def _param_json(agent: str, name: str) -> dict[str, object]:
+    field_name, default, cap = PAGE_PARAMS[agent][name]
+    info = next(p for p in _agent(agent).params if p.name == name).to_json()
+    info["field"] = field_name
+    if info["default"] is None:
+        info["default"] = default
+    if cap is not None and (info["high"] is None or cap < info["high"]):
+        info["high"] = cap
+    return info
+
+
+def opponents_json() -> list[dict[str, object]]:
+    """The offered opponents with their registry entries, page defaults and caps applied."""
+    out = []
+    for name in OFFERED:
+        entry = _agent(name).to_json()
+        entry["params"] = [_param_json(name, p) for p in PAGE_PARAMS[name]]
+        out.append(entry)
+    return out
+
+
+def _int_default(agent: str, name: str) -> int:
+    value = _param_json(agent, name)["default"]
+    assert isinstance(value, int)
+    return value
+
+
+def _float_default(agent: str, name: str) -> float:
+    value = _param_json(agent, name)["default"]
+    assert isinstance(value, int | float)
+    return float(value)
+
+
 # --- the HTTP layer -----------------------------------------------------------------------
 
 
 class NewGame(BaseModel):
-    """A new game: the opponent and its settings, and which side the player takes."""
+    """A new game: the opponent and its settings, and which side the player takes.
+
+    The settings' defaults are the registry's (``GET /api/scorefour/opponents``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -209,20 +254,29 @@ class NewGame(BaseModel):
         "decision-analysis", description="the opponent"
     )
     human: Literal["x", "o"] = Field("x", description="the player's side; X moves first")
-    depth: int = Field(4, ge=1, le=MAX_MINIMAX_DEPTH, description="minimax: plies searched")
+    depth: int = Field(
+        _int_default("minimax", "depth"), ge=1, le=MAX_MINIMAX_DEPTH, description="minimax: plies"
+    )
     seconds: float = Field(
-        1.0, gt=0, le=MAX_SECONDS, description="minimax: most thinking time per move"
-    )
+        _float_default("minimax", "seconds"), gt=0, le=MAX_SECONDS,
+        description="minimax: most thinking time per move",
+    )  # fmt: skip
     sims: int = Field(
-        20_000, ge=100, le=MAX_MCTS_SIMS, description="Monte Carlo tree search: simulations a move"
-    )
-    da_depth: int = Field(2, ge=1, le=MAX_DA_DEPTH, description="decision analysis: look-ahead")
+        _int_default("mcts", "sims"), ge=1, le=MAX_MCTS_SIMS,
+        description="Monte Carlo tree search: simulations a move",
+    )  # fmt: skip
+    da_depth: int = Field(
+        _int_default("decision-analysis", "depth"), ge=1, le=MAX_DA_DEPTH,
+        description="decision analysis: look-ahead",
+    )  # fmt: skip
     f0: float = Field(
-        1.0, ge=0, le=1, description="decision analysis: prior estimate of the player's skill"
-    )
+        _float_default("decision-analysis", "f0"), ge=0, le=1,
+        description="decision analysis: prior estimate of the player's skill",
+    )  # fmt: skip
     beta: float = Field(
-        0.05, ge=0, le=1, description="decision analysis: learning rate of the skill estimate"
-    )
+        _float_default("decision-analysis", "beta"), ge=0, le=1,
+        description="decision analysis: learning rate of the skill estimate",
+    )  # fmt: skip
     seed: int = Field(0, ge=0, le=2**32 - 1, description="seed of the AI's choice among ties")
 
 
@@ -233,20 +287,34 @@ class Move(BaseModel):
     )
 
 
+class AdviceView(BaseModel):
+    """The coach on one move, for the player: a proven result in words, or points."""
+
+    action: str = Field(description="the peg, e.g. b3")
+    outcome: Literal["win", "loss", "eval"] = Field(
+        description="win / loss: proven by the search; eval: its evaluation in points"
+    )
+    moves: int | None = Field(
+        None, ge=1, le=32, description="proven: your own moves to the win, the AI's to the loss"
+    )
+    points: float | None = Field(None, ge=-9999, le=9999, description="the evaluation, points")
+    behind: float | None = Field(
+        None, ge=0, le=9999, description="points behind the best move, when neither is proven"
+    )
+    value_text: str = Field(description="'wins in 2', 'loses in 3' or '+12 points'")
+    quality: UnitInterval = Field(description="f: 0 the worst legal move, 1 the best")
+    verdict: str
+    severity: Literal["good", "warn", "bad"]
+
+
 class MoveView(BaseModel):
     side: Literal["x", "o"]
     action: str = Field(description="the peg, e.g. b3")
     cell: int = Field(ge=0, le=63, description="level * 16 + peg")
     by_ai: bool
-    quality: UnitInterval | None = Field(
-        None, description="f: 1 = the player's best move by one-ply evaluation"
-    )
-    rank: int | None = Field(None, ge=1, le=16, description="rank of the move by f (1 = best)")
-    of: int | None = Field(None, ge=1, le=16, description="legal moves at the time")
-    value: float | None = Field(None, description="the hint engine's value of the move")
-    value_text: str | None = None
-    best_value: float | None = Field(None, description="the hint engine's best value")
-    best_text: str | None = None
+    quality: UnitInterval | None = Field(None, description="f of the player's move")
+    advice: AdviceView | None = Field(None, description="the coach on the player's move")
+    best: AdviceView | None = Field(None, description="the coach's best move at the time")
 
 
 class GameView(BaseModel):
@@ -261,29 +329,36 @@ class GameView(BaseModel):
     winner: Literal["x", "o", "draw"] | None
     result: str
     winning_cells: list[int]
+    winning_lines: list[list[int]] = Field(description="each completed line's four cells")
     history: list[MoveView]
     skill: UnitInterval | None = Field(
-        None, description="the decision-analysis AI's estimate of your skill"
+        None, description="the decision-analysis AI's model of your skill"
     )
     skill_trace: list[float]
     mean_quality: UnitInterval | None = Field(None, description="mean f of your moves")
+    explain: dict[str, str] = Field(description="one sentence each: points, f, the AI's model")
 
 
 class LegalView(BaseModel):
     actions: list[str]
 
 
-class HintRow(BaseModel):
-    action: str
-    value: float
-    value_text: str
-    regret: float = Field(ge=0)
-    quality: UnitInterval
-
-
 class HintView(BaseModel):
     depth: int
-    options: list[HintRow]
+    options: list[AdviceView]
+    explain: dict[str, str]
+
+
+EXPLAIN = {"points": coach.POINTS, "quality": coach.QUALITY, "ai_model": coach.AI_MODEL}
+
+
+def _advice_view(a: MoveAdvice | None) -> AdviceView | None:
+    if a is None:
+        return None
+    return AdviceView(
+        action=a.action, outcome=a.outcome, moves=a.moves, points=a.points, behind=a.behind,
+        value_text=a.value_text, quality=a.quality, verdict=a.verdict, severity=a.severity,
+    )  # fmt: skip
 
 
 def _move_view(r: MoveRecord) -> MoveView:
@@ -293,13 +368,16 @@ def _move_view(r: MoveRecord) -> MoveView:
         cell=r.cell,
         by_ai=r.by_ai,
         quality=r.quality,
-        rank=r.rank,
-        of=r.of,
-        value=r.value,
-        value_text=None if r.value is None else value_text(r.value),
-        best_value=r.best_value,
-        best_text=None if r.best_value is None else value_text(r.best_value),
+        advice=_advice_view(r.advice),
+        best=_advice_view(r.best),
     )
+
+
+def _winning_lines(state: ScoreFourState) -> list[list[int]]:
+    if state.winner is None or state.winner == DRAW:
+        return []
+    mine = state.beads[state.winner]
+    return [list(line) for line in LINES if all(mine >> c & 1 for c in line)]
 
 
 def game_view(session_id: str, game: ScoreFourGame) -> GameView:
@@ -319,10 +397,12 @@ def game_view(session_id: str, game: ScoreFourGame) -> GameView:
         winner=winner,
         result=s.result_text(),
         winning_cells=_winning_cells(s),
+        winning_lines=_winning_lines(s),
         history=[_move_view(r) for r in game.history],
         skill=game.skill,
         skill_trace=game.skill_trace,
         mean_quality=game.mean_quality(),
+        explain=EXPLAIN,
     )
 
 
@@ -331,6 +411,12 @@ SessionId = Annotated[str, Path(pattern=ID_PATTERN, description="the game's sess
 
 def _store(request: Request) -> SessionStore:
     return sessions(request, "scorefour")
+
+
+@router.get("/opponents")
+async def opponents() -> list[dict[str, object]]:
+    """The opponents offered, each with its registry params (page defaults and caps applied)."""
+    return opponents_json()
 
 
 @router.post("/new")
@@ -377,12 +463,9 @@ async def act(session_id: SessionId, move: Move, request: Request) -> GameView:
 
 @router.get("/{session_id}/advise")
 async def advise(session_id: SessionId, request: Request) -> HintView:
-    """Hint: every legal move with its value by a minimax search, best first."""
+    """Hint: the coach on every legal move, best first."""
     rows = await in_session(_store(request), session_id, ScoreFourGame, ScoreFourGame.hint)
+    options = [_advice_view(r) for r in rows]
     return HintView(
-        depth=HINT_DEPTH,
-        options=[
-            HintRow(action=peg_name(p), value=v, value_text=value_text(v), regret=r, quality=q)
-            for p, v, r, q in rows
-        ],
+        depth=HINT_DEPTH, options=[o for o in options if o is not None], explain=EXPLAIN
     )

@@ -33,6 +33,7 @@ def test_count_from_a_board_stops_at_wins() -> None:
 def test_best_finds_the_winning_peg() -> None:
     data = run_json("best", "--board", "xxx.ooo.........", "--depth", "3")
     assert data["move"] == "d1" and data["value"] == 999_999.0
+    assert data["result"] == "wins in 1"  # the search's score in words
 
 
 def test_best_with_a_time_budget_reports_its_depth_and_rate() -> None:
@@ -68,7 +69,7 @@ def test_play_reads_moves_and_quits() -> None:
     result = run(["play", "--ai", "minimax", "--depth", "2"], input="e5\nb2\nq\n")
     assert result.exit_code == 0, result.output
     assert "unknown peg 'e5'" in result.output
-    assert "your move b2: f = " in result.output and "AI plays" in result.output
+    assert "your move b2: +7 points (inaccuracy" in result.output and "AI plays" in result.output
     assert "game abandoned" in result.output
 
 

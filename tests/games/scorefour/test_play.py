@@ -89,3 +89,13 @@ def test_a_move_out_of_turn_is_refused() -> None:
     child.sendline("q")
     child.expect("game abandoned")
     child.expect(pexpect.EOF)
+
+
+def test_h_lists_the_coachs_view_of_every_move_and_a_move_gets_its_verdict() -> None:
+    term = play("minimax:depth=1", ["h", "b2", "q"])
+    assert "Points are the search's evaluation" in term.transcript
+    assert "f places a move between the worst legal move (0) and the best (1)" in term.transcript
+    rows = re.findall(r"^  ([a-d][1-4]): ", term.transcript, re.M)
+    assert sorted(rows) == sorted(PEGS)  # every peg once
+    assert "a1: +13 points (best; f = 1.00)" in term.transcript
+    assert "your move b2: +7 points (inaccuracy, 6 behind; f = 0.00)" in term.transcript

@@ -66,7 +66,7 @@ def test_a_depth_3_search_equals_plain_minimax_at_depth_3() -> None:
 def test_it_takes_a_win_and_blocks_a_loss() -> None:
     win = ScoreFourState.from_string("xxx.ooo.........")  # X to move: d1 wins
     result = Minimax().search(win, depth=4)
-    assert result.move == parse_peg("d1") and value_text(result.value) == "win in 1"
+    assert result.move == parse_peg("d1") and value_text(result.value) == "wins in 1"
     block = ScoreFourState.from_string("xxx.oo.........o").apply(parse_peg("a3"))  # O must take d1
     assert Minimax().search(block, depth=3).move == parse_peg("d1")
 
@@ -75,7 +75,8 @@ def test_it_sees_a_forced_win_with_two_threats() -> None:
     # X: b1 c1 and a2 a3; a1 makes two threes at once (d1 and a4 both open): win in 3.
     state = ScoreFourState.from_string(".xx.x...xoo..oo.")
     result = Minimax().search(state, depth=5)
-    assert result.move == parse_peg("a1") and value_text(result.value) == "win in 3"
+    # three plies: X's second move completes a line
+    assert result.move == parse_peg("a1") and value_text(result.value) == "wins in 2"
 
 
 def test_a_time_budget_plays_the_move_of_the_last_depth_it_finished() -> None:

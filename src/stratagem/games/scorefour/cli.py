@@ -148,7 +148,8 @@ def best_command(
         seconds = 1.0 if depth is None else DEPTH_TIME_LIMIT
     result = Minimax().search(state, depth, seconds)
     data = {
-        "move": peg_name(result.move), "value": result.value, "depth": result.depth,
+        "move": peg_name(result.move), "value": result.value, "result": value_text(result.value),
+        "depth": result.depth,
         "nodes": result.nodes, "seconds": result.seconds,
         "nodes_per_second": result.nodes_per_second,
     }  # fmt: skip

@@ -1,9 +1,11 @@
 """Play Score Four against the AI in the terminal.
 
 The board is drawn as four levels side by side; you move by naming a peg
-(``a1`` .. ``d4``). After each of your moves the game shows how good it was on
-the 0..1 scale of decision analysis (1 = your best move by the evaluation) and,
-against the decision-analysis AI, its current estimate of your skill.
+(``a1`` .. ``d4``). After each of your moves the coach (the same one as the web
+page's, :mod:`stratagem.games.scorefour.coach`) says what the search makes of it
+("wins in 2", or points, with f from 0 = your worst move to 1 = your best);
+``h`` lists every move that way. Against the decision-analysis AI the game also
+shows the AI's own estimate of your skill (its model of you).
 """
 
 from __future__ import annotations
@@ -17,11 +19,15 @@ import numpy as np
 from stratagem.algorithms.decision_analysis import DecisionAnalysis
 from stratagem.core.errors import IllegalActionError
 from stratagem.core.files import bounded_input
+from stratagem.games.scorefour import coach
 from stratagem.games.scorefour.board import parse_peg, peg_name
-from stratagem.games.scorefour.players import MinimaxAgent, move_quality
+from stratagem.games.scorefour.players import MinimaxAgent
 from stratagem.games.scorefour.state import DRAW, ScoreFourState, render
 
-HELP = "type a peg (a1..d4, column then row) to drop a bead; ? shows the board; q quits"
+HELP = (
+    "type a peg (a1..d4, column then row) to drop a bead; h: the coach on every move; "
+    "? shows the board; q quits"
+)
 
 
 def typed_ahead() -> list[str]:
@@ -86,6 +92,10 @@ def play_terminal(
             if word in ("q", "quit", "exit"):
                 write("game abandoned")
                 return None
+            if word in ("h", "hint"):
+                for text in hint_lines(state):
+                    write(text)
+                continue
             if word in ("?", "help", ""):
                 write(HELP)
                 write(render(state, _mark(state, last)))
@@ -97,10 +107,8 @@ def play_terminal(
                 write(f"error: {exc}")
                 continue
             break
-        quality = move_quality(state, move)
+        write(f"your move {coach.review(state, move).line()}")
         state = state.apply(move)
-        line = f"your move {peg_name(move)}: f = {quality:.2f} (1 = your best by the evaluation)"
-        write(line)
     write(render(state, _mark(state, last)))
     if state.winner == DRAW:
         write("the board is full: a draw.")
@@ -110,6 +118,16 @@ def play_terminal(
         write(f"the AI's final estimate of your skill: f = {ai.skill:.3f}")
     assert state.winner is not None
     return state.winner
+
+
+def hint_lines(state: ScoreFourState) -> list[str]:
+    """The coach on every legal move, best first, after the two sentences that explain it."""
+    rows = coach.advise(state)
+    return [
+        f"every move by a {coach.COACH_DEPTH}-ply search, best first. {coach.POINTS}",
+        coach.QUALITY,
+        *(f"  {row.line()}" for row in rows),
+    ]
 
 
 def _mark(state: ScoreFourState, last: int | None) -> dict[int, str]:

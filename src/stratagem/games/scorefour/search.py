@@ -44,12 +44,13 @@ class SearchResult:
 
 
 def value_text(value: float) -> str:
-    """A search value in words: ``win in 3`` / ``loss in 2`` for forced results."""
+    """A search value in the coach's words: ``wins in 2`` (the mover's own moves, this one
+    included), ``loses in 1`` (the opponent's moves), else ``+12 points``."""
     if value > _kernels.MATE_ZONE:
-        return f"win in {round(WIN - value)}"
+        return f"wins in {(round(WIN - value) + 1) // 2}"
     if value < -_kernels.MATE_ZONE:
-        return f"loss in {round(WIN + value)}"
-    return f"{value:+.0f}"
+        return f"loses in {max(round(WIN + value) // 2, 1)}"
+    return f"{value:+.0f} points"
 
 
 MAX_DEPTH = 64

@@ -1,4 +1,5 @@
-// Score Four: play the decision-analysis AI or minimax; move quality, skill estimate, hints.
+// Score Four: play the decision-analysis AI, minimax or MCTS; the coach on every move,
+// the board in depth (isometric SVG) above the four level grids that take the moves.
 import { api, el, fmt, readState, writeState, setMeter, siteHeader, svgEl } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -10,50 +11,78 @@ const pegIndex = (name) => (Number(name[1]) - 1) * 4 + COLS.indexOf(name[0].toLo
 let game = null;
 let busy = false;
 let hintShown = false;
+let opponents = [];
+let pendingColumn = null;
+const focusPeg = [0, 0, 0, 0]; // the peg of each level grid that takes Tab (roving focus)
 
-// --- the board ----------------------------------------------------------------------------
+// --- the level grids: the input surface ------------------------------------------------------
 
 /** Four 4x4 grids, level 1 (bottom) to level 4, each with row 4 at the top as seen from above. */
 function buildBoard() {
   const levels = $("levels");
   levels.replaceChildren();
   for (let z = 0; z < 4; z++) {
-    const grid = el("div", { class: "sf-grid", role: "grid", "aria-label": `level ${z + 1}` });
+    const grid = el("div", { class: "sf-grid", role: "group", "aria-label": `level ${z + 1}` });
     for (let y = 3; y >= 0; y--) {
       grid.append(el("span", { class: "sf-rowlabel", "aria-hidden": "true" }, String(y + 1)));
       for (let x = 0; x < 4; x++) {
         const peg = y * 4 + x;
-        const cell = el("button", {
-          class: "sf-cell", type: "button", dataset: { peg: String(peg), cell: String(z * 16 + peg) },
-          "aria-label": `peg ${pegName(peg)}, level ${z + 1}`,
+        grid.append(el("button", {
+          class: "sf-cell", type: "button", tabindex: "-1",
+          dataset: { peg: String(peg), cell: String(z * 16 + peg), level: String(z) },
           onclick: () => play(pegName(peg)),
+          onkeydown: (e) => moveFocus(e, z, peg),
           onmouseenter: () => preview(peg, true),
           onmouseleave: () => preview(peg, false),
-          onfocus: () => preview(peg, true),
+          onfocus: () => { focusPeg[z] = peg; preview(peg, true); },
           onblur: () => preview(peg, false),
-        });
-        grid.append(cell);
+        }));
       }
     }
     grid.append(el("span", { class: "sf-rowlabel" }));
     for (const c of COLS) grid.append(el("span", { class: "sf-collabel", "aria-hidden": "true" }, c));
-    levels.append(el("figure", { class: "sf-level" }, grid, el("figcaption", { class: "small muted" }, `level ${z + 1}`)));
+    levels.append(el("figure", { class: "sf-level" }, grid,
+      el("figcaption", { class: "small muted" }, `level ${z + 1}`)));
   }
+  rove();
+}
+
+const cellNode = (z, peg) => document.querySelector(`.sf-cell[data-cell="${z * 16 + peg}"]`);
+
+/** One Tab stop per level grid: the cell last focused there. */
+function rove() {
+  document.querySelectorAll(".sf-cell").forEach((n) => {
+    n.tabIndex = Number(n.dataset.peg) === focusPeg[Number(n.dataset.level)] ? 0 : -1;
+  });
+}
+
+function moveFocus(e, z, peg) {
+  const x = peg % 4, y = Math.floor(peg / 4);
+  const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
+  if (!step) return;
+  e.preventDefault();
+  const nx = Math.min(3, Math.max(0, x + step[0])), ny = Math.min(3, Math.max(0, y + step[1]));
+  focusPeg[z] = ny * 4 + nx;
+  rove();
+  cellNode(z, focusPeg[z]).focus();
 }
 
 /** Mark where a bead dropped on `peg` would land. */
 function preview(peg, on) {
   document.querySelectorAll(".sf-cell.landing").forEach((c) => c.classList.remove("landing"));
-  if (!on || !game || !game.your_turn) return;
+  document.querySelectorAll("#board3d .landing").forEach((c) => c.remove());
+  if (!on || !game || !game.your_turn || busy) return;
   const h = game.heights[peg];
   if (h >= 4) return;
-  document.querySelector(`.sf-cell[data-cell="${h * 16 + peg}"]`)?.classList.add("landing");
+  cellNode(h, peg)?.classList.add("landing");
+  const [sx, sy] = iso(peg % 4, Math.floor(peg / 4), h);
+  $("board3d").append(svgEl("circle", { cx: sx, cy: sy, r: 10, class: "landing" }));
 }
 
 function drawBoard() {
   const cells = game.board.replaceAll("/", "");
-  const last = game.history.length ? game.history[game.history.length - 1] : null;
   const lastAi = [...game.history].reverse().find((m) => m.by_ai);
+  const lastMine = [...game.history].reverse().find((m) => !m.by_ai);
   const win = new Set(game.winning_cells);
   document.querySelectorAll(".sf-cell").forEach((node) => {
     const c = Number(node.dataset.cell);
@@ -61,27 +90,101 @@ function drawBoard() {
     const ch = cells[c];
     node.classList.toggle("x", ch === "x");
     node.classList.toggle("o", ch === "o");
-    node.classList.toggle("last", last !== null && last.cell === c);
+    node.classList.toggle("last", lastMine !== undefined && lastMine.cell === c);
     node.classList.toggle("last-ai", lastAi !== undefined && lastAi.cell === c);
     node.classList.toggle("win", win.has(c));
-    node.disabled = !game.your_turn || busy || game.heights[peg] >= 4;
+    // aria-disabled, not disabled: the focused cell keeps the focus while the AI replies
+    node.setAttribute("aria-disabled", String(!game.your_turn || busy || game.heights[peg] >= 4));
     const who = ch === "x" ? "X" : ch === "o" ? "O" : "empty";
-    node.setAttribute("aria-label", `peg ${pegName(peg)}, level ${Math.floor(c / 16) + 1}: ${who}`);
+    const extra = win.has(c) ? ", in the winning line" : "";
+    node.setAttribute("aria-label", `peg ${pegName(peg)}, level ${Math.floor(c / 16) + 1}: ${who}${extra}`);
     node.textContent = ch === "." ? "" : ch.toUpperCase();
   });
+  draw3d(cells, lastAi, win);
+}
+
+// --- the board in depth: an isometric drawing ---------------------------------------------------
+
+// An oblique view from the front and a little above: columns a-d run to the right, rows 1-4
+// go back (up and a little right), so no two pegs share a screen column; each level is a
+// plate of its own (its depth, 3 * DY, is less than DZ), so a bead's level is never in doubt.
+const W = 340, H = 356, DX = 56, SKEW = 14, DY = 18, DZ = 76, LEFT = 70, BASE = 322;
+
+/** Screen position of column x, row y, level z: row 1 in front, level 1 at the bottom. */
+function iso(x, y, z) {
+  return [LEFT + x * DX + y * SKEW, BASE - y * DY - z * DZ];
+}
+
+function draw3d(cells, lastAi, win) {
+  const svg = $("board3d");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const title = $("board3d-title");
+  svg.replaceChildren(title);
+  const pt = (x, y, z) => iso(x, y, z).map((v) => v.toFixed(1)).join(",");
+  const corner = (x, y, z) => {
+    // the plate extends half a cell beyond the outer pegs
+    const [sx, sy] = iso(x, y, z);
+    return `${sx.toFixed(1)},${sy.toFixed(1)}`;
+  };
+  // one plate a level, with its number at the left
+  for (let z = 0; z < 4; z++) {
+    const e = 0.5;
+    svg.append(svgEl("polygon", {
+      class: "sf-plate",
+      points: [corner(-e, -e, z), corner(3 + e, -e, z), corner(3 + e, 3 + e, z), corner(-e, 3 + e, z)].join(" "),
+    }));
+    const [lx, ly] = iso(-0.5, -0.5, z);
+    const t = svgEl("text", { x: lx - 6, y: ly + 5, "text-anchor": "end", class: "sf-levelname" });
+    t.textContent = `L${z + 1}`;
+    svg.append(t);
+  }
+  for (let x = 0; x < 4; x++) {
+    const t = svgEl("text", { x: iso(x, -1.1, 0)[0], y: iso(x, -1.1, 0)[1] + 5, "text-anchor": "middle" });
+    t.textContent = COLS[x];
+    svg.append(t);
+  }
+  for (let y = 0; y < 4; y++) {
+    const t = svgEl("text", { x: iso(3.6, y, 0)[0] + 6, y: iso(3.6, y, 0)[1] + 5, "text-anchor": "start" });
+    t.textContent = String(y + 1);
+    svg.append(t);
+  }
+  // pegs and beads, far to near, bottom to top
+  const order = [];
+  for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) order.push([x, y]);
+  order.sort((a, b) => b[1] - a[1] || a[0] - b[0]); // back rows first
+  for (const [x, y] of order) {
+    const [bx, by] = iso(x, y, 0);
+    const [tx, ty] = iso(x, y, 3.3);
+    svg.append(svgEl("line", { class: "sf-peg", x1: bx, y1: by, x2: tx, y2: ty }));
+    for (let z = 0; z < 4; z++) {
+      const c = z * 16 + y * 4 + x;
+      if (cells[c] === ".") continue;
+      const [sx, sy] = iso(x, y, z);
+      const cls = `sf-bead ${cells[c]}` + (win.has(c) ? " win" : "") + (lastAi && lastAi.cell === c ? " last-ai" : "");
+      svg.append(svgEl("ellipse", { cx: sx, cy: sy, rx: 15, ry: 10, class: cls }));
+    }
+  }
+  for (const line of game.winning_lines || []) {
+    const pts = line.map((c) => pt(c % 4, Math.floor((c % 16) / 4), Math.floor(c / 16)));
+    svg.append(svgEl("polyline", { class: "sf-winline-under", points: pts.join(" ") }));
+    svg.append(svgEl("polyline", { class: "sf-winline", points: pts.join(" ") }));
+  }
+  const beads = [...cells].filter((c) => c !== ".").length;
+  title.textContent = `The board in depth: ${beads} beads` + (game.winning_lines?.length
+    ? `; the winning line runs through ${game.winning_lines[0].map((c) => `${pegName(c % 16)} level ${Math.floor(c / 16) + 1}`).join(", ")}`
+    : "");
 }
 
 // --- panels -------------------------------------------------------------------------------
 
 function describeQuality(m) {
-  const cls = m.quality >= 0.999 ? "good" : m.quality >= 0.6 ? "warn" : "bad";
-  const verdict = m.value >= m.best_value - 1e-9 ? "as good as the best move"
-    : `the best move scores ${m.best_text}`;
+  const a = m.advice, best = m.best;
+  const same = a.verdict.startsWith("best") || a.verdict.startsWith("as good as the best");
   return el("div", {},
-    el("div", { class: "sf-big " + cls }, `${m.action}: f = ${fmt(m.quality, 2)}`),
-    el("div", { class: "small" }, m.rank === 1 ? `Your best of ${m.of} moves by one-ply evaluation (f = 1).`
-      : `${m.rank - 1} of the ${m.of} moves were better by one-ply evaluation (f = 1 is your best, 0 your worst).`),
-    el("div", { class: "small" }, `Search value ${m.value_text}: ${verdict}.`));
+    el("div", { class: "sf-big sf-" + a.severity }, `${m.action}: ${a.value_text} — ${a.verdict}`),
+    el("div", { class: "small" }, same ? `f = ${fmt(a.quality, 2)}: no legal move was better by the search.`
+      : `The best was ${best.action} (${best.value_text})` + (a.behind ? `, ${fmt(a.behind, 0)} points more` : "")
+        + `; f = ${fmt(a.quality, 2)}.`));
 }
 
 function drawPanels() {
@@ -93,26 +196,25 @@ function drawPanels() {
   else if (busy) status = "The AI is thinking…";
   else status = `Your move (${you})`;
   $("status").textContent = status;
-  $("status").className = game.winner ? (game.winner === game.human ? "good" : game.winner === "draw" ? "" : "bad") : "";
+  $("status").className = game.winner && game.winner !== "draw" ? (game.winner === game.human ? "sf-good" : "sf-bad") : "";
   $("ai-label").textContent = `you ${you}, the AI ${ai}: ${game.ai}`;
 
-  const mine = game.history.filter((m) => !m.by_ai);
+  const mine = game.history.filter((m) => !m.by_ai && m.advice);
   $("quality").replaceChildren(mine.length ? describeQuality(mine[mine.length - 1])
     : el("span", { class: "muted" }, "—"));
 
-  const da = game.skill !== null;
-  $("skill-title").textContent = da ? "The AI's estimate of your skill" : "The mean quality of your moves";
-  const value = da ? game.skill : game.mean_quality;
-  if (value === null) setMeter($("skill-meter"), 0, "–");
-  else setMeter($("skill-meter"), value, `f = ${fmt(value, 3)}`);
-  $("skill-note").textContent = da
-    ? `Decision analysis models your reply as a chance event weighted by this estimate and updates it after each of your moves (f ← (1−β) f + β f of your move). Mean f of your moves so far: ${fmt(game.mean_quality, 3)}.`
-    : "Minimax assumes you always find your best reply; it keeps no estimate of you. This is the mean f of your moves.";
-  drawTrace(da ? game.skill_trace : mine.map((_, i) => mean(mine.slice(0, i + 1).map((m) => m.quality))));
+  const value = game.mean_quality;
+  if (value === null) setMeter($("skill-meter"), 0, "no move yet");
+  else setMeter($("skill-meter"), value, `mean f = ${fmt(value, 2)} over ${mine.length} move${mine.length === 1 ? "" : "s"}`);
+  $("skill-note").textContent = game.explain.quality;
+  $("ai-model").textContent = game.skill === null ? ""
+    : `The AI's model of you: ${fmt(game.skill, 2)}. ${game.explain.ai_model}`;
+  drawTrace(mine.map((_, i) => mean(mine.slice(0, i + 1).map((m) => m.quality))));
 
   const log = $("moves");
   log.replaceChildren(...game.history.map((m, i) => el("div", { class: m.by_ai ? "" : "mine" },
-    `${i + 1}. ${m.side.toUpperCase()} ${m.action}` + (m.by_ai ? " (AI)" : ` — f ${fmt(m.quality, 2)}, ${m.value_text}`))));
+    `${i + 1}. ${m.side.toUpperCase()} ${m.action}` + (m.by_ai ? " (AI)"
+      : m.advice ? ` — ${m.advice.value_text}, ${m.advice.verdict}` : ""))));
   log.scrollTop = log.scrollHeight;
 }
 
@@ -147,23 +249,33 @@ function render() {
   if (!game.your_turn) hideHint();
 }
 
-// --- actions ------------------------------------------------------------------------------
+// --- the opponents' parameters, from the registry ----------------------------------------------
+
+function buildParams() {
+  const entry = opponents.find((o) => o.name === $("ai").value);
+  const box = $("params");
+  box.replaceChildren();
+  if (!entry) return;
+  for (const p of entry.params) {
+    const step = p.type === "int" ? "1" : "any";
+    box.append(el("label", { title: p.describe }, `${p.name}: ${p.help} `,
+      el("input", {
+        id: `param-${p.field}`, type: "number", step, min: p.low_open ? null : p.low, max: p.high,
+        value: p.default, dataset: { field: p.field, type: p.type },
+      })));
+  }
+}
 
 function settings() {
-  const ai = $("ai").value;
-  const body = { ai, human: $("human").value };
-  if (ai === "minimax") {
-    body.depth = Number($("depth").value);
-    body.seconds = Number($("seconds").value);
-  } else if (ai === "mcts") {
-    body.sims = Number($("sims").value);
-  } else {
-    body.da_depth = Number($("da-depth").value);
-    body.beta = Number($("beta").value);
-    body.f0 = Number($("f0").value);
+  const body = { ai: $("ai").value, human: $("human").value };
+  for (const input of $("params").querySelectorAll("input")) {
+    if (input.value === "") continue;
+    body[input.dataset.field] = input.dataset.type === "int" ? Math.round(Number(input.value)) : Number(input.value);
   }
   return body;
 }
+
+// --- actions ------------------------------------------------------------------------------
 
 async function newGame(event) {
   event?.preventDefault();
@@ -178,22 +290,23 @@ async function newGame(event) {
     $("new-game").disabled = false;
   }
   render();
-  focusBoard();
+  // the board takes the keys (a button: no text field, so no phone keyboard pops up)
+  cellNode(0, focusPeg[0]).focus();
 }
 
 async function play(peg) {
   if (!game || busy || !game.your_turn) return;
+  const p = pegIndex(peg);
+  if (!(p >= 0 && p < 16) || game.heights[p] >= 4) return;
   busy = true;
   hideHint();
+  setPending(null);
   // Show the bead at once; the AI's reply follows.
-  const p = pegIndex(peg);
-  if (game.heights[p] < 4) {
-    const cells = game.board.replaceAll("/", "").split("");
-    cells[game.heights[p] * 16 + p] = game.human;
-    game = { ...game, board: cells.join("").match(/.{16}/g).join("/"), your_turn: false };
-    drawBoard();
-    drawPanels();
-  }
+  const cells = game.board.replaceAll("/", "").split("");
+  cells[game.heights[p] * 16 + p] = game.human;
+  game = { ...game, board: cells.join("").match(/.{16}/g).join("/"), your_turn: false };
+  drawBoard();
+  drawPanels();
   try {
     game = await api(`${API}/${game.id}/act`, { body: { action: peg } });
   } catch {
@@ -202,7 +315,6 @@ async function play(peg) {
     busy = false;
   }
   render();
-  focusBoard();
 }
 
 function hideHint() {
@@ -217,53 +329,56 @@ async function hint() {
   const h = await api(`${API}/${game.id}/advise`);
   hintShown = true;
   $("hint-depth").textContent = String(h.depth);
-  const best = h.options[0];
+  $("hint-explain").textContent = `${h.explain.points} ${h.explain.quality} "Wins in n" counts your own moves, this one included; "loses in n" counts the AI's.`;
   $("hint-table").querySelector("tbody").replaceChildren(...h.options.map((o) => el("tr", {
-    class: "clickable" + (o.regret <= 1e-9 ? " best" : ""), tabindex: "0",
-    onclick: () => play(o.action),
-    onkeydown: (e) => { if (e.key === "Enter") play(o.action); },
-  }, el("td", {}, o.action), el("td", { class: "num" }, o.value_text),
-  el("td", { class: "num" }, fmt(o.regret, 0)), el("td", { class: "num" }, fmt(o.quality, 2)))));
+    class: "sf-row-" + o.severity, onclick: () => play(o.action),
+  }, el("td", {}, el("button", { type: "button", class: "sf-play", "aria-label": `play ${o.action}` }, o.action)),
+  el("td", {}, o.value_text),
+  el("td", { class: "num" }, o.behind === null ? "—" : fmt(o.behind, 0)),
+  el("td", { class: "num" }, fmt(o.quality, 2)),
+  el("td", { class: "sf-" + o.severity }, o.verdict))));
   $("hint-panel").classList.remove("hidden");
-  const p = pegIndex(best.action);
-  document.querySelector(`.sf-cell[data-cell="${game.heights[p] * 16 + p}"]`)?.classList.add("hinted");
+  const p = pegIndex(h.options[0].action);
+  cellNode(game.heights[p], p)?.classList.add("hinted");
 }
 
-function focusBoard() {
-  if (game?.your_turn) $("peg-input").focus();
+function setPending(column) {
+  pendingColumn = column;
+  $("pending").textContent = column === null ? "" : `column ${column}: now a row, 1–4`;
+}
+
+function onKey(e) {
+  const t = e.target;
+  if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const k = e.key.toLowerCase();
+  if (k === "h") {
+    e.preventDefault();
+    hint();
+  } else if (COLS.includes(k) && k.length === 1) {
+    e.preventDefault();
+    setPending(k);
+  } else if ("1234".includes(k) && k.length === 1 && pendingColumn !== null) {
+    e.preventDefault();
+    const peg = `${pendingColumn}${k}`;
+    setPending(null);
+    play(peg);
+  } else if (k === "escape") {
+    setPending(null);
+  }
 }
 
 // --- start --------------------------------------------------------------------------------
 
-function syncSetup() {
-  const ai = $("ai").value;
-  document.querySelectorAll(".mm-only").forEach((n) => n.classList.toggle("hidden", ai !== "minimax"));
-  document.querySelectorAll(".mcts-only").forEach((n) => n.classList.toggle("hidden", ai !== "mcts"));
-  document.querySelectorAll(".da-only").forEach((n) => n.classList.toggle("hidden", ai !== "decision-analysis"));
-}
-
 async function start() {
   $("header").replaceWith(siteHeader("scorefour"));
   buildBoard();
-  $("ai").addEventListener("change", syncSetup);
+  opponents = await api(`${API}/opponents`);
+  buildParams();
+  $("ai").addEventListener("change", buildParams);
   $("setup").addEventListener("submit", newGame);
   $("hint").addEventListener("click", hint);
-  $("type-move").addEventListener("submit", (e) => {
-    e.preventDefault();
-    const text = $("peg-input").value.trim().toLowerCase();
-    $("peg-input").value = "";
-    if (text) play(text);
-  });
-  document.addEventListener("keydown", (e) => {
-    // The peg box takes a-d and 1-4 only, so H there asks for the hint too.
-    const typing = (e.target instanceof HTMLInputElement && e.target.id !== "peg-input")
-      || e.target instanceof HTMLSelectElement;
-    if (!typing && !e.ctrlKey && !e.metaKey && !e.altKey && (e.key === "h" || e.key === "H")) {
-      e.preventDefault();
-      hint();
-    }
-  });
-  syncSetup();
+  document.addEventListener("keydown", onKey);
   const { game: saved } = readState();
   if (saved) {
     try {
