@@ -179,7 +179,10 @@ def test_win_optimal_side_never_does_worse_than_a_fixed_one(tmp_path):
 
 @pytest.mark.parametrize(
     "variant",
-    [Variant("yahtzee", ("ones", "twos", "full_house"), True), Variant("yatzy", ("sixes", "chance"))],
+    [
+        Variant("yahtzee", ("ones", "twos", "full_house"), True),
+        Variant("yatzy", ("sixes", "chance")),
+    ],
     ids=lambda v: v.name,
 )
 def test_mean_of_solo_win_chances_is_the_solitaire_expected_score(variant):

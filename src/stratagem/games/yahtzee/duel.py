@@ -60,9 +60,10 @@ MAX_BYTES = 4 << 30
 """The most memory a run may need here (two levels at once, plus a reference level)."""
 MAX_SECONDS = 3600.0
 """The longest estimated run accepted here."""
-SECONDS_PER_VALUE = 2.0e-6
-"""Measured solve time per stored value (one pair, one score difference) on this
-machine's two cores (docs/results/yahtzee_two_player.md); used for estimates."""
+SECONDS_PER_VALUE = 1.8e-5
+"""Measured solve time per stored value (one pair, one score difference), win-optimal run,
+on this machine's two cores shared with other work (load about 13; see
+docs/results/yahtzee_two_player.md); used for estimates."""
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(levels_done, levels_total)`` after each level."""
@@ -142,7 +143,7 @@ class Variant:
 
     def box_max(self) -> np.ndarray:
         """The most points each box can score."""
-        return self.kernel.score[:, D.ROLL_START:].max(axis=1)
+        return np.asarray(self.kernel.score[:, D.ROLL_START :].max(axis=1))
 
 
 def parse_variant(text: str) -> Variant:
@@ -345,7 +346,9 @@ class Run:
         for m in self.modes:
             if m not in MODES:
                 raise InvalidRulesError(f"unknown mode {m!r}; use one of {', '.join(MODES)}")
-        if "win" in self.modes and (self.reference is None or self.reference.modes != ("max", "max")):
+        if "win" in self.modes and (
+            self.reference is None or self.reference.modes != ("max", "max")
+        ):
             raise InvalidRulesError("a 'win' side needs the max/max run as its reference")
         if self.directory is None:
             self.directory = default_cache_dir() / "yahtzee-duel" / self.variant.fingerprint
@@ -373,8 +376,11 @@ class Run:
         shape = level_shape(self.cards, t)
         data = arrays.get("data")
         off = arrays.get("off")
-        if data is None or off is None or data.shape != (shape.size,) or not np.array_equal(
-            off, shape.off
+        if (
+            data is None
+            or off is None
+            or data.shape != (shape.size,)
+            or not np.array_equal(off, shape.off)
         ):
             raise CacheError(f"level {t} of {self.run_dir} does not fit {self.variant.name}")
         return Level(t, off, data, arrays.get("loss"))
@@ -383,12 +389,16 @@ class Run:
         arrays = {"off": level.off, "data": level.data}
         if level.loss is not None:
             arrays["loss"] = level.loss
-        self._cache().save(f"level{level.t:02d}", self.key, FORMAT_VERSION, arrays,
-                           meta={"variant": self.variant.name, "modes": list(self.modes)})  # fmt: skip
+        meta = {"variant": self.variant.name, "modes": list(self.modes)}
+        self._cache().save(f"level{level.t:02d}", self.key, FORMAT_VERSION, arrays, meta=meta)
 
     def finished_levels(self) -> list[int]:
-        return [t for t in range(2 * self.variant.num_boxes)
-                if self._cache().path(f"level{t:02d}", self.key, FORMAT_VERSION).exists()]  # fmt: skip
+        cache = self._cache()
+        return [
+            t
+            for t in range(2 * self.variant.num_boxes)
+            if cache.path(f"level{t:02d}", self.key, FORMAT_VERSION).exists()
+        ]
 
     def solve(
         self,
@@ -442,7 +452,7 @@ class Run:
         dummy = np.zeros((len(cards.layers[i]), D.NUM_KEEPS), dtype=np.int64)
         keep2, keep1, cat = policies.get(i, (dummy, dummy, dummy))
         terminal = nxt is None
-        if terminal:
+        if nxt is None:
             nxt_off = np.zeros((1, 1), dtype=np.int64)
             nxt_data = np.zeros(1)
         else:
@@ -463,8 +473,9 @@ class Run:
         track = self.track_loss and mode == "max"
         loss = np.zeros((len(pairs), 4)) if track else np.zeros((0, 4))
         i1 = min(i + 1, self.variant.num_boxes)
-        DUEL.solve_pairs(kmode, pairs, cards.layers[i][:, 0].copy(), cards.layers[i][:, 1].copy(),
-                         cards.most[i], cards.most[j], cards.sid, cards.most[i1], self.variant.kernel,
+        a_rows, kernel = cards.layers[i], self.variant.kernel
+        DUEL.solve_pairs(kmode, pairs, a_rows[:, 0].copy(), a_rows[:, 1].copy(),
+                         cards.most[i], cards.most[j], cards.sid, cards.most[i1], kernel,
                          shape.off, data, nxt_off, nxt_data, ref_off, ref_data, terminal, False,
                          keep2, keep1, cat, loss, track)  # fmt: skip
         return Level(t, shape.off, data, loss if track else None)
@@ -501,9 +512,9 @@ def solo_tail(variant: Variant, mode: Literal["max", "es"]) -> list[Level]:
     for i in range(n - 1, -1, -1):
         ma = cards.most[i]
         lengths = np.repeat(ma + 1, nf)
-        off = np.zeros(len(lengths), dtype=np.int64)
-        np.cumsum(lengths[:-1], out=off[1:])
-        off = off.reshape(len(ma), nf)
+        flat = np.zeros(len(lengths), dtype=np.int64)
+        np.cumsum(lengths[:-1], out=flat[1:])
+        off = flat.reshape(len(ma), nf)
         keep2, keep1, cat = es_policy(variant, cards, V, i)
         pairs = np.stack(np.meshgrid(np.arange(len(ma)), np.arange(nf), indexing="ij"), -1)
         pairs = pairs.reshape(-1, 2).astype(np.int64)
@@ -533,7 +544,7 @@ def level_counts(rules: YahtzeeRules) -> list[tuple[int, int, int]]:
                            for k in range(D.ROLL_START, D.NUM_KEEPS)) for c in cats])  # fmt: skip
     most = []
     ybox = cats.index(rules.yahtzee_category)
-    # Yahtzee bonuses: at most one per turn still to come (when the box holds 50 or is open).
+    # Yahtzee bonuses: at most one per turn still to come (after the box is scored 50).
     for rows in layers:
         bound = np.zeros(len(rows), dtype=np.int64)
         for idx, (mask, u, y) in enumerate(rows):
@@ -541,8 +552,10 @@ def level_counts(rules: YahtzeeRules) -> list[tuple[int, int, int]]:
             bound[idx] = sum(int(boxmax[c]) for c in open_boxes)
             if u < rules.upper_bonus_threshold:
                 bound[idx] += rules.upper_bonus
-            if rules.has_yahtzee_bonus and (y == 1 or not (mask >> ybox) & 1):
-                bound[idx] += rules.yahtzee_bonus * max(0, len(open_boxes) - 1)
+            if rules.has_yahtzee_bonus and y == 1:
+                bound[idx] += rules.yahtzee_bonus * len(open_boxes)
+            elif rules.has_yahtzee_bonus and not (mask >> ybox) & 1:
+                bound[idx] += rules.yahtzee_bonus * (len(open_boxes) - 1)
         most.append(bound)
     out = []
     for t in range(2 * len(cats)):
