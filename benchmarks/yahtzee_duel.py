@@ -23,8 +23,12 @@ from pathlib import Path
 
 from stratagem.games.yahtzee import duel
 
-DEFAULT = ("yahtzee:ones,twos,threes:bonus", "yahtzee:ones,twos,chance:bonus",
-           "yahtzee:ones,twos,threes,fours,fives,sixes")  # fmt: skip
+DEFAULT = (
+    "yahtzee:ones,twos,threes:bonus",
+    "yahtzee:ones,twos,chance:bonus",
+    "yahtzee:ones,twos,threes,fours,fives,sixes",
+    "yahtzee:three_of_a_kind,four_of_a_kind,full_house,small_straight,large_straight,yahtzee,chance",
+)
 
 
 def measure(text: str) -> dict[str, object]:

@@ -75,15 +75,23 @@ def top_losses(run: Run, count: int = 8) -> list[dict[str, object]]:
             d = int(di) - int(cards.most[i][a])
             rows.append((float(g), t, a, b, d, int(roll), int(left)))
     rows.sort(reverse=True)
-    out = []
-    for g, t, a, b, d, roll, left in rows[:count]:
+    out: list[dict[str, object]] = []
+    seen = set()
+    for g, t, a, b, d, roll, left in rows:
         i, j = level_layers(t)
+        mover = cards.describe(i, a)
+        if (round(g, 9), t, mover, roll, left) in seen:
+            continue  # the same decision against other cards differing only in upper total
+        seen.add((round(g, 9), t, mover, roll, left))
+        choice = duel.decision(run, t, a, b, d, roll, left)
         out.append({
             "gain": g, "turn": t, "player": "first" if t % 2 == 0 else "second",
-            "mover": cards.describe(i, a), "other": cards.describe(j, b), "lead": d,
+            "mover": mover, "other": cards.describe(j, b), "lead": d,
             "roll": describe_roll(roll), "rerolls_left": left,
-            "win_chance_optimal": run.value(t, a, b, d),
+            "win_chance_optimal": run.value(t, a, b, d), **choice,
         })  # fmt: skip
+        if len(out) == count:
+            break
     return out
 
 
@@ -181,8 +189,8 @@ def plot(results: dict[str, dict[str, object]], counts: dict[str, list[list[int]
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
     rows = [r for r in results.values() if r["cards"] > 2]
     names = [str(r["variant"]).replace("yahtzee[", "[") for r in rows]
-    gains = [max(float(r["gain_first"]), float(r["gain_second"])) for r in rows]  # type: ignore[arg-type]
-    edge = [0.5 - float(r["values"]["max-max"]) for r in rows]  # type: ignore[index]
+    gains = [max(float(r["gain_first"]), float(r["gain_second"])) for r in rows]
+    edge = [0.5 - float(r["values"]["max-max"]) for r in rows]
     y = np.arange(len(rows))
     ax1.barh(y - 0.2, gains, 0.4, label="largest gain of a deviation from the ES optimum")
     ax1.barh(y + 0.2, edge, 0.4, label="second player's edge under optimal play")
@@ -194,8 +202,8 @@ def plot(results: dict[str, dict[str, object]], counts: dict[str, list[list[int]
         ax2.semilogy([x[1] for x in levels], label=f"full {name} (counted)")
     for r in rows:
         per = r["values_per_level"]
-        if len(per) >= 8:  # type: ignore[arg-type]
-            ax2.semilogy(per, "--", lw=1, label=str(r["variant"]).replace("yahtzee", ""))  # type: ignore[arg-type]
+        if len(per) >= 8:
+            ax2.semilogy(per, "--", lw=1, label=str(r["variant"]).replace("yahtzee", ""))
     ax2.set_xlabel("level (turns played)")
     ax2.set_ylabel("stored values (card pair x open score difference)")
     ax2.legend(fontsize=6)
@@ -233,7 +241,8 @@ def report(results: dict[str, dict[str, object]], counts: dict[str, list[list[in
       "**es** = the expected-score optimum on the variant's card (Glenn's solitaire "
       "strategy, the project's solitaire kernels, its own tie rules); **win** = the "
       "win-optimal strategy of `max-max` played whatever the other side does. "
-      "`A-B` is the first player's win chance with the first playing A and the second B.\n")  # fmt: skip
+      "`A-B` is the first player's win chance with the first playing A and the second B."
+      "\n")  # fmt: skip
     w("## Variants solved\n")
     w("| variant | boxes | cards | card pairs | stored values | peak (est.) MiB | max RSS MiB "
       "| max-max s | all six runs s |")  # fmt: skip
@@ -241,10 +250,10 @@ def report(results: dict[str, dict[str, object]], counts: dict[str, list[list[in
     for r in rows:
         secs = r["seconds"]
         w(
-            f"| {r['variant']} | {len(r['boxes'])} | {r['cards']:,} | {r['pairs']:,} | "  # type: ignore[arg-type]
-            f"{r['values_stored']:,} | {r['bytes_peak_estimate'] / 2**20:,.1f} | "  # type: ignore[operator]
+            f"| {r['variant']} | {len(r['boxes'])} | {r['cards']:,} | {r['pairs']:,} | "
+            f"{r['values_stored']:,} | {r['bytes_peak_estimate'] / 2**20:,.1f} | "
             f"{r['max_rss_mib']:,.0f} | {secs['max-max']:.1f} | {sum(secs.values()):.1f} |"
-        )  # type: ignore[index,union-attr]
+        )
     w("\nTimes are wall-clock on this machine's 2 cores shared with other engineers' jobs "
       "(load average 10-14 while these ran), `nice -n 10`; they include loading the "
       "compiled kernels. *cards*: turn-start cards of one player (filled boxes, upper "
@@ -257,9 +266,9 @@ def report(results: dict[str, dict[str, object]], counts: dict[str, list[list[in
     for r in rows:
         v = r["values"]
         ans = "yes" if r["es_is_best_response_to_itself"] else "**no**"
-        w(f"| {r['variant']} | {r['es_expected_score']:.4f} | {_f(v['max-max'])} | "  # type: ignore[index]
-          f"{_f(v['es-es'])} | {_f(v['max-es'])} | {_f(v['es-max'])} | {_f(v['win-es'])} | "  # type: ignore[index]
-          f"{_f(v['es-win'])} | {float(r['gain_first']):.2e} | {float(r['gain_second']):.2e} "  # type: ignore[index,arg-type]
+        w(f"| {r['variant']} | {r['es_expected_score']:.4f} | {_f(v['max-max'])} | "
+          f"{_f(v['es-es'])} | {_f(v['max-es'])} | {_f(v['es-max'])} | {_f(v['win-es'])} | "
+          f"{_f(v['es-win'])} | {float(r['gain_first']):.2e} | {float(r['gain_second']):.2e} "
           f"| {ans} |")  # fmt: skip
     w("\n*ES points*: the expected-score optimum's expected score on the variant. "
       "*gain 1st* = max-es - es-es: what the first player gains by deviating from the "
@@ -268,15 +277,17 @@ def report(results: dict[str, dict[str, object]], counts: dict[str, list[list[in
       "(the pair is a Nash equilibrium) exactly when both gains are 0 (tolerance 1e-12); "
       "the largest gain a deviation can have is the larger of the two. The win-optimal "
       "player against the ES optimum is `win-es` (win-optimal first) and `1 - es-win` "
-      "(win-optimal second); the best response does at least as well (`max-es`, `1 - es-max`).\n")  # fmt: skip
+      "(win-optimal second); the best response does at least as well (`max-es`, "
+      "`1 - es-max`).\n")  # fmt: skip
     nash = [r["variant"] for r in rows if r["es_is_best_response_to_itself"]]
     not_nash = [r for r in rows if not r["es_is_best_response_to_itself"]]
     if not_nash:
-        worst = max(not_nash, key=lambda r: max(float(r["gain_first"]), float(r["gain_second"])))  # type: ignore[arg-type]
+        worst = max(not_nash, key=lambda r: max(float(r["gain_first"]), float(r["gain_second"])))
         w(f"**The thesis's question, per variant.** The expected-score optimum is *not* a best "
           f"response to itself in {len(not_nash)} of the {len(rows)} variants solved; it is in "
           f"{', '.join(map(str, nash)) or 'none'}. The largest gain a deviation has is "
-          f"{max(float(worst['gain_first']), float(worst['gain_second'])):.4f} (in {worst['variant']}). "  # type: ignore[arg-type]
+          f"{max(float(worst['gain_first']), float(worst['gain_second'])):.4f} "
+          f"(in {worst['variant']}). "
           "On upper-only cards the upper bonus does not change who wins (the total is an "
           "increasing function of the upper total), so `max-max` is the same with and "
           "without it, while the ES optimum changes (it chases the bonus) and loses more. "
@@ -288,19 +299,24 @@ def report(results: dict[str, dict[str, object]], counts: dict[str, list[list[in
     w("Each line is one decision of the `max-max` run: the expected-score optimum's choice "
       "there gives up the most win chance against the best choice (both followed by "
       "win-optimal play from both sides). *lead* is the mover's score minus the other's. "
-      "Cards list the filled boxes (and the upper total).\n")  # fmt: skip
+      "Cards list the filled boxes (and the upper total). Each decision's largest loss is "
+      "over all score differences, so it may sit at a lead that is rarely reached; the "
+      "choices and chances are recomputed from the stored tables by `duel.decision` "
+      "(they agree with the kernel's record).\n")  # fmt: skip
     for r in rows:
         losses = r["top_losses"]
         if not losses:
             continue
         w(f"**{r['variant']}**\n")
-        w(
-            "| win chance lost | turn | mover | mover's card | other card | lead | roll | rerolls left |"
-        )
-        w("|---:|---:|---|---|---|---:|---|---:|")
-        for x in losses[:5]:  # type: ignore[index]
-            w(f"| {x['gain']:.4f} | {x['turn'] + 1} | {x['player']} | {x['mover']} | {x['other']} | "
-              f"{x['lead']:+d} | {x['roll']} | {x['rerolls_left']} |")  # fmt: skip
+        w("| turn | mover | mover's card | other card | lead | roll | rerolls left "
+          "| win-optimal plays | ES optimum plays | win chance lost |")  # fmt: skip
+        w("|---:|---|---|---|---:|---|---:|---|---|---:|")
+        for x in losses[:5]:
+            w(
+                f"| {x['turn'] + 1} | {x['player']} | {x['mover']} | {x['other']} | "
+                f"{x['lead']:+d} | {x['roll']} | {x['rerolls_left']} | {x['best']} "
+                f"({x['best_chance']:.4f}) | {x['es']} ({x['es_chance']:.4f}) | {x['gain']:.4f} |"
+            )
         w("")
     w("## The full games: states per level, memory and time\n")
     w("Counted exactly by `duel.level_counts` from the solitaire solver's reachable "
@@ -309,7 +325,8 @@ def report(results: dict[str, dict[str, object]], counts: dict[str, list[list[in
       "per pair, the score differences not yet decided (bounded by each card's most points "
       "still to come, Yahtzee bonuses included). Bytes at 8 per value (float64).\n")  # fmt: skip
     w(
-        "| level | yahtzee pairs | yahtzee values | yahtzee TB | yatzy pairs | yatzy values | yatzy TB |"
+        "| level | yahtzee pairs | yahtzee values | yahtzee TB | yatzy pairs | yatzy values "
+        "| yatzy TB |"
     )
     w("|---:|---:|---:|---:|---:|---:|---:|")
     yz, yt = counts["yahtzee"], counts["yatzy"]
@@ -327,24 +344,25 @@ def report(results: dict[str, dict[str, object]], counts: dict[str, list[list[in
       f"{tot['yatzy'][1]:,} | |\n")  # fmt: skip
     rate = None
     if bench is not None:
-        bv = bench["variants"]  # type: ignore[index]
+        bv = bench["variants"]
         w("### Measured speed (benchmarks/yahtzee_duel.py)\n")
         w(
-            "| variant | levels | s | levels/s | values | values/s | bytes/value | x solitaire solve |"
+            "| variant | levels | s | levels/s | values | values/s | bytes/value "
+            "| x solitaire solve |"
         )
         w("|---|---:|---:|---:|---:|---:|---:|---:|")
-        for x in bv:  # type: ignore[union-attr]
+        for x in bv:
             w(f"| {x['variant']} | {x['levels']} | {x['seconds']:.2f} | {x['levels_per_s']:.3f} | "
               f"{x['values']:,} | {x['values_per_s']:,.0f} | {x['bytes_per_value']:.2f} | "
               f"{x['duel_over_solitaire']:,.0f} |")  # fmt: skip
         w(f"\nLoad average during the benchmark: {bench['load_average']}.\n")
-        big = max(bv, key=lambda x: x["values"])  # type: ignore[arg-type]
+        big = max(bv, key=lambda x: x["values"])
         rate = float(big["values_per_s"])
     rate_exp = max(
-        float(r["values_stored"]) / float(r["seconds"]["max-max"])  # type: ignore[index,arg-type]
+        float(r["values_stored"]) / float(r["seconds"]["max-max"])
         for r in rows
         if float(r["values_stored"]) > 1e6
-    )  # type: ignore[arg-type]
+    )
     rate = max(rate or 0.0, rate_exp)
     core_rate = rate / 2
     w("### Extrapolation\n")
@@ -355,7 +373,8 @@ def report(results: dict[str, dict[str, object]], counts: dict[str, list[list[in
       "about 2x from these variants to 13 boxes). Memory is 8 bytes a value "
       "(+16 per card pair for offsets); a level needs itself and the next level.\n")  # fmt: skip
     w(
-        "| game | values | largest level | two largest adjacent levels | core-hours at the measured rate | 128-core machine-hours |"
+        "| game | values | largest level | two largest adjacent levels "
+        "| core-hours at the measured rate | 128-core machine-hours |"
     )
     w("|---|---:|---:|---:|---:|---:|")
     for k, v in counts.items():
@@ -416,6 +435,9 @@ NOT_DONE = """* The Ray implementation and its local run (issue item 3, last par
 
 def write_report() -> None:
     results = load_results()
+    for row in results.values():  # the decisions are read from the cached max/max tables
+        v = Variant(str(row["preset"]), tuple(row["boxes"]), bool(row["upper_bonus"]))
+        row["top_losses"] = top_losses(Run(v, ("max", "max"), track_loss=True))
     counts = full_counts()
     bench_path = ROOT / "bench.json"
     bench = json.loads(bench_path.read_text()) if bench_path.exists() else None

@@ -287,3 +287,29 @@ def test_a_level_file_of_another_variant_is_refused(tmp_path):
 def test_a_win_side_needs_the_win_optimal_run():
     with pytest.raises(InvalidRulesError, match="reference"):
         Run(Variant("yahtzee", ("ones",)), ("win", "es"), None)
+
+
+def test_estimate_counts_exactly_the_values_a_run_stores(tmp_path):
+    variant = Variant("yahtzee", ("ones", "chance"), upper_bonus=True)
+    est = duel.estimate(variant)
+    run = Run(variant, ("max", "max"), tmp_path)
+    run.solve()
+    stored = [len(run.load(t).data) for t in range(4)]  # type: ignore[union-attr]
+    assert est.values_per_level == stored
+
+
+def test_a_decision_read_from_the_tables_matches_the_kernels_record(tmp_path):
+    variant = Variant("yahtzee", ("ones", "twos", "threes"))
+    run = Run(variant, ("max", "max"), tmp_path, track_loss=True)
+    run.solve()
+    level = run.load(3)  # the second player's second turn
+    assert level is not None and level.loss is not None
+    p = int(np.argmax(level.loss[:, 0]))
+    gain, di, roll, left = level.loss[p]
+    i, j = level_layers(3)
+    a, b = divmod(p, len(run.cards.layers[j]))
+    d = int(di) - int(run.cards.most[i][a])
+    choice = duel.decision(run, 3, a, b, d, int(roll), int(left))
+    assert gain > 0.01
+    assert choice["best"] != choice["es"]
+    assert choice["best_chance"] - choice["es_chance"] == pytest.approx(gain, abs=1e-12)

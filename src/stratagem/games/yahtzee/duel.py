@@ -531,6 +531,63 @@ def solo_tail(variant: Variant, mode: Literal["max", "es"]) -> list[Level]:
     return levels
 
 
+def decision(run: Run, t: int, a: int, b: int, d: int, roll: int, left: int) -> dict[str, object]:
+    """One decision of ``run`` (a ``max``/``max`` run) as a person reads it: the best
+    choice and the expected-score optimum's, each with its win chance (followed by
+    ``run``'s play). Recomputed in numpy from the next level, one score difference only."""
+    if run.modes != ("max", "max"):
+        raise InvalidRulesError("decisions are read from the max/max run")
+    cards, variant = run.cards, run.variant
+    i, j = level_layers(t)
+    mask, u = (int(x) for x in cards.layers[i][a])
+    R = variant.kernel
+    n = variant.num_boxes
+    nxt = run.load(t + 1) if t + 1 < 2 * n else None
+    mb = int(cards.most[j][b])
+
+    def after_box(c: int, k: int) -> float:
+        pts, nu = DUEL.score_box(mask, u, c, k, R.score, R.upper_face, R.ip)
+        a1 = int(cards.sid[mask | (1 << c), nu])
+        e = -(d + int(pts))
+        if nxt is None:
+            return 1.0 - (1.0 if e > 0 else 0.5 if e == 0 else 0.0)
+        return 1.0 - float(DUEL.next_value(nxt.off, nxt.data, False, b, mb, a1,
+                                           int(cards.most[i + 1][a1]), e))  # fmt: skip
+
+    open_boxes = [c for c in range(n) if not (mask >> c) & 1]
+    box_value = {(c, k): after_box(c, k) for c in open_boxes
+                 for k in range(D.ROLL_START, D.NUM_KEEPS)}  # fmt: skip
+    E = np.zeros(D.NUM_KEEPS)
+    for k in range(D.ROLL_START, D.NUM_KEEPS):
+        E[k] = max(box_value[(c, k)] for c in open_boxes)
+    tables = {0: E.copy()}
+    for step in (1, 2):
+        for k in range(D.ROLL_START - 1, -1, -1):
+            E[k] = E[D.ADD[k]].mean()
+        tables[step] = E.copy()  # a keep's value when `step` rerolls were left before it
+        best = np.empty(D.NUM_KEEPS)
+        for k in range(D.NUM_KEEPS):
+            best[k] = max([E[k], *(best[D.SUB[k, s]] for s in range(D.SUB_COUNT[k]))])
+        E[D.ROLL_START :] = best[D.ROLL_START :]
+    V = es_values(variant)
+    keep2, keep1, cat = es_policy(variant, cards, V, i)
+    if left == 0:
+        options = {f"score {variant.boxes[c]}": box_value[(c, roll)] for c in open_boxes}
+        es_choice = f"score {variant.boxes[int(cat[a, roll])]}"
+    else:
+        keep_e = tables[left]
+        r = roll - D.ROLL_START
+        subs = [int(x) for x in D.SUBKEEPS[r, : D.SUBKEEP_COUNT[r]]]
+        options = {f"keep {describe_roll(k)}": float(keep_e[k]) for k in subs}
+        chosen = int((keep2 if left == 2 else keep1)[a, roll])
+        es_choice = f"keep {describe_roll(chosen)}"
+    best_choice = max(options, key=lambda o: options[o])
+    return {
+        "best": best_choice, "best_chance": options[best_choice],
+        "es": es_choice, "es_chance": options[es_choice],
+    }  # fmt: skip
+
+
 def level_counts(rules: YahtzeeRules) -> list[tuple[int, int, int]]:
     """For the full game of ``rules`` (two players): per level, ``(pairs of turn-start
     cards, score-difference values, bytes at 8 per value)`` counted exactly from the
