@@ -318,6 +318,16 @@ def report(results: dict[str, dict[str, object]], counts: dict[str, list[list[in
                 f"({x['best_chance']:.4f}) | {x['es']} ({x['es_chance']:.4f}) | {x['gain']:.4f} |"
             )
         w("")
+    largest = max(rows, key=lambda r: int(r["values_stored"]))
+    w(f"## Time and memory per level, measured ({largest['variant']}, `max-max`)\n")
+    w("| level | stored values | MiB (8 B/value) | seconds | values/s |")
+    w("|---:|---:|---:|---:|---:|")
+    for t, vals in enumerate(largest["values_per_level"]):
+        secs = largest["level_seconds_max_max"].get(str(t))
+        rate_t = f"{vals / secs:,.0f}" if secs else "-"
+        shown = f"{secs:.2f}" if secs is not None else "-"
+        w(f"| {t} | {vals:,} | {8 * vals / 2**20:,.2f} | {shown} | {rate_t} |")
+    w("")
     w("## The full games: states per level, memory and time\n")
     w("Counted exactly by `duel.level_counts` from the solitaire solver's reachable "
       "turn-start states (cards) of the full rules, with the same layout as the variants: "
@@ -427,6 +437,10 @@ NOT_DONE = """* The Ray implementation and its local run (issue item 3, last par
   remaining-score distributions of a full rule set, not of a variant; not evaluated.
 * Three and four players (issue item 4): not started.
 * The exact strategy of the largest variant as an arena agent and web opponent: not done.
+  The arena's Yahtzee state (`state.YahtzeeState`) always carries the full card of a
+  preset, so a variant's strategy needs a variant state and game entry first.
+* Ctrl-C and progress work per level (a level is one compiled call); a killed run loses
+  at most the level in progress.
 * Variants larger than those above (e.g. all six upper boxes with the bonus, about
   514 million values and 3 GiB per run, estimated 2.6 h here) were not run in the time
   available; the solver takes them (`--variant`), within its refusal limits.
