@@ -313,3 +313,25 @@ def test_a_decision_read_from_the_tables_matches_the_kernels_record(tmp_path):
     assert gain > 0.01
     assert choice["best"] != choice["es"]
     assert choice["best_chance"] - choice["es_chance"] == pytest.approx(gain, abs=1e-12)
+
+
+def test_blocks_run_in_other_processes_give_the_same_tables(tmp_path, monkeypatch):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    variant = Variant("yahtzee", ("ones", "twos", "chance"), upper_bonus=True)
+    whole = Run(variant, ("max", "max"), tmp_path / "whole", track_loss=True)
+    whole.solve()
+    monkeypatch.setattr(duel, "BLOCK_VALUES", 500)  # many blocks per level
+    seen: list[tuple[int, int]] = []
+    split = Run(variant, ("max", "max"), tmp_path / "split", track_loss=True,
+                block_progress=lambda done, total: seen.append((done, total)))  # fmt: skip
+    spawn = multiprocessing.get_context("spawn")  # numba's OpenMP threads forbid fork
+    with ProcessPoolExecutor(max_workers=2, mp_context=spawn) as pool:
+        split.solve(executor=pool)
+    assert max(total for _, total in seen) > 1
+    for t in range(6):
+        a, b = whole.load(t), split.load(t)
+        assert a is not None and b is not None and a.loss is not None and b.loss is not None
+        assert np.array_equal(a.data, b.data)
+        assert np.array_equal(a.loss, b.loss)

@@ -32,11 +32,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -327,6 +327,85 @@ class Level:
     loss: np.ndarray | None = None
 
 
+class Executor(Protocol):
+    """What runs a level's blocks: ``concurrent.futures`` pools and Ray's pool have it."""
+
+    def map(self, fn: Callable[[RowsTask], Any], tasks: Iterable[RowsTask]) -> Iterator[Any]: ...
+
+
+BLOCK_VALUES = 2_000_000
+"""Values per block of a level (progress, Ctrl-C and cluster tasks are per block)."""
+
+
+@dataclass(frozen=True)
+class RowsTask:
+    """One block of a level: the pairs whose mover card is in ``a0 .. a1 - 1``, with the
+    next level (and the reference run's next level for a ``win`` side)."""
+
+    variant: Variant
+    modes: tuple[Mode, Mode]
+    track: bool
+    t: int
+    a0: int
+    a1: int
+    nxt: Level | None
+    ref: Level | None
+
+
+@lru_cache(maxsize=4)
+def _cards(variant: Variant) -> Cards:
+    return Cards.build(variant)
+
+
+@lru_cache(maxsize=64)
+def _policy(variant: Variant, layer: int) -> tuple[np.ndarray, ...]:
+    return es_policy(variant, _cards(variant), _es_values(variant), layer)
+
+
+@lru_cache(maxsize=4)
+def _es_values(variant: Variant) -> np.ndarray:
+    return es_values(variant)
+
+
+def solve_rows(task: RowsTask) -> tuple[np.ndarray, np.ndarray]:
+    """Solve one block: its values (contiguous in the level's data) and, when tracked,
+    its pairs' loss records. A top-level function of picklable data, so a process pool
+    or a Ray cluster can run it."""
+    variant, t = task.variant, task.t
+    cards = _cards(variant)
+    shape = level_shape(cards, t)
+    i, j = shape.mover, shape.other
+    mode = task.modes[t % 2]
+    if mode == "es" or task.track:
+        keep2, keep1, cat = _policy(variant, i)
+    else:
+        keep2 = keep1 = cat = np.zeros((len(cards.layers[i]), D.NUM_KEEPS), dtype=np.int64)
+    terminal = task.nxt is None
+    if task.nxt is None:
+        nxt_off, nxt_data = np.zeros((1, 1), dtype=np.int64), np.zeros(1)
+    else:
+        nxt_off, nxt_data = task.nxt.off, task.nxt.data
+    ref_off, ref_data = (
+        (task.ref.off, task.ref.data) if task.ref is not None else (nxt_off, nxt_data)
+    )
+    nb = len(cards.layers[j])
+    rows = np.arange(task.a0, task.a1)
+    pairs = np.stack(np.meshgrid(rows, np.arange(nb), indexing="ij"), -1).reshape(-1, 2)
+    pairs = pairs.astype(np.int64)
+    base = int(shape.off[task.a0, 0])
+    end = int(shape.off[task.a1, 0]) if task.a1 < len(shape.off) else shape.size
+    off = shape.off - base  # rows of other blocks are never read
+    data = np.empty(end - base)
+    loss = np.zeros((len(pairs), 4)) if task.track else np.zeros((0, 4))
+    i1 = min(i + 1, variant.num_boxes)
+    a_rows = cards.layers[i]
+    DUEL.solve_pairs(_KERNEL_MODE[mode], pairs, a_rows[:, 0].copy(), a_rows[:, 1].copy(),
+                     cards.most[i], cards.most[j], cards.sid, cards.most[i1], variant.kernel,
+                     off, data, nxt_off, nxt_data, ref_off, ref_data, terminal, False,
+                     keep2, keep1, cat, loss, task.track)  # fmt: skip
+    return data, loss
+
+
 @dataclass
 class Run:
     """A pair of modes (first player's, second player's) on a variant, solved level by level.
@@ -339,6 +418,7 @@ class Run:
     directory: Path | None = None
     reference: Run | None = None
     track_loss: bool = False
+    block_progress: Progress | None = None
     cards: Cards = field(init=False)
     level_seconds: dict[int, float] = field(default_factory=dict)
 
@@ -406,18 +486,18 @@ class Run:
         max_bytes: int = MAX_BYTES,
         max_seconds: float = MAX_SECONDS,
         stop_after: int | None = None,
+        executor: Executor | None = None,
     ) -> float:
         """Solve every level not yet on disk (last first) and return the first player's value.
 
         ``stop_after`` solves at most that many levels and returns NaN (a run cut short, as
-        a killed one would be).
+        a killed one would be). ``executor`` (anything with ``map``: a process pool, a Ray
+        pool) runs the blocks of each level; the tables do not depend on it.
         """
         check_size(estimate(self.variant, self.cards), max_bytes, max_seconds)
         if self.reference is not None:
             self.reference.solve(progress, max_bytes, max_seconds)
         n = self.variant.num_boxes
-        V = es_values(self.variant)
-        policies: dict[int, tuple[np.ndarray, ...]] = {}
         nxt: Level | None = None
         solved = 0
         for t in range(2 * n - 1, -1, -1):
@@ -429,7 +509,7 @@ class Run:
                     nxt = self.load(t + 1)
                     assert nxt is not None
                 start = time.perf_counter()
-                level = self._solve_level(t, nxt, V, policies)
+                level = self._solve_level(t, nxt, executor)
                 self.level_seconds[t] = time.perf_counter() - start
                 self._save(level)
                 solved += 1
@@ -439,46 +519,40 @@ class Run:
         assert nxt is not None
         return float(nxt.data[0 + self.cards.most[0][0]])
 
-    def _solve_level(
-        self, t: int, nxt: Level | None, V: np.ndarray, policies: dict[int, tuple[np.ndarray, ...]]
-    ) -> Level:
+    def _solve_level(self, t: int, nxt: Level | None, executor: Executor | None) -> Level:
         cards = self.cards
         shape = level_shape(cards, t)
-        i, j = shape.mover, shape.other
         mode = self.modes[t % 2]
-        kmode = _KERNEL_MODE[mode]
-        if i not in policies and (mode == "es" or self.track_loss):
-            policies[i] = es_policy(self.variant, cards, V, i)
-        dummy = np.zeros((len(cards.layers[i]), D.NUM_KEEPS), dtype=np.int64)
-        keep2, keep1, cat = policies.get(i, (dummy, dummy, dummy))
-        terminal = nxt is None
-        if nxt is None:
-            nxt_off = np.zeros((1, 1), dtype=np.int64)
-            nxt_data = np.zeros(1)
-        else:
-            nxt_off, nxt_data = nxt.off, nxt.data
-        ref_off, ref_data = nxt_off, nxt_data
-        if mode == "win":
+        ref: Level | None = None
+        if mode == "win" and nxt is not None:
             assert self.reference is not None
-            if not terminal:
-                ref = self.reference.load(t + 1)
-                if ref is None:
-                    raise CacheError(f"the reference run lacks level {t + 1}")
-                ref_off, ref_data = ref.off, ref.data
-        na, nb = len(cards.layers[i]), len(cards.layers[j])
-        pairs = np.stack(np.meshgrid(np.arange(na), np.arange(nb), indexing="ij"), -1)
-        pairs = pairs.reshape(-1, 2).astype(np.int64)
-        # Long-window pairs first: chunks of prange then carry similar work.
-        data = np.empty(shape.size)
+            ref = self.reference.load(t + 1)
+            if ref is None:
+                raise CacheError(f"the reference run lacks level {t + 1}")
         track = self.track_loss and mode == "max"
-        loss = np.zeros((len(pairs), 4)) if track else np.zeros((0, 4))
-        i1 = min(i + 1, self.variant.num_boxes)
-        a_rows, kernel = cards.layers[i], self.variant.kernel
-        DUEL.solve_pairs(kmode, pairs, a_rows[:, 0].copy(), a_rows[:, 1].copy(),
-                         cards.most[i], cards.most[j], cards.sid, cards.most[i1], kernel,
-                         shape.off, data, nxt_off, nxt_data, ref_off, ref_data, terminal, False,
-                         keep2, keep1, cat, loss, track)  # fmt: skip
-        return Level(t, shape.off, data, loss if track else None)
+        nrows = len(cards.layers[shape.mover])
+        ncols = len(cards.layers[shape.other])
+        # Blocks of mover cards, each a contiguous run of the level's values, of about
+        # BLOCK_VALUES values: the unit of progress, of Ctrl-C and of a cluster task.
+        per_row = max(1, shape.size // max(1, nrows))
+        step = max(1, BLOCK_VALUES // per_row)
+        tasks = [
+            RowsTask(self.variant, self.modes, track, t, a0, min(nrows, a0 + step), nxt, ref)
+            for a0 in range(0, nrows, step)
+        ]
+        results = (
+            executor.map(solve_rows, tasks) if executor is not None else map(solve_rows, tasks)
+        )
+        parts, losses = [], []
+        for done, (part, loss) in enumerate(results, 1):
+            parts.append(part)
+            losses.append(loss)
+            if self.block_progress is not None:
+                self.block_progress(done, len(tasks))
+        data = np.concatenate(parts)
+        loss_all = np.concatenate(losses) if track else None
+        assert data.shape == (shape.size,) and (loss_all is None or len(loss_all) == nrows * ncols)
+        return Level(t, shape.off, data, loss_all)
 
     def value(self, t: int, a: int, b: int, d: int) -> float:
         """The mover's value of pair (a, b) at difference d on level t (from disk)."""
