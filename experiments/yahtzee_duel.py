@@ -127,6 +127,40 @@ def solve_variant(v: Variant) -> dict[str, object]:
     }  # fmt: skip
 
 
+def ray_check(text: str) -> dict[str, object]:
+    """Solve ``max``/``max`` of a variant with each level's blocks run on a local Ray
+    cluster (``ray.util.multiprocessing.Pool``, the plan's executor) into a fresh
+    directory, and compare every level with the single-process tables in the cache."""
+    import tempfile
+
+    import ray
+    from ray.util.multiprocessing import Pool
+
+    v = duel.parse_variant(text)
+    single = Run(v, ("max", "max"), track_loss=True)
+    single.solve()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            clustered = Run(v, ("max", "max"), Path(tmp), track_loss=True)
+            start = time.perf_counter()
+            value = clustered.solve(executor=Pool(2))
+            seconds = time.perf_counter() - start
+            same = []
+            for t in range(2 * v.num_boxes):
+                a, b = single.load(t), clustered.load(t)
+                assert a is not None and b is not None
+                same.append(bool(np.array_equal(a.data, b.data)
+                                 and np.array_equal(a.loss, b.loss)))  # fmt: skip
+    finally:
+        ray.shutdown()
+    row = {"variant": v.name, "ray": ray.__version__, "workers": 2, "seconds": seconds,
+           "first_player": value, "levels_identical": same,
+           "blocks_values": duel.BLOCK_VALUES}  # fmt: skip
+    (ROOT / "ray_check.json").write_text(json.dumps(row))
+    return row
+
+
 def load_results() -> dict[str, dict[str, object]]:
     if not RESULTS.exists():
         return {}
@@ -138,12 +172,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", action="append", default=[], help="preset:box,box[:bonus]")
     ap.add_argument("--standard", action="store_true", help="every variant of the report")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--ray", metavar="VARIANT", help="check the Ray executor on this variant")
     args = ap.parse_args(argv)
     variants = [duel.parse_variant(t) for t in args.variant]
     if args.standard:
         variants += STANDARD
     done = load_results()
     ROOT.mkdir(parents=True, exist_ok=True)
+    if args.ray:
+        print(ray_check(args.ray))
     if not args.report_only:
         for v in variants:
             if v.name in done:
