@@ -420,7 +420,8 @@ def report(results: dict[str, dict[str, object]], counts: dict[str, list[list[in
     w(f"The fastest measured rate on a variant with over a million values is {rate:,.0f} values/s "
       f"on this machine's 2 shared cores, i.e. about {core_rate:,.0f} values/s per core "
       "(shared with other work; the work per value is the same for every pair: the "
-      "widget's 462 keeps x 6 faces x 2 rerolls, plus the boxes; it grows only with the number of open boxes, by at most "
+      "widget's 462 keeps x 6 faces x 2 rerolls, plus the boxes; it grows only with "
+      "the number of open boxes, by at most "
       "about 2x from these variants to 13 boxes). Memory is 8 bytes a value "
       "(+8 per card pair for its offset; 8.0-8.2 bytes per value on disk, benchmark "
       "above); a level needs itself and the next level.\n")  # fmt: skip
