@@ -336,6 +336,13 @@ def report(results: dict[str, dict[str, object]], counts: dict[str, list[list[in
           f"no, with a largest deviation gain between {low:.2%} and {high:.2%} of a game; "
           "the gain is larger with the bonus and with boxes whose points vary a lot "
           "(chance), where playing to the score difference pays.\n")  # fmt: skip
+    multi = [r for r in rows if len(r["boxes"]) >= 2]
+    edges = [0.5 - float(r["values"]["max-max"]) for r in multi]
+    if multi:
+        w(f"**Who is favoured.** Under optimal play the second player, who sees the first "
+          f"player's card before each turn, is favoured on every card of two or more boxes "
+          f"solved: the first player's chance is below 1/2 by {min(edges):.2e} to "
+          f"{max(edges):.2e}.\n")  # fmt: skip
     w("## Where the win-optimal and expected-score strategies differ most\n")
     w("Each line is one decision of the `max-max` run: the expected-score optimum's choice "
       "there gives up the most win chance against the best choice (both followed by "
