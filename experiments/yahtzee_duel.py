@@ -339,8 +339,8 @@ def report(results: dict[str, dict[str, object]], counts: dict[str, list[list[in
     multi = [r for r in rows if len(r["boxes"]) >= 2]
     edges = [0.5 - float(r["values"]["max-max"]) for r in multi]
     if multi:
-        w(f"**Who is favoured.** Under optimal play the second player, who sees the first "
-          f"player's card before each turn, is favoured on every card of two or more boxes "
+        w(f"**Who is favoured.** Under optimal play the second player, who plays the last "
+          f"turn knowing the first player's final score, is favoured on every card of two or more boxes "
           f"solved: the first player's chance is below 1/2 by {min(edges):.2e} to "
           f"{max(edges):.2e}.\n")  # fmt: skip
     w("## Where the win-optimal and expected-score strategies differ most\n")

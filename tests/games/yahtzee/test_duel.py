@@ -134,8 +134,8 @@ def test_win_optimal_values_agree_with_plain_recursion_everywhere(variant, tmp_p
 
 
 @pytest.mark.slow
-def test_three_boxes_with_bonus_agree_with_plain_recursion_at_the_start(tmp_path):
-    variant = Variant("yahtzee", ("ones", "twos", "three_of_a_kind"), upper_bonus=True)
+def test_three_boxes_agree_with_plain_recursion_at_the_start(tmp_path):
+    variant = Variant("yahtzee", ("ones", "twos", "threes"))
     value = Run(variant, ("max", "max"), tmp_path).solve()
     turn = reference(variant)
     assert value == pytest.approx(turn(0, (0, 0), (0, 0), 0), abs=1e-12)
