@@ -259,7 +259,8 @@ def report(results: dict[str, dict[str, object]], counts: dict[str, list[list[in
     out: list[str] = []
     w = out.append
     w("# Two-player Yahtzee, solved exactly on reduced score cards\n")
-    w("Written by `experiments/yahtzee_duel.py` from `runs/yahtzee_duel/results.jsonl`; "
+    w("Written by `experiments/yahtzee_duel.py` from `runs/yahtzee_duel/results.jsonl` "
+      "(all numbers also in `yahtzee_two_player.json`); "
       "solver `stratagem.games.yahtzee.duel` (kernels `_duel_kernels.py`).\n")  # fmt: skip
     w("Both players maximise their chance to win, a draw counting half. A *variant* is a "
       "subset of a preset's boxes, each scored by its own rule (no Yahtzee bonus, no joker); "
@@ -340,8 +341,8 @@ def report(results: dict[str, dict[str, object]], counts: dict[str, list[list[in
     edges = [0.5 - float(r["values"]["max-max"]) for r in multi]
     if multi:
         w(f"**Who is favoured.** Under optimal play the second player, who plays the last "
-          f"turn knowing the first player's final score, is favoured on every card of two or more boxes "
-          f"solved: the first player's chance is below 1/2 by {min(edges):.2e} to "
+          f"turn knowing the first player's final score, is favoured on every card of two "
+          f"or more boxes solved: the first player's chance is below 1/2 by {min(edges):.2e} to "
           f"{max(edges):.2e}.\n")  # fmt: skip
     w("## Where the win-optimal and expected-score strategies differ most\n")
     w("Each line is one decision of the `max-max` run: the expected-score optimum's choice "
@@ -531,6 +532,10 @@ def write_report() -> None:
     bench = json.loads(bench_path.read_text()) if bench_path.exists() else None
     DOC.write_text(report(results, counts, bench))
     plot(results, counts)
+    record = {"variants": list(results.values()), "full_counts": counts, "benchmark": bench,
+              "ray_check": json.loads((ROOT / "ray_check.json").read_text())
+              if (ROOT / "ray_check.json").exists() else None}  # fmt: skip
+    DOC.with_suffix(".json").write_text(json.dumps(record, indent=1) + "\n")
 
 
 if __name__ == "__main__":
