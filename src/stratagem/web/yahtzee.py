@@ -352,6 +352,13 @@ class Summary(BaseModel):
     counts: dict[str, int]
     mistakes: list[DecisionView]
     result: str
+    optimum_expected: float = Field(
+        description="the optimal strategy's expected final score from the start (solver's table)"
+    )
+    luck: float = Field(
+        description="final score - optimum_expected + total_loss: what the dice gave beyond "
+        "expectation, in points"
+    )
 
 
 class GameView(BaseModel):
@@ -541,6 +548,8 @@ def _view(request: Request, sid: str, game: YahtzeeGame) -> GameView:
             total_loss=loss,
             mean_loss=loss / max(n, 1),
             counts=counts,
+            optimum_expected=advisor(game.rules).solution.expected_score,
+            luck=finals[0] - advisor(game.rules).solution.expected_score + loss,
             mistakes=[
                 _decision_view(game, i)
                 for i in sorted(range(n), key=lambda i: -game.decisions[i].regret)

@@ -170,7 +170,7 @@ function renderFeedback() {
   const line = last.regret <= 1e-9
     ? el("div", { class: "good", id: "last-cost" }, `✓ ${niceAction(last.action)}: the best choice (expected ${fmt(last.value, 2)})`)
     : el("div", { class: last.size === "large" ? "bad" : "warn", id: "last-cost" },
-      `${niceAction(last.action)} cost ${fmt(last.regret, 3)} points (${last.size}); best was ${niceAction(last.best)} (${fmt(last.best_value, 2)} vs ${fmt(last.value, 2)})`);
+      `${niceAction(last.action)} cost ${fmt(last.regret, 1)} points (${last.size}); best was ${niceAction(last.best)} (expected final score ${fmt(last.best_value, 1)} vs ${fmt(last.value, 1)})`);
   box.replaceChildren(line, stats);
 }
 
@@ -226,21 +226,32 @@ function renderSummary() {
     return;
   }
   const s = game.summary;
+  const skill = s.total_loss, luck = s.luck, opt = s.optimum_expected;
+  const sign = (x) => (x >= 0 ? "+" : "−") + fmt(Math.abs(x), 1);
   const items = [
     el("h2", {}, "Game over: " + s.result),
-    el("p", {}, "Mean loss per decision: ", el("strong", { id: "final-mean-loss" }, fmt(s.mean_loss, 3)),
-      ` expected points over ${s.decisions} decisions (total ${fmt(s.total_loss, 3)}).`),
-    el("p", { class: "small" }, `Decisions by cost: best ${s.counts.none}, small (< 1 point) ${s.counts.small}, `
+    el("table", { id: "report", class: "report" },
+      el("tbody", {},
+        el("tr", {}, el("th", {}, "The optimum's expected final score"), el("td", { class: "num", id: "report-optimum" }, fmt(opt, 1))),
+        el("tr", {}, el("th", {}, "Skill: points your decisions cost (sum of regrets)"), el("td", { class: "num", id: "report-skill" }, "−" + fmt(skill, 1))),
+        el("tr", {}, el("th", {}, "Luck: what the dice gave beyond expectation"), el("td", { class: "num", id: "report-luck" }, sign(luck))),
+        el("tr", { class: "total" }, el("th", {}, "Your final score"), el("td", { class: "num", id: "report-final" }, String(s.final[0]))))),
+    el("p", { class: "muted", id: "report-note" },
+      `Expected scores are expected final scores of optimal play, from the solver's table. The cost of a decision is how many expected points it gave up against the best option; `
+      + `luck is your final score minus the optimum's expected score plus the cost of your decisions, so ${fmt(opt, 1)} − ${fmt(skill, 1)} ${sign(luck)} = ${s.final[0]}.`),
+    el("p", {}, "Mean cost per decision: ", el("strong", { id: "final-mean-loss" }, fmt(s.mean_loss, 1)),
+      ` expected points over ${s.decisions} decisions.`),
+    el("p", {}, `Decisions by cost: best ${s.counts.none}, small (< 1 point) ${s.counts.small}, `
       + `medium (1–5) ${s.counts.medium}, large (≥ 5) ${s.counts.large}.`),
   ];
   if (s.mistakes.length) {
     const tbody = el("tbody");
     for (const m of s.mistakes) {
       const link = assistantUrl(m.position);
-      tbody.append(el("tr", { class: `mistake ${m.size}` },
+      tbody.append(el("tr", { class: `mistake size-${m.size}` },
         el("td", {}, String(m.turn)), el("td", {}, m.dice.join(" ")), el("td", { class: "num" }, String(m.rolls_left)),
         el("td", {}, niceAction(m.action)), el("td", {}, niceAction(m.best)),
-        el("td", { class: "num" }, fmt(m.regret, 3)), el("td", {}, el("span", { class: "tag " + (m.size === "large" ? "bad" : "estimated") }, m.size)),
+        el("td", { class: "num" }, fmt(m.regret, 1)), el("td", {}, el("span", { class: "tag " + (m.size === "large" ? "bad" : "estimated") }, m.size)),
         el("td", {}, el("a", { href: link, class: "replay" }, "replay"))));
     }
     items.push(el("div", { class: "scroll" }, el("table", { id: "mistakes" },
