@@ -98,6 +98,8 @@ def create_app(
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
 
+    # before the games' routers: Score Four's and Scrabble's /api/<game>/{session_id} would take it
+    app.include_router(importlib.import_module("stratagem.web.rules").router)
     routers = game_routers()
     for router in routers.values():
         app.include_router(router)
