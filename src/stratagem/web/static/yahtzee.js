@@ -591,7 +591,7 @@ async function runMcts() {
   const pos = readPosition();
   const body = { ...pos, simulations: Number($("m-sims").value), rollout: $("m-rollout").value, seed: Number($("m-seed").value || 0) };
   $("m-go").disabled = true;
-  $("m-cancel").hidden = false;
+  $("m-cancel").classList.remove("hidden");
   $("m-progress").hidden = false;
   $("m-summary").textContent = "";
   $("m-table").querySelector("tbody").replaceChildren();
@@ -607,7 +607,7 @@ async function runMcts() {
   } finally {
     mctsJob = null;
     $("m-go").disabled = false;
-    $("m-cancel").hidden = true;
+    $("m-cancel").classList.add("hidden");
   }
 }
 
