@@ -13,8 +13,9 @@ from fastapi import APIRouter
 from pydantic import BaseModel
 
 from stratagem.core.rules_text import rules_of
+from stratagem.web.common import ERROR_RESPONSES
 
-router = APIRouter(tags=["site"])
+router = APIRouter(tags=["site"], responses=ERROR_RESPONSES)
 
 GameName = Literal["yahtzee", "pig", "scorefour", "scrabble"]
 

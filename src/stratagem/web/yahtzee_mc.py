@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from stratagem.core.errors import StratagemError
 from stratagem.games.yahtzee.monte_carlo import ALPHA, METHOD, MIN_PLAYOUTS, SearchCancelled
 from stratagem.web import yahtzee as web
-from stratagem.web.common import settings
+from stratagem.web.common import ErrorBody, settings
 
 router = APIRouter()
 
@@ -124,7 +124,11 @@ def about_search() -> MctsAbout:
                      alpha=ALPHA)  # fmt: skip
 
 
-@router.post("/mcts/jobs", status_code=202)
+@router.post(
+    "/mcts/jobs",
+    status_code=202,
+    responses={429: {"model": ErrorBody, "description": "too many searches running"}},
+)
 def start_search(request: Request, body: web.MctsRequest) -> MctsJobView:
     """Start a Monte Carlo search in the background; poll it for progress and the result."""
     cap = settings(request).max_mcts_sims
