@@ -51,3 +51,18 @@ def test_the_yahtzee_dialog_opens_at_the_preset_chosen_on_the_board(page: Any) -
     assert (
         page.locator('#rules-dialog details[data-preset="yahtzee"]').get_attribute("open") is None
     )
+
+
+def test_the_rules_fit_a_phone_in_the_dark_theme(phone: Any, screenshot: Any) -> None:
+    phone.goto("/pig")
+    phone.locator("#preset option").first.wait_for(state="attached")
+    phone.locator("#rules-open").click()
+    phone.locator("#rules-dialog details[open]").wait_for()
+    width = phone.evaluate("document.getElementById('rules-dialog').getBoundingClientRect().width")
+    assert width <= 390
+    overflow = phone.evaluate(
+        "(() => { const d = document.getElementById('rules-dialog');"
+        " return d.scrollWidth - d.clientWidth; })()"
+    )
+    assert overflow <= 0  # no sideways scrolling inside the dialog
+    screenshot(phone, "rules-phone-dark")
