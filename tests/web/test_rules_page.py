@@ -51,6 +51,15 @@ def test_the_yahtzee_dialog_opens_at_the_preset_chosen_on_the_board(page: Any) -
     assert (
         page.locator('#rules-dialog details[data-preset="yahtzee"]').get_attribute("open") is None
     )
+    # keys typed while the rules are open do not play: R does not roll the dice
+    page.locator("#dice .die").first.wait_for()
+    rolls = page.locator("#rolls-label").inner_text()
+    page.keyboard.press("r")
+    page.wait_for_timeout(500)
+    assert page.locator("#rolls-label").inner_text() == rolls
+    page.keyboard.press("Escape")
+    page.keyboard.press("r")
+    page.wait_for_function(f"document.querySelector('#rolls-label').textContent !== {rolls!r}")
 
 
 def test_the_rules_fit_a_phone_in_the_dark_theme(phone: Any, screenshot: Any) -> None:

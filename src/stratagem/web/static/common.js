@@ -232,6 +232,8 @@ export async function showRules(game) {
   let dialog = document.getElementById("rules-dialog");
   if (!dialog) {
     dialog = el("dialog", { id: "rules-dialog", class: "rules", "aria-labelledby": "rules-title" });
+    // keys pressed while reading the rules are not the game's (R would roll, Esc clear a move)
+    dialog.addEventListener("keydown", (ev) => ev.stopPropagation());
     document.body.append(dialog);
   }
   const data = await api(`/api/${game}/rules`);

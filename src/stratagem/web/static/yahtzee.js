@@ -160,8 +160,8 @@ function renderCard() {
 function renderFeedback() {
   const box = $("feedback");
   const last = game.last;
-  const mean = game.mean_loss === null ? "–" : fmt(game.mean_loss, 3);
-  const stats = el("div", { class: "small muted" }, `decisions ${game.decisions} · points lost ${fmt(game.total_loss, 3)} · mean loss per decision `,
+  const mean = game.mean_loss === null ? "–" : fmt(game.mean_loss, 1);
+  const stats = el("div", { class: "small muted" }, `decisions ${game.decisions} · expected points lost ${fmt(game.total_loss, 1)} · mean loss per decision `,
     el("span", { id: "mean-loss" }, mean));
   if (!last) {
     box.replaceChildren(el("div", {}, "Your first decision: keep dice and roll, or score a box."), stats);
