@@ -41,3 +41,24 @@ def test_the_final_report_splits_the_score_into_optimum_skill_and_luck(
     assert not page.locator("#mistakes tr.small").count()
     page.locator("#summary").scroll_into_view_if_needed()
     screenshot(page, "yahtzee-final-report")
+
+
+def test_the_final_report_fits_a_phone(phone: Any, screenshot: Any) -> None:
+    with phone.expect_response(lambda r: r.url.endswith("/api/yahtzee/games")) as started:
+        phone.goto("/yahtzee?mode=coach&seed=6")
+    game = started.value.json()
+    phone.locator("#dice .die").first.wait_for()
+    while sum(a.startswith("score ") for a in game["legal"]) > 1:
+        action = next(a for a in game["legal"] if a.startswith("score "))
+        game = phone.request.post(
+            f"/api/yahtzee/games/{game['id']}/act", data={"action": action}
+        ).json()
+    last_box = next(a for a in game["legal"] if a.startswith("score "))[6:]
+    phone.locator(f'#card tr[data-box="{last_box}"]').click()
+    report = phone.locator("#report")
+    report.wait_for()
+    box = report.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    phone.locator("#summary").scroll_into_view_if_needed()
+    path = screenshot(phone, "yahtzee-final-report-phone")
+    phone.locator("#summary").screenshot(path=str(path))

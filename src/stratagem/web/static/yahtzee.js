@@ -238,7 +238,7 @@ function renderSummary() {
         el("tr", { class: "total" }, el("th", {}, "Your final score"), el("td", { class: "num", id: "report-final" }, String(s.final[0]))))),
     el("p", { class: "muted", id: "report-note" },
       `Expected scores are expected final scores of optimal play, from the solver's table. The cost of a decision is how many expected points it gave up against the best option; `
-      + `luck is your final score minus the optimum's expected score plus the cost of your decisions, so ${fmt(opt, 1)} − ${fmt(skill, 1)} ${sign(luck)} = ${s.final[0]}.`),
+      + `luck is your final score minus the optimum's expected score plus the cost of your decisions, so ${fmt(opt, 1)} − ${fmt(skill, 1)} ${luck >= 0 ? "+" : "−"} ${fmt(Math.abs(luck), 1)} = ${s.final[0]}.`),
     el("p", {}, "Mean cost per decision: ", el("strong", { id: "final-mean-loss" }, fmt(s.mean_loss, 1)),
       ` expected points over ${s.decisions} decisions.`),
     el("p", {}, `Decisions by cost: best ${s.counts.none}, small (< 1 point) ${s.counts.small}, `
