@@ -17,14 +17,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from scipy import stats
-
-from stratagem.algorithms.mcts import MCTS
 from stratagem.core.errors import StratagemError
-from stratagem.games.yahtzee.rollout import rollout as compiled_rollout
-from stratagem.games.yahtzee.state import YahtzeeState
+
+if TYPE_CHECKING:
+    from stratagem.games.yahtzee.state import YahtzeeState
 
 MIN_PLAYOUTS = 100
 """Simulations an option needs, and the best needs, before the two are compared."""
@@ -82,6 +80,8 @@ def _verdict(best: OptionEstimate | None, mean: float, sd: float | None, n: int)
         return "best"
     if n < MIN_PLAYOUTS or best.n < MIN_PLAYOUTS or sd is None or best.sd is None:
         return "too few"
+    from scipy import stats  # on first use: importing scipy.stats costs start-up time
+
     assert best.mean is not None
     if sd == 0 and best.sd == 0:
         return "tied" if mean == best.mean else "worse"
@@ -106,6 +106,10 @@ def estimate_options(
     ``progress(done, simulations)`` is called as the search goes; if ``cancelled()``
     turns true the search stops with :class:`SearchCancelled`.
     """
+    # imported here: the tree search and the compiled playouts (numba) load on first use
+    from stratagem.algorithms.mcts import MCTS
+    from stratagem.games.yahtzee.rollout import rollout as compiled_rollout
+
     if simulations < 1:
         raise StratagemError(f"simulations must be at least 1, got {simulations}")
 
