@@ -48,7 +48,7 @@ def test_a_whole_coach_game_by_the_hints_loses_nothing(page: Any, screenshot: An
             page.keyboard.press("h")
             page.locator("#hint-table tbody tr").first.wait_for()
             screenshot(page, "yahtzee-coach-hint")
-    assert page.locator("#final-mean-loss").inner_text() == "0.000"
+    assert page.locator("#final-mean-loss").inner_text() == "0.0"
     assert "No mistakes" in page.locator("#summary").inner_text()
     screenshot(page, "yahtzee-coach-end")
 

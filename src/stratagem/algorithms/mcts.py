@@ -294,6 +294,10 @@ def random_playout(
             state = state.apply(actions[int(uniform() * len(actions))])
 
 
+TICK_EVERY = 50
+"""Simulations between two calls of an :class:`MCTS` agent's ``tick``."""
+
+
 class MCTS:
     """UCT search over decision and chance nodes; an agent and an advisor.
 
@@ -322,10 +326,14 @@ class MCTS:
         expand_after: int = 1,
         rollout_fn: RolloutFn | None = None,
         fast: FastGame | None = None,
+        tick: Callable[[int], None] | None = None,
     ) -> None:
         self.config = MCTSConfig(c, simulations, rollout, seed, expand_after)
         self.rollout_fn = rollout_fn
         self.fast = fast
+        # called with the simulations done so far, every TICK_EVERY simulations of the
+        # Python tree (for a progress bar; it may raise to cancel the search)
+        self.tick = tick
         if fast is not None:
             fast.policy(rollout)  # an unknown policy is refused now, not at the first search
 
@@ -437,7 +445,10 @@ class MCTS:
         sqrt = math.sqrt
         root = _Node(state, -1)
         root_player = root.player
-        for _ in range(self.config.simulations):
+        tick = self.tick
+        for done in range(self.config.simulations):
+            if tick is not None and done % TICK_EVERY == 0:
+                tick(done)
             node = root
             path = [root]
             while True:

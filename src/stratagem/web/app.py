@@ -130,6 +130,8 @@ def create_app(
     app.state.warmup = Warmup()
     app.add_middleware(RequestContext, pools=app.state.pools, warmup=app.state.warmup)
 
+    # before the games' routers: Score Four's and Scrabble's /api/<game>/{session_id} would take it
+    app.include_router(importlib.import_module("stratagem.web.rules").router)
     routers = game_routers()
     for router in routers.values():
         app.include_router(router)

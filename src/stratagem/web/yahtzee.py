@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 import numpy as np
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
-from scipy import stats
 
 from stratagem.core.agent import Advice, Agent
 from stratagem.core.arena import load_game, parse_spec
@@ -287,14 +287,25 @@ class MctsRow(BaseModel):
     sd: float | None
     n: int
     histogram: dict[int, int]
-    tied_with_best: bool = Field(description="not significantly worse than the best (Welch 5%)")
+    verdict: Literal["best", "tied", "worse", "too few"] = Field(
+        description="against the search's best: tied (Welch 5%), worse, or too few playouts "
+        "(either has fewer than min_playouts) to compare"
+    )
+    tied_with_best: bool = Field(description="verdict is best or tied")
     exact_value: float = Field(description="the option's exact expected final score")
+    distance: float | None = Field(description="mean - exact_value (None if never tried)")
 
 
 class MctsView(BaseModel):
     rules: RulesName
     simulations: int
     rollout: str
+    method: str = Field(description="what the panel computes, in one sentence")
+    min_playouts: int = Field(description="playouts each of two options needs to be compared")
+    search_best: str
+    exact_best: str
+    exact_best_value: float
+    pick_cost: float = Field(description="exact points the search's pick gives up")
     rows: list[MctsRow]
 
 
@@ -369,6 +380,13 @@ class Summary(BaseModel):
     counts: dict[str, int]
     mistakes: list[DecisionView]
     result: str
+    optimum_expected: float = Field(
+        description="the optimal strategy's expected final score from the start (solver's table)"
+    )
+    luck: float = Field(
+        description="final score - optimum_expected + total_loss: what the dice gave beyond "
+        "expectation, in points"
+    )
 
 
 class GameView(BaseModel):
@@ -557,6 +575,8 @@ def _view(request: Request, sid: str, game: YahtzeeGame) -> GameView:
             total_loss=loss,
             mean_loss=loss / max(n, 1),
             counts=counts,
+            optimum_expected=advisor(game.rules).solution.expected_score,
+            luck=finals[0] - advisor(game.rules).solution.expected_score + loss,
             mistakes=[
                 _decision_view(game, i)
                 for i in sorted(range(n), key=lambda i: -game.decisions[i].regret)
@@ -870,49 +890,54 @@ def situation_state(sit: Situation) -> YahtzeeState:
     return YahtzeeState(rules, (card,), 0, tuple(sit.dice), sit.rolls_left, False)
 
 
-def _mcts(request: Request, body: MctsRequest) -> MctsView:
-    from stratagem.algorithms.mcts import MCTS
-    from stratagem.games.yahtzee.rollout import rollout
+def _mcts(
+    request: Request,
+    body: MctsRequest,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> MctsView:
+    from stratagem.games.yahtzee.monte_carlo import estimate_options
 
     cap = settings(request).max_mcts_sims
     if body.simulations > cap:
         raise StratagemError(f"at most {cap} simulations per search on this server")
     sit = body.situation()
     exact = {str(a.action): a.value for a in advisor(body.rules).advise(sit)}
-    state = situation_state(sit)
-    agent = MCTS(body.c, body.simulations, body.rollout, body.seed, rollout_fn=rollout)
-    found = agent.advise(state)
-    best = found[0]
-    rows = []
-    for a in found:
-        tied = a is best
-        if not tied and a.n and a.n >= 2 and best.se is not None and a.sd is not None:
-            assert best.sd is not None and best.n is not None
-            if a.sd == 0 and best.sd == 0:
-                tied = a.value == best.value
-            else:
-                _t, p = stats.ttest_ind_from_stats(
-                    best.value, best.sd, best.n, a.value, a.sd, a.n, equal_var=False
-                )
-                tied = bool(p >= 0.05)
-        rows.append(
-            MctsRow(
-                action=str(a.action),
-                mean=None if not a.n else a.value,
-                se=a.se,
-                sd=a.sd,
-                n=a.n or 0,
-                histogram=dict(a.histogram or {}),
-                tied_with_best=tied,
-                exact_value=exact[str(a.action)],
-            )
+    report = estimate_options(
+        situation_state(sit), exact, simulations=body.simulations, c=body.c,
+        rollout=body.rollout, seed=body.seed, progress=progress, cancelled=cancelled,
+    )  # fmt: skip
+    rows = [
+        MctsRow(
+            action=r.action,
+            mean=r.mean,
+            se=r.se,
+            sd=r.sd,
+            n=r.n,
+            histogram=r.histogram,
+            verdict=r.verdict,
+            tied_with_best=r.verdict in ("best", "tied"),
+            exact_value=r.exact_value,
+            distance=r.distance,
         )
-    return MctsView(rules=body.rules, simulations=body.simulations, rollout=body.rollout, rows=rows)
+        for r in report.rows
+    ]
+    return MctsView(
+        rules=body.rules, simulations=body.simulations, rollout=body.rollout,
+        method=report.method, min_playouts=report.min_playouts,
+        search_best=report.search_best, exact_best=report.exact_best,
+        exact_best_value=report.exact_best_value, pick_cost=report.pick_cost, rows=rows,
+    )  # fmt: skip
 
 
 @router.post("/mcts")
 async def mcts(request: Request, body: MctsRequest) -> MctsView:
     """Monte Carlo tree search from a position: per option the mean final score of its
     simulations, SE, SD, n, a histogram, and whether it is statistically tied with the
-    best (estimated; the exact expected score is beside it)."""
+    best (estimated; the exact expected score is beside it). With progress and a cancel:
+    ``POST /api/yahtzee/mcts/jobs``."""
     return await run_heavy(_mcts, request, body)
+
+
+# the panel's search jobs (progress, cancel) add their routes to ``router``
+import stratagem.web.yahtzee_mc  # noqa: E402, F401

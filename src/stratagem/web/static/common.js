@@ -209,7 +209,55 @@ export function siteHeader(active) {
   const nav = el("nav", {},
     ...[["yahtzee", "Yahtzee"], ["pig", "Pig"], ["scorefour", "Score Four"], ["scrabble", "Scrabble"]]
       .map(([g, name]) => el("a", { href: `/${g}`, "aria-current": g === active ? "page" : null }, name)));
-  return el("header", { class: "site" }, el("a", { class: "home", href: "/" }, "Stratagem"), nav);
+  const rules = active
+    ? el("button", { type: "button", id: "rules-open", class: "rules-open", onclick: () => showRules(active) }, "Rules")
+    : null;
+  return el("header", { class: "site" }, el("a", { class: "home", href: "/" }, "Stratagem"), nav, rules);
+}
+
+// The preset each page is showing (its visible selector), so the rules open at it.
+const PRESET_SELECTS = { yahtzee: ["#rules", "#a-rules"], pig: ["#preset"], scrabble: ["#tiles", "#a-tiles"] };
+
+function shownPreset(game) {
+  for (const sel of PRESET_SELECTS[game] || []) {
+    const node = document.querySelector(sel);
+    if (node && node.offsetParent !== null && node.value) return node.value;
+  }
+  return null;
+}
+
+/** The rules of `game` in a dialog: the presets side by side (the numbers that differ
+ * marked), then each preset in plain words; served by GET /api/{game}/rules. */
+export async function showRules(game) {
+  let dialog = document.getElementById("rules-dialog");
+  if (!dialog) {
+    dialog = el("dialog", { id: "rules-dialog", class: "rules", "aria-labelledby": "rules-title" });
+    // keys pressed while reading the rules are not the game's (R would roll, Esc clear a move)
+    dialog.addEventListener("keydown", (ev) => ev.stopPropagation());
+    document.body.append(dialog);
+  }
+  const data = await api(`/api/${game}/rules`);
+  const current = shownPreset(game) || data.presets[0].preset;
+  const items = [el("div", { class: "row" }, el("h2", { id: "rules-title" }, "Rules"),
+    el("button", { type: "button", id: "rules-close", onclick: () => dialog.close() }, "Close"))];
+  if (data.presets.length > 1) {
+    const labels = data.presets[0].facts.map(([label]) => label);
+    const head = el("tr", {}, el("th", {}, ""), ...data.presets.map((p) => el("th", { scope: "col" }, p.preset)));
+    const rows = labels.map((label, i) => {
+      const values = data.presets.map((p) => p.facts[i][1]);
+      const differs = new Set(values).size > 1;
+      return el("tr", { class: differs ? "differs" : "" }, el("th", { scope: "row" }, label),
+        ...values.map((v) => el("td", {}, v !== values[0] ? el("strong", {}, v) : v)));
+    });
+    items.push(el("p", { class: "muted" }, `The presets side by side; in bold, what differs from ${data.presets[0].preset}.`),
+      el("div", { class: "scroll" }, el("table", { id: "rules-compare" }, el("thead", {}, head), el("tbody", {}, ...rows))));
+  }
+  for (const p of data.presets) {
+    items.push(el("details", { open: p.preset === current, class: "rules-preset", "data-preset": p.preset },
+      el("summary", {}, el("h3", {}, p.title)), ...p.paragraphs.map((t) => el("p", {}, t))));
+  }
+  dialog.replaceChildren(...items);
+  if (!dialog.open) dialog.showModal();
 }
 
 // A failed API call has already been shown to the player (see `api`); do not let it

@@ -160,8 +160,8 @@ function renderCard() {
 function renderFeedback() {
   const box = $("feedback");
   const last = game.last;
-  const mean = game.mean_loss === null ? "–" : fmt(game.mean_loss, 3);
-  const stats = el("div", { class: "small muted" }, `decisions ${game.decisions} · points lost ${fmt(game.total_loss, 3)} · mean loss per decision `,
+  const mean = game.mean_loss === null ? "–" : fmt(game.mean_loss, 1);
+  const stats = el("div", { class: "small muted" }, `decisions ${game.decisions} · expected points lost ${fmt(game.total_loss, 1)} · mean loss per decision `,
     el("span", { id: "mean-loss" }, mean));
   if (!last) {
     box.replaceChildren(el("div", {}, "Your first decision: keep dice and roll, or score a box."), stats);
@@ -170,7 +170,7 @@ function renderFeedback() {
   const line = last.regret <= 1e-9
     ? el("div", { class: "good", id: "last-cost" }, `✓ ${niceAction(last.action)}: the best choice (expected ${fmt(last.value, 2)})`)
     : el("div", { class: last.size === "large" ? "bad" : "warn", id: "last-cost" },
-      `${niceAction(last.action)} cost ${fmt(last.regret, 3)} points (${last.size}); best was ${niceAction(last.best)} (${fmt(last.best_value, 2)} vs ${fmt(last.value, 2)})`);
+      `${niceAction(last.action)} cost ${fmt(last.regret, 1)} points (${last.size}); best was ${niceAction(last.best)} (expected final score ${fmt(last.best_value, 1)} vs ${fmt(last.value, 1)})`);
   box.replaceChildren(line, stats);
 }
 
@@ -226,21 +226,32 @@ function renderSummary() {
     return;
   }
   const s = game.summary;
+  const skill = s.total_loss, luck = s.luck, opt = s.optimum_expected;
+  const sign = (x) => (x >= 0 ? "+" : "−") + fmt(Math.abs(x), 1);
   const items = [
     el("h2", {}, "Game over: " + s.result),
-    el("p", {}, "Mean loss per decision: ", el("strong", { id: "final-mean-loss" }, fmt(s.mean_loss, 3)),
-      ` expected points over ${s.decisions} decisions (total ${fmt(s.total_loss, 3)}).`),
-    el("p", { class: "small" }, `Decisions by cost: best ${s.counts.none}, small (< 1 point) ${s.counts.small}, `
+    el("table", { id: "report", class: "report" },
+      el("tbody", {},
+        el("tr", {}, el("th", {}, "The optimum's expected final score"), el("td", { class: "num", id: "report-optimum" }, fmt(opt, 1))),
+        el("tr", {}, el("th", {}, "Skill: points your decisions cost (sum of regrets)"), el("td", { class: "num", id: "report-skill" }, "−" + fmt(skill, 1))),
+        el("tr", {}, el("th", {}, "Luck: what the dice gave beyond expectation"), el("td", { class: "num", id: "report-luck" }, sign(luck))),
+        el("tr", { class: "total" }, el("th", {}, "Your final score"), el("td", { class: "num", id: "report-final" }, String(s.final[0]))))),
+    el("p", { class: "muted", id: "report-note" },
+      `Expected scores are expected final scores of optimal play, from the solver's table. The cost of a decision is how many expected points it gave up against the best option; `
+      + `luck is your final score minus the optimum's expected score plus the cost of your decisions, so ${fmt(opt, 1)} − ${fmt(skill, 1)} ${luck >= 0 ? "+" : "−"} ${fmt(Math.abs(luck), 1)} = ${s.final[0]}.`),
+    el("p", {}, "Mean cost per decision: ", el("strong", { id: "final-mean-loss" }, fmt(s.mean_loss, 1)),
+      ` expected points over ${s.decisions} decisions.`),
+    el("p", {}, `Decisions by cost: best ${s.counts.none}, small (< 1 point) ${s.counts.small}, `
       + `medium (1–5) ${s.counts.medium}, large (≥ 5) ${s.counts.large}.`),
   ];
   if (s.mistakes.length) {
     const tbody = el("tbody");
     for (const m of s.mistakes) {
       const link = assistantUrl(m.position);
-      tbody.append(el("tr", { class: `mistake ${m.size}` },
+      tbody.append(el("tr", { class: `mistake size-${m.size}` },
         el("td", {}, String(m.turn)), el("td", {}, m.dice.join(" ")), el("td", { class: "num" }, String(m.rolls_left)),
         el("td", {}, niceAction(m.action)), el("td", {}, niceAction(m.best)),
-        el("td", { class: "num" }, fmt(m.regret, 3)), el("td", {}, el("span", { class: "tag " + (m.size === "large" ? "bad" : "estimated") }, m.size)),
+        el("td", { class: "num" }, fmt(m.regret, 1)), el("td", {}, el("span", { class: "tag " + (m.size === "large" ? "bad" : "estimated") }, m.size)),
         el("td", {}, el("a", { href: link, class: "replay" }, "replay"))));
     }
     items.push(el("div", { class: "scroll" }, el("table", { id: "mistakes" },
@@ -529,23 +540,79 @@ function sparkline(hist) {
   return svg;
 }
 
+let mctsJob = null;
+
+async function loadMctsAbout() {
+  const about = await api(`${API}/mcts/about`);
+  $("m-method").textContent = about.method;
+  $("m-rule").textContent = `Two options are compared only when each has at least ${about.min_playouts} playouts `
+    + `(fewer: "too few"); "tied" then means not significantly worse than the best (Welch's t-test, ${Math.round(about.alpha * 100)}%). `
+    + "The distance is the estimate minus the exact expected final score of the same option.";
+}
+
+function mctsProgress(job) {
+  const secs = Math.round(job.seconds);
+  let text;
+  if (job.state === "running") {
+    const left = job.seconds_left === null ? "" : ` · about ${Math.ceil(job.seconds_left)} s left`;
+    text = job.done === 0 && job.message
+      ? `${job.message} — ${secs} s so far`
+      : `${job.done} of ${job.simulations} simulations (${Math.round(100 * job.fraction)}%) · ${secs} s so far${left}`;
+  } else if (job.state === "cancelled") {
+    text = `cancelled after ${job.done} of ${job.simulations} simulations (${job.message})`;
+  } else if (job.state === "failed") {
+    text = `the search failed: ${job.message}`;
+  } else {
+    text = `${job.simulations} simulations in ${job.seconds.toFixed(1)} s`;
+  }
+  $("m-bar").style.width = `${Math.round(100 * job.fraction)}%`;
+  $("m-progress-text").textContent = text;
+}
+
+function renderMcts(data) {
+  const distance = (d) => (d === null ? "–" : (d >= 0 ? "+" : "−") + fmt(Math.abs(d), 1));
+  const verdict = (r) => (r.verdict === "best" ? el("span", { class: "tag exact" }, "search's best")
+    : r.verdict === "tied" ? el("span", { class: "tag exact" }, "tied")
+      : r.verdict === "too few" ? el("span", { class: "tag estimated" }, `too few (< ${data.min_playouts})`) : "worse");
+  $("m-table").querySelector("tbody").replaceChildren(...data.rows.map((r, i) => el("tr", { class: i === 0 ? "best" : "", "data-action": r.action },
+    el("td", {}, niceAction(r.action), r.action === data.exact_best ? el("span", { class: "tag exact" }, "exact best") : ""),
+    el("td", { class: "num" }, fmt(r.mean, 1)), el("td", { class: "num" }, fmt(r.se, 1)),
+    el("td", { class: "num" }, String(r.n)), el("td", {}, sparkline(r.histogram)),
+    el("td", {}, verdict(r)), el("td", { class: "num" }, fmt(r.exact_value, 1)),
+    el("td", { class: "num distance" }, distance(r.distance)))));
+  const pick = data.rows[0];
+  $("m-summary").textContent = data.search_best === data.exact_best
+    ? `The search's pick, ${niceAction(pick.action)}, is also the exact best (expected final score ${fmt(data.exact_best_value, 1)}).`
+    : `The search picks ${niceAction(pick.action)} (estimate ${fmt(pick.mean, 1)}); the exact best is ${niceAction(data.exact_best)} `
+      + `(expected final score ${fmt(data.exact_best_value, 1)}), so the pick gives up ${fmt(data.pick_cost, 1)} expected points.`;
+}
+
 async function runMcts() {
   const pos = readPosition();
   const body = { ...pos, simulations: Number($("m-sims").value), rollout: $("m-rollout").value, seed: Number($("m-seed").value || 0) };
   $("m-go").disabled = true;
-  $("m-table").querySelector("tbody").replaceChildren(el("tr", {}, el("td", { colspan: "8", class: "muted" }, "searching…")));
+  $("m-cancel").classList.remove("hidden");
+  $("m-progress").hidden = false;
+  $("m-summary").textContent = "";
+  $("m-table").querySelector("tbody").replaceChildren();
   try {
-    const data = await api(`${API}/mcts`, { body });
-    $("m-table").querySelector("tbody").replaceChildren(...data.rows.map((r, i) => el("tr", { class: i === 0 ? "best" : "" },
-      el("td", {}, niceAction(r.action)), el("td", { class: "num" }, fmt(r.mean, 2)), el("td", { class: "num" }, fmt(r.se, 2)),
-      el("td", { class: "num" }, fmt(r.sd, 1)), el("td", { class: "num" }, String(r.n)), el("td", {}, sparkline(r.histogram)),
-      el("td", {}, r.tied_with_best ? el("span", { class: "tag exact" }, "tied") : ""),
-      el("td", { class: "num" }, fmt(r.exact_value, 2)))));
-  } catch {
-    $("m-table").querySelector("tbody").replaceChildren();
+    let job = mctsJob = await api(`${API}/mcts/jobs`, { body });
+    mctsProgress(job);
+    while (job.state === "running") {
+      await new Promise((r) => setTimeout(r, 400));
+      job = await api(`${API}/mcts/jobs/${job.id}`);
+      mctsProgress(job);
+    }
+    if (job.state === "ready") renderMcts(job.result);
   } finally {
+    mctsJob = null;
     $("m-go").disabled = false;
+    $("m-cancel").classList.add("hidden");
   }
+}
+
+async function cancelMcts() {
+  if (mctsJob) await api(`${API}/mcts/jobs/${mctsJob.id}`, { method: "DELETE" });
 }
 
 /** Read `--dice 2,2,3,3,3 --rolls-left 0 --filled ones,twos --upper 6 --score 30` or a JSON line. */
@@ -622,6 +689,8 @@ async function setUpAssistant() {
   $("a-dice").addEventListener("input", renderDiceView);
   $("a-go").addEventListener("click", advise);
   $("m-go").addEventListener("click", runMcts);
+  $("m-cancel").addEventListener("click", cancelMcts);
+  loadMctsAbout().catch(() => null);
   $("a-share").addEventListener("click", async () => {
     const url = saveUrl(readPosition());
     try { await navigator.clipboard.writeText(url); $("a-share").textContent = "Link copied"; } catch { $("a-share").textContent = "Link in the address bar"; }

@@ -1,0 +1,93 @@
+"""The Monte Carlo panel's jobs: progress to the end, cancel, abandon, and refusals."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from stratagem.web import yahtzee_mc
+
+POSITION = {"dice": [1, 3, 4, 5, 6], "rolls_left": 2}
+
+
+def _wait(client: TestClient, job_id: str) -> dict:
+    for _ in range(600):
+        job = client.get(f"/api/yahtzee/mcts/jobs/{job_id}").json()
+        if job["state"] != "running":
+            return job
+        assert 0.0 <= job["fraction"] <= 1.0
+        time.sleep(0.1)
+    raise AssertionError("the search did not end")
+
+
+def test_a_search_runs_to_the_end_with_each_option_beside_the_exact_one(
+    client: TestClient,
+) -> None:
+    r = client.post("/api/yahtzee/mcts/jobs", json={**POSITION, "simulations": 300})
+    assert r.status_code == 202 and r.json()["state"] == "running"
+    job = _wait(client, r.json()["id"])
+    assert job["state"] == "ready" and job["done"] == 300 and job["fraction"] == 1.0
+    result = job["result"]
+    exact = {
+        o["action"]: o["value"]
+        for o in client.post("/api/yahtzee/advise", json=POSITION).json()["options"]
+    }
+    assert result["exact_best"] == max(exact, key=exact.__getitem__)
+    assert result["min_playouts"] == 100 and "estimated" in result["method"]
+    for row in result["rows"]:
+        assert row["exact_value"] == pytest.approx(exact[row["action"]])
+        if row["n"]:
+            assert row["distance"] == pytest.approx(row["mean"] - row["exact_value"])
+        if row["n"] < result["min_playouts"] and row["verdict"] != "best":
+            assert row["verdict"] == "too few" and not row["tied_with_best"]
+
+
+def test_a_cancelled_search_stops_and_says_so(client: TestClient) -> None:
+    r = client.post("/api/yahtzee/mcts/jobs", json={**POSITION, "simulations": 500})
+    job_id = r.json()["id"]
+    assert client.delete(f"/api/yahtzee/mcts/jobs/{job_id}").status_code == 200
+    job = _wait(client, job_id)
+    assert job["state"] == "cancelled" and job["result"] is None
+    assert job["done"] < 500
+
+
+def test_a_search_nobody_polls_stops_by_itself(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(yahtzee_mc, "ABANDONED_AFTER", 0.0)
+    job_id = client.post("/api/yahtzee/mcts/jobs", json={**POSITION, "simulations": 500}).json()[
+        "id"
+    ]
+    time.sleep(0.05)
+    monkeypatch.setattr(yahtzee_mc, "ABANDONED_AFTER", 1e9)  # polling below must not count
+    job = _wait(client, job_id)
+    assert job["state"] == "cancelled" and "nobody polled" in job["message"]
+
+
+def test_too_many_searches_at_once_are_refused(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(yahtzee_mc, "MAX_RUNNING", 0)
+    r = client.post("/api/yahtzee/mcts/jobs", json={**POSITION, "simulations": 100})
+    assert r.status_code == 429 and "searches are running" in r.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "words"),
+    [
+        ("post", "/api/yahtzee/mcts/jobs", {**POSITION, "simulations": 501}, 400, "at most 500"),
+        ("post", "/api/yahtzee/mcts/jobs", {**POSITION, "simulations": 5}, 422, "simulations"),
+        ("post", "/api/yahtzee/mcts/jobs", {"dice": [7, 1, 1, 1, 1]}, 422, "dice"),
+        ("get", "/api/yahtzee/mcts/jobs/mc-" + "a" * 24, None, 404, "no Monte Carlo search"),
+        ("get", "/api/yahtzee/mcts/jobs/../etc", None, 404, ""),
+        ("delete", "/api/yahtzee/mcts/jobs/bad", None, 422, "job_id"),
+    ],
+)
+def test_bad_requests_are_refused_with_a_message(
+    client: TestClient, method: str, path: str, body: dict | None, status: int, words: str
+) -> None:
+    r = client.request(method.upper(), path, json=body)
+    assert r.status_code == status
+    assert words in r.json()["detail"]
