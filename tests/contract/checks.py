@@ -81,7 +81,9 @@ def check_immutable(state: State) -> None:
             setattr(state, name, getattr(state, name, None))
         except (AttributeError, TypeError):
             continue
-        raise AssertionError(f"{type(state).__name__}.{name} can be reassigned: a state is immutable")
+        raise AssertionError(
+            f"{type(state).__name__}.{name} can be reassigned: a state is immutable"
+        )
 
 
 def check_chance(state: State, rng: np.random.Generator, width: Width | None = None) -> Action:
@@ -95,7 +97,9 @@ def check_chance(state: State, rng: np.random.Generator, width: Width | None = N
         outcomes = list(state.chance_outcomes())
         assert outcomes, "a chance node without outcomes"
         probabilities = [p for _, p in outcomes]
-        assert all(p > 0 for p in probabilities), f"a chance outcome with probability <= 0: {min(probabilities)}"
+        assert all(p > 0 for p in probabilities), (
+            f"a chance outcome with probability <= 0: {min(probabilities)}"
+        )
         total = math.fsum(probabilities)
         assert abs(total - 1.0) <= 1e-9, f"chance probabilities sum to {total!r}, not 1"
         keys = [o for o, _ in outcomes]
@@ -137,7 +141,9 @@ def check_returns(state: State, outcomes: Outcomes) -> None:
     """Returns are one finite number per player; a game of wins gives nothing until the end;
     at the end each lies in the declared range (a game of wins: they sum to 1)."""
     values = tuple(state.returns())
-    assert len(values) == state.num_players, f"{len(values)} returns for {state.num_players} players"
+    assert len(values) == state.num_players, (
+        f"{len(values)} returns for {state.num_players} players"
+    )
     assert all(math.isfinite(v) for v in values), f"returns {values} are not all finite"
     if not state.is_terminal():
         if outcomes.win:
@@ -181,7 +187,9 @@ def check_apply(state: State, action: Action) -> State:
     before, hashed = snapshot(state), hash(state)
     after = state.apply(action)
     assert after is not state, "apply returned the same object"
-    assert snapshot(state) == before and hash(state) == hashed, "apply changed the state it was given"
+    assert snapshot(state) == before and hash(state) == hashed, (
+        "apply changed the state it was given"
+    )
     return after
 
 

@@ -128,3 +128,8 @@ def contract_rules(name: str) -> list[tuple[str, Callable[[GameSpec], Any]]]:
 
 def new_state(game: GameSpec, rules: Any, players: int) -> State:
     return game.new_state(rules, players)
+
+
+def agent_names(name: str) -> list[str]:
+    with registered(name) as game:
+        return list(game.agents)
