@@ -285,37 +285,40 @@ def node_key(board_hash, have0, have1, player, scoreless):
     return np.uint64(board_hash) ^ mix(racks) ^ mix(side)
 
 
-@njit(cache=True)
-def _square_checks(work, o, r, c):
-    """Recompute the cross-check of square (``r``, ``c``) of orientation ``o``."""
-    w = work.words
-    ch = work.checks
-    board = work.board if o == 0 else work.board_t
-    square_check(board, r, c, w.child, w.terminal, w.mask, w.root, w.values, w.nletters,
-                 ch.cmask[o], ch.csum[o])  # fmt: skip
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _all_checks(work, empty):
     """Cross-checks and anchors of every square, for both directions (index 0: along
     rows of the board; 1: along rows of the transposed board, that is down)."""
-    an = work.checks.anchor
+    w = work.words
+    ch = work.checks
+    an = ch.anchor
+    board, board_t = work.board, work.board_t
+    child, terminal, mask, root, values, nletters = (
+        w.child,
+        w.terminal,
+        w.mask,
+        w.root,
+        w.values,
+        w.nletters,
+    )
+    cm0, cs0, cm1, cs1 = ch.cmask[0], ch.csum[0], ch.cmask[1], ch.csum[1]
     for r in range(SIZE):
         for c in range(SIZE):
-            _square_checks(work, 0, r, c)
-            _square_checks(work, 1, r, c)
-            an[0, r, c] = square_anchor(work.board, r, c, empty)
+            square_check(board, r, c, child, terminal, mask, root, values, nletters, cm0, cs0)
+            square_check(board_t, r, c, child, terminal, mask, root, values, nletters, cm1, cs1)
+            an[0, r, c] = square_anchor(board, r, c, empty)
             an[1, c, r] = an[0, r, c]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _touched(board, pool, m, dirt, bound):
     """For move ``m`` (already on ``board``): mark the positions it makes dirty in
     ``dirt`` (30 lines) and list in ``bound`` the empty squares whose cross-check it
     changed (``orientation * 225 + square`` of the oriented board); returns their count."""
     nb = 0
+    mv_sq = pool.sq
     for i in range(pool.n[m]):
-        sq = pool.sq[m, i]
+        sq = mv_sq[m, i]
         r = sq // SIZE
         c = sq % SIZE
         dirt[r] |= 1 << c
@@ -351,31 +354,49 @@ def _touched(board, pool, m, dirt, bound):
     return nb
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _recheck(work, m, bound, nb):
     """Recompute what move ``m``'s tiles change: the listed cross-checks, and the anchors
     around its squares (after laying it, and again after taking it back)."""
-    an = work.checks.anchor
+    w = work.words
+    ch = work.checks
+    an = ch.anchor
+    board, board_t = work.board, work.board_t
+    child, terminal, mask, root, values, nletters = (
+        w.child,
+        w.terminal,
+        w.mask,
+        w.root,
+        w.values,
+        w.nletters,
+    )
+    cm0, cs0, cm1, cs1 = ch.cmask[0], ch.csum[0], ch.cmask[1], ch.csum[1]
     for k in range(nb):
         o = bound[k] // (SIZE * SIZE)
         sq = bound[k] % (SIZE * SIZE)
-        _square_checks(work, o, sq // SIZE, sq % SIZE)
+        if o == 0:
+            square_check(board, sq // SIZE, sq % SIZE, child, terminal, mask, root, values,
+                         nletters, cm0, cs0)  # fmt: skip
+        else:
+            square_check(board_t, sq // SIZE, sq % SIZE, child, terminal, mask, root, values,
+                         nletters, cm1, cs1)  # fmt: skip
+    mv_sq = work.pool.sq
     for i in range(work.pool.n[m]):
-        sq = work.pool.sq[m, i]
+        sq = mv_sq[m, i]
         r0 = sq // SIZE
         c0 = sq % SIZE
         for k in range(5):
             r = r0 + (k == 1) - (k == 2)
             c = c0 + (k == 3) - (k == 4)
             if 0 <= r < SIZE and 0 <= c < SIZE:
-                an[0, r, c] = square_anchor(work.board, r, c, False)
+                an[0, r, c] = square_anchor(board, r, c, False)
                 an[1, c, r] = an[0, r, c]
         # a tile laid or lifted also changes its own square's checks (filled: none)
-        _square_checks(work, 0, r0, c0)
-        _square_checks(work, 1, c0, r0)
+        square_check(board, r0, c0, child, terminal, mask, root, values, nletters, cm0, cs0)
+        square_check(board_t, c0, r0, child, terminal, mask, root, values, nletters, cm1, cs1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gen_line(work, hand, r, down, dirty, word, st, best, top):
     """Append the moves of line ``r`` (a row of the board, of the transposed board when
     ``down``) whose main word widened by one square meets a ``dirty`` position.
@@ -391,7 +412,23 @@ def _gen_line(work, hand, r, down, dirty, word, st, best, top):
     cmask = work.checks.cmask[down]
     csum = work.checks.csum[down]
     anchor = work.checks.anchor[down]
+    zobrist = sqs.zobrist
+    loc = hand.loc
+    rack = hand.rack
+    letters = hand.letters
     tiles = hand.tiles
+    child, terminal, mask, values, nletters, root = (
+        w.child,
+        w.terminal,
+        w.mask,
+        w.values,
+        w.nletters,
+        w.root,
+    )
+    mv_sq, mv_code, mv_n, mv_score, mv_hash, mv_need, mv_line, mv_lo, mv_hi = (
+        pool.sq, pool.code, pool.n, pool.score, pool.hash, pool.need, pool.line, pool.lo,
+        pool.hi,
+    )  # fmt: skip
     last = 0
     for i in range(SIZE + 1):
         if (dirty >> i) & 1:
@@ -413,9 +450,9 @@ def _gen_line(work, hand, r, down, dirty, word, st, best, top):
         if not dirty & (((1 << (end + 1)) - 1) ^ ((1 << lo) - 1)):
             continue
         count = _walk(
-            board, lm, wm, cmask, csum, anchor, w.child, w.terminal, w.mask, w.values,
-            w.nletters, hand.rack, w.root, r, s, tiles, down, sqs.bingo, word, False, info,
-            found, 0, best, st, hand.letters, hand.n_letters,
+            board, lm, wm, cmask, csum, anchor, child, terminal, mask, values, nletters, rack,
+            root, r, s, tiles, down, sqs.bingo, word, False, info, found, 0, best, st, letters,
+            hand.n_letters,
         )  # fmt: skip
         if count > info.shape[0]:
             return -1
@@ -426,7 +463,7 @@ def _gen_line(work, hand, r, down, dirty, word, st, best, top):
             span = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
             if not dirty & span:
                 continue
-            if top >= pool.sq.shape[0]:
+            if top >= mv_sq.shape[0]:
                 return -1
             n = 0
             h = np.uint64(0)
@@ -436,24 +473,24 @@ def _gen_line(work, hand, r, down, dirty, word, st, best, top):
                 if board[r, c] < 0:
                     code = found[k, i]
                     sq = c * SIZE + r if down else r * SIZE + c
-                    pool.sq[top, n] = sq
-                    pool.code[top, n] = code
-                    h ^= sqs.zobrist[sq, code]
-                    slot = w.nletters if code >= BLANK else code
-                    need += 1 << (4 * hand.loc[slot])
+                    mv_sq[top, n] = sq
+                    mv_code[top, n] = code
+                    h ^= zobrist[sq, code]
+                    slot = nletters if code >= BLANK else code
+                    need += 1 << (4 * loc[slot])
                     n += 1
-            pool.n[top] = n
-            pool.score[top] = info[k, SCORE]
-            pool.hash[top] = h
-            pool.need[top] = need
-            pool.line[top] = down * SIZE + r
-            pool.lo[top] = s
-            pool.hi[top] = s + length - 1
+            mv_n[top] = n
+            mv_score[top] = info[k, SCORE]
+            mv_hash[top] = h
+            mv_need[top] = need
+            mv_line[top] = down * SIZE + r
+            mv_lo[top] = s
+            mv_hi[top] = s + length - 1
             top += 1
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _generate(work, p, dirt, empty, top):
     """Append player ``p``'s moves that meet a dirty position of ``dirt`` (30 lines),
     by the cross-checks and anchors of ``work.checks``."""
@@ -471,16 +508,14 @@ def _generate(work, p, dirt, empty, top):
     for line in range(NLINES):
         if dirt[line] == 0:
             continue
-        if line < SIZE:
-            top = _gen_line(work, hand, line, 0, dirt[line], word, st, best, top)
-        else:
-            top = _gen_line(work, hand, line - SIZE, 1, dirt[line], word, st, best, top)
+        down = 1 if line >= SIZE else 0
+        top = _gen_line(work, hand, line - down * SIZE, down, dirt[line], word, st, best, top)
         if top < 0:
             return -1
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _new_checks():
     return Checks(
         np.zeros((2, SIZE, SIZE), dtype=np.uint64),
@@ -489,7 +524,7 @@ def _new_checks():
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _board_empty(board):
     for r in range(SIZE):
         for c in range(SIZE):
@@ -518,54 +553,69 @@ def root_lists(words, squares, board, racks, loc, pool, scratch):
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lay(work, m, p, sign):
     """Lay move ``m`` of player ``p`` (``sign`` -1) or take it back (``sign`` +1)."""
     pool = work.pool
     sides = work.sides
     nletters = work.words.nletters
+    board, board_t, racks, slot_values = (
+        work.board,
+        work.board_t,
+        sides.racks,
+        work.words.slot_values,
+    )
+    mv_sq, mv_code = pool.sq, pool.code
+    value = 0
     for i in range(pool.n[m]):
-        sq = pool.sq[m, i]
-        code = pool.code[m, i]
+        sq = mv_sq[m, i]
+        code = mv_code[m, i]
         put = code if sign < 0 else -1
-        work.board[sq // SIZE, sq % SIZE] = put
-        work.board_t[sq % SIZE, sq // SIZE] = put
+        board[sq // SIZE, sq % SIZE] = put
+        board_t[sq % SIZE, sq // SIZE] = put
         slot = nletters if code >= BLANK else code
-        sides.racks[p, slot] += sign
-        sides.rack_value[p] += sign * work.words.slot_values[slot]
+        racks[p, slot] += sign
+        value += slot_values[slot]
+    sides.rack_value[p] += sign * value
     sides.have[p] += sign * pool.need[m]
     sides.left[p] += sign * pool.n[m]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _inherit(pool, src, count, hv, dirt, top):
     """Copy to ``top`` the moves of the list at ``src`` (``count`` long) that the rack
     packed in ``hv`` still holds and whose main word, widened by one square, meets no
     position of ``dirt``. Returns the new top, or -1 when the pool is too small."""
+    # The fields as locals: numba counts a reference each time a field is read from the
+    # tuple, which in this loop would cost more than the copying.
+    sq, code, n, score, hash_, need, line, lo_, hi = (
+        pool.sq, pool.code, pool.n, pool.score, pool.hash, pool.need, pool.line, pool.lo,
+        pool.hi,
+    )  # fmt: skip
     for m in range(src, src + count):
-        if ((hv | _GUARD) - pool.need[m]) & _GUARD != _GUARD:
+        if ((hv | _GUARD) - need[m]) & _GUARD != _GUARD:
             continue
-        lo = pool.lo[m] - 1 if pool.lo[m] > 0 else 0
-        span = ((1 << (pool.hi[m] + 2)) - 1) ^ ((1 << lo) - 1)
-        if dirt[pool.line[m]] & span:
+        lo = lo_[m] - 1 if lo_[m] > 0 else 0
+        span = ((1 << (hi[m] + 2)) - 1) ^ ((1 << lo) - 1)
+        if dirt[line[m]] & span:
             continue
-        if top >= pool.sq.shape[0]:
+        if top >= sq.shape[0]:
             return -1
-        for i in range(pool.n[m]):
-            pool.sq[top, i] = pool.sq[m, i]
-            pool.code[top, i] = pool.code[m, i]
-        pool.n[top] = pool.n[m]
-        pool.score[top] = pool.score[m]
-        pool.hash[top] = pool.hash[m]
-        pool.need[top] = pool.need[m]
-        pool.line[top] = pool.line[m]
-        pool.lo[top] = pool.lo[m]
-        pool.hi[top] = pool.hi[m]
+        for i in range(n[m]):
+            sq[top, i] = sq[m, i]
+            code[top, i] = code[m, i]
+        n[top] = n[m]
+        score[top] = score[m]
+        hash_[top] = hash_[m]
+        need[top] = need[m]
+        line[top] = line[m]
+        lo_[top] = lo_[m]
+        hi[top] = hi[m]
         top += 1
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _derive(work, src, count, p, dirt, top, now_empty, counters):
     """Player ``p``'s list on the board, at ``top`` of the pool: the moves of the list at
     ``src`` (``count`` long, the same player's on an earlier board) that :func:`_inherit`
@@ -581,7 +631,7 @@ def _derive(work, src, count, p, dirt, top, now_empty, counters):
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tt_store(table, key, value, alpha, beta, move, depth, exact):
     """Record a finished node's ``value`` and best ``move`` in ``key``'s slot of the
     transposition table.
@@ -601,14 +651,7 @@ def _tt_store(table, key, value, alpha, beta, move, depth, exact):
     return value, exact
 
 
-@njit(cache=True)
-def _store_frame(table, frames, f):
-    """:func:`_tt_store` of frame ``f``'s result (its best value and move so far)."""
-    return _tt_store(table, frames.key[f], frames.best[f], frames.alpha0[f], frames.beta[f],
-                     frames.best_hash[f], frames.depth[f], frames.exact[f])  # fmt: skip
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _build_other(work, frames, f, p, now_empty, root_empty, counters):
     """Build frame ``f``'s list of the other player's moves on its board, from the
     parent's own list, when its first child is about to be searched (a node that cuts on
@@ -628,7 +671,7 @@ def _build_other(work, frames, f, p, now_empty, root_empty, counters):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _new_frames():
     F = MAX_FRAMES
     i64 = np.int64
@@ -645,7 +688,7 @@ def _new_frames():
     )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sides(racks, loc, slot_values, nletters):
     """Both racks with their packed counts, values and tile counts."""
     have = np.zeros(2, dtype=np.int64)
@@ -660,7 +703,7 @@ def _sides(racks, loc, slot_values, nletters):
     return Sides(racks, loc, have, rv, left)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _probe(table, key, depth, alpha, beta):
     """Look ``key`` up: ``(found, move, cut, value, exact)``; ``cut`` when the entry
     settles the node in the window (``alpha``, ``beta``) at ``depth`` plies to go."""
@@ -676,7 +719,7 @@ def _probe(table, key, depth, alpha, beta):
     return True, move, False, 0, False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _refresh_checks(work, frames, chk, f, root_empty, now_empty):
     """Bring the cross-checks up to date for frame ``f`` (they reflect the moves of frames
     ROOT .. ``chk`` - 1); returns the new ``chk``. Done only where a node lists moves (a
@@ -690,7 +733,7 @@ def _refresh_checks(work, frames, chk, f, root_empty, now_empty):
     return f
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _list_moves(work, frames, f, p, now_empty, counters):
     """The mover's list of frame ``f``: the list the parent frame kept for this player
     (its ``other`` list) on its board, minus the moves that the parent's move touched,
@@ -718,7 +761,7 @@ def _list_moves(work, frames, f, p, now_empty, counters):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _order_moves(work, f, p, table_move, options, killers):
     """Ordering keys of frame ``f``'s moves: score, a bonus per tile laid, killers, going
     out (worth twice the other rack), the table's best move first."""
@@ -728,140 +771,91 @@ def _order_moves(work, f, p, table_move, options, killers):
     out_bonus = OUT_BONUS + 2 * sides.rack_value[1 - p]
     k0 = killers[f, 0]
     k1 = killers[f, 1]
+    tile_bonus = options[TILE_BONUS]
+    killer_bonus = options[KILLER_BONUS]
+    left = sides.left[p]
+    score, n, hash_, key = pool.score, pool.n, pool.hash, pool.key
     for m in range(start, start + pool.list_count[f]):
-        k = pool.score[m] + options[TILE_BONUS] * pool.n[m]
-        if pool.hash[m] == k0 or pool.hash[m] == k1:
-            k += options[KILLER_BONUS]
-        if pool.n[m] == sides.left[p]:
+        k = score[m] + tile_bonus * n[m]
+        if hash_[m] == k0 or hash_[m] == k1:
+            k += killer_bonus
+        if n[m] == left:
             k += out_bonus
-        if table_move != 0 and pool.hash[m] == table_move:
+        if table_move != 0 and hash_[m] == table_move:
             k = INF
-        pool.key[m] = k
+        key[m] = k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _enhanced_cutoff(work, table, frames, f, p, board_hash, limit):
     """Enhanced transposition cutoff: the first move of frame ``f`` whose child is in the
     table at an upper bound low enough for this node to fail high, as ``(move, value,
     exact)``; move -1 if none."""
     pool = work.pool
-    have = work.sides.have
-    ttmask = np.uint64(table.key.shape[0] - 1)
+    have0 = work.sides.have[0]
+    have1 = work.sides.have[1]
+    left = work.sides.left[p]
+    scoreless = frames.scoreless[f]
+    depth = frames.depth[f]
+    beta = frames.beta[f]
+    score, n, need, hash_ = pool.score, pool.n, pool.need, pool.hash
+    t_key, t_exact, t_depth, t_flag, t_value = (
+        table.key,
+        table.exact,
+        table.depth,
+        table.flag,
+        table.value,
+    )
+    ttmask = np.uint64(t_key.shape[0] - 1)
     start = pool.list_start[f]
     for m in range(start, start + pool.list_count[f]):
-        s = pool.score[m]
-        ns = 0 if s > 0 else frames.scoreless[f] + 1
-        if pool.n[m] == work.sides.left[p] or ns >= limit:
+        s = score[m]
+        ns = 0 if s > 0 else scoreless + 1
+        if n[m] == left or ns >= limit:
             continue  # the game ends: no child in the table
-        h0 = have[0] - pool.need[m] if p == 0 else have[0]
-        h1 = have[1] - pool.need[m] if p == 1 else have[1]
-        ck = node_key(board_hash ^ pool.hash[m], h0, h1, 1 - p, ns)
+        h0 = have0 - need[m] if p == 0 else have0
+        h1 = have1 - need[m] if p == 1 else have1
+        ck = node_key(board_hash ^ hash_[m], h0, h1, 1 - p, ns)
         ci = ck & ttmask
-        if table.key[ci] != ck:
+        if t_key[ci] != ck:
             continue
-        deep_enough = table.exact[ci] or table.depth[ci] >= frames.depth[f] - 1
-        if table.flag[ci] == LOWER or not deep_enough:
+        deep_enough = t_exact[ci] or t_depth[ci] >= depth - 1
+        if t_flag[ci] == LOWER or not deep_enough:
             continue
-        if s - table.value[ci] >= frames.beta[f]:
-            return m, s - table.value[ci], table.exact[ci]
+        if s - t_value[ci] >= beta:
+            return m, s - t_value[ci], t_exact[ci]
     return -1, 0, False
 
 
-@njit(cache=True)
-def _pick(pool, frames, f):
-    """The next move of frame ``f`` to search, best key first (a linear scan for the first
-    few, then in sorted order); -1 when every move has been tried."""
-    start = pool.list_start[f]
-    end = start + pool.list_count[f]
-    key = pool.key
+@njit(cache=True, inline="always")
+def _pick(key, order, start, end, f, tried, sorted_lists, positions):
+    """The next move of frame ``f`` (its list: ``start`` .. ``end`` of the pool) to search,
+    best ``key`` first: a linear scan for the first few, then in sorted ``order``; -1 when
+    every move has been tried."""
     m = -1
-    if frames.tried[f] < _PICK_LINEAR:
+    if tried[f] < _PICK_LINEAR:
         bestk = _TAKEN
         for j in range(start, end):
             if key[j] > bestk:
                 bestk = key[j]
                 m = j
     else:
-        if not frames.sorted[f]:
+        if not sorted_lists[f]:
             o = np.argsort(-key[start:end], kind="mergesort")
             for j in range(end - start):
-                pool.order[start + j] = start + o[j]
-            frames.sorted[f] = True
-            frames.pos[f] = start
-        while frames.pos[f] < end and key[pool.order[frames.pos[f]]] == _TAKEN:
-            frames.pos[f] += 1
-        if frames.pos[f] < end:
-            m = pool.order[frames.pos[f]]
-            frames.pos[f] += 1
+                order[start + j] = start + o[j]
+            sorted_lists[f] = True
+            positions[f] = start
+        pos = positions[f]
+        while pos < end and key[order[pos]] == _TAKEN:
+            pos += 1
+        if pos < end:
+            m = order[pos]
+            pos += 1
+        positions[f] = pos
     if m >= 0 and key[m] == _TAKEN:
         m = -1
     return m
-
-
-@njit(cache=True)
-def _child_searched(work, frames, f, p, m, limit):
-    """Whether move ``m`` of frame ``f`` (-1: the pass) leads to a child that is searched
-    (neither ends the game nor goes out)."""
-    if m < 0:
-        return frames.scoreless[f] + 1 < limit
-    goes_out = work.pool.n[m] == work.sides.left[p]
-    return not goes_out and (work.pool.score[m] > 0 or frames.scoreless[f] + 1 < limit)
-
-
-@njit(cache=True)
-def _open_frame(frames, f, table_move):
-    """Frame ``f`` starts trying its moves (the pass first if the table says so)."""
-    frames.pass_first[f] = table_move == PASS_HASH
-    frames.pass_done[f] = False
-    frames.tried[f] = 0
-    frames.sorted[f] = False
-    frames.best[f] = -INF
-    frames.best_hash[f] = np.uint64(0)
-    frames.exact[f] = True
-    frames.alpha0[f] = frames.alpha[f]
-
-
-@njit(cache=True)
-def _enter_child(frames, f, s, ns):
-    """Frame ``f + 1`` for the move of score ``s`` just played at ``f`` (``ns``: scoreless
-    turns after it): the other player, a ply less, the window negated (a null window once
-    ``f`` has a best move, searched again in full if the value falls inside)."""
-    a = frames.alpha[f] - s
-    b = frames.beta[f] - s
-    g = f + 1
-    frames.player[g] = 1 - frames.player[f]
-    frames.depth[g] = frames.depth[f] - 1
-    frames.scoreless[g] = ns
-    if frames.best[f] != -INF and b - a > 1:
-        frames.null_window[f] = True
-        frames.alpha[g] = -a - 1
-        frames.beta[g] = -a
-    else:
-        frames.null_window[f] = False
-        frames.alpha[g] = -b
-        frames.beta[g] = -a
-
-
-@njit(cache=True)
-def _improve(frames, f, val, val_exact, killers, pool):
-    """Frame ``f``'s best so far after its move (``frames.move[f]``, -1: the pass) valued
-    ``val``; True when the node fails high (cuts), with the killers updated."""
-    m = frames.move[f]
-    if val > frames.best[f]:
-        frames.best[f] = val
-        frames.best_hash[f] = PASS_HASH if m < 0 else pool.hash[m]
-        if val > frames.alpha[f]:
-            frames.alpha[f] = val
-            if frames.alpha[f] >= frames.beta[f]:
-                # A cut needs only the cutting move's value to be proved: the
-                # moves tried before it do not bound the value from below.
-                frames.exact[f] = val_exact
-                if m >= 0 and killers[f, 0] != pool.hash[m]:
-                    killers[f, 1] = killers[f, 0]
-                    killers[f, 0] = pool.hash[m]
-                return True
-    frames.exact[f] = frames.exact[f] and val_exact
-    return False
 
 
 ENTER, NEXT, RETURN, RESULT = 0, 1, 2, 3
@@ -900,6 +894,19 @@ def search(words, squares, start, pool, scratch, table, control, depth, alpha, b
     _all_checks(work, root_empty)
 
     frames = _new_frames()
+    # The arrays the loop reads as locals: numba counts a reference each time a field is
+    # read from a tuple, which per node and move would cost more than the reading.
+    players, depths, alphas, betas = frames.player, frames.depth, frames.alpha, frames.beta
+    scoreless_turns, keys, tried = frames.scoreless, frames.key, frames.tried
+    pass_first, pass_done, other_built = frames.pass_first, frames.pass_done, frames.other_built
+    moves, move_scores, null_windows = frames.move, frames.move_score, frames.null_window
+    dirt, bound, nbound, best_hash = frames.dirt, frames.bound, frames.nbound, frames.best_hash
+    scores, laid, hashes, order_keys = pool.score, pool.n, pool.hash, pool.key
+    rack_value, left, have = sides.rack_value, sides.left, sides.have
+    bests, proved, alpha0s = frames.best, frames.exact, frames.alpha0
+    sorted_lists, positions = frames.sorted, frames.pos
+    order = pool.order
+    list_start, list_count = pool.list_start, pool.list_count
     # Frame ROOT - 1 stands for the position before the root, reached by a pass: its own
     # list is the opponent's (frame 1), the list it keeps for the root's mover is frame 0.
     frames.other_start[ROOT - 1] = pool.list_start[0]
@@ -909,11 +916,11 @@ def search(words, squares, start, pool, scratch, table, control, depth, alpha, b
     bh = np.uint64(start.board_hash)
 
     f = ROOT
-    frames.player[f] = start.player
-    frames.depth[f] = depth
-    frames.alpha[f] = alpha
-    frames.beta[f] = beta
-    frames.scoreless[f] = start.scoreless
+    players[f] = start.player
+    depths[f] = depth
+    alphas[f] = alpha
+    betas[f] = beta
+    scoreless_turns[f] = start.scoreless
     mode = ENTER
     ret = 0
     ret_exact = True
@@ -928,20 +935,18 @@ def search(words, squares, start, pool, scratch, table, control, depth, alpha, b
                 stop[STOP] or (stop[NODE_LIMIT] > 0 and counters[NODES] >= stop[NODE_LIMIT])
             ):
                 return ABORTED, 0, False
-            p = frames.player[f]
-            key = node_key(bh, sides.have[0], sides.have[1], p, frames.scoreless[f])
-            frames.key[f] = key
-            found, ttm, cut, ret, ret_exact = _probe(
-                table, key, frames.depth[f], frames.alpha[f], frames.beta[f]
-            )
+            p = players[f]
+            key = node_key(bh, have[0], have[1], p, scoreless_turns[f])
+            keys[f] = key
+            found, ttm, cut, ret, ret_exact = _probe(table, key, depths[f], alphas[f], betas[f])
             if found and f == ROOT:
                 control.root_best[0] = ttm
             if cut:
                 mode = RETURN
                 continue
-            if frames.depth[f] == 0:
+            if depths[f] == 0:
                 # Beyond the horizon: valued as if both passed to the end (not exact).
-                ret = sides.rack_value[1 - p] - sides.rack_value[p]
+                ret = rack_value[1 - p] - rack_value[p]
                 ret_exact = False
                 mode = RETURN
                 continue
@@ -950,99 +955,130 @@ def search(words, squares, start, pool, scratch, table, control, depth, alpha, b
             if not _list_moves(work, frames, f, p, now_empty, counters):
                 return OVERFLOW, 0, False
             _order_moves(work, f, p, ttm, control.options, killers)
-            if control.options[ETC_DEPTH] > 0 and frames.depth[f] >= control.options[ETC_DEPTH]:
+            if control.options[ETC_DEPTH] > 0 and depths[f] >= control.options[ETC_DEPTH]:
                 m, value, exact = _enhanced_cutoff(work, table, frames, f, p, bh, limit)
                 if m >= 0:
                     counters[ETC_CUTS] += 1
-                    frames.best_hash[f] = pool.hash[m]  # the root's best move, if the root is cut
-                    ret, ret_exact = _tt_store(table, key, value, frames.alpha[f],
-                                               frames.beta[f], pool.hash[m], frames.depth[f],
+                    best_hash[f] = hashes[m]  # the root's best move, if the root is cut
+                    ret, ret_exact = _tt_store(table, key, value, alphas[f],
+                                               betas[f], hashes[m], depths[f],
                                                exact)  # fmt: skip
                     mode = RETURN
                     continue
-            _open_frame(frames, f, ttm)
+            # start trying the moves (the pass first if the table says so)
+            pass_first[f] = ttm == PASS_HASH
+            pass_done[f] = False
+            tried[f] = 0
+            sorted_lists[f] = False
+            bests[f] = -INF
+            best_hash[f] = np.uint64(0)
+            proved[f] = True
+            alpha0s[f] = alphas[f]
             mode = NEXT
         elif mode == NEXT:
-            p = frames.player[f]
+            p = players[f]
             m = -1
-            if not (frames.pass_first[f] and not frames.pass_done[f]):
-                m = _pick(pool, frames, f)
-                if m < 0 and frames.pass_done[f]:
+            if not (pass_first[f] and not pass_done[f]):
+                start_f = list_start[f]
+                end_f = start_f + list_count[f]
+                m = _pick(order_keys, order, start_f, end_f, f, tried, sorted_lists, positions)
+                if m < 0 and pass_done[f]:
                     # every move tried: store and return
-                    ret, ret_exact = _store_frame(table, frames, f)
+                    ret, ret_exact = _tt_store(table, keys[f], bests[f], alpha0s[f], betas[f],
+                                               best_hash[f], depths[f], proved[f])  # fmt: skip
                     mode = RETURN
                     continue
-            frames.tried[f] += 1
-            if not frames.other_built[f] and _child_searched(work, frames, f, p, m, limit):
+            tried[f] += 1
+            # the child is searched unless the move ends the game or goes out
+            if m < 0:
+                searched = scoreless_turns[f] + 1 < limit
+            else:
+                searched = laid[m] != left[p] and (scores[m] > 0 or scoreless_turns[f] + 1 < limit)
+            if not other_built[f] and searched:
                 # the child needs this frame's list of its mover's moves
                 now_empty = root_empty and laid_total == 0
                 if not _build_other(work, frames, f, p, now_empty, root_empty, counters):
                     return OVERFLOW, 0, False
             if m < 0:
                 # the pass
-                frames.pass_done[f] = True
-                frames.move[f] = -1
-                frames.move_score[f] = 0
-                ns = frames.scoreless[f] + 1
+                pass_done[f] = True
+                moves[f] = -1
+                move_scores[f] = 0
+                ns = scoreless_turns[f] + 1
                 if ns >= limit:
-                    val = sides.rack_value[1 - p] - sides.rack_value[p]
+                    val = rack_value[1 - p] - rack_value[p]
                     val_exact = True
                     mode = RESULT
                     continue
-                frames.dirt[f, :] = 0
+                dirt[f, :] = 0
                 s = 0
             else:
-                pool.key[m] = _TAKEN
-                frames.move[f] = m
-                s = pool.score[m]
-                frames.move_score[f] = s
-                if pool.n[m] == sides.left[p]:
-                    val = s + 2 * sides.rack_value[1 - p]  # out: the game ends
+                order_keys[m] = _TAKEN
+                moves[f] = m
+                s = scores[m]
+                move_scores[f] = s
+                if laid[m] == left[p]:
+                    val = s + 2 * rack_value[1 - p]  # out: the game ends
                     val_exact = True
                     mode = RESULT
                     continue
                 _lay(work, m, p, -1)
-                bh ^= pool.hash[m]
-                laid_total += pool.n[m]
-                ns = 0 if s > 0 else frames.scoreless[f] + 1
+                bh ^= hashes[m]
+                laid_total += laid[m]
+                ns = 0 if s > 0 else scoreless_turns[f] + 1
                 if ns >= limit:
-                    val = s + sides.rack_value[1 - p] - sides.rack_value[p]
+                    val = s + rack_value[1 - p] - rack_value[p]
                     val_exact = True
                     _lay(work, m, p, 1)
-                    bh ^= pool.hash[m]
-                    laid_total -= pool.n[m]
+                    bh ^= hashes[m]
+                    laid_total -= laid[m]
                     mode = RESULT
                     continue
-                frames.dirt[f, :] = 0
-                frames.nbound[f] = _touched(board, pool, m, frames.dirt[f], frames.bound[f])
-            _enter_child(frames, f, s, ns)
-            f += 1
+                dirt[f, :] = 0
+                nbound[f] = _touched(board, pool, m, dirt[f], bound[f])
+            # the child: the other player, a ply less, the window negated (a null window once
+            # this frame has a best move, searched again in full if the value falls inside)
+            a = alphas[f] - s
+            b = betas[f] - s
+            g = f + 1
+            players[g] = 1 - p
+            depths[g] = depths[f] - 1
+            scoreless_turns[g] = ns
+            if bests[f] != -INF and b - a > 1:
+                null_windows[f] = True
+                alphas[g] = -a - 1
+                betas[g] = -a
+            else:
+                null_windows[f] = False
+                alphas[g] = -b
+                betas[g] = -a
+            f = g
             mode = ENTER
         elif mode == RETURN:
             if f == ROOT:
-                if frames.best_hash[ROOT] != 0:
-                    control.root_best[0] = frames.best_hash[ROOT]
+                if best_hash[ROOT] != 0:
+                    control.root_best[0] = best_hash[ROOT]
                 return DONE, ret, ret_exact
             f -= 1
-            val = frames.move_score[f] - ret
+            val = move_scores[f] - ret
             val_exact = ret_exact
-            if frames.null_window[f] and frames.alpha[f] < val < frames.beta[f]:
+            if null_windows[f] and alphas[f] < val < betas[f]:
                 # the null window failed high: search the move again in the full window
-                frames.null_window[f] = False
-                s = frames.move_score[f]
-                frames.alpha[f + 1] = -(frames.beta[f] - s)
-                frames.beta[f + 1] = -(frames.alpha[f] - s)
+                null_windows[f] = False
+                s = move_scores[f]
+                alphas[f + 1] = -(betas[f] - s)
+                betas[f + 1] = -(alphas[f] - s)
                 f += 1
                 mode = ENTER
                 continue
-            m = frames.move[f]
+            m = moves[f]
             if m >= 0:
-                _lay(work, m, frames.player[f], 1)
-                bh ^= pool.hash[m]
-                laid_total -= pool.n[m]
+                _lay(work, m, players[f], 1)
+                bh ^= hashes[m]
+                laid_total -= laid[m]
                 if chk > f:
                     if not root_empty:
-                        _recheck(work, m, frames.bound[f], frames.nbound[f])
+                        _recheck(work, m, bound[f], nbound[f])
                     chk = f
             elif chk > f:
                 # A pass changes no check, but the frame's next move will: the checks
@@ -1050,9 +1086,24 @@ def search(words, squares, start, pool, scratch, table, control, depth, alpha, b
                 # all passes or already taken back).
                 chk = f
             mode = RESULT
-        else:  # RESULT
-            if _improve(frames, f, val, val_exact, killers, pool):
-                ret, ret_exact = _store_frame(table, frames, f)
-                mode = RETURN
-                continue
+        else:  # RESULT: the frame's best so far, and a cut when it fails high
+            m = moves[f]
+            if val > bests[f]:
+                bests[f] = val
+                best_hash[f] = PASS_HASH if m < 0 else hashes[m]
+                if val > alphas[f]:
+                    alphas[f] = val
+                    if alphas[f] >= betas[f]:
+                        # A cut needs only the cutting move's value to be proved: the
+                        # moves tried before it do not bound the value from below.
+                        proved[f] = val_exact
+                        if m >= 0 and killers[f, 0] != hashes[m]:
+                            killers[f, 1] = killers[f, 0]
+                            killers[f, 0] = hashes[m]
+                        ret, ret_exact = _tt_store(table, keys[f], bests[f], alpha0s[f],
+                                                   betas[f], best_hash[f], depths[f],
+                                                   proved[f])  # fmt: skip
+                        mode = RETURN
+                        continue
+            proved[f] = proved[f] and val_exact
             mode = NEXT
