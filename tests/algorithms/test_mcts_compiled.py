@@ -298,22 +298,6 @@ def assert_same_values(a: Sequence[Advice], b: Sequence[Advice]) -> None:
         assert abs(x.value - y.value) <= 4.5 * se + 1e-9, (x, y)
 
 
-def test_compiled_advice_statistics_are_consistent() -> None:
-    state = pig((40, 55), player=1, turn=12, rules=preset("pig"))
-    advice = MCTS(c=1.0, simulations=600, seed=3, fast=fast_game(preset("pig"))).advise(state)
-    assert {a.action for a in advice} == {PigAction.ROLL, PigAction.HOLD}
-    assert sum(a.n or 0 for a in advice) == 600
-    assert [a.value for a in advice] == sorted((a.value for a in advice), reverse=True)
-    assert advice[0].regret == 0.0
-    for a in advice:
-        assert a.n is not None and a.n >= 2 and a.sd is not None and a.se is not None
-        assert a.se == pytest.approx(a.sd / math.sqrt(a.n))
-        assert a.regret == pytest.approx(advice[0].value - a.value)
-        assert a.histogram is not None and set(a.histogram) <= {0, 1}
-        assert sum(a.histogram.values()) == a.n
-        assert a.value == pytest.approx(a.histogram.get(1, 0) / a.n)
-
-
 def test_the_kernel_searches_decisions_only() -> None:
     fast = fast_game(PIG_30)
     for state in (PigState(PIG_30, rolling=True), PigState(PIG_30, (30, 2), winner=0)):

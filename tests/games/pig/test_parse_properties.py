@@ -65,12 +65,6 @@ def test_positions(me: int, opp: int, turn: int, starter: bool, catch: bool) -> 
     assert 0 <= me < 100 and 0 <= opp < 100 and turn >= 0
 
 
-@settings(max_examples=200)
-@given(specs(GAME))
-def test_agent_specs(spec: str) -> None:
-    agent_or_refusal(GAME, preset("piglet"), spec)
-
-
 @settings(max_examples=60)
 @given(specs(GAME))
 def test_agent_specs_on_the_command_line(spec: str) -> None:

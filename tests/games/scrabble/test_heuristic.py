@@ -13,6 +13,7 @@ from stratagem.core.arena import ArenaError, load_game, parse_spec
 from stratagem.core.files import FileInputError
 from stratagem.core.play import play
 from stratagem.games.scrabble import heuristic
+from stratagem.games.scrabble._kernels import COL, DOWN, LENGTH, ROW, SCORE
 from stratagem.games.scrabble.board import empty_board
 from stratagem.games.scrabble.heuristic import (
     ENDGAME_NODES,
@@ -49,7 +50,7 @@ def features_of(rack: str, board: np.ndarray | None = None) -> dict[str, np.ndar
     )
     out = {}
     for k in range(info.shape[0]):
-        row, col, down, length = (int(x) for x in info[k, :4])
+        row, col, down, length = (int(info[k, f]) for f in (ROW, COL, DOWN, LENGTH))
         text = "".join(TS.square_text(int(c)) for c in word[k, :length])
         out[f"{row},{col},{'d' if down else 'a'} {text}"] = feats[k].copy()
     return out
@@ -440,3 +441,14 @@ def test_weights_replace_only_a_weights_file(tmp_path) -> None:  # type: ignore[
     save_weights(SOURCE_WEIGHTS, own)
     save_weights(SOURCE_WEIGHTS, own)  # its own file: replaced
     assert load_weights(own).to_json() == SOURCE_WEIGHTS.to_json()
+
+
+def test_the_kernels_feature_columns_are_the_feature_names() -> None:
+    # The kernels write each term to its named column; F reads them by FEATURE_NAMES.
+    from stratagem.games.scrabble import _heuristic_kernels as kern
+
+    named = ("EXPENSIVE", "BLANKS", "IDENTICAL", "PREMIUM", "POINTS", "LEAVE")
+    assert [getattr(kern, c) for c in named] == [F[n] for n in FEATURE_NAMES]
+    ev = Evaluator(TS)
+    info, _, feats = ev.placements(MoveGenerator(LEX), empty_board(), TS.rack_counts("QUIZ"))
+    assert info.shape[0] > 0 and (feats[:, kern.POINTS] == info[:, SCORE]).all()

@@ -8,10 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stratagem.core.errors import StratagemError
-from stratagem.games.scrabble.arena import GAME
 from stratagem.games.scrabble.position import read_position
 from stratagem.games.scrabble.tiles import tile_set
-from tests.agent_specs import agent_or_refusal, specs
 
 ROW = st.text(alphabet="....ACTEISa?", min_size=13, max_size=16)
 
@@ -47,9 +45,3 @@ def test_positions(small_lexicon, head: list[str], rows: list[str], tail: str) -
         except StratagemError:
             return
     assert 2 <= state.num_players <= 4 and all(s >= 0 for s in state.scores)
-
-
-@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(spec=specs(GAME))
-def test_agent_specs(small_lexicon, spec: str) -> None:  # type: ignore[no-untyped-def]
-    agent_or_refusal(GAME, small_lexicon, spec)

@@ -37,7 +37,7 @@ def text(rows: list[str], head: str = "racks: AEI OUR\n") -> str:
         (board((7, ".......CAT.....")), "racks: AEI OUR\nscoreless: -1\n", "scoreless counts"),
         (board((7, ".......CAT.....")), "racks: AEI OUR\nscoreless: 6\n", "scoreless counts"),
         (board((7, ".......CAT.....")), "racks: AEI OUR\nturn: -4\n", "turn is one whole"),
-        (board((7, ".......CAT.....")), "racks: AEI OUR\nturn: 1001\n", r"1\.\.1000"),
+        (board((7, ".......CAT.....")), "racks: AEI OUR\nturn: 1001\n", r"0\.\.1000"),
         (board((7, ".......CAT.....")), "racks: AEI OUR\nscores: 100001 0\n", "above 100,000"),
         (
             board((7, "......QAT......")),

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from unittest import mock
-
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stratagem.core.errors import StratagemError
-from stratagem.games.yahtzee import winning
-from stratagem.games.yahtzee.arena import GAME
 from stratagem.games.yahtzee.cli import make_situation, parse_dice, parse_filled
 from stratagem.games.yahtzee.rules import YAHTZEE_CATEGORIES, preset
-from tests.agent_specs import agent_or_refusal, specs
 
 BOXES = st.sampled_from([*YAHTZEE_CATEGORIES, "bogus", "Ones", ""])
 
@@ -47,18 +42,3 @@ def test_situations(
     except StratagemError:
         return
     assert sit.known_points <= sit.points <= sit.most_points
-
-
-@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(spec=specs(GAME))
-def test_agent_specs(solved, spec: str) -> None:  # type: ignore[no-untyped-def]
-    # The session's solved table (the factories' own cache loads it from there). The win
-    # agent's remaining-score tables (1 GB, 90-140 s to build) are not what a spec test is
-    # about: a stand-in is built instead (test_winning.py plays the real ones).
-    with mock.patch.object(winning, "optimal_remaining", lambda solution: NO_TABLES):
-        agent = agent_or_refusal(GAME, solved("yahtzee").rules, spec)
-    if isinstance(agent, winning.WinAgent):
-        assert agent.advisor.tables is NO_TABLES
-
-
-NO_TABLES = object()

@@ -4,17 +4,34 @@ The terms are defined in :mod:`stratagem.games.scrabble.heuristic`; this
 module only computes them, for all placements of a move list (``info`` and
 ``word`` arrays from :class:`~stratagem.games.scrabble.movegen.MoveGenerator`)
 and for all exchanges and the pass. A feature row is
-``[expensive, blank, identical, premium, score, leave]``.
+``[expensive, blank, identical, premium, score, leave]`` (columns :data:`EXPENSIVE` ..
+:data:`LEAVE`); a move row's columns are :mod:`._kernels`' ``ROW`` .. ``TILES``.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-SIZE = 15
-BLANK = 64
+from stratagem.games.scrabble._kernels import BLANK, COL, DOWN, LENGTH, ROW, SCORE, SIZE
+
+# The columns of a feature row (``FEATURE_NAMES`` of :mod:`.heuristic`, in this order).
+EXPENSIVE, BLANKS, IDENTICAL, PREMIUM, POINTS, LEAVE = range(6)
 FEATURES = 6
+
+
+class LeaveArrays(NamedTuple):
+    """A leave table as the kernels read it (:class:`.leaves.LeaveTable`'s arrays) and which
+    letters are vowels."""
+
+    per_letter: np.ndarray
+    balance: np.ndarray
+    pairs: np.ndarray
+    vowel: np.ndarray
+
+
 REACH = 2
 """How far (in squares along a row or column, over empty squares) a tile makes a square open."""
 
@@ -100,7 +117,7 @@ def _identical(kept, nletters):
 
 
 @njit(cache=True)
-def _subset_tables(rack, nletters, leave_v, leave_vc, leave_pair, vowel):
+def _subset_tables(rack, nletters, leaves):
     """Leave value and duplicate count of every sub-multiset of the rack, indexed by a
     mixed-radix code (``radix[letter]`` is the weight of one copy of the letter):
     ``(code of the whole rack, radix, leave values, duplicate counts)``."""
@@ -120,16 +137,17 @@ def _subset_tables(rack, nletters, leave_v, leave_vc, leave_pair, vowel):
             if rack[i] > 0:
                 kept[i] = rest % (rack[i] + 1)
                 rest //= rack[i] + 1
-        leave_of[code] = leave_value(kept, nletters, leave_v, leave_vc, leave_pair, vowel)
+        leave_of[code] = leave_value(
+            kept, nletters, leaves.per_letter, leaves.balance, leaves.pairs, leaves.vowel
+        )
         dup_of[code] = _identical(kept, nletters)
     return full, radix, leave_of, dup_of
 
 
 @njit(cache=True)
 def placement_features(
-    board, rack, info, word, count, values, nletters, expensive_min, pweight, leave_v, leave_vc,
-    leave_pair, vowel, feats,
-):  # fmt: skip
+    board, rack, info, word, count, values, nletters, expensive_min, pweight, leaves, feats
+):
     """Fill ``feats[k]`` for the first ``count`` moves of ``info``/``word``.
 
     A rack holds at most 7 tiles, so it has at most 128 sub-multisets: their leave values
@@ -139,16 +157,14 @@ def placement_features(
     _reachable(board, reach)
     stamp = np.zeros((SIZE, SIZE), dtype=np.int64)  # k + 1 on squares counted for move k
     new = np.zeros((SIZE, SIZE), dtype=np.int64)  # k + 1 on move k's new tiles
-    full, radix, leave_of, dup_of = _subset_tables(
-        rack, nletters, leave_v, leave_vc, leave_pair, vowel
-    )
+    full, radix, leave_of, dup_of = _subset_tables(rack, nletters, leaves)
     rows = np.empty(7, dtype=np.int64)
     cols = np.empty(7, dtype=np.int64)
     for k in range(count):
-        row = info[k, 0]
-        col = info[k, 1]
-        down = info[k, 2]
-        length = info[k, 3]
+        row = info[k, ROW]
+        col = info[k, COL]
+        down = info[k, DOWN]
+        length = info[k, LENGTH]
         kept = full
         expensive = 0.0
         blanks = 0
@@ -183,17 +199,16 @@ def placement_features(
                     if pweight[rr, cc] > 0 and not reach[rr, cc] and stamp[rr, cc] != k + 1:
                         stamp[rr, cc] = k + 1
                         opened += pweight[rr, cc]
-        feats[k, 0] = expensive
-        feats[k, 1] = -blanks
-        feats[k, 2] = -dup_of[kept]
-        feats[k, 3] = -opened
-        feats[k, 4] = info[k, 4]
-        feats[k, 5] = leave_of[kept]
+        feats[k, EXPENSIVE] = expensive
+        feats[k, BLANKS] = -blanks
+        feats[k, IDENTICAL] = -dup_of[kept]
+        feats[k, PREMIUM] = -opened
+        feats[k, POINTS] = info[k, SCORE]
+        feats[k, LEAVE] = leave_of[kept]
 
 
 @njit(cache=True)
-def exchange_features(rack, nletters, values, expensive_min, leave_v, leave_vc, leave_pair,
-                      vowel, allow, gives, feats):  # fmt: skip
+def exchange_features(rack, nletters, values, expensive_min, leaves, allow, gives, feats):
     """The pass (row 0) and, if ``allow``, every distinct exchange; returns the row count.
 
     ``gives[j]`` holds the tiles given back (all zero for the pass).
@@ -215,12 +230,14 @@ def exchange_features(rack, nletters, values, expensive_min, leave_v, leave_vc, 
         for i in range(nletters):
             if give[i] > 0 and values[i] >= expensive_min:
                 expensive += values[i] * give[i]
-        feats[j, 0] = expensive
-        feats[j, 1] = -give[nletters]
-        feats[j, 2] = -_identical(kept, nletters)
-        feats[j, 3] = 0.0
-        feats[j, 4] = 0.0
-        feats[j, 5] = leave_value(kept, nletters, leave_v, leave_vc, leave_pair, vowel)
+        feats[j, EXPENSIVE] = expensive
+        feats[j, BLANKS] = -give[nletters]
+        feats[j, IDENTICAL] = -_identical(kept, nletters)
+        feats[j, PREMIUM] = 0.0
+        feats[j, POINTS] = 0.0
+        feats[j, LEAVE] = leave_value(
+            kept, nletters, leaves.per_letter, leaves.balance, leaves.pairs, leaves.vowel
+        )
         j += 1
         if not allow:
             break
@@ -242,7 +259,7 @@ def exchange_features(rack, nletters, values, expensive_min, leave_v, leave_vc, 
 def laid_values(board, info, word, n, values, out):
     """Face value of the tiles each placement lays (a blank counts 0)."""
     for k in range(n):
-        r, c, down, length = info[k, 0], info[k, 1], info[k, 2], info[k, 3]
+        r, c, down, length = info[k, ROW], info[k, COL], info[k, DOWN], info[k, LENGTH]
         v = 0
         for i in range(length):
             rr = r + i if down else r

@@ -44,6 +44,7 @@ penalties alone, as if the game ended there by passes. For an exact result
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import threading
 import time
@@ -51,6 +52,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -159,11 +161,19 @@ class _Search:
         self.tt_flag = np.zeros(size, dtype=np.int8)
         self.tt_exact = np.zeros(size, dtype=np.bool_)
         self._origin_racks = self.racks.copy()
-        self.counters = np.zeros(6, dtype=np.int64)
+        self.table = _ek.Table(
+            self.tt_key, self.tt_value, self.tt_move, self.tt_depth, self.tt_flag, self.tt_exact
+        )
+        self.counters = np.zeros(_ek.N_COUNTERS, dtype=np.int64)
         self.killers = np.zeros((_ek.MAX_FRAMES, 2), dtype=np.uint64)
-        self.options = np.array(_ORDERING, dtype=np.int64)
+        self.options = np.zeros(_ek.N_OPTIONS, dtype=np.int64)
+        self.options[[_ek.TILE_BONUS, _ek.KILLER_BONUS, _ek.ETC_DEPTH]] = _ORDERING
         self.f_start = np.zeros(_ek.MAX_FRAMES, dtype=np.int64)
         self.f_count = np.zeros(_ek.MAX_FRAMES, dtype=np.int64)
+        self.words = _ek.Words(
+            lex.child, lex.terminal, lex.mask, lex.root, lex.tiles.values_array,
+            self.slot_values, n,
+        )  # fmt: skip
         self._allocate(_POOL, _TMP)
         self.cpu = 0.0
         self.progress: Callable[[int, int], None] | None = None
@@ -183,19 +193,20 @@ class _Search:
         self.mv_hi = np.zeros(pool, dtype=np.int8)
         self.okey = np.zeros(pool, dtype=np.int64)
         self.order = np.zeros(pool, dtype=np.int64)
+        self.pool = _ek.Pool(
+            self.mv_sq, self.mv_code, self.mv_n, self.mv_score, self.mv_hash, self.mv_need,
+            self.mv_line, self.mv_lo, self.mv_hi, self.okey, self.order, self.f_start,
+            self.f_count,
+        )  # fmt: skip
+        self.scratch = _ek.Scratch(self.tmp_info, self.tmp_word)
         self._root_lists()
 
     def _root_lists(self) -> None:
         """Both players' moves on the root board into frames 0 and 1 (the pool doubled
         while it is too small)."""
-        lex = self.lexicon
         top = _ek.root_lists(
-                self.board, LETTER_MULT, WORD_MULT, lex.child, lex.terminal, lex.mask, lex.root,
-                lex.tiles.values_array, self.nletters, self.racks, BINGO, self.loc, _ZOBRIST,
-                self.tmp_info, self.tmp_word, self.mv_sq, self.mv_code, self.mv_n, self.mv_score,
-                self.mv_hash, self.mv_need, self.mv_line, self.mv_lo, self.mv_hi, self.f_start,
-                self.f_count,
-        )  # fmt: skip
+            self.words, _squares(), self.board, self.racks, self.loc, self.pool, self.scratch
+        )
         if top < 0:
             self._allocate(self.mv_n.shape[0] * 2, self.tmp_info.shape[0] * 2)
 
@@ -262,14 +273,14 @@ class _Search:
         ``budget`` more nodes: ``((gain, True, best-move hash), plies of the longest line)``
         if that proves the value, None if it ran out of nodes or time or met a line
         longer than ``depth``. ``guess``: see :meth:`aspire`."""
-        cap = int(self.counters[0]) + max(1024, budget)
+        cap = int(self.counters[_ek.NODES]) + max(1024, budget)
         if node_limit:
             cap = min(cap, node_limit)
-        self.counters[4] = 0
+        self.counters[_ek.DEEPEST] = 0
         step = self.aspire(depth, scoreless, deadline, cap, guess, proof=True)
         if step is None:
             return None
-        return step, int(self.counters[4]) + 1
+        return step, int(self.counters[_ek.DEEPEST]) + 1
 
     def aspire(
         self,
@@ -318,9 +329,13 @@ class _Search:
         """The kernel in a worker thread (it releases the GIL), so that this thread can
         stop it at the CPU deadline or on Ctrl-C; the kernel stops itself at the node
         limit."""
-        lex = self.lexicon
-        stop = np.array([0, limit], dtype=np.int64)
+        stop = np.zeros(2, dtype=np.int64)
+        stop[_ek.NODE_LIMIT] = limit
         root_best = np.zeros(1, dtype=np.uint64)
+        control = _ek.Control(self.counters, stop, root_best, self.killers, self.options)
+        start = _ek.Start(
+            self.board, self.racks, self.loc, 0, scoreless, SCORELESS_LIMIT, np.uint64(self.bh0)
+        )
         out: list[tuple[tuple[int, int, bool], float]] = []
         failed: list[BaseException] = []
 
@@ -328,15 +343,8 @@ class _Search:
             began = time.thread_time()
             try:
                 result = _ek.search(
-                    depth, 0, scoreless, SCORELESS_LIMIT, self.board, LETTER_MULT, WORD_MULT,
-                    lex.child, lex.terminal, lex.mask, lex.root, lex.tiles.values_array,
-                    self.slot_values, self.nletters, self.racks, BINGO, self.loc, _ZOBRIST,
-                    self.tmp_info, self.tmp_word, self.mv_sq, self.mv_code, self.mv_n,
-                    self.mv_score, self.mv_hash, self.mv_need, self.mv_line, self.mv_lo,
-                    self.mv_hi, self.okey, self.order, self.f_start, self.f_count,
-                    self.tt_key, self.tt_value, self.tt_move, self.tt_depth, self.tt_flag,
-                    self.tt_exact, self.counters, stop, root_best, self.killers, self.options,
-                    self.bh0, window[0], window[1],
+                    self.words, _squares(), start, self.pool, self.scratch, self.table,
+                    control, depth, window[0], window[1],
                 )  # fmt: skip
             except BaseException as exc:  # handed to the calling thread
                 failed.append(exc)
@@ -355,15 +363,15 @@ class _Search:
                 worker.join(0.005)
                 used = self.cpu + clock() - began
                 if deadline is not None and used > deadline:
-                    stop[0] = 1
+                    stop[_ek.STOP] = 1
                 if (deadline is not None and self.wall_deadline is not None
                         and time.monotonic() > self.wall_deadline):  # fmt: skip
-                    stop[0] = 1  # a person waits: the clock on the wall, not the CPU's
+                    stop[_ek.STOP] = 1  # a person waits: the clock on the wall, not the CPU's
                 if report is not None and time.monotonic() >= next_report:
                     next_report = time.monotonic() + PROGRESS_EVERY
                     report(min(int(used), total), total)
         except BaseException:  # Ctrl-C: stop the kernel before unwinding
-            stop[0] = 1
+            stop[_ek.STOP] = 1
             worker.join()
             raise
         if failed:
@@ -371,6 +379,15 @@ class _Search:
         (status, value, exact), used = out[0]
         self.cpu += used
         return int(status), int(value), bool(exact), int(root_best[0])
+
+
+@functools.cache
+def _squares() -> Any:
+    """The premium squares both ways round, the bingo bonus and the Zobrist keys, as the
+    kernels read them (one :class:`._endgame_kernels.Squares` for every search)."""
+    return _ek.Squares(
+        LETTER_MULT, WORD_MULT, LETTER_MULT.T.copy(), WORD_MULT.T.copy(), BINGO, _ZOBRIST
+    )
 
 
 def _thread_clock(thread: threading.Thread) -> Callable[[], float]:
@@ -567,21 +584,21 @@ class EndgameSolver:
         assert first is not None
         value, exact, best = first
         depth = 1
-        deepened = int(search.counters[0])  # nodes of the iterations (not of the attempts)
+        deepened = int(search.counters[_ek.NODES])  # nodes of the iterations (not of the attempts)
         while not exact and depth < max_depth:
-            before = int(search.counters[0])
+            before = int(search.counters[_ek.NODES])
             step = search.aspire(depth + 1, state.scoreless, time_limit, limit, value)
             if step is None:
                 break
             (value, exact, best), depth = step, depth + 1
-            deepened += int(search.counters[0]) - before
+            deepened += int(search.counters[_ek.NODES]) - before
             if exact or depth >= max_depth:
                 break
             proof = search.attempt(max_depth, state.scoreless, time_limit, limit, deepened, value)
             if proof is not None:
                 (value, exact, best), depth = proof
                 break
-            if search.cpu > time_limit or (limit and search.counters[0] >= limit):
+            if search.cpu > time_limit or (limit and search.counters[_ek.NODES] >= limit):
                 break
             if search.wall_deadline is not None and time.monotonic() > search.wall_deadline:
                 break
@@ -594,7 +611,7 @@ class EndgameSolver:
             gain=value,
             exact=exact,
             depth=depth,
-            nodes=int(search.counters[0]),
+            nodes=int(search.counters[_ek.NODES]),
             seconds=time.thread_time() - start + search.cpu,
             pv=tuple(line),
         )

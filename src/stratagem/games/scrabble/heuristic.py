@@ -61,6 +61,7 @@ from stratagem.core.errors import StratagemError
 from stratagem.core.files import parse_json_document, read_user_text, write_json
 from stratagem.core.game import Action, State
 from stratagem.games.scrabble import _heuristic_kernels as kern
+from stratagem.games.scrabble._kernels import COL, DOWN, LENGTH, ROW, SCORE, TILES
 from stratagem.games.scrabble.board import LETTER_MULT, RACK_SIZE, WORD_MULT, Placement
 from stratagem.games.scrabble.leaves import LeaveTable, shipped_leaves, vowels
 from stratagem.games.scrabble.movegen import MoveGenerator, move_generator
@@ -318,6 +319,9 @@ class Evaluator:
             )
         self.values = tiles.values_array.astype(np.int64)
         self.vowel = vowels(tiles)
+        self._leave_arrays = kern.LeaveArrays(
+            self.leaves.per_letter, self.leaves.balance, self.leaves.pairs, self.vowel
+        )
         self.pweight = np.zeros((15, 15))
         kern.premium_weights(LETTER_MULT, WORD_MULT, self.pweight)
         self._feats = np.zeros((4096, kern.FEATURES))
@@ -334,8 +338,7 @@ class Evaluator:
             self._feats = np.zeros((1 << int(n).bit_length(), kern.FEATURES))
         kern.placement_features(
             board, rack.astype(np.int64), info, word, n, self.values, self.tiles.size,
-            EXPENSIVE_MIN, self.pweight, self.leaves.per_letter, self.leaves.balance,
-            self.leaves.pairs, self.vowel, self._feats,
+            EXPENSIVE_MIN, self.pweight, self._leave_arrays, self._feats,
         )  # fmt: skip
         return info, word, self._feats[:n]
 
@@ -343,8 +346,7 @@ class Evaluator:
         """(tiles given, features) of the pass (row 0) and every distinct exchange."""
         n = kern.exchange_features(
             rack.astype(np.int64), self.tiles.size, self.values, EXPENSIVE_MIN,
-            self.leaves.per_letter, self.leaves.balance, self.leaves.pairs, self.vowel,
-            allow_exchange, self._gives, self._xfeats,
+            self._leave_arrays, allow_exchange, self._gives, self._xfeats,
         )  # fmt: skip
         return self._gives[:n], self._xfeats[:n]
 
@@ -415,7 +417,7 @@ class Evaluator:
         out_bonus = 2 * others if state.num_players == 2 else others
         laid = np.zeros(n, dtype=np.int64)
         kern.laid_values(state.board_array, info, word, n, values, laid)
-        goes_out = info[:, 5] == sum(state.racks[p])
+        goes_out = info[:, TILES] == sum(state.racks[p])
         bonus = np.where(goes_out, out_bonus, laid - mine).astype(float)
         given = gives @ values[: gives.shape[1]]
         return bonus, (given - mine).astype(float)
@@ -436,9 +438,9 @@ class Evaluator:
             codes = [self.tiles.square_code(ch) for ch in action.word]
             n = len(codes)
             hits = np.flatnonzero(
-                (info[:, 0] == action.row) & (info[:, 1] == action.col)
-                & (info[:, 2] == (0 if action.across else 1)) & (info[:, 3] == n)
-                & (info[:, 4] == action.score)
+                (info[:, ROW] == action.row) & (info[:, COL] == action.col)
+                & (info[:, DOWN] == (0 if action.across else 1)) & (info[:, LENGTH] == n)
+                & (info[:, SCORE] == action.score)
             )  # fmt: skip
             k = next((k for k in hits if [int(x) for x in word[k, :n]] == codes), None)
             if k is None:

@@ -148,9 +148,10 @@ def read_position(text: str, lexicon: Lexicon) -> ScrabbleState:
             f"position: scoreless counts the scoreless turns in a row, 0..{SCORELESS_LIMIT - 1} "
             f"(the game ends at {SCORELESS_LIMIT}), got {fields.get('scoreless')!r}"
         )
-    if len(turn) != 1 or not 1 <= turn[0] <= MAX_TURN:
+    # 0 at the start of a game: write_position writes it, so read_position reads it back
+    if len(turn) != 1 or not 0 <= turn[0] <= MAX_TURN:
         raise InvalidStateError(
-            f"position: turn is one whole number 1..{MAX_TURN} (the moves played), "
+            f"position: turn is one whole number 0..{MAX_TURN} (the moves played), "
             f"got {fields.get('turn')!r}"
         )
     if any(score > MAX_SCORE for score in scores):
