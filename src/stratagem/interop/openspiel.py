@@ -559,6 +559,9 @@ def arena_game(name: str) -> GameSpec:
     first = spiel_state(game)
     loaded = first.spiel.get_game()
     players = int(loaded.num_players())
+    game_type = loaded.get_type()
+    low, high = float(loaded.min_utility()), float(loaded.max_utility())
+    perfect = game_type.information == _T.Information.PERFECT_INFORMATION
 
     from stratagem.algorithms import mcts
 
@@ -587,7 +590,15 @@ def arena_game(name: str) -> GameSpec:
                 "openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", theirs, _MCTS_PARAMS
             ),
         ),
-        result="win" if loaded.get_type().utility == _T.Utility.ZERO_SUM else "score",
+        # OpenSpiel's returns are not 1/0 wins (Connect Four's are +1/-1, Kuhn poker's up
+        # to +-2): the report bounds its intervals by the game's own utility range, and
+        # gives win rates unless every player always gets the same return.
+        result="score",
+        extra={
+            "returns_range": lambda rules: (low, high),
+            "wins": players >= 2 and game_type.utility != _T.Utility.IDENTICAL,
+            "perfect_information": perfect,
+        },
     )  # fmt: skip
 
 
