@@ -371,6 +371,12 @@ class OpenSpielMCTSAgent:
                 raise InteropError(f"{label} must be a whole number >= {least}, got {value!r}")
         if not (isinstance(c, (int, float)) and c > 0):
             raise InteropError(f"c must be a positive number, got {c!r}")
+        if game.get_type().information != _T.Information.PERFECT_INFORMATION:
+            raise InteropError(
+                f"openspiel-mcts reads the whole state, and {game.get_type().long_name} hides "
+                "information from the players: it plays perfect-information games only"
+            )
+        _check_bot_memory(simulations)
         self.game = game
         self.simulations = simulations
         self.c = float(c)
@@ -388,6 +394,17 @@ class OpenSpielMCTSAgent:
         )
         spiel_state = self.game.state_from(state)
         return self.game.codec.action(state, bot.step(spiel_state))
+
+
+def _check_bot_memory(simulations: int) -> None:
+    """OpenSpiel's MCTS bot adds a node a simulation (its nodes hold no state, so the Python
+    tree's figure per node is a generous bound)."""
+    from stratagem.algorithms.mcts import PYTHON_NODE_BYTES, check_tree_memory
+
+    try:
+        check_tree_memory("openspiel-mcts", simulations, lambda n: (n + 1) * PYTHON_NODE_BYTES)
+    except StratagemError as exc:
+        raise InteropError(str(exc)) from None
 
 
 def _rules_name(rules: Any) -> str:
@@ -436,9 +453,7 @@ def with_openspiel_agents(game: GameSpec) -> GameSpec:
         except StratagemError as exc:
             raise ArenaError(str(exc)) from None
 
-    info = AgentInfo(
-        "openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", make, _MCTS_PARAMS
-    )
+    info = AgentInfo("openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", make, _MCTS_PARAMS)
     return replace(game, agents={**game.agents, "openspiel-mcts": info})
 
 
@@ -481,6 +496,12 @@ class SpielState:
     @property
     def num_players(self) -> int:
         return int(self.spiel.num_players())
+
+    @property
+    def perfect_information(self) -> bool:
+        """Whether every player sees the whole state (agents that read it refuse otherwise)."""
+        information = self.spiel.get_game().get_type().information
+        return bool(information == _T.Information.PERFECT_INFORMATION)
 
     @property
     def current_player(self) -> int:
@@ -583,11 +604,18 @@ def arena_game(name: str) -> GameSpec:
         new=new_state,
         agents=agent_table(
             AgentInfo("random", "uniformly random legal action", lambda rules: RandomAgent()),
-            mcts.agent_info(
-                "Stratagem's MCTS (random playouts through the protocol)", mcts.PARAMS[2]
+            _full_state_agent(
+                mcts.agent_info(
+                    "Stratagem's MCTS (random playouts through the protocol)", mcts.PARAMS[2]
+                ),
+                game, perfect,
             ),
-            AgentInfo(
-                "openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", theirs, _MCTS_PARAMS
+            _full_state_agent(
+                AgentInfo(
+                    "openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", theirs,
+                    _MCTS_PARAMS,
+                ),
+                game, perfect,
             ),
         ),
         # OpenSpiel's returns are not 1/0 wins (Connect Four's are +1/-1, Kuhn poker's up
@@ -602,10 +630,32 @@ def arena_game(name: str) -> GameSpec:
     )  # fmt: skip
 
 
+def _full_state_agent(info: AgentInfo, game: str, perfect: bool) -> AgentInfo:
+    """``info`` refused (when its spec is checked) in an imperfect-information game.
+
+    Both tree searches read the whole state they are given: in Kuhn poker that
+    includes the opponent's card, and such an agent would play what it cannot
+    know. Playing honestly would need a search over the player's information
+    sets (determinisation); until then the agent refuses these games.
+    """
+    if perfect:
+        return info
+
+    def refuse(rules: Any, values: dict[str, Any]) -> None:
+        raise ArenaError(
+            f"agent {info.name} reads the whole state, and {game} hides information from "
+            f"the players (an imperfect-information game): it would see the other players' "
+            f"hidden cards or tiles. It plays perfect-information games only; use random here"
+        )
+
+    return replace(info, check=refuse)
+
+
 class _SpielBotAgent:
     """OpenSpiel's MCTS bot on a :class:`SpielState`."""
 
     def __init__(self, game: Any, simulations: int, c: float, rollouts: int) -> None:
+        _check_bot_memory(simulations)
         self.game, self.simulations, self.c, self.rollouts = game, simulations, c, rollouts
 
     def act(self, state: State, rng: np.random.Generator) -> Action:
