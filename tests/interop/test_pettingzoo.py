@@ -68,13 +68,13 @@ def test_the_seed_decides_the_dice():
 def test_yahtzee_rewards_add_up_to_the_final_scores():
     env = yahtzee_env(players=2)
     _, totals = _episode(env, 1)
-    assert [totals[a] for a in env.possible_agents] == list(env.state.returns())
+    assert [totals[a] for a in env.possible_agents] == list(env.position.returns())
 
 
 def test_pig_pays_plus_one_to_the_winner_and_minus_one_to_the_loser():
     env = pig_env(goal=20)
     _, totals = _episode(env, 2)
-    winner = env.state.winner
+    winner = env.position.winner
     assert totals[f"player_{winner}"] == 1.0 and totals[f"player_{1 - winner}"] == -1.0
 
 

@@ -53,6 +53,7 @@ from stratagem.core.registry import Param, agent_table
 from stratagem.interop import InteropError, require
 from stratagem.interop.codecs import (
     Codec,
+    MoveBlock,
     PigCodec,
     ScoreFourCodec,
     ScrabbleCodec,
@@ -275,12 +276,14 @@ class StratagemState(pyspiel.State):  # type: ignore[misc]
         else:
             move = codec.action(state, action)
             text = str(move)
-            if text.startswith("exchange "):
+            if isinstance(move, MoveBlock):  # the first step of a move: the player's own
+                self._see((player, f"player {player} {text}", ""))
+            elif text.startswith("exchange "):
                 hidden = f"player {player} exchanges {len(text.split()[1])} tiles"
                 self._see((player, f"player {player} {text}", hidden))
             else:
                 self._see((-1, f"player {player} {text}", f"player {player} {text}"))
-            state = state.apply(move)
+            state = codec.apply(state, move)
         self._box = _Box(state)
 
     def _see(self, event: tuple[int, str, str]) -> None:
@@ -305,7 +308,8 @@ class StratagemState(pyspiel.State):  # type: ignore[misc]
     def seen_by(self, player: int) -> str:
         """What ``player`` has seen so far, one event a line (perfect recall)."""
         events = self._seen.state
-        return "\n".join(full if who in (-1, player) else other for who, full, other in events)
+        seen = (full if who in (-1, player) else other for who, full, other in events)
+        return "\n".join(text for text in seen if text)
 
     def __str__(self) -> str:
         key = self._codec.key(self.ours)
