@@ -15,6 +15,8 @@ pytest.importorskip(
     "pettingzoo", reason="needs the interop extra: pip install 'stratagem[interop]'"
 )
 
+import itertools
+
 from stratagem.games.scrabble.lexicon import default_lexicon
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.interop.codecs import SCRABBLE_MAX_ACTIONS, MoveBlock, MoveChoice, ScrabbleCodec
@@ -52,7 +54,7 @@ def test_the_blocks_cover_every_move_once(codec, two_blanks) -> None:  # type: i
     blocks = [codec.action(two_blanks, i) for i in codec.legal_ids(two_blanks)]
     assert all(isinstance(b, MoveBlock) for b in blocks)
     assert blocks[0].first == 0 and blocks[-1].stop == len(moves)
-    assert all(a.stop == b.first for a, b in zip(blocks, blocks[1:]))
+    assert all(a.stop == b.first for a, b in itertools.pairwise(blocks))
     assert int(codec.mask(two_blanks).sum()) == len(blocks)
     reached = []
     for block in blocks:
@@ -77,7 +79,7 @@ def test_a_move_past_the_first_block_is_played_in_two_steps(codec, two_blanks) -
     obs, *_ = env.last()
     assert int(obs["action_mask"].sum()) == 3
     env.step(1)
-    obs, reward, terminated, truncated, _ = env.last()
+    obs, reward, terminated, _truncated, _ = env.last()
     assert env.agent_selection == "player_1" and not terminated and reward == 0.0
     assert obs["observation"][-2:].tolist() == [SCRABBLE_MAX_ACTIONS + 1, 2 * SCRABBLE_MAX_ACTIONS]
     assert codec.action_id(env.position, moves[target]) == 17
@@ -111,7 +113,7 @@ def test_a_thousand_random_pettingzoo_scrabble_games_end_without_an_error() -> N
     for game in range(1000):
         env.reset(seed=game)
         rng = np.random.default_rng(game)
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)

@@ -57,7 +57,6 @@ require("gymnasium")
 import gymnasium as gym  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
-
 from stratagem.interop.gym_registration import MAX_EPISODE_STEPS  # noqa: E402
 
 
@@ -182,6 +181,6 @@ class YahtzeeEnv(gym.Env[Any, Any]):
         return None
 
 
-from stratagem.interop.gym_registration import ENV_ID, register_envs  # noqa: E402
+from stratagem.interop.gym_registration import register_envs  # noqa: E402
 
 register_envs()

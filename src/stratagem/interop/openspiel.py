@@ -22,8 +22,10 @@ have perfect information; their information state string is the history
 a sufficient statistic of it. Scrabble hides the racks: a player's
 information state string lists what that player has seen (every move, the
 own draws and exchanges, and only the number of tiles others draw or swap).
-No game gives an information-state *tensor*: a perfect-recall history has no
-fixed size in Pig (a game can last any number of turns) and Scrabble.
+No game gives an information-state *tensor* (``information_state_tensor()``
+raises): a perfect-recall history has no fixed size in Pig (a game can last
+any number of turns) and Scrabble. Games and states pickle (a state as its
+game and history, as OpenSpiel pickles its own).
 
 Action and chance ids are those of :mod:`stratagem.interop.codecs`.
 
@@ -223,11 +225,6 @@ class StratagemGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self.codec)
 
 
-def _make_game_class(short_name: str) -> type[StratagemGame]:
-    name = "".join(part.title() for part in short_name.split("_")) + "Game"
-    return type(name, (StratagemGame,), {"short_name": short_name})
-
-
 class StratagemState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state around one of our immutable states (``ours``)."""
 
@@ -305,6 +302,15 @@ class StratagemState(pyspiel.State):  # type: ignore[misc]
         values = [float(r) for r in state.returns()]
         return [2.0 * v - 1.0 for v in values] if self._win else values
 
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """Not provided (the game type says so): raises rather than return ``[]``."""
+        raise InteropError(
+            f"{self.get_game().get_type().short_name} gives no information-state tensor: a "
+            "perfect-recall history has no fixed size here. Use information_state_string(), "
+            "or observation_tensor() (the position; in Pig, Yahtzee and Score Four a "
+            "sufficient statistic of the history)"
+        )
+
     def seen_by(self, player: int) -> str:
         """What ``player`` has seen so far, one event a line (perfect recall)."""
         events = self._seen.state
@@ -351,9 +357,40 @@ class _HistoryObserver:
         return state.seen_by(player) if self.private else str(state.history_str())
 
 
-GAME_CLASSES: dict[str, type[StratagemGame]] = {}
+# One class per game, defined here (not made with type()) so that pickle finds them by
+# name: games and states pickle, as OpenSpiel's own Python games do.
+
+
+class StratagemPigGame(StratagemGame):
+    """Pig (see the module docstring for its parameters)."""
+
+    short_name = "stratagem_pig"
+
+
+class StratagemYahtzeeGame(StratagemGame):
+    """Yahtzee or Yatzy for 1-4 players."""
+
+    short_name = "stratagem_yahtzee"
+
+
+class StratagemScorefourGame(StratagemGame):
+    """Score Four."""
+
+    short_name = "stratagem_scorefour"
+
+
+class StratagemScrabbleGame(StratagemGame):
+    """Scrabble for 2-4 players on a word list."""
+
+    short_name = "stratagem_scrabble"
+
+
+GAME_CLASSES: dict[str, type[StratagemGame]] = {
+    cls.short_name: cls
+    for cls in (StratagemPigGame, StratagemYahtzeeGame, StratagemScorefourGame,
+                StratagemScrabbleGame)
+}  # fmt: skip
 for _name in _GAMES:
-    GAME_CLASSES[_name] = _make_game_class(_name)
     if _name not in pyspiel.registered_names():
         pyspiel.register_game(_game_type(_name), GAME_CLASSES[_name])
 

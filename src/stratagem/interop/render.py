@@ -159,7 +159,7 @@ def show(image: np.ndarray, window: Any = None) -> Any:
     import matplotlib.pyplot as plt
 
     if window is None:
-        fig, ax = plt.subplots()
+        _fig, ax = plt.subplots()
         ax.axis("off")
         window = ax.imshow(image)
     else:
