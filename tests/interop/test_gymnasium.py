@@ -111,11 +111,11 @@ def test_a_constant_illegal_policy_is_truncated_by_the_registered_step_limit():
     assert env.spec.max_episode_steps == 200
     obs, _ = env.reset(seed=0)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    for step in range(1, 10_001):
+    steps, terminated, truncated = 0, False, False
+    while not (terminated or truncated) and steps < 10_000:
         obs, _, terminated, truncated, _ = env.step(illegal)
-        if terminated or truncated:
-            break
-    assert truncated and step == 200
+        steps += 1
+    assert truncated and steps == 200
 
 
 def test_illegal_actions_raise_gymnasiums_error_or_end_the_episode():

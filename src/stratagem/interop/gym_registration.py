@@ -16,7 +16,8 @@ being imported.
 from __future__ import annotations
 
 ENV_ID = "stratagem/Yahtzee-v0"
-"""``gymnasium.make(ENV_ID, rules="yatzy")`` makes a :class:`~stratagem.interop.gymnasium.YahtzeeEnv`."""
+"""``gymnasium.make(ENV_ID, rules="yatzy")`` makes a
+:class:`~stratagem.interop.gymnasium.YahtzeeEnv`."""
 
 ENTRY_POINT = "stratagem.interop.gymnasium:YahtzeeEnv"
 

@@ -41,6 +41,7 @@ states, and :func:`arena_game` an arena game ``openspiel:<game string>``.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -393,6 +394,62 @@ GAME_CLASSES: dict[str, type[StratagemGame]] = {
 for _name in _GAMES:
     if _name not in pyspiel.registered_names():
         pyspiel.register_game(_game_type(_name), GAME_CLASSES[_name])
+
+
+# --- OpenSpiel's value iteration on our games ---------------------------------------------
+
+_VI_RECURSION = 200_000
+_VI_STACK = 1 << 30
+
+
+def value_iteration(game: Any, threshold: float = 1e-13) -> dict[str, float]:
+    """OpenSpiel's ``value_iteration`` (cyclic game) on one of our games, made safe to call.
+
+    OpenSpiel lists the states with a recursive walk (``get_all_states``), one
+    call per state along the path it explores, so its depth grows with the
+    game. This runs it in a thread with a large stack and a recursion limit
+    to match, so the caller sets nothing. Games
+    whose states have no bound are refused: in Pig with the catch-up turn the
+    player catching up may roll on past the goal for ever (our own solver,
+    ``stratagem pig solve --catch-up-turn``, handles it). Returns OpenSpiel's
+    values: the state's string to player 0's value.
+    """
+    import threading
+
+    from open_spiel.python.algorithms import value_iteration as vi
+
+    params = game.get_parameters()
+    if game.get_type().short_name == "stratagem_pig" and params.get("catch_up_turn"):
+        raise InteropError(
+            "Pig with the catch-up turn has no bound on its states (the player catching up "
+            "may roll on past the goal for ever), so value iteration cannot list them; "
+            "solve it with stratagem.games.pig.solver (stratagem pig solve --catch-up-turn)"
+        )
+    if game.get_type().short_name == "stratagem_scrabble":
+        raise InteropError("Scrabble has far too many states for value iteration")
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, _VI_RECURSION))
+        try:
+            out["values"] = vi.value_iteration(game, -1, threshold, cyclic_game=True)
+        except BaseException as exc:  # handed to the caller's thread
+            out["error"] = exc
+        finally:
+            sys.setrecursionlimit(limit)
+
+    size = threading.stack_size()
+    threading.stack_size(_VI_STACK)
+    try:
+        worker = threading.Thread(target=run, name="value-iteration")
+        worker.start()
+    finally:
+        threading.stack_size(size)
+    worker.join()
+    if "error" in out:
+        raise out["error"]
+    return dict(out["values"])
 
 
 # --- OpenSpiel bots as our agents ---------------------------------------------------------
