@@ -57,7 +57,7 @@ require("gymnasium")
 import gymnasium as gym  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
-from stratagem.interop.gym_registration import MAX_EPISODE_STEPS  # noqa: E402
+from stratagem.interop.gym_registration import ENV_ID, MAX_EPISODE_STEPS  # noqa: E402
 
 
 class RenderModeError(InteropError, TypeError):
@@ -65,7 +65,7 @@ class RenderModeError(InteropError, TypeError):
     Stable-Baselines3's ``make_vec_env`` catch to try again without one)."""
 
 
-class IllegalActionId(InteropError, gym.error.InvalidAction):  # type: ignore[misc]
+class IllegalActionId(InteropError, gym.error.InvalidAction):
     """A masked action given with ``illegal="raise"`` (Gymnasium's ``InvalidAction``)."""
 
 
@@ -182,5 +182,13 @@ class YahtzeeEnv(gym.Env[Any, Any]):
 
 
 from stratagem.interop.gym_registration import register_envs  # noqa: E402
+
+__all__ = [
+    "ENV_ID",
+    "MAX_EPISODE_STEPS",
+    "IllegalActionId",
+    "RenderModeError",
+    "YahtzeeEnv",
+]
 
 register_envs()

@@ -97,7 +97,7 @@ def picture(codec: Codec[Any], state: Any, width: float = 6.0) -> np.ndarray:
     from matplotlib.figure import Figure
 
     caption = codec.key(state)
-    position = state.position if isinstance(state, MoveChoice) else state
+    position: Any = state.position if isinstance(state, MoveChoice) else state
     fig = Figure(figsize=(width, width * 0.75), dpi=80)
     FigureCanvasAgg(fig)
     if isinstance(codec, ScoreFourCodec):
