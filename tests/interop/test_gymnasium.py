@@ -21,6 +21,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # the checker's 
 def test_gymnasium_env_checker_passes_for_every_preset(rules):
     check_env(YahtzeeEnv(rules))
     check_env(gymnasium.make(ENV_ID, rules=rules, render_mode="ansi").unwrapped)
+    check_env(gymnasium.make(ENV_ID, rules=rules, render_mode="rgb_array").unwrapped)
 
 
 def test_rewards_add_up_to_the_final_score_and_masks_hold():

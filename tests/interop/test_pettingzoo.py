@@ -137,3 +137,15 @@ def test_state_is_pettingzoos_global_view_not_our_position():
     assert callable(env.state) and env.state_space.contains(state)
     n = env.codec.observation_size
     assert np.array_equal(state[n : 2 * n], env.codec.observation(env.position, 1))
+
+
+@pytest.mark.parametrize(
+    "make",
+    [scorefour_env, lambda render_mode=None: pig_env(goal=20, render_mode=render_mode),
+     yahtzee_env],
+    ids=["scorefour", "pig", "yahtzee"],
+)  # fmt: skip
+def test_pettingzoos_render_test_passes_for_every_mode(make):
+    from pettingzoo.test import render_test
+
+    render_test(make)
