@@ -107,3 +107,25 @@ def test_kuhn_poker_intervals_stay_within_two_chips(returns: list[list[float]]) 
     out = report(_rows("openspiel:kuhn_poker", "default", "match", returns))
     for lo, mean, hi, (a, b) in _intervals(out):
         assert a <= lo <= mean <= hi <= b
+
+
+def test_the_connect_four_reproduction_through_the_cli(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 33's commands: `arena report --json` gave seat 2 "lo": 0.0, "hi": -0.00207."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("pyspiel")
+    out = tmp_path / "c4.csv"
+    run = [sys.executable, "-m", "stratagem", "arena"]
+    subprocess.run(
+        [*run, "run", "--game", "openspiel:connect_four", "--agents", "random,random",
+         "--games", "400", "--seed", "1", "--out", str(out)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    done = subprocess.run(
+        [*run, "report", str(out), "--json"], check=True, capture_output=True, text=True
+    )
+    agents = json.loads(done.stdout)["agents"]
+    for entry in agents.values():
+        assert -1.0 <= entry["lo"] <= entry["mean"] <= entry["hi"] <= 1.0
+        assert entry["range"] == [-1.0, 1.0] and "win_rate" in entry
