@@ -124,3 +124,30 @@ def test_a_thousand_random_pettingzoo_scrabble_games_end_without_an_error() -> N
             env.step(int(rng.choice(legal)))
         assert env.position.is_terminal()
     print(f"1000 games in {time.perf_counter() - start:.0f} s; {blocks} block steps")
+
+
+def test_blocks_nest_when_even_the_blocks_are_too_many(word_list, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """With 4 ids (instead of 65,536) a first move of dozens of placements takes nested
+    block steps, and every move is reached by exactly one path of ids."""
+    import stratagem.interop.codecs as codecs
+    from stratagem.games.scrabble.lexicon import load_lexicon
+
+    monkeypatch.setattr(codecs, "SCRABBLE_MAX_ACTIONS", 4)
+    small = ScrabbleCodec(load_lexicon(word_list, "english"))
+    state = small.new_state()
+    rng = np.random.default_rng(3)
+    while state.current_player < 0:
+        state = state.apply(state.sample_chance(rng))
+    moves = small.moves(state)
+    assert len(moves) > 16  # more than 4 blocks of 4: the blocks themselves come in blocks
+
+    def every_path(choice):  # type: ignore[no-untyped-def]
+        for i in small.legal_ids(choice):
+            action = small.action(choice, i)
+            if isinstance(action, MoveBlock):
+                yield from every_path(small.apply(choice, action))
+            else:
+                yield action
+
+    assert list(every_path(state)) == moves
+    assert small.mask(state).sum() == len(small.legal_ids(state)) <= 4
