@@ -149,3 +149,16 @@ def test_pettingzoos_render_test_passes_for_every_mode(make):
     from pettingzoo.test import render_test
 
     render_test(make)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "make",
+    [lambda: pig_env(goal=30), scorefour_env, lambda: yahtzee_env("yatzy", players=2)],
+    ids=["pig", "scorefour", "yatzy-2"],
+)
+def test_a_thousand_random_games_end_without_an_error(make):
+    env = make()
+    for seed in range(1000):
+        _, totals = _episode(env, seed)
+        assert env.position.is_terminal() and set(totals) == set(env.possible_agents)
