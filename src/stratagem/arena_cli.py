@@ -169,6 +169,10 @@ def _print_report(s: dict[str, Any]) -> None:
             win, wil,
         )  # fmt: skip
     out.print(table)
+    ranges = {tuple(a["range"]) for a in s["agents"].values() if "range" in a}
+    if ranges:  # the intervals above are kept inside the range of a return
+        low, high = ranges.pop()
+        out.print(f"a return lies in {low:g}..{high:g}; the intervals are kept inside it")
     for p in s["paired"]:
         out.print(
             f"paired: {p['a']} - {p['b']} = {p['mean_diff']:+.4f} per game "

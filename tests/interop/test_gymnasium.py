@@ -21,6 +21,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # the checker's 
 def test_gymnasium_env_checker_passes_for_every_preset(rules):
     check_env(YahtzeeEnv(rules))
     check_env(gymnasium.make(ENV_ID, rules=rules, render_mode="ansi").unwrapped)
+    check_env(gymnasium.make(ENV_ID, rules=rules, render_mode="rgb_array").unwrapped)
 
 
 def test_rewards_add_up_to_the_final_score_and_masks_hold():
@@ -74,3 +75,90 @@ def test_our_optimal_agent_through_the_env_scores_the_solver_expected_value(rule
         scores.append(total)
     summary = mean_ci(scores, 0.99)
     assert summary.lo <= solution.expected_score <= summary.hi
+
+
+# --- as the frameworks' users use it (issue 33) ---------------------------------------------
+
+
+def test_make_vec_env_defaults_work_rgb_array_is_a_picture():
+    """Stable-Baselines3's make_vec_env calls gymnasium.make(id, render_mode="rgb_array")
+    and falls back only on a TypeError; the mode is now supported, and draws the dice."""
+    env = gymnasium.make(ENV_ID, render_mode="rgb_array")
+    env.reset(seed=1)
+    image = env.render()
+    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 2  # more than a blank page
+    env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
+    assert not np.array_equal(env.render(), image)  # the dice changed
+
+
+def test_an_unknown_render_mode_is_a_type_error():
+    from stratagem.interop.gymnasium import RenderModeError
+
+    with pytest.raises(TypeError, match="render_mode must be"):
+        YahtzeeEnv(render_mode="video")
+    assert issubclass(RenderModeError, InteropError)
+
+
+def test_human_mode_prints_the_position_without_a_display(capsys):
+    env = YahtzeeEnv("yatzy", render_mode="human")
+    env.reset(seed=2)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert "rolls left" in capsys.readouterr().out
+
+
+def test_a_constant_illegal_policy_is_truncated_by_the_registered_step_limit():
+    env = gymnasium.make(ENV_ID)
+    assert env.spec.max_episode_steps == 200
+    obs, _ = env.reset(seed=0)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    steps, terminated, truncated = 0, False, False
+    while not (terminated or truncated) and steps < 10_000:
+        obs, _, terminated, truncated, _ = env.step(illegal)
+        steps += 1
+    assert truncated and steps == 200
+
+
+def test_illegal_actions_raise_gymnasiums_error_or_end_the_episode():
+    strict = YahtzeeEnv("yahtzee", illegal="raise")
+    obs, _ = strict.reset(seed=0)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(gymnasium.error.InvalidAction, match="not a legal Yahtzee action id"):
+        strict.step(illegal)
+    ending = YahtzeeEnv("yahtzee", illegal="end")
+    ending.reset(seed=0)
+    _, reward, terminated, truncated, info = ending.step(illegal)
+    assert terminated and not truncated and reward == 0.0 and info["illegal_action"]
+
+
+def test_gym_make_needs_no_import_of_stratagem(tmp_path):
+    """Gymnasium 1.x imports the module named before the id; 0.26-0.29 run the entry point."""
+    import subprocess
+    import sys
+
+    code = (
+        "import gymnasium, sys\n"
+        "assert 'stratagem' not in sys.modules\n"
+        "ids = ['stratagem/Yahtzee-v0'] if hasattr(gymnasium.envs.registration, "
+        "'load_plugin_envs') else []\n"
+        "ids.append('stratagem.interop.gymnasium:stratagem/Yahtzee-v0')\n"
+        "for i in ids:\n"
+        "    env = gymnasium.make(i, rules='yatzy')\n"
+        "    print(env.spec.max_episode_steps, env.unwrapped.rules.name)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[-1] == "200 yatzy"
+
+
+def test_the_entry_point_is_declared_and_registers_the_env():
+    import tomllib
+    from importlib import import_module
+    from pathlib import Path
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    points = tomllib.loads(pyproject.read_text())["project"]["entry-points"]["gymnasium.envs"]
+    module, _, function = points["__root__"].partition(":")
+    register = getattr(import_module(module), function)
+    gymnasium.registry.pop(ENV_ID, None)
+    register()
+    assert gymnasium.spec(ENV_ID).max_episode_steps == 200

@@ -68,13 +68,13 @@ def test_the_seed_decides_the_dice():
 def test_yahtzee_rewards_add_up_to_the_final_scores():
     env = yahtzee_env(players=2)
     _, totals = _episode(env, 1)
-    assert [totals[a] for a in env.possible_agents] == list(env.state.returns())
+    assert [totals[a] for a in env.possible_agents] == list(env.position.returns())
 
 
 def test_pig_pays_plus_one_to_the_winner_and_minus_one_to_the_loser():
     env = pig_env(goal=20)
     _, totals = _episode(env, 2)
-    winner = env.state.winner
+    winner = env.position.winner
     assert totals[f"player_{winner}"] == 1.0 and totals[f"player_{1 - winner}"] == -1.0
 
 
@@ -92,3 +92,73 @@ def test_only_the_agent_to_move_sees_legal_actions_and_an_illegal_one_is_refused
 @pytest.mark.slow
 def test_scrabble_on_the_built_in_lexicon_passes_the_api_test():
     api_test(scrabble_env(players=3), num_cycles=300)
+
+
+# --- render modes and the global state (issue 33) -------------------------------------------
+
+
+def _first_move(env):
+    obs, *_ = env.last()
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+def test_ansi_returns_the_text_and_prints_nothing(capsys):
+    env = scorefour_env(render_mode="ansi")
+    env.reset(seed=1)
+    _first_move(env)
+    assert capsys.readouterr().out == ""
+    assert env.render() == env.codec.key(env.position)
+
+
+def test_human_mode_shows_every_step(capsys):
+    env = pig_env(goal=20, render_mode="human")
+    env.reset(seed=1)
+    _first_move(env)
+    _first_move(env)
+    assert capsys.readouterr().out.count("turn total") == 2  # no display: the text
+
+
+@pytest.mark.parametrize("make", [lambda: pig_env(goal=20), scorefour_env, yahtzee_env])
+def test_rgb_array_is_a_picture_of_the_position(make):
+    env = make()
+    env.render_mode = "rgb_array"
+    env.reset(seed=2)
+    before = env.render()
+    assert before.dtype == np.uint8 and before.shape[2] == 3
+    _first_move(env)
+    _first_move(env)
+    assert not np.array_equal(before, env.render())
+
+
+def test_state_is_pettingzoos_global_view_not_our_position():
+    env = yahtzee_env(players=3)
+    env.reset(seed=5)
+    state = env.state()
+    assert callable(env.state) and env.state_space.contains(state)
+    n = env.codec.observation_size
+    assert np.array_equal(state[n : 2 * n], env.codec.observation(env.position, 1))
+
+
+@pytest.mark.parametrize(
+    "make",
+    [scorefour_env, lambda render_mode=None: pig_env(goal=20, render_mode=render_mode),
+     yahtzee_env],
+    ids=["scorefour", "pig", "yahtzee"],
+)  # fmt: skip
+def test_pettingzoos_render_test_passes_for_every_mode(make):
+    from pettingzoo.test import render_test
+
+    render_test(make)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "make",
+    [lambda: pig_env(goal=30), scorefour_env, lambda: yahtzee_env("yatzy", players=2)],
+    ids=["pig", "scorefour", "yatzy-2"],
+)
+def test_a_thousand_random_games_end_without_an_error(make):
+    env = make()
+    for seed in range(1000):
+        _, totals = _episode(env, seed)
+        assert env.position.is_terminal() and set(totals) == set(env.possible_agents)

@@ -58,7 +58,7 @@ from stratagem.core._rng_kernels import below
 from stratagem.core.errors import InvalidRulesError, InvalidStateError
 from stratagem.core.game import Action, State
 
-__all__ = ["DEFAULT_CAPACITY", "CompiledSearch", "FastGame", "below", "search"]
+__all__ = ["DEFAULT_CAPACITY", "CompiledSearch", "FastGame", "below", "search", "tree_bytes"]
 
 DEFAULT_CAPACITY = 4096
 """Nodes allocated before the first doubling (fewer when the search is shorter)."""
@@ -229,6 +229,35 @@ def search(
         max(int(capacity), 2),
     )
     return CompiledSearch(actions, through, value, int(nodes), int(final))
+
+
+def node_bytes(game: FastGame) -> int:
+    """Bytes one node of the compiled tree holds: its state, five counters, a decision
+    row (actions, children, two counts) and a chance row (one child per outcome key);
+    every node has both rows, as the kernel allocates them by node."""
+    return 8 * (game.state_size + 5 + 2 * game.max_actions + 2 + game.max_outcomes)
+
+
+def tree_bytes(game: FastGame, simulations: int) -> int:
+    """The most memory a search of ``simulations`` simulations takes (an upper bound).
+
+    A search adds at most one node per simulation to the root; the arrays
+    start at :data:`DEFAULT_CAPACITY` nodes and double when full, so they end
+    at the first doubling that holds ``simulations + 1`` nodes, and while the
+    last doubling copies, the old arrays (half as large) are still held. Add
+    three int64/float64 values per simulation (the path, the root action and
+    the return of each).
+
+    >>> class G: state_size, max_actions, max_outcomes = 10, 16, 1
+    >>> tree_bytes(G(), 1) == 2 * node_bytes(G()) + 3 * 8 + 16
+    True
+    """
+    nodes = simulations + 1
+    capacity = max(min(nodes, DEFAULT_CAPACITY), 2)
+    while capacity < nodes:
+        capacity *= 2
+    held = capacity + (capacity // 2 if capacity > DEFAULT_CAPACITY else 0)
+    return held * node_bytes(game) + 3 * 8 * simulations + 16
 
 
 # ---------------------------------------------------------------- caching

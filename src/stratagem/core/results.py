@@ -24,6 +24,7 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -346,22 +347,65 @@ def _seat_labels(seats: Sequence[str]) -> list[str]:
     return [f"{agent} (seat {i + 1})" for i, agent in enumerate(seats)]
 
 
-def _interval(values: Sequence[float], confidence: float) -> dict[str, Any]:
+def _interval(
+    values: Sequence[float], confidence: float, bounds: tuple[float, float] | None
+) -> dict[str, Any]:
     from stratagem.core.stats import mean_ci
 
-    s = mean_ci(values, confidence)
+    s = mean_ci(values, confidence, bounds)
     return {"pairs": s.n, **{k: v for k, v in s.to_json().items() if k in ("se", "lo", "hi")},
             "mean_diff": s.mean}  # fmt: skip
 
 
-def _result_kind(game: str) -> str:
-    """``win`` when the game's returns are 1/0 wins (their mean is a rate), else ``score``."""
+@dataclass(frozen=True)
+class ReturnsKind:
+    """What a game's returns are, for its report: the range a return lies in (``None``
+    when the game declares none) and whether a two-seat game has a winner (the higher
+    return) worth a win rate."""
+
+    bounds: tuple[float, float] | None
+    wins: bool
+
+
+def returns_kind(game: str, rules: str) -> ReturnsKind:
+    """The range of one game's returns under ``rules``, from its spec.
+
+    A ``win`` game returns 1 or 0 (a draw 0.5); other games may declare the
+    range in ``extra["returns_range"]`` (a function of the rules object):
+    OpenSpiel games give their ``min_utility`` / ``max_utility``, Yahtzee 0 to
+    its highest card. ``extra["wins"] = False`` says a game has no winner (a
+    cooperative game, where every seat gets the same return).
+    """
     from stratagem.core.arena import load_game
 
     try:
-        return str(load_game(game).result)
+        spec = load_game(game)
     except StratagemError:  # a file of a game this installation does not have
-        return "score"
+        return ReturnsKind(None, True)
+    wins = bool(spec.extra.get("wins", True))
+    hook = spec.extra.get("returns_range")
+    if hook is not None:
+        try:
+            low, high = hook(spec.rules_object(rules))
+        except StratagemError:  # rules this installation cannot build (a missing word list)
+            low, high = -math.inf, math.inf
+        if math.isfinite(low) or math.isfinite(high):
+            return ReturnsKind((float(low), float(high)), wins)
+        return ReturnsKind(None, wins)
+    if spec.result == "win":
+        return ReturnsKind((0.0, 1.0), wins)
+    return ReturnsKind(None, wins)
+
+
+def _check_within(values: Sequence[float], bounds: tuple[float, float] | None, game: str) -> None:
+    if bounds is None:
+        return
+    outside = [v for v in values if not bounds[0] <= v <= bounds[1]]
+    if outside:
+        raise ArenaError(
+            f"a return of {outside[0]} lies outside {game}'s range {bounds[0]}..{bounds[1]}; "
+            "the file does not hold this game's results"
+        )
 
 
 def report(rows: Sequence[Mapping[str, Any]], confidence: float = 0.95) -> dict[str, Any]:
@@ -402,12 +446,18 @@ def report(rows: Sequence[Mapping[str, Any]], confidence: float = 0.95) -> dict[
             by_pair.setdefault((r["pair_index"], first_agent, second_agent), []).append(margin)
         elif mode == "solitaire":
             by_pair.setdefault((r["pair_index"], seats[0], ""), []).append(returns[0])
-    bounds = (0.0, 1.0) if _result_kind(first["game"]) == "win" else None
+    kind = returns_kind(first["game"], first["rules"])
+    bounds = kind.bounds
+    # A difference of two returns (or the mean of two) lies within the range's width.
+    spread = None if bounds is None else (bounds[0] - bounds[1], bounds[1] - bounds[0])
     agents_out: dict[str, Any] = {}
     for agent, values in per_agent.items():
+        _check_within(values, bounds, first["game"])
         summary = mean_ci(values, confidence, bounds)
         entry: dict[str, Any] = {"games": len(values), **summary.to_json()}
-        if counts.get(agent):
+        if bounds is not None:
+            entry["range"] = list(bounds)
+        if counts.get(agent) and kind.wins:
             # a tie counts half a win; Wilson's interval takes the count as it is
             rate, lo, hi = wilson(wins[agent], counts[agent], confidence)
             entry["win_rate"], entry["win_lo"], entry["win_hi"] = rate, lo, hi
@@ -419,7 +469,7 @@ def report(rows: Sequence[Mapping[str, Any]], confidence: float = 0.95) -> dict[
             if len(ms) == 2:  # both games of the pair finished
                 margins.setdefault((a, b), []).append(sum(ms) / 2)
         for (a, b), ms in sorted(margins.items()):
-            paired.append({"a": a, "b": b, **_interval(ms, confidence)})
+            paired.append({"a": a, "b": b, **_interval(ms, confidence, spread)})
     elif mode == "solitaire" and len(per_agent) > 1:
         deals: dict[int, dict[str, float]] = {}
         for (pair, agent, _), values in by_pair.items():
@@ -428,7 +478,7 @@ def report(rows: Sequence[Mapping[str, Any]], confidence: float = 0.95) -> dict[
         for other in names[1:]:
             diffs = [d[other] - d[names[0]] for d in deals.values() if other in d and names[0] in d]
             if diffs:
-                paired.append({"a": other, "b": names[0], **_interval(diffs, confidence)})
+                paired.append({"a": other, "b": names[0], **_interval(diffs, confidence, spread)})
     return {
         "experiment": first["experiment"],
         "game": first["game"],
@@ -447,11 +497,13 @@ __all__ = [
     "RESULT_COLUMNS",
     "ArenaError",
     "ResultsWriter",
+    "ReturnsKind",
     "StratagemError",
     "dedupe",
     "journal_path",
     "read_results",
     "report",
     "results_format",
+    "returns_kind",
     "typed_row",
 ]

@@ -106,7 +106,11 @@ def mean_ci(
     se = sd / np.sqrt(n)
     lo, hi = _sps().t.interval(confidence, n - 1, loc=mean, scale=se) if se > 0 else (mean, mean)
     if bounds is not None:
-        lo, hi = max(float(lo), bounds[0]), min(float(hi), bounds[1])
+        # The values lie in the range, so the mean does too (up to rounding, which is
+        # taken back); the interval is cut to the range and never excludes the mean.
+        mean = min(max(mean, bounds[0]), bounds[1])
+        lo = min(max(float(lo), bounds[0]), mean)
+        hi = max(min(float(hi), bounds[1]), mean)
     return Summary(
         n, mean, sd, se, float(lo), float(hi), float(x.min()), float(x.max()), confidence
     )

@@ -12,7 +12,10 @@ The rest of Stratagem never imports these frameworks; the modules here do:
   in the arena).
 * :mod:`stratagem.interop.pettingzoo`: AEC environments with action masks.
 * :mod:`stratagem.interop.gymnasium`: solitaire Yahtzee as a Gymnasium
-  environment.
+  environment; :mod:`stratagem.interop.gym_registration` registers it (the
+  ``gymnasium.envs`` entry point) without importing it.
+* :mod:`stratagem.interop.render`: pictures of a position for the
+  ``rgb_array`` and ``human`` render modes (matplotlib's Agg canvas).
 
 Install with ``pip install 'stratagem[interop]'``; see docs/interop.md.
 """

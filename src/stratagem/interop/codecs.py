@@ -13,13 +13,20 @@ The ids:
   (by size, then lexicographic), scoring box ``i`` (in card order) is ``462 + i``.
   A throw of ``k`` dice is the number of the ``k``-dice multiset it shows.
 * **Scrabble**: the index of the move in the position's list of legal moves
-  (placements best first, then exchanges, then pass), below
-  :data:`SCRABBLE_MAX_ACTIONS`. A placement cannot be given a position-free
-  id of reasonable size (the word and the square together), so here the id is
-  only meaningful in its position, as in OpenSpiel's own games with
-  state-dependent move lists. A chance outcome is one tile (its letter index,
-  the blank last): a rack refill of ``k`` tiles is ``k`` draws of one tile,
-  which is the same distribution as drawing them at once.
+  (placements best first, then exchanges, then pass), when it has at most
+  :data:`SCRABBLE_MAX_ACTIONS` (65,536) moves. A placement cannot be given a
+  position-free id of usable size (the word and the square together), so the
+  id is only meaningful in its position, as in OpenSpiel's own games with
+  state-dependent move lists. A position with more moves (a rack with two
+  blanks can have 100,000 and more) is played in two steps by the same
+  player: first a *block* of 65,536 consecutive moves of the list (id ``b``
+  picks moves ``65,536 b`` to ``65,536 (b + 1) - 1``; block 0 holds the best
+  placements), then a move in the block (its index there). Steps nest if a
+  list ever needs more than 65,536 blocks, so every legal move has ids and
+  none is cut. The block step changes no score and reveals nothing to the
+  other players. A chance outcome is one tile (its letter index, the blank
+  last): a rack refill of ``k`` tiles is ``k`` draws of one tile, which is
+  the same distribution as drawing them at once.
 
 Observations are float32 vectors, seen by one player (``observer``); the
 layout of each game is in its codec's docstring.
@@ -56,7 +63,7 @@ from stratagem.interop import InteropError
 S = TypeVar("S")
 
 SCRABBLE_MAX_ACTIONS = 1 << 16
-"""Bound on the legal moves of one Scrabble position (a position with more raises)."""
+"""Action ids of Scrabble: a position with more legal moves is played in blocks."""
 
 
 class Codec(Generic[S]):
@@ -130,6 +137,10 @@ class Codec(Generic[S]):
     def key(self, state: S) -> str:
         """A string that identifies the position (what OpenSpiel's ``str(state)`` shows)."""
         return str(state)
+
+    def apply(self, state: S, action: Action) -> S:
+        """The state after one of our actions (what the adapters step with)."""
+        return cast(S, state.apply(action))  # type: ignore[attr-defined]
 
     def checked(self, state: S, action_id: object, mask: np.ndarray | None) -> Action:
         """Our action for an id, checked against ``mask`` (the mask of ``state``) if given."""
@@ -439,8 +450,11 @@ class ScrabbleCodec(Codec[ScrabbleState]):
     racks together: what ``observer`` cannot see, ``L + 1`` counts), the
     scores (``n``, starting with ``observer``), the tiles in the bag, the
     consecutive scoreless turns, 1 while a draw is pending, and who is to
-    move or draw (one-hot, relative to ``observer``). The other racks are
-    hidden: this is an imperfect-information game.
+    move or draw (one-hot, relative to ``observer``), and last, while the
+    player to move chooses a move inside a block (see the module docstring),
+    the places (1-based) of the block's first and last move in the list (0
+    and 0 otherwise). The other racks are hidden: this is an
+    imperfect-information game.
     """
 
     lexicon: Lexicon
@@ -459,8 +473,9 @@ class ScrabbleCodec(Codec[ScrabbleState]):
         self.totals = np.array([int(x) for x in tiles.bag_counts], dtype=np.float32)
         n = self.num_players
         self.board_size = SIZE * SIZE * self.kinds
-        self.observation_size = self.board_size + 2 * self.kinds + n + 3 + n
+        self.observation_size = self.board_size + 2 * self.kinds + n + 3 + n + 2
         high = np.full(self.observation_size, 1.0, dtype=np.float32)
+        high[-2:] = np.inf  # the block of moves being chosen from (0 when none)
         low = np.zeros(self.observation_size, dtype=np.float32)
         b = self.board_size
         high[b : b + self.kinds] = RACK_SIZE
@@ -477,57 +492,85 @@ class ScrabbleCodec(Codec[ScrabbleState]):
         self.max_score = tiles.total_tiles * (50 + 90 * top) + (n - 1) * RACK_SIZE * max(values)
         self.min_score = -RACK_SIZE * max(values)
         decisions = (tiles.total_tiles + 1) * SCORELESS_LIMIT
-        self.max_length = decisions + tiles.total_tiles + RACK_SIZE * decisions
+        # a move may take a block step first (two, past 65,536 x 65,536 moves: never seen)
+        self.max_length = 3 * decisions + tiles.total_tiles + RACK_SIZE * decisions
 
     def new_state(self) -> ScrabbleState:
         return ScrabbleState.new(self.lexicon, self.num_players)
 
-    def moves(self, state: ScrabbleState) -> list[Action]:
+    def moves(self, state: ScrabbleState | MoveChoice) -> list[Action]:
         """The legal moves in id order (those of the last position asked are kept)."""
-        if self._last is not None and self._last[0] is state:
+        position = _position(state)
+        if self._last is not None and self._last[0] is position:
             return self._last[1]
-        moves: list[Action] = list(state.legal_actions())
-        if len(moves) > SCRABBLE_MAX_ACTIONS:
-            raise InteropError(
-                f"this position has {len(moves)} legal moves, more than the "
-                f"{SCRABBLE_MAX_ACTIONS} action ids of the adapter"
-            )
-        self._last = (state, moves)
+        moves: list[Action] = list(position.legal_actions())
+        self._last = (position, moves)
         return moves
 
-    def legal_ids(self, state: ScrabbleState) -> list[int]:
+    def _span(self, state: ScrabbleState | MoveChoice) -> tuple[int, int, int | None]:
+        """The part of the move list the player chooses in (first, stop), and the size of a
+        block when that part is too long for one step (``None``: ids are moves)."""
+        if isinstance(state, MoveChoice):
+            first, stop = state.first, state.stop
+        else:
+            first, stop = 0, len(self.moves(state))
+        count, size = stop - first, None
+        if count > SCRABBLE_MAX_ACTIONS:
+            size = SCRABBLE_MAX_ACTIONS
+            while -(-count // size) > SCRABBLE_MAX_ACTIONS:
+                size *= SCRABBLE_MAX_ACTIONS
+        return first, stop, size
+
+    def _count(self, state: ScrabbleState | MoveChoice) -> int:
         if state.current_player < 0:
-            return []
-        return list(range(len(self.moves(state))))
+            return 0
+        first, stop, size = self._span(state)
+        return stop - first if size is None else -(-(stop - first) // size)
+
+    def legal_ids(self, state: ScrabbleState) -> list[int]:
+        return list(range(self._count(state)))
 
     def action(self, state: ScrabbleState, action_id: int) -> Action:
         i = _int_id(action_id)
-        moves = self.moves(state) if state.current_player >= 0 else []
-        if not 0 <= i < len(moves):
+        count = self._count(state)
+        if not 0 <= i < count:
             raise InteropError(
                 f"{action_id!r} is not a legal Scrabble action id here; the legal ids are "
-                f"0..{len(moves) - 1}"
-                if moves
+                f"0..{count - 1}"
+                if count
                 else "no move is legal here"
             )
-        return moves[i]
+        return self.decode(state, i)
 
     def decode(self, state: ScrabbleState, action_id: int) -> Action:
-        return self.moves(state)[action_id]
+        first, stop, size = self._span(state)
+        if size is None:
+            return self.moves(state)[first + action_id]
+        low = first + action_id * size
+        return MoveBlock(low, min(low + size, stop), len(self.moves(state)))
 
     def action_id(self, state: ScrabbleState, action: Action) -> int:
+        """The id of a move here; where the moves come in blocks, the id of its block."""
         try:
-            return self.moves(state).index(action)
+            index = self.moves(state).index(action)
         except ValueError:
             raise InteropError(f"{action} is not a legal move here") from None
+        first, stop, size = self._span(state)
+        if not first <= index < stop:
+            raise InteropError(f"{action} is not in the moves being chosen from here")
+        return index - first if size is None else (index - first) // size
+
+    def apply(self, state: ScrabbleState, action: Action) -> ScrabbleState:
+        if isinstance(action, MoveBlock):
+            return cast(ScrabbleState, MoveChoice(_position(state), action.first, action.stop))
+        return _position(state).apply(action)
 
     def mask(self, state: ScrabbleState) -> np.ndarray:
         out = np.zeros(self.num_actions, dtype=np.int8)
-        if state.current_player >= 0:
-            out[: len(self.moves(state))] = 1
+        out[: self._count(state)] = 1
         return out
 
-    def _need(self, state: ScrabbleState) -> int:
+    def _need(self, state: ScrabbleState) -> int:  # a draw: never during a move choice
         return min(RACK_SIZE - sum(state.racks[state.drawer]), sum(state.bag))
 
     def chance_ids(self, state: ScrabbleState, pending: tuple[int, ...]) -> list[tuple[int, float]]:
@@ -556,6 +599,11 @@ class ScrabbleCodec(Codec[ScrabbleState]):
 
     def observe(self, state: ScrabbleState, observer: int, out: np.ndarray) -> None:
         k, n = self.kinds, self.num_players
+        if isinstance(state, MoveChoice):
+            # the block chosen: its first and last move's place in the list, 1-based
+            out[self.observation_size - 2] = state.first + 1
+            out[self.observation_size - 1] = state.stop
+        state = _position(state)
         board = np.frombuffer(state.board, dtype=np.int8)
         squares = np.flatnonzero(board >= 0)
         codes = board[squares].astype(np.int64)
@@ -578,24 +626,85 @@ class ScrabbleCodec(Codec[ScrabbleState]):
             out[b + 2 * k + n + 3 + (mover - observer) % n] = 1.0
 
     def key(self, state: ScrabbleState) -> str:
+        choice = _choice_text(state)
+        state = _position(state)
         racks = " ".join(self.lexicon.tiles.rack_text(r) or "-" for r in state.racks)
         status = _scrabble_status(state)
         return (
             "\n".join(state.board_rows())
             + f"\nracks {racks}; bag {sum(state.bag)}; scores "
             + " ".join(map(str, state.scores))
-            + f"; turn {state.turn}, {state.scoreless} scoreless; {status}"
+            + f"; turn {state.turn}, {state.scoreless} scoreless; {status}{choice}"
         )
 
     def observation_text(self, state: ScrabbleState, observer: int) -> str:
+        choice = _choice_text(state) if state.current_player == observer else ""
+        state = _position(state)
         status = _scrabble_status(state)
         return (
             "\n".join(state.board_rows())
             + f"\nplayer {observer}, rack {state.rack_text(observer) or '-'}; "
             f"bag {sum(state.bag)}; scores "
             + " ".join(map(str, state.scores))
-            + f"; {state.scoreless} scoreless; {status}"
+            + f"; {state.scoreless} scoreless; {status}{choice}"
         )
+
+
+@dataclass(frozen=True)
+class MoveBlock:
+    """The first step of a move in a position with more moves than action ids: the moves
+    ``first`` to ``stop - 1`` of the position's list (of ``total``)."""
+
+    first: int
+    stop: int
+    total: int
+
+    def __str__(self) -> str:
+        return f"choose among moves {self.first + 1}-{self.stop} of {self.total}"
+
+
+@dataclass(frozen=True)
+class MoveChoice:
+    """A Scrabble position where the player to move has picked a :class:`MoveBlock` and now
+    picks the move in it. Everything else is the position's (``position``)."""
+
+    position: ScrabbleState
+    first: int
+    stop: int
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "position" or name.startswith("__"):  # not made yet (copy, pickle)
+            raise AttributeError(name)
+        return getattr(self.position, name)
+
+    @property
+    def current_player(self) -> int:
+        return self.position.current_player
+
+    def is_terminal(self) -> bool:
+        return False
+
+    def returns(self) -> tuple[float, ...]:
+        return self.position.returns()
+
+    def legal_actions(self) -> list[Action]:
+        return list(self.position.legal_actions()[self.first : self.stop])
+
+    def apply(self, action: object) -> ScrabbleState:
+        return self.position.apply(action)
+
+    def __str__(self) -> str:
+        return f"{self.position}\nchoosing among moves {self.first + 1}-{self.stop}"
+
+
+def _position(state: ScrabbleState | MoveChoice) -> ScrabbleState:
+    return state.position if isinstance(state, MoveChoice) else state
+
+
+def _choice_text(state: ScrabbleState | MoveChoice) -> str:
+    if isinstance(state, MoveChoice):
+        return f"; choosing among moves {state.first + 1}-{state.stop}"
+    return ""
 
 
 # --- by name ------------------------------------------------------------------------------

@@ -17,9 +17,20 @@ the agent: every observation is a decision.
   form sb3-contrib's MaskablePPO reads).
 * **Reward**: the points each action adds to the card (bonuses included),
   so an episode's return is the final score.
-* **Illegal actions** (a masked one): by default the step changes nothing,
-  pays 0 and says ``info["illegal_action"] = True``; ``illegal="raise"``
-  raises :class:`~stratagem.interop.InteropError` instead.
+* **Illegal actions** (a masked one): by default (``illegal="ignore"``, so that
+  checkers and learners that sample the whole action space run) the step
+  changes nothing, pays 0 and says ``info["illegal_action"] = True``;
+  ``illegal="raise"`` raises :class:`IllegalActionId` (Gymnasium's
+  ``InvalidAction``), and ``illegal="end"`` ends the episode there
+  (``terminated``, reward 0). Every episode ends: after ``max_steps`` steps
+  (default :data:`MAX_EPISODE_STEPS`, also registered with Gymnasium as
+  ``max_episode_steps``) it is truncated; a legal game needs at most three
+  steps a box (39 in Yahtzee, 45 in Yatzy).
+* **Rendering**: ``render_mode="ansi"`` returns the position as text,
+  ``"rgb_array"`` a picture (the dice, the card) as an RGB array, ``"human"``
+  shows the picture in a matplotlib window (the text on standard output
+  where none can open). Another mode raises :class:`RenderModeError`, a
+  ``TypeError``, as Stable-Baselines3's ``make_vec_env`` expects.
 
 The exact optimum is known: :func:`stratagem.games.yahtzee.solver.solve`
 gives the expected score of optimal play (254.59 for ``yahtzee``), a ceiling
@@ -46,21 +57,43 @@ require("gymnasium")
 import gymnasium as gym  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
+from stratagem.interop.gym_registration import ENV_ID, MAX_EPISODE_STEPS  # noqa: E402
+
+
+class RenderModeError(InteropError, TypeError):
+    """A render mode the environment does not have (a ``TypeError``, which wrappers such as
+    Stable-Baselines3's ``make_vec_env`` catch to try again without one)."""
+
+
+class IllegalActionId(InteropError, gym.error.InvalidAction):
+    """A masked action given with ``illegal="raise"`` (Gymnasium's ``InvalidAction``)."""
+
 
 class YahtzeeEnv(gym.Env[Any, Any]):
     """Solitaire Yahtzee or Yatzy; ``rules`` is a preset name."""
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (declared by gymnasium.Env)
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
-        self, rules: str = "yahtzee", render_mode: str | None = None, illegal: str = "ignore"
+        self,
+        rules: str = "yahtzee",
+        render_mode: str | None = None,
+        illegal: str = "ignore",
+        max_steps: int = MAX_EPISODE_STEPS,
     ) -> None:
         from stratagem.games.yahtzee.rules import preset
 
-        if render_mode not in (None, "ansi"):
-            raise InteropError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        if illegal not in ("ignore", "raise"):
-            raise InteropError(f"illegal must be 'ignore' or 'raise', got {illegal!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise RenderModeError(
+                f"render_mode must be None, 'ansi', 'human' or 'rgb_array', got {render_mode!r}"
+            )
+        if illegal not in ("ignore", "raise", "end"):
+            raise InteropError(f"illegal must be 'ignore', 'raise' or 'end', got {illegal!r}")
+        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+            raise InteropError(f"max_steps must be a whole number >= 1, got {max_steps!r}")
+        self.max_steps = max_steps
+        self._steps = 0
+        self._window: Any = None
         self.rules = preset(rules)
         self.codec = YahtzeeCodec(self.rules, 1)
         self.categories = self.codec.categories
@@ -101,6 +134,7 @@ class YahtzeeEnv(gym.Env[Any, Any]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
+        self._steps = 0
         self.state = self.codec.new_state()
         self._throw()
         return self._obs(), {}
@@ -112,26 +146,49 @@ class YahtzeeEnv(gym.Env[Any, Any]):
             raise InteropError("call reset() before step()")
         if self.state.is_terminal():
             raise InteropError("the game is over: call reset()")
+        self._steps += 1
+        truncated = self._steps >= self.max_steps
         try:
             move = self.codec.checked(self.state, action, self._mask)
-        except InteropError:
+        except InteropError as exc:
             if self.illegal == "raise":
-                raise
-            return self._obs(), 0.0, False, False, {"illegal_action": True}
+                raise IllegalActionId(str(exc)) from None
+            ended = self.illegal == "end"
+            return self._obs(), 0.0, ended, truncated and not ended, {"illegal_action": True}
         before = self.state.cards[0].total
         self.state = self.state.apply(move)
         self._throw()
         reward = float(self.state.cards[0].total - before)
-        return self._obs(), reward, bool(self.state.is_terminal()), False, {}
+        if self.render_mode == "human":
+            self.render()
+        done = bool(self.state.is_terminal())
+        return self._obs(), reward, done, truncated and not done, {}
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
+    def render(self) -> str | np.ndarray | None:
+        """The position as text (``ansi``), a picture (``rgb_array``), or shown (``human``)."""
+        if self.render_mode is None or self.state is None:
             return None
-        return str(self.state)
+        if self.render_mode == "ansi":
+            return str(self.state)
+        from stratagem.interop.render import picture, show
+
+        image = picture(self.codec, self.state)
+        if self.render_mode == "rgb_array":
+            return image
+        self._window = show(image, self._window)
+        if self._window is None:
+            print(self.state)
+        return None
 
 
-ENV_ID = "stratagem/Yahtzee-v0"
-"""``gymnasium.make(ENV_ID, rules="yatzy")`` makes a :class:`YahtzeeEnv`."""
+from stratagem.interop.gym_registration import register_envs  # noqa: E402
 
-if ENV_ID not in gym.registry:
-    gym.register(ENV_ID, entry_point="stratagem.interop.gymnasium:YahtzeeEnv")
+__all__ = [
+    "ENV_ID",
+    "MAX_EPISODE_STEPS",
+    "IllegalActionId",
+    "RenderModeError",
+    "YahtzeeEnv",
+]
+
+register_envs()

@@ -22,8 +22,10 @@ have perfect information; their information state string is the history
 a sufficient statistic of it. Scrabble hides the racks: a player's
 information state string lists what that player has seen (every move, the
 own draws and exchanges, and only the number of tiles others draw or swap).
-No game gives an information-state *tensor*: a perfect-recall history has no
-fixed size in Pig (a game can last any number of turns) and Scrabble.
+No game gives an information-state *tensor* (``information_state_tensor()``
+raises): a perfect-recall history has no fixed size in Pig (a game can last
+any number of turns) and Scrabble. Games and states pickle (a state as its
+game and history, as OpenSpiel pickles its own).
 
 Action and chance ids are those of :mod:`stratagem.interop.codecs`.
 
@@ -39,6 +41,7 @@ states, and :func:`arena_game` an arena game ``openspiel:<game string>``.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -53,6 +56,7 @@ from stratagem.core.registry import Param, agent_table
 from stratagem.interop import InteropError, require
 from stratagem.interop.codecs import (
     Codec,
+    MoveBlock,
     PigCodec,
     ScoreFourCodec,
     ScrabbleCodec,
@@ -222,11 +226,6 @@ class StratagemGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self.codec)
 
 
-def _make_game_class(short_name: str) -> type[StratagemGame]:
-    name = "".join(part.title() for part in short_name.split("_")) + "Game"
-    return type(name, (StratagemGame,), {"short_name": short_name})
-
-
 class StratagemState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state around one of our immutable states (``ours``)."""
 
@@ -275,12 +274,14 @@ class StratagemState(pyspiel.State):  # type: ignore[misc]
         else:
             move = codec.action(state, action)
             text = str(move)
-            if text.startswith("exchange "):
+            if isinstance(move, MoveBlock):  # the first step of a move: the player's own
+                self._see((player, f"player {player} {text}", ""))
+            elif text.startswith("exchange "):
                 hidden = f"player {player} exchanges {len(text.split()[1])} tiles"
                 self._see((player, f"player {player} {text}", hidden))
             else:
                 self._see((-1, f"player {player} {text}", f"player {player} {text}"))
-            state = state.apply(move)
+            state = codec.apply(state, move)
         self._box = _Box(state)
 
     def _see(self, event: tuple[int, str, str]) -> None:
@@ -302,10 +303,20 @@ class StratagemState(pyspiel.State):  # type: ignore[misc]
         values = [float(r) for r in state.returns()]
         return [2.0 * v - 1.0 for v in values] if self._win else values
 
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """Not provided (the game type says so): raises rather than return ``[]``."""
+        raise InteropError(
+            f"{self.get_game().get_type().short_name} gives no information-state tensor: a "
+            "perfect-recall history has no fixed size here. Use information_state_string(), "
+            "or observation_tensor() (the position; in Pig, Yahtzee and Score Four a "
+            "sufficient statistic of the history)"
+        )
+
     def seen_by(self, player: int) -> str:
         """What ``player`` has seen so far, one event a line (perfect recall)."""
         events = self._seen.state
-        return "\n".join(full if who in (-1, player) else other for who, full, other in events)
+        seen = (full if who in (-1, player) else other for who, full, other in events)
+        return "\n".join(text for text in seen if text)
 
     def __str__(self) -> str:
         key = self._codec.key(self.ours)
@@ -347,11 +358,98 @@ class _HistoryObserver:
         return state.seen_by(player) if self.private else str(state.history_str())
 
 
-GAME_CLASSES: dict[str, type[StratagemGame]] = {}
+# One class per game, defined here (not made with type()) so that pickle finds them by
+# name: games and states pickle, as OpenSpiel's own Python games do.
+
+
+class StratagemPigGame(StratagemGame):
+    """Pig (see the module docstring for its parameters)."""
+
+    short_name = "stratagem_pig"
+
+
+class StratagemYahtzeeGame(StratagemGame):
+    """Yahtzee or Yatzy for 1-4 players."""
+
+    short_name = "stratagem_yahtzee"
+
+
+class StratagemScorefourGame(StratagemGame):
+    """Score Four."""
+
+    short_name = "stratagem_scorefour"
+
+
+class StratagemScrabbleGame(StratagemGame):
+    """Scrabble for 2-4 players on a word list."""
+
+    short_name = "stratagem_scrabble"
+
+
+GAME_CLASSES: dict[str, type[StratagemGame]] = {
+    cls.short_name: cls
+    for cls in (StratagemPigGame, StratagemYahtzeeGame, StratagemScorefourGame,
+                StratagemScrabbleGame)
+}  # fmt: skip
 for _name in _GAMES:
-    GAME_CLASSES[_name] = _make_game_class(_name)
     if _name not in pyspiel.registered_names():
         pyspiel.register_game(_game_type(_name), GAME_CLASSES[_name])
+
+
+# --- OpenSpiel's value iteration on our games ---------------------------------------------
+
+_VI_RECURSION = 200_000
+_VI_STACK = 1 << 30
+
+
+def value_iteration(game: Any, threshold: float = 1e-13) -> dict[str, float]:
+    """OpenSpiel's ``value_iteration`` (cyclic game) on one of our games, made safe to call.
+
+    OpenSpiel lists the states with a recursive walk (``get_all_states``), one
+    call per state along the path it explores, so its depth grows with the
+    game. This runs it in a thread with a large stack and a recursion limit
+    to match, so the caller sets nothing. Games
+    whose states have no bound are refused: in Pig with the catch-up turn the
+    player catching up may roll on past the goal for ever (our own solver,
+    ``stratagem pig solve --catch-up-turn``, handles it). Returns OpenSpiel's
+    values: the state's string to player 0's value.
+    """
+    import threading
+
+    from open_spiel.python.algorithms import value_iteration as vi
+
+    params = game.get_parameters()
+    if game.get_type().short_name == "stratagem_pig" and params.get("catch_up_turn"):
+        raise InteropError(
+            "Pig with the catch-up turn has no bound on its states (the player catching up "
+            "may roll on past the goal for ever), so value iteration cannot list them; "
+            "solve it with stratagem.games.pig.solver (stratagem pig solve --catch-up-turn)"
+        )
+    if game.get_type().short_name == "stratagem_scrabble":
+        raise InteropError("Scrabble has far too many states for value iteration")
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, _VI_RECURSION))
+        try:
+            out["values"] = vi.value_iteration(game, -1, threshold, cyclic_game=True)
+        except BaseException as exc:  # handed to the caller's thread
+            out["error"] = exc
+        finally:
+            sys.setrecursionlimit(limit)
+
+    size = threading.stack_size()
+    threading.stack_size(_VI_STACK)
+    try:
+        worker = threading.Thread(target=run, name="value-iteration")
+        worker.start()
+    finally:
+        threading.stack_size(size)
+    worker.join()
+    if "error" in out:
+        raise out["error"]
+    return dict(out["values"])
 
 
 # --- OpenSpiel bots as our agents ---------------------------------------------------------
@@ -371,6 +469,12 @@ class OpenSpielMCTSAgent:
                 raise InteropError(f"{label} must be a whole number >= {least}, got {value!r}")
         if not (isinstance(c, (int, float)) and c > 0):
             raise InteropError(f"c must be a positive number, got {c!r}")
+        if game.get_type().information != _T.Information.PERFECT_INFORMATION:
+            raise InteropError(
+                f"openspiel-mcts reads the whole state, and {game.get_type().long_name} hides "
+                "information from the players: it plays perfect-information games only"
+            )
+        _check_bot_memory(simulations)
         self.game = game
         self.simulations = simulations
         self.c = float(c)
@@ -388,6 +492,17 @@ class OpenSpielMCTSAgent:
         )
         spiel_state = self.game.state_from(state)
         return self.game.codec.action(state, bot.step(spiel_state))
+
+
+def _check_bot_memory(simulations: int) -> None:
+    """OpenSpiel's MCTS bot adds a node a simulation (its nodes hold no state, so the Python
+    tree's figure per node is a generous bound)."""
+    from stratagem.algorithms.mcts import PYTHON_NODE_BYTES, check_tree_memory
+
+    try:
+        check_tree_memory("openspiel-mcts", simulations, lambda n: (n + 1) * PYTHON_NODE_BYTES)
+    except StratagemError as exc:
+        raise InteropError(str(exc)) from None
 
 
 def _rules_name(rules: Any) -> str:
@@ -436,9 +551,7 @@ def with_openspiel_agents(game: GameSpec) -> GameSpec:
         except StratagemError as exc:
             raise ArenaError(str(exc)) from None
 
-    info = AgentInfo(
-        "openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", make, _MCTS_PARAMS
-    )
+    info = AgentInfo("openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", make, _MCTS_PARAMS)
     return replace(game, agents={**game.agents, "openspiel-mcts": info})
 
 
@@ -481,6 +594,12 @@ class SpielState:
     @property
     def num_players(self) -> int:
         return int(self.spiel.num_players())
+
+    @property
+    def perfect_information(self) -> bool:
+        """Whether every player sees the whole state (agents that read it refuse otherwise)."""
+        information = self.spiel.get_game().get_type().information
+        return bool(information == _T.Information.PERFECT_INFORMATION)
 
     @property
     def current_player(self) -> int:
@@ -559,6 +678,9 @@ def arena_game(name: str) -> GameSpec:
     first = spiel_state(game)
     loaded = first.spiel.get_game()
     players = int(loaded.num_players())
+    game_type = loaded.get_type()
+    low, high = float(loaded.min_utility()), float(loaded.max_utility())
+    perfect = game_type.information == _T.Information.PERFECT_INFORMATION
 
     from stratagem.algorithms import mcts
 
@@ -580,21 +702,58 @@ def arena_game(name: str) -> GameSpec:
         new=new_state,
         agents=agent_table(
             AgentInfo("random", "uniformly random legal action", lambda rules: RandomAgent()),
-            mcts.agent_info(
-                "Stratagem's MCTS (random playouts through the protocol)", mcts.PARAMS[2]
+            _full_state_agent(
+                mcts.agent_info(
+                    "Stratagem's MCTS (random playouts through the protocol)", mcts.PARAMS[2]
+                ),
+                game, perfect,
             ),
-            AgentInfo(
-                "openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", theirs, _MCTS_PARAMS
+            _full_state_agent(
+                AgentInfo(
+                    "openspiel-mcts", "OpenSpiel's MCTS bot (random rollouts)", theirs,
+                    _MCTS_PARAMS,
+                ),
+                game, perfect,
             ),
         ),
-        result="win" if loaded.get_type().utility == _T.Utility.ZERO_SUM else "score",
+        # OpenSpiel's returns are not 1/0 wins (Connect Four's are +1/-1, Kuhn poker's up
+        # to +-2): the report bounds its intervals by the game's own utility range, and
+        # gives win rates unless every player always gets the same return.
+        result="score",
+        extra={
+            "returns_range": lambda rules: (low, high),
+            "wins": players >= 2 and game_type.utility != _T.Utility.IDENTICAL,
+            "perfect_information": perfect,
+        },
     )  # fmt: skip
+
+
+def _full_state_agent(info: AgentInfo, game: str, perfect: bool) -> AgentInfo:
+    """``info`` refused (when its spec is checked) in an imperfect-information game.
+
+    Both tree searches read the whole state they are given: in Kuhn poker that
+    includes the opponent's card, and such an agent would play what it cannot
+    know. Playing honestly would need a search over the player's information
+    sets (determinisation); until then the agent refuses these games.
+    """
+    if perfect:
+        return info
+
+    def refuse(rules: Any, values: dict[str, Any]) -> None:
+        raise ArenaError(
+            f"agent {info.name} reads the whole state, and {game} hides information from "
+            f"the players (an imperfect-information game): it would see the other players' "
+            f"hidden cards or tiles. It plays perfect-information games only; use random here"
+        )
+
+    return replace(info, check=refuse)
 
 
 class _SpielBotAgent:
     """OpenSpiel's MCTS bot on a :class:`SpielState`."""
 
     def __init__(self, game: Any, simulations: int, c: float, rollouts: int) -> None:
+        _check_bot_memory(simulations)
         self.game, self.simulations, self.c, self.rollouts = game, simulations, c, rollouts
 
     def act(self, state: State, rng: np.random.Generator) -> Action:

@@ -5,7 +5,16 @@ Each agent (``player_0``, ``player_1``, ...) observes a dict:
 is the codec's view for that player (:mod:`stratagem.interop.codecs` gives
 the layout), the mask marks the legal action ids (all 0 when it is not that
 agent's turn). Chance events (dice, tile draws) happen inside ``step`` and
-``reset``, drawn from a generator seeded by ``reset(seed=...)``.
+``reset``, drawn from a generator seeded by ``reset(seed=...)``. Our state of
+the game is ``env.position``; ``env.state()`` is PettingZoo's global view
+(every player's observation). Render modes: ``ansi`` (text, returned),
+``rgb_array`` (a picture) and ``human`` (the picture in a window, or the text
+printed where no window can open).
+
+A Scrabble position with more legal moves than action ids (65,536; a rack
+with two blanks) is played in two steps by the same agent: a block of moves,
+then the move in it (see :mod:`stratagem.interop.codecs`); the block step
+pays no reward.
 
 Rewards: in Pig and Score Four +1 to the winner and -1 to the loser at the
 end (0 each for a Score Four draw); in Yahtzee and Scrabble each step pays
@@ -39,15 +48,17 @@ class StratagemAEC(AECEnv):  # type: ignore[misc]
     """One of our games as an AEC environment, through its :class:`Codec`."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "stratagem_v0",
         "is_parallelizable": False,
     }
 
     def __init__(self, game_codec: Codec[Any], render_mode: str | None = None) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"render_mode must be None, 'ansi', 'human' or 'rgb_array', got {render_mode!r}"
+            )
         self.codec = game_codec
         self.render_mode = render_mode
         self.metadata = {**type(self).metadata, "name": f"stratagem_{game_codec.name}_v0"}  # type: ignore[misc]
@@ -66,8 +77,15 @@ class StratagemAEC(AECEnv):  # type: ignore[misc]
         self.action_spaces = {
             a: spaces.Discrete(game_codec.num_actions) for a in self.possible_agents
         }
+        self.state_space = spaces.Box(
+            np.tile(game_codec.observation_low, game_codec.num_players),
+            np.tile(game_codec.observation_high, game_codec.num_players),
+            dtype=np.float32,
+        )
         self._rng = np.random.default_rng()
-        self.state: Any = None
+        self._window: Any = None
+        self.position: Any = None
+        """Our state of the game (``state()`` is PettingZoo's global observation)."""
         self._masked: tuple[Any, np.ndarray] | None = None  # (state, its mask)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -78,14 +96,14 @@ class StratagemAEC(AECEnv):  # type: ignore[misc]
 
     def _values(self) -> list[float]:
         """Each player's score so far (Yahtzee, Scrabble)."""
-        state = self.state
+        state = self.position
         if hasattr(state, "cards"):
             return [float(card.total) for card in state.cards]
         return [float(s) for s in state.scores]
 
     def _settle_chance(self) -> None:
-        while self.state.current_player == CHANCE:
-            self.state = self.state.apply(_sample_chance(self.state, self._rng))
+        while self.position.current_player == CHANCE:
+            self.position = self.position.apply(_sample_chance(self.position, self._rng))
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -96,52 +114,72 @@ class StratagemAEC(AECEnv):  # type: ignore[misc]
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.state = self.codec.new_state()
+        self.position = self.codec.new_state()
         self._settle_chance()
-        self.agent_selection = self.possible_agents[self.state.current_player]
+        self.agent_selection = self.possible_agents[self.position.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         i = self._index[agent]
-        mover = self.state.current_player
+        mover = self.position.current_player
         if mover == i:
-            mask = self.codec.mask(self.state)
-            self._masked = (self.state, mask)
+            mask = self.codec.mask(self.position)
+            self._masked = (self.position, mask)
             mask = mask.copy()  # the agent may write on its copy
         else:
             mask = np.zeros(self.codec.num_actions, dtype=np.int8)
-        return {"observation": self.codec.observation(self.state, i), "action_mask": mask}
+        return {"observation": self.codec.observation(self.position, i), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        known = self._masked[1] if self._masked and self._masked[0] is self.state else None
-        move = self.codec.checked(self.state, action, known)
+        known = self._masked[1] if self._masked and self._masked[0] is self.position else None
+        move = self.codec.checked(self.position, action, known)
         before = self._values() if self._scores else None
         self._cumulative_rewards[agent] = 0.0
-        self.state = self.state.apply(move)
+        self.position = self.codec.apply(self.position, move)
         self._settle_chance()
         if before is not None:
             after = self._values()
             self.rewards = {a: after[i] - before[i] for a, i in self._index.items()}
         else:
             self.rewards = {a: 0.0 for a in self.agents}
-        if self.state.is_terminal():
+        if self.position.is_terminal():
             if before is None:
-                for a, r in zip(self.possible_agents, self.state.returns()):
+                for a, r in zip(self.possible_agents, self.position.returns()):
                     self.rewards[a] = 2.0 * float(r) - 1.0
             self.terminations = {a: True for a in self.agents}
         else:
-            self.agent_selection = self.possible_agents[self.state.current_player]
+            self.agent_selection = self.possible_agents[self.position.current_player]
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
+        if self.render_mode == "human":
+            self.render()
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
+    def state(self) -> np.ndarray:
+        """The global view: every player's observation, player 0's first (in Scrabble this
+        shows every rack: it is for centralised critics, not for a player)."""
+        return np.concatenate(
+            [self.codec.observation(self.position, i) for i in range(self.codec.num_players)]
+        )
+
+    def render(self) -> str | np.ndarray | None:
+        """``ansi``: the position as text (returned, never printed); ``rgb_array``: a
+        picture of it; ``human``: the picture in a matplotlib window when one can open,
+        else the text on standard output (after every step)."""
+        if self.render_mode is None or self.position is None:
             return None
-        return self.codec.key(self.state)
+        if self.render_mode == "ansi":
+            return self.codec.key(self.position)
+        from stratagem.interop.render import picture, show
+
+        image = picture(self.codec, self.position)
+        if self.render_mode == "rgb_array":
+            return image
+        self._window = show(image, self._window)
+        if self._window is None:
+            print(self.codec.key(self.position))
+        return None
 
     def close(self) -> None:
         pass

@@ -33,6 +33,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
+from typing import ClassVar
 
 import numpy as np
 
@@ -83,6 +84,7 @@ PASS = Pass()
 class ScrabbleState:
     """A whole position: board, racks, bag, scores, whose turn and who must draw."""
 
+    perfect_information: ClassVar[bool] = False  # the racks are hidden (MCTS refuses)
     lexicon: Lexicon = field(compare=False, repr=False)
     board: bytes
     racks: tuple[tuple[int, ...], ...]
