@@ -47,8 +47,12 @@ def test_ctrl_c_while_numba_compiles_prints_one_interrupted_line(tmp_path: Path)
         "STRATAGEM_CACHE_DIR": str(tmp_path / "cache"),
     }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "stratagem", "pig", "solve", "--goal", "30", "--no-cache"],
+        [sys.executable, "-m", "stratagem", "pig", "solve", "--goal", "150", "--faces", "20",
+         "--catch-up-turn", "--no-cache"],  # long enough (~20 s) to be busy at the signal
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # As from a terminal: a test run started in the background inherits SIGINT ignored,
+        # and Python then installs no KeyboardInterrupt handler in the child.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     time.sleep(3)  # past the imports, into the first compiles
     proc.send_signal(signal.SIGINT)
