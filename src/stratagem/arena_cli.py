@@ -43,9 +43,11 @@ def agents_command(
         typer.echo(json.dumps(spec.to_json()))
         return
     out.print(
-        f"[bold]{spec.name}[/] (rules: {', '.join(spec.presets)}; "
+        f"[bold]{spec.name}[/] (rules: {spec.rules_usage()}; "
         f"{spec.min_players}-{spec.max_players} players)"
     )
+    for p in spec.rule_params:
+        out.print(f"    rules {p.name}: {p.help}; {p.kind()} (default: the preset's)")
     for info in spec.agents.values():
         out.print(f"  {info.usage():<36} {info.summary}")
         for p in info.params:
@@ -61,13 +63,18 @@ def run_command(
         int, typer.Option("--games", min=1, max=GAMES_MAX, help="Games to play in all.")
     ] = 100,
     seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Experiment seed.")] = 0,
-    rules: Annotated[str | None, typer.Option("--rules", help="Rule preset.")] = None,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            help="Rules: a preset, or preset:key=value,... (pig:goal=50,faces=8; "
+            "english:lexicon=FILE); `arena agents --game G` lists them.",
+        ),
+    ] = None,
     lexicon: Annotated[
         Path | None,
         typer.Option(
-            "--lexicon",
-            help="Scrabble: play on this word list (UTF-8, one word a line) with the "
-            "--rules tile set.",
+            "--lexicon", hidden=True, help="Deprecated: --rules english:lexicon=FILE says it."
         ),
     ] = None,
     mode: Annotated[
@@ -84,11 +91,11 @@ def run_command(
     """Play (or resume) an experiment, streaming one row per game to --out."""
     if mode is not None and mode not in ("solitaire", "match", "round-robin"):
         raise ArenaError(f"unknown mode {mode!r}; use solitaire, match or round-robin")
-    if lexicon is not None:
-        word_list = load_game(game).extra.get("lexicon_rules")
-        if word_list is None:
+    if lexicon is not None:  # the old spelling of a word list in the rules
+        spec = load_game(game)
+        if spec.rule_positional != "lexicon":
             raise ArenaError(f"{game} plays without a word list; --lexicon is for scrabble")
-        rules = word_list(lexicon, rules or load_game(game).default_rules)
+        rules = f"{rules or spec.default_rules}:{lexicon}"
     exp = make_experiment(game, rules, split_specs(agents), seed, mode)  # type: ignore[arg-type]
     executor = make_executor(backend, workers)
     with Progress(

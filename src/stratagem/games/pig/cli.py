@@ -25,7 +25,7 @@ from stratagem.core.registry import make_agent
 from stratagem.core.series import run_series
 from stratagem.core.stats import finite_or_none
 from stratagem.games.pig.arena import GAME
-from stratagem.games.pig.rules import DEFAULT_PRESET, MAX_FACES, MAX_GOAL, PRESETS, PigRules, preset
+from stratagem.games.pig.rules import DEFAULT_PRESET, MAX_FACES, MAX_GOAL, PRESETS, PigRules
 from stratagem.games.pig.solver import PigSolution, evaluate, solve
 from stratagem.games.pig.strategies import MatchResult, OptimalAgent, RuleAgent, agent_policies
 from stratagem.games.pig.thumb import MAX_ROWS
@@ -33,7 +33,14 @@ from stratagem.games.pig.thumb import MAX_ROWS
 app = typer.Typer(help="Pig and its variants.", no_args_is_help=True)
 out = Console(highlight=False, emoji=False)
 
-RulesOpt = Annotated[str, typer.Option("--rules", help=f"Preset: {', '.join(PRESETS)}.")]
+RulesOpt = Annotated[
+    str,
+    typer.Option(
+        "--rules",
+        help=f"Rules: a preset ({', '.join(PRESETS)}) or preset:key=value,... "
+        "(pig:goal=50,faces=8,catch_up_turn=true); the options below change them further.",
+    ),
+]
 GoalOpt = Annotated[
     int | None, typer.Option("--goal", min=1, max=MAX_GOAL, help="Points needed to win.")
 ]
@@ -86,14 +93,15 @@ def make_rules(
     bust_scores_one: bool | None,
     catch_up_turn: bool | None,
 ) -> PigRules:
-    """The preset with the command-line options applied (validated)."""
+    """The rules spec (a preset or ``preset:key=value,...``, read by the registry) with the
+    command-line options applied (validated)."""
     bust_faces = None
     if bust is not None:
         parts = [p.strip() for p in bust.split(",") if p.strip()]
         if not parts or not all(p.isdigit() for p in parts):
             raise InvalidRulesError(f"--bust takes faces like 1 or 1,2, got {bust!r}")
         bust_faces = [int(p) for p in parts]
-    base = preset(rules)
+    base: PigRules = GAME.rules_object(rules)
     if faces is not None and bust_faces is None:
         # Keep the preset's bust faces only if they are still on the die.
         bust_faces = [f for f in base.bust_faces if f <= faces] or None

@@ -146,6 +146,6 @@ GAME = GameSpec(
     new=YahtzeeState.new,
     result="score",
     agents=agent_table(*AGENTS),
-    extra={"series": _series},
+    series=_series,
     rules_type=YahtzeeRules,
 )
