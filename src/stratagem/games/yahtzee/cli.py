@@ -21,6 +21,7 @@ from stratagem.cli_types import GAMES_MAX, SEED_MAX
 from stratagem.core.agent import Advice
 from stratagem.core.errors import InvalidStateError, StratagemError
 from stratagem.core.files import check_writable_target
+from stratagem.core.registry import parse_spec
 from stratagem.core.series import run_series
 from stratagem.games.yahtzee.rules import DEFAULT_PRESET, PRESETS, YahtzeeRules, preset
 from stratagem.games.yahtzee.solver import Solution, solve
@@ -411,18 +412,20 @@ def _high_score_for(solution: Solution, card: tuple[int, int, int], progress: An
 
 
 def _high_score_target(policy: str, rules: YahtzeeRules) -> int | None:
-    """T of ``high-score:target=T``; None for another policy name; a bad T is an error."""
-    if not policy.startswith("high-score"):
-        return None
-    from stratagem.games.yahtzee.high_score import check_target
+    """T of ``high-score:T`` (or ``high-score:target=T``); None for another policy name.
 
-    prefix = "high-score:target="
-    text = policy[len(prefix) :] if policy.startswith(prefix) else ""
-    if not text.strip().lstrip("-").isdigit():
-        raise InvalidStateError(
-            f"write the high-score strategy as high-score:target=T, not {policy!r}"
-        )
-    return check_target(int(text), rules)
+    The spec is read by the registry, the grammar the arena and the page use, so both
+    spellings work here as there and a bad T gets the same message (checked against the
+    rules' highest final score too).
+    """
+    parsed = parse_spec(policy)
+    if parsed.name != "high-score":
+        return None
+    from stratagem.games.yahtzee.arena import GAME
+
+    GAME.check_agent(parsed, rules)
+    target: int = GAME.agent_info(parsed.name).values(parsed)["target"]
+    return target
 
 
 @app.command("distribution")
@@ -432,7 +435,7 @@ def distribution_command(
         str,
         typer.Option(
             help="Strategy: optimal, greedy, yahtzee-only, yahtzee-and-straights, heuristic, "
-            "high-score:target=T (maximises P(final >= T))."
+            "high-score:T (maximises P(final >= T); also high-score:target=T)."
         ),
     ] = "optimal",
     plot: Annotated[
@@ -470,7 +473,7 @@ def distribution_command(
     if target is None and policy not in POLICIES:
         raise InvalidStateError(
             f"unknown Yahtzee strategy {policy!r}; the strategies are: {', '.join(POLICIES)}, "
-            "high-score:target=T"
+            "high-score:T"
         )
     if plot is not None and not plot.lower().endswith(".png"):
         raise InvalidStateError(f"--plot must name a .png file, not {plot!r}")
