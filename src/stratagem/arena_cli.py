@@ -11,7 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from stratagem.cli_types import GAMES_MAX, SEED_MAX
+from stratagem.cli_options import JsonOpt, OptionalRulesOpt, SeedOpt
+from stratagem.cli_types import GAMES_MAX
 from stratagem.core.arena import (
     ArenaError,
     available_games,
@@ -35,7 +36,7 @@ err = Console(stderr=True, highlight=False, emoji=False)
 @app.command("agents")
 def agents_command(
     game: Annotated[str, typer.Option("--game", help="Game name.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """List a game's agents and their parameters (type, range, default, meaning)."""
     spec = load_game(game)
@@ -62,15 +63,8 @@ def run_command(
     games: Annotated[
         int, typer.Option("--games", min=1, max=GAMES_MAX, help="Games to play in all.")
     ] = 100,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Experiment seed.")] = 0,
-    rules: Annotated[
-        str | None,
-        typer.Option(
-            "--rules",
-            help="Rules: a preset, or preset:key=value,... (pig:goal=50,faces=8; "
-            "english:lexicon=FILE); `arena agents --game G` lists them.",
-        ),
-    ] = None,
+    seed: SeedOpt = 0,
+    rules: OptionalRulesOpt = None,
     lexicon: Annotated[
         Path | None,
         typer.Option(
@@ -143,7 +137,7 @@ def run_command(
 @app.command("report")
 def report_command(
     results: Annotated[Path, typer.Argument(help="A results file from arena run.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Win rates (Wilson 95%), mean scores with intervals, paired differences."""
     summary = report(read_results(results))

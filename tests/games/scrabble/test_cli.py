@@ -52,8 +52,8 @@ def test_moves_text_with_rack_option(words) -> None:  # type: ignore[no-untyped-
         (["--rack", "ABCDEFGH"], "8 tiles"),
         (["--rack", "AB1"], "'1'"),
         (["--rack", "AB", "--top", "0"], "--top"),
-        (["--rack", "AB", "--rules", "elvish"], "unknown tile set"),
-        (["--rack", "AB", "--tiles", "elvish"], "unknown tile set"),
+        (["--rack", "AB", "--rules", "elvish"], "unknown rules 'elvish' for scrabble"),
+        (["--rack", "AB", "--tiles", "elvish"], "unknown rules 'elvish' for scrabble"),
         (["--rack", "AB", "--position", "/nonexistent/pos.txt"], "cannot read position"),
     ],
 )
@@ -112,9 +112,10 @@ def test_endgame_refuses_a_bag_with_tiles_and_bad_limits(words, tmp_path) -> Non
     result = run(["endgame", "--lexicon", str(words), "--position", str(pos)])
     assert result.exit_code == 2
     assert "empty bag" in " ".join(result.output.split())
-    result = run(["endgame", "--lexicon", str(words), "--position", str(pos), "--time-limit", "0"])
-    assert result.exit_code == 2
-    assert "--time-limit must be more than 0 and at most 3600" in " ".join(result.output.split())
+    for name in ("--seconds", "--time-limit"):  # the shared option, and its old name
+        result = run(["endgame", "--lexicon", str(words), "--position", str(pos), name, "0"])
+        assert result.exit_code == 2
+        assert "out of range" in result.output and "at most 3600" in result.output
     for nodes in ("5", "1000000000000000"):
         result = run(["endgame", "--lexicon", str(words), "--position", str(pos), "--nodes", nodes])
         assert result.exit_code == 2

@@ -18,14 +18,15 @@ import numpy as np
 import typer
 from rich.console import Console
 
+from stratagem.cli_options import JsonOpt, OptionalSeedOpt, RulesOpt, SeedOpt
 from stratagem.cli_progress import progress_reporter
-from stratagem.cli_types import GAMES_MAX, SEED_MAX
+from stratagem.cli_types import GAMES_MAX
 from stratagem.core.errors import InvalidAgentError, InvalidRulesError
 from stratagem.core.registry import make_agent
 from stratagem.core.series import run_series
 from stratagem.core.stats import finite_or_none
 from stratagem.games.pig.arena import GAME
-from stratagem.games.pig.rules import DEFAULT_PRESET, MAX_FACES, MAX_GOAL, PRESETS, PigRules
+from stratagem.games.pig.rules import DEFAULT_PRESET, MAX_FACES, MAX_GOAL, PigRules
 from stratagem.games.pig.solver import PigSolution, evaluate, solve
 from stratagem.games.pig.strategies import MatchResult, OptimalAgent, RuleAgent, agent_policies
 from stratagem.games.pig.thumb import MAX_ROWS
@@ -33,14 +34,6 @@ from stratagem.games.pig.thumb import MAX_ROWS
 app = typer.Typer(help="Pig and its variants.", no_args_is_help=True)
 out = Console(highlight=False, emoji=False)
 
-RulesOpt = Annotated[
-    str,
-    typer.Option(
-        "--rules",
-        help=f"Rules: a preset ({', '.join(PRESETS)}) or preset:key=value,... "
-        "(pig:goal=50,faces=8,catch_up_turn=true); the options below change them further.",
-    ),
-]
 GoalOpt = Annotated[
     int | None, typer.Option("--goal", min=1, max=MAX_GOAL, help="Points needed to win.")
 ]
@@ -62,7 +55,6 @@ CatchOpt = Annotated[
         help="When the starter holds at the goal, the other player gets one last turn.",
     ),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 STRATEGIES = ", ".join(a.usage() for a in GAME.agents.values() if a.name not in ("random", "mcts"))
 
 AgentAOpt = Annotated[str, typer.Option("--a", help=f"Strategy A: {STRATEGIES}.")]
@@ -343,7 +335,7 @@ def simulate_command(
         int,
         typer.Option(min=1, max=GAMES_MAX, help="Number of games (A starts every other one)."),
     ] = 100_000,
-    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Random seed.")] = 0,
+    seed: SeedOpt = 0,
     rules: PigRules,
     as_json: JsonOpt = False,
 ) -> None:
@@ -449,10 +441,7 @@ def play_command(
     rules: PigRules,
     ai_first: Annotated[bool, typer.Option("--ai-first", help="Let the AI start.")] = False,
     second: Annotated[bool, typer.Option("--second", hidden=True, help="Old --ai-first.")] = False,
-    seed: Annotated[
-        int | None,
-        typer.Option(min=0, max=SEED_MAX, help="Seed for the dice (default: random)."),
-    ] = None,
+    seed: OptionalSeedOpt = None,
 ) -> None:
     """Play against the optimal AI, seeing your chance to win before every decision."""
     from stratagem.games.pig.play import play_terminal

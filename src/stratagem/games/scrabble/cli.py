@@ -20,9 +20,17 @@ import numpy as np
 import typer
 from rich.console import Console
 
+from stratagem.cli_options import (
+    AiOpt,
+    JsonOpt,
+    OptionalSeedOpt,
+    RulesOpt,
+    SecondsOpt,
+    SeedOpt,
+    parse_seconds,
+)
 from stratagem.cli_progress import progress_reporter
-from stratagem.cli_types import SEED_MAX
-from stratagem.core.errors import StratagemError
+from stratagem.core.errors import InvalidRulesError, StratagemError
 from stratagem.core.files import read_user_text
 from stratagem.core.registry import split_specs
 from stratagem.games.scrabble.board import empty_board
@@ -33,7 +41,7 @@ from stratagem.games.scrabble.play import DEFAULT_AI, DEFAULT_THINK
 from stratagem.games.scrabble.position import POSITION_LIMIT, read_position
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.strategies import selfplay
-from stratagem.games.scrabble.tiles import TILE_SETS, tile_set
+from stratagem.games.scrabble.tiles import tile_set
 
 app = typer.Typer(
     help="Scrabble: move generation, self-play, play, weight tuning, leave values.",
@@ -50,15 +58,21 @@ LexiconOpt = Annotated[
         " wordfreq list for czech).",
     ),
 ]
-RulesOpt = Annotated[
-    str, typer.Option("--rules", help=f"Tile set and built-in lexicon: {', '.join(TILE_SETS)}.")
-]
 TilesOpt = Annotated[str | None, typer.Option("--tiles", hidden=True, help="Old name of --rules.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 def _lexicon(path: Path | None, rules: str, tiles: str | None, quiet: bool = False) -> Lexicon:
-    tiles = tiles if tiles is not None else rules
+    """The lexicon of ``--rules`` (a tile set, or ``TILES:lexicon=FILE`` read by the registry
+    as the arena reads it) or of ``--lexicon FILE`` with the ``--rules`` tile set."""
+    from stratagem.games.scrabble.arena import GAME
+
+    tiles, values = GAME.parse_rules(tiles if tiles is not None else rules)
+    if "lexicon" in values:
+        if path is not None:
+            raise InvalidRulesError(
+                "two word lists: give it once, --lexicon FILE or --rules TILES:lexicon=FILE"
+            )
+        path = Path(values["lexicon"])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         lex = get_lexicon(path, tile_set(tiles))
@@ -253,10 +267,7 @@ def selfplay_cmd(
     games: Annotated[
         int, typer.Option("--games", min=1, max=1_000_000, help="Games to play, 1..10**6.")
     ] = 100,
-    seed: Annotated[
-        int,
-        typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed (same seed, same games)."),
-    ] = 0,
+    seed: SeedOpt = 0,
     players: Annotated[
         str, typer.Option("--players", help="Agents per seat: greedy, random (2-4).")
     ] = "greedy,greedy",
@@ -287,18 +298,9 @@ def selfplay_cmd(
 
 @app.command()
 def play(
-    seed: Annotated[
-        int | None, typer.Option("--seed", min=0, max=SEED_MAX, help="Seed of the bag.")
-    ] = None,
+    seed: OptionalSeedOpt = None,
     ai_first: Annotated[bool, typer.Option("--ai-first", help="The AI moves first.")] = False,
-    ai: Annotated[
-        str,
-        typer.Option(
-            "--ai",
-            help="The opponent: any Scrabble agent of `stratagem arena agents --game scrabble`, "
-            "e.g. greedy or heuristic:weights=leave.",
-        ),
-    ] = DEFAULT_AI,
+    ai: AiOpt = DEFAULT_AI,
     lexicon: LexiconOpt = None,
     rules: RulesOpt = "english",
     tiles: TilesOpt = None,
@@ -463,7 +465,7 @@ def learn_leaves_cmd(
     iterations: Annotated[
         int, typer.Option("--iterations", min=1, max=MAX_ROUNDS, help="Rounds.")
     ] = 2,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed.")] = 0,
+    seed: SeedOpt = 0,
     pairs: Annotated[
         bool,
         typer.Option(
@@ -510,10 +512,8 @@ def tune_cmd(
         int | None, typer.Option("--workers", min=1, max=256, help="Processes (all cores).")
     ] = None,
     backend: Annotated[str, typer.Option("--backend", help="local or ray.")] = "local",
-    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed.")] = 0,
-    rules: Annotated[str, typer.Option("--rules", help="Arena rules preset (tile set).")] = (
-        "english"
-    ),
+    seed: SeedOpt = 0,
+    rules: RulesOpt = "english",
     leave: Annotated[bool, typer.Option("--leave", help="Tune the leave as a sixth term.")] = False,
     roulette: Annotated[
         float, typer.Option("--roulette", help="P(phase from a fitness-proportional pick).")
@@ -586,10 +586,13 @@ def tune_cmd(
 @app.command()
 def endgame(
     position: Annotated[Path, typer.Option("--position", help="Position file, bag empty.")],
+    seconds: SecondsOpt = 30.0,
     time_limit: Annotated[
-        float,
-        typer.Option("--time-limit", help="CPU seconds for the search (more than 0, up to 3600)."),
-    ] = 30.0,
+        float | None,
+        typer.Option(
+            "--time-limit", parser=parse_seconds, hidden=True, help="Deprecated: --seconds says it."
+        ),
+    ] = None,
     nodes: Annotated[
         int | None,
         typer.Option(
@@ -606,10 +609,8 @@ def endgame(
     """Solve an endgame (bag empty, two players): best move, final spread, line of play."""
     from stratagem.games.scrabble.endgame import NODE_LIMITS, solve_endgame
 
-    if not 0 < time_limit <= 3600:
-        raise StratagemError(
-            f"--time-limit must be more than 0 and at most 3600 seconds, got {time_limit}"
-        )
+    if time_limit is not None:  # the old name of --seconds
+        seconds = time_limit
     if nodes is not None and not NODE_LIMITS[0] <= nodes <= NODE_LIMITS[1]:
         raise StratagemError(
             f"--nodes must be {NODE_LIMITS[0]:,} to {NODE_LIMITS[1]:,} nodes, got {nodes:,}"
@@ -618,7 +619,7 @@ def endgame(
     lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
     state = read_position(text, lex)
     with progress_reporter("endgame search", "CPU seconds", as_json, console=err) as report:
-        result = solve_endgame(state, time_limit=time_limit, node_limit=nodes, progress=report)
+        result = solve_endgame(state, time_limit=seconds, node_limit=nodes, progress=report)
     if as_json:
         out.print(json.dumps(result.to_json()), soft_wrap=True)
         return

@@ -16,14 +16,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from stratagem.cli_options import JsonOpt, OptionalSeedOpt, RulesOpt, SeedOpt
 from stratagem.cli_progress import progress_reporter
-from stratagem.cli_types import GAMES_MAX, SEED_MAX
+from stratagem.cli_types import GAMES_MAX
 from stratagem.core.agent import Advice
 from stratagem.core.errors import InvalidStateError, StratagemError
 from stratagem.core.files import check_writable_target
 from stratagem.core.registry import parse_spec
 from stratagem.core.series import run_series
-from stratagem.games.yahtzee.rules import DEFAULT_PRESET, PRESETS, YahtzeeRules, preset
+from stratagem.games.yahtzee.rules import DEFAULT_PRESET, YahtzeeRules, preset
 from stratagem.games.yahtzee.solver import Solution, solve
 from stratagem.games.yahtzee.state import Situation
 from stratagem.games.yahtzee.strategies import OptimalStrategy, SimulationResult
@@ -32,8 +33,8 @@ app = typer.Typer(help="Yahtzee and Scandinavian Yatzy.", no_args_is_help=True)
 out = Console(highlight=False, emoji=False)
 err = Console(stderr=True, highlight=False, emoji=False)
 
-RulesOption = Annotated[str, typer.Option("--rules", help=f"Rule preset: {', '.join(PRESETS)}.")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+RulesOption = RulesOpt
+JsonOption = JsonOpt
 
 
 def _solve_progress(rules: YahtzeeRules, quiet: bool) -> AbstractContextManager[Any]:
@@ -336,9 +337,7 @@ def _advise_batch(default_rules: str) -> None:
 def simulate_command(
     rules: RulesOption = DEFAULT_PRESET,
     games: Annotated[int, typer.Option(min=1, max=GAMES_MAX, help="Number of games.")] = 100_000,
-    seed: Annotated[
-        int, typer.Option(min=0, max=SEED_MAX, help="Random seed (same seed, same games).")
-    ] = 0,
+    seed: SeedOpt = 0,
     as_json: JsonOption = False,
 ) -> None:
     """Play the optimal strategy many times and summarise the final scores."""
@@ -591,10 +590,7 @@ def zoo_command(rules: RulesOption = "yahtzee-free-joker", as_json: JsonOption =
 @app.command("play")
 def play_command(
     rules: RulesOption = DEFAULT_PRESET,
-    seed: Annotated[
-        int | None,
-        typer.Option(min=0, max=SEED_MAX, help="Seed for the dice (default: random)."),
-    ] = None,
+    seed: OptionalSeedOpt = None,
 ) -> None:
     """Play a solitaire game in the terminal; '?' shows the advisor's table."""
     from stratagem.games.yahtzee.play import play_terminal
