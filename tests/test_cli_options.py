@@ -81,3 +81,103 @@ def test_one_name_per_idea() -> None:
         for old, new in OLD_NAMES.items():
             if old in param.opts and not (old == "--lexicon" and path != "arena run"):
                 assert param.hidden, f"{path} shows {old}; the option is {new}"
+
+
+# --- the one --json envelope --------------------------------------------------------------
+
+END_ROWS = ["." * 15] * 7 + [".......CAT....."] + ["." * 15] * 7
+WORDS = "cat\ncats\nat\nta\nquiz\ntea\neat\nseat\n"
+
+QUICK: dict[str, list[str]] = {
+    "arena agents": ["--game", "pig"],
+    "arena report": ["{results}"],
+    "pig solve": ["--rules", "piglet"],
+    "pig value": ["--rules", "piglet", "--me", "0", "--opp", "0"],
+    "pig evaluate": ["--rules", "piglet", "--b", "hold:2"],
+    "pig simulate": ["--rules", "piglet:goal=5", "--b", "hold:2", "--games", "10"],
+    "pig rules": ["--rules", "piglet", "--max-rows", "1"],
+    "scorefour count": ["--depth", "1"],
+    "scorefour evaluate": [],
+    "scorefour best": ["--depth", "1"],
+    "scrabble moves": ["--lexicon", "{words}", "--rack", "ACST"],
+    "scrabble selfplay": ["--lexicon", "{words}", "--games", "1"],
+    "scrabble gcg": ["{gcg}", "--lexicon", "{words}"],
+    "scrabble endgame": ["--lexicon", "{words}", "--position", "{end}"],
+}
+"""A tiny input for each ``--json`` command that answers in about a second."""
+SLOW: dict[str, list[str]] = {
+    "yahtzee solve": ["--rules", "yatzy"],
+    "yahtzee advise": ["--rules", "yatzy", "--dice", "11234", "--rolls-left", "2"],
+    "yahtzee simulate": ["--rules", "yatzy", "--games", "10"],
+    "yahtzee distribution": ["--rules", "yatzy"],
+    "yahtzee zoo": ["--rules", "yatzy"],
+    "yahtzee high-score": ["--rules", "yatzy", "--targets", "200"],
+}
+"""Yahtzee's need the solved table (and the zoo and high-score tables: minutes unsolved)."""
+
+
+def test_every_json_command_has_a_tiny_input_here() -> None:
+    with_json = {path for path, p in options() if "--json" in p.opts}
+    assert with_json == set(QUICK) | set(SLOW)
+
+
+def run_json(command: str, args: list[str], tmp_path: Any) -> dict[str, Any]:
+    import json
+
+    from stratagem.core.arena import make_experiment, run
+    from tests.cli_outcome import invoke
+
+    words = tmp_path / "words.txt"
+    words.write_text(WORDS, encoding="utf-8")
+    end = tmp_path / "end.txt"
+    end.write_text("racks: S AT\nscores: 10 20\nbag:\nboard:\n" + "\n".join(END_ROWS) + "\n")
+    results = tmp_path / "r.csv"
+    if "{results}" in args:
+        run(make_experiment("pig", "piglet", ["hold:2", "hold:3"], 0), 2, results)
+    from pathlib import Path
+
+    gcg = Path(__file__).parent / "games" / "scrabble" / "data" / "selfplay_1.gcg"
+    subs = {"{words}": str(words), "{end}": str(end), "{results}": str(results), "{gcg}": str(gcg)}
+    argv = [*command.split(), *(subs.get(a, a) for a in args), "--json"]
+    done = invoke(argv)
+    assert done.exit_code == 0, done.output
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data
+
+
+def check_envelope(command: str, data: dict[str, Any]) -> None:
+    from stratagem import __version__
+
+    assert list(data) == ["command", "version", "inputs", "result"]
+    assert data["command"] == command and data["version"] == __version__
+    assert isinstance(data["inputs"], dict) and data["result"] is not None
+
+
+@pytest.mark.parametrize("command", sorted(QUICK))
+def test_a_json_output_is_the_one_envelope(
+    command: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(tmp_path / "cache"))
+    check_envelope(command, run_json(command, QUICK[command], tmp_path))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", sorted(SLOW))
+def test_a_yahtzee_json_output_is_the_one_envelope(
+    command: str, tmp_path: Any, table_cache: Any
+) -> None:
+    check_envelope(command, run_json(command, SLOW[command], tmp_path))
+
+
+def test_the_streamed_move_list_is_in_the_envelope_too(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(tmp_path / "cache"))
+    data = run_json("scrabble moves", ["--lexicon", "{words}", "--rack", "ACST", "--top", "all"],
+                    tmp_path)  # fmt: skip
+    check_envelope("scrabble moves", data)
+    moves = data["result"]["moves"]
+    top = ["--lexicon", "{words}", "--rack", "ACST", "--top", "10000"]
+    listed = run_json("scrabble moves", top, tmp_path)["result"]["moves"]
+    assert data["inputs"]["top"] == "all" and moves and moves == listed
+    assert [m["score"] for m in moves] == sorted((m["score"] for m in moves), reverse=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from stratagem.cli_options import JsonOpt, OptionalRulesOpt, SeedOpt
+from stratagem.cli_options import JsonOpt, OptionalRulesOpt, SeedOpt, emit_json
 from stratagem.cli_types import GAMES_MAX
 from stratagem.core.arena import (
     ArenaError,
@@ -41,7 +40,7 @@ def agents_command(
     """List a game's agents and their parameters (type, range, default, meaning)."""
     spec = load_game(game)
     if as_json:
-        typer.echo(json.dumps(spec.to_json()))
+        emit_json("arena agents", {"game": spec.name}, spec.to_json())
         return
     out.print(
         f"[bold]{spec.name}[/] (rules: {spec.rules_usage()}; "
@@ -142,7 +141,7 @@ def report_command(
     """Win rates (Wilson 95%), mean scores with intervals, paired differences."""
     summary = report(read_results(results))
     if as_json:
-        typer.echo(json.dumps(summary))
+        emit_json("arena report", {"results": str(results)}, summary)
         return
     _print_report(summary)
 

@@ -25,7 +25,7 @@ def _cache(pig_solved: Callable[[PigRules], PigSolution]) -> None:
 def run_json(*args: str) -> dict[str, object]:
     result = runner.invoke(app, ["pig", *args, "--json"])
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)  # type: ignore[no-any-return]
+    return json.loads(result.output)["result"]  # type: ignore[no-any-return]
 
 
 def test_solve_prints_p_start_states_sweeps_and_seconds() -> None:

@@ -32,7 +32,7 @@ def test_moves_json(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
         ["moves", "--lexicon", str(words), "--position", str(pos), "--top", "500", "--json"]
     )
     assert result.exit_code == 0, result.output
-    moves = json.loads(result.stdout)["moves"]
+    moves = json.loads(result.stdout)["result"]["moves"]
     assert len(moves) > 3
     assert set(moves[0]) == {"row", "col", "direction", "word", "score"}
     assert moves[0]["score"] >= moves[1]["score"] >= moves[2]["score"]
@@ -76,8 +76,8 @@ def test_skipped_words_are_reported(words) -> None:  # type: ignore[no-untyped-d
 
 def test_selfplay_json_is_reproducible(words) -> None:  # type: ignore[no-untyped-def]
     args = ["selfplay", "--lexicon", str(words), "--games", "2", "--seed", "7", "--json"]
-    first = json.loads(run(args).stdout)
-    second = json.loads(run(args).stdout)
+    first = json.loads(run(args).stdout)["result"]
+    second = json.loads(run(args).stdout)["result"]
     assert first["mean_score"] == second["mean_score"]
     assert first["players"] == ["greedy", "greedy"]
     assert {"bingos_per_game", "turns_per_game", "games_per_second"} <= set(first)
@@ -98,12 +98,12 @@ def test_endgame_json_names_the_move_and_the_final_spread(words, tmp_path) -> No
     pos.write_text("racks: S AT\nscores: 10 20\nbag:\nboard:\n" + "\n".join(rows) + "\n")
     result = run(["endgame", "--lexicon", str(words), "--position", str(pos), "--json"])
     assert result.exit_code == 0, result.output
-    answer = json.loads(result.stdout)
+    answer = json.loads(result.stdout)["result"]
     assert answer["best_move"] == "8H CATS 6"
     assert answer["value"] == 0 and answer["gain"] == 10 and answer["exact"] is True
     capped = run(["endgame", "--lexicon", str(words), "--position", str(pos), "--json",
                   "--nodes", "1024"])  # fmt: skip
-    assert capped.exit_code == 0 and json.loads(capped.stdout)["best_move"] == "8H CATS 6"
+    assert capped.exit_code == 0 and json.loads(capped.stdout)["result"]["best_move"] == "8H CATS 6"
 
 
 def test_endgame_refuses_a_bag_with_tiles_and_bad_limits(words, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -20,7 +20,7 @@ def test_the_positional_high_score_spec_works_as_the_keyword_one() -> None:
     short = runner.invoke(app, [*LATE, "--policy", "high-score:250"])
     assert short.exit_code == 0, short.output
     long = runner.invoke(app, [*LATE, "--policy", "high-score:target=250"])
-    a, b = json.loads(short.output), json.loads(long.output)
+    a, b = json.loads(short.output)["result"], json.loads(long.output)["result"]
     a.pop("seconds"), b.pop("seconds")  # wall time, the only field that may differ
     assert a == b and a["policy"] == "high-score:target=250"
 

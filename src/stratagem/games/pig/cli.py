@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 import time
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -18,7 +17,7 @@ import numpy as np
 import typer
 from rich.console import Console
 
-from stratagem.cli_options import JsonOpt, OptionalSeedOpt, RulesOpt, SeedOpt
+from stratagem.cli_options import JsonOpt, OptionalSeedOpt, RulesOpt, SeedOpt, emit_json
 from stratagem.cli_progress import progress_reporter
 from stratagem.cli_types import GAMES_MAX
 from stratagem.core.errors import InvalidAgentError, InvalidRulesError
@@ -214,7 +213,8 @@ def solve_command(
     if against is not None:
         result["against"] = _reply_json(sol, opponent, show_progress=not as_json)
     if as_json:
-        typer.echo(json.dumps(result))
+        inputs = {"rules": _rules_json(rules), "no_cache": no_cache, "against": against}
+        emit_json("pig solve", inputs, result)
         return
     how = "loaded from cache" if sol.cached else "solved"
     out.print(rules.describe())
@@ -287,7 +287,8 @@ def value_command(
     p_win = p_roll if p_hold is None else max(p_roll, p_hold)
     result = {"p_win": p_win, "p_roll": p_roll, "p_hold": p_hold, "best": best}
     if as_json:
-        typer.echo(json.dumps(result))
+        inputs = {"rules": _rules_json(rules), "me": me, "opp": opp, "turn": turn, "second": second}
+        emit_json("pig value", inputs, result)
         return
     hold = "not allowed (a turn starts with a roll)" if p_hold is None else f"{p_hold:.6f}"
     out.print(f"{rules.describe()}; me {me}, opponent {opp}, turn total {turn}")
@@ -318,7 +319,11 @@ def evaluate_command(
         "seconds": time.perf_counter() - start,
     }
     if as_json:
-        typer.echo(json.dumps(result))
+        emit_json(
+            "pig evaluate",
+            {"rules": _rules_json(rules), "a": agent_a.spec, "b": agent_b.spec},
+            result,
+        )
         return
     out.print(rules.describe())
     out.print(f"A = {agent_a.spec}, B = {agent_b.spec}: P(A wins)")
@@ -369,7 +374,14 @@ def simulate_command(
         "seconds": seconds,
     }
     if as_json:
-        typer.echo(json.dumps(result))
+        inputs = {
+            "rules": _rules_json(rules),
+            "a": agent_a.spec,
+            "b": agent_b.spec,
+            "games": games,
+            "seed": seed,
+        }
+        emit_json("pig simulate", inputs, result)
         return
     out.print(f"{rules.describe()}: {agent_a.spec} vs {agent_b.spec}, {games:,} games, seed {seed}")
     small = "n too small"
@@ -429,7 +441,8 @@ def rules_command(
 
     result = derive_tables(_solution(rules, as_json), max_rows, role, progress=report)[-1]  # type: ignore[arg-type]
     if as_json:
-        typer.echo(json.dumps({**result.to_dict(), "rules": _rules_json(rules)}))
+        inputs = {"rules": _rules_json(rules), "max_rows": max_rows, "role": role}
+        emit_json("pig rules", inputs, {**result.to_dict(), "rules": _rules_json(rules)})
         return
     out.print(format_table(result))
 

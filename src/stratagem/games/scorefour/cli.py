@@ -7,7 +7,6 @@ empty (``--board xxx.ooo.........``).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from math import comb
@@ -18,7 +17,7 @@ import typer
 from rich.console import Console
 
 from stratagem.algorithms.decision_analysis import DecisionAnalysis
-from stratagem.cli_options import JsonOpt, OptionalSecondsOpt, OptionalSeedOpt
+from stratagem.cli_options import JsonOpt, OptionalSecondsOpt, OptionalSeedOpt, emit_json
 from stratagem.cli_types import finite
 from stratagem.core.errors import InvalidAgentError, InvalidRulesError
 from stratagem.core.registry import make_agent
@@ -109,7 +108,8 @@ def count_command(
     )
     seconds = time.perf_counter() - start
     if as_json:
-        typer.echo(json.dumps({"depth": depth, "leaves": leaves}))
+        emit_json("scorefour count", {"board": state.to_string(), "depth": depth},
+                  {"depth": depth, "leaves": leaves})  # fmt: skip
         return
     out.print(f"depth {depth}: {leaves:,} move sequences ({seconds:.2f} s)")
 
@@ -120,9 +120,8 @@ def evaluate_command(board: BoardOpt = "", as_json: JsonOpt = False) -> None:
     state = ScoreFourState.from_string(board)
     values = {"x": evaluate(state, 0), "o": evaluate(state, 1)}
     if as_json:
-        typer.echo(
-            json.dumps({"board": state.to_string(), "to_move": "xo"[state.player], **values})
-        )
+        result = {"board": state.to_string(), "to_move": "xo"[state.player], **values}
+        emit_json("scorefour evaluate", {"board": state.to_string()}, result)
         return
     out.print(render(state))
     out.print(
@@ -148,7 +147,8 @@ def best_command(
         "nodes_per_second": result.nodes_per_second,
     }  # fmt: skip
     if as_json:
-        typer.echo(json.dumps(data))
+        inputs = {"board": state.to_string(), "depth": depth, "seconds": seconds}
+        emit_json("scorefour best", inputs, data)
         return
     out.print(
         f"best move {data['move']} ({value_text(result.value)}), depth {result.depth}, "

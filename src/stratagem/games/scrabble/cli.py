@@ -14,7 +14,7 @@ import sys
 import warnings
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import Annotated, Any, TextIO
 
 import numpy as np
 import typer
@@ -27,6 +27,8 @@ from stratagem.cli_options import (
     RulesOpt,
     SecondsOpt,
     SeedOpt,
+    emit_json,
+    envelope,
     parse_seconds,
 )
 from stratagem.cli_progress import progress_reporter
@@ -140,17 +142,25 @@ def moves(
         if rack is None:
             raise StratagemError("give --rack (or a --position file with racks)")
         rack_counts = lex.tiles.rack_counts(rack)
+    inputs = {
+        "rules": lex.tiles.name, "lexicon": lex.source,
+        "position": None if position is None else str(position),
+        "rack": lex.tiles.rack_text(rack_counts),
+        "top": "all" if count is None else count,
+    }  # fmt: skip
     if explain:
         assert count is not None
         state = board if position is not None else None
-        _explain(lex, state, board_array, rack_counts, player or "heuristic", count, as_json)
+        inputs["player"] = player or "heuristic"
+        _explain(lex, state, board_array, rack_counts, player or "heuristic", count,
+                 inputs if as_json else None)  # fmt: skip
         return
     if count is None:
-        stream_moves(lex, board_array, rack_counts, as_json, sys.stdout)
+        stream_moves(lex, board_array, rack_counts, as_json, sys.stdout, inputs=inputs)
         return
     found = move_generator(lex).moves(board_array, rack_counts)[:count]
     if as_json:
-        out.print(json.dumps({"moves": [m.to_json() for m in found]}), soft_wrap=True)
+        emit_json("scrabble moves", inputs, {"moves": [m.to_json() for m in found]})
         return
     if not found:
         out.print("no placement: exchange or pass")
@@ -178,17 +188,29 @@ def parse_top(text: str) -> int | None:
 
 
 def stream_moves(
-    lex: Lexicon, board: np.ndarray, rack: np.ndarray, as_json: bool, sink: TextIO
+    lex: Lexicon,
+    board: np.ndarray,
+    rack: np.ndarray,
+    as_json: bool,
+    sink: TextIO,
+    *,
+    inputs: dict[str, Any] | None = None,
 ) -> int:
     """Write every placement, highest score first, a chunk of lines at a time (a two-blank
-    rack has up to ~100,000: only a chunk of them is ever text at once); returns the count."""
+    rack has up to ~100,000: only a chunk of them is ever text at once); returns the count.
+
+    With ``as_json`` the moves stream inside the one ``--json`` envelope (``inputs`` its
+    inputs), as ``{..., "result": {"moves": [...]}}``."""
     from stratagem.games.scrabble.board import Placement
 
     info, words = move_generator(lex).raw(board, rack)
     order = np.argsort(-info[:, 4], kind="stable")
     square = lex.tiles.square_text
+    close = "]}}"
     if as_json:
-        sink.write('{"moves": [')
+        opened = json.dumps(envelope("scrabble moves", inputs or {}, {"moves": []}))
+        assert opened.endswith("[" + close)
+        sink.write(opened[: -len(close)])
     elif not len(order):
         sink.write("no placement: exchange or pass\n")
     for start in range(0, len(order), STREAM_CHUNK):
@@ -204,7 +226,7 @@ def stream_moves(
         sink.write("".join(lines))
         sink.flush()
     if as_json:
-        sink.write("]}\n")
+        sink.write(close + "\n")
     return len(order)
 
 
@@ -215,8 +237,10 @@ def _explain(
     rack_counts: np.ndarray,
     player: str,
     top: int,
-    as_json: bool,
+    json_inputs: dict[str, Any] | None,
 ) -> None:
+    """Rank by a heuristic or equity player and show each term; ``json_inputs``: print the
+    ``--json`` envelope with these inputs instead of a table."""
     from stratagem.core.arena import parse_spec
     from stratagem.games.scrabble.heuristic import (
         FEATURE_NAMES,
@@ -244,13 +268,13 @@ def _explain(
     phase = phase_of(state)
     weights = agent.weights_for(phase)  # type: ignore[attr-defined]
     cands = agent.ranked(state, top)[0]  # type: ignore[attr-defined]
-    if as_json:
+    if json_inputs is not None:
         rows = [
             {"action": str(c.action), "value": c.value / 1000.0, "terms": term_table(c, weights),
              "explanation": explain(c, weights, phase)}
             for c in cands
         ]  # fmt: skip
-        out.print(json.dumps({"phase": phase, "player": player, "moves": rows}), soft_wrap=True)
+        emit_json("scrabble moves", json_inputs, {"phase": phase, "player": player, "moves": rows})
         return
     out.print(f"phase: {phase} (of {', '.join(PHASES)}); player {player}")
     header = "  ".join(f"{n:>10}" for n in FEATURE_NAMES)
@@ -282,7 +306,9 @@ def selfplay_cmd(
     with progress_reporter("self-play", "games", as_json, console=err) as progress:
         result = selfplay(lex, seats, games, seed, progress)
     if as_json:
-        out.print(json.dumps(result), soft_wrap=True)
+        inputs = {"rules": lex.tiles.name, "lexicon": lex.source, "games": games, "seed": seed,
+                  "players": seats}  # fmt: skip
+        emit_json("scrabble selfplay", inputs, result)
         return
     out.print(f"{games} games, seed {seed}, lexicon {lex.source}")
     for i, name in enumerate(seats):
@@ -403,7 +429,9 @@ def gcg_cmd(
         }
         if rows is not None:
             payload["review"] = rows
-        out.print(json.dumps(payload), soft_wrap=True)
+        inputs = {"rules": lex.tiles.name, "lexicon": lex.source, "record": str(path), "at": at,
+                  "export": None if export is None else str(export)}  # fmt: skip
+        emit_json("scrabble gcg", inputs, payload)
         return
     for i, t in enumerate(game.turns, 1):
         out.print(f"{i:>3}. {t.nick:<10} {t.rack:<8} {t.text:<24} {t.points:>+5d} {t.total:>5}")
@@ -621,7 +649,9 @@ def endgame(
     with progress_reporter("endgame search", "CPU seconds", as_json, console=err) as report:
         result = solve_endgame(state, time_limit=seconds, node_limit=nodes, progress=report)
     if as_json:
-        out.print(json.dumps(result.to_json()), soft_wrap=True)
+        inputs = {"rules": lex.tiles.name, "lexicon": lex.source, "position": str(position),
+                  "seconds": seconds, "nodes": nodes}  # fmt: skip
+        emit_json("scrabble endgame", inputs, result.to_json())
         return
     proof = "exact" if result.exact else f"not proved (deepest search {result.depth} plies)"
     out.print(

@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from stratagem.cli_options import JsonOpt, OptionalSeedOpt, RulesOpt, SeedOpt
+from stratagem.cli_options import JsonOpt, OptionalSeedOpt, RulesOpt, SeedOpt, emit_json
 from stratagem.cli_progress import progress_reporter
 from stratagem.cli_types import GAMES_MAX
 from stratagem.core.agent import Advice
@@ -147,7 +147,7 @@ def solve_command(
         "states": solution.num_states,
     }
     if as_json:
-        typer.echo(json.dumps(result))
+        emit_json("yahtzee solve", {"rules": r.name, "no_cache": no_cache}, result)
         return
     how = "loaded from cache" if solution.cached else "solved"
     out.print(
@@ -252,7 +252,13 @@ def advise_command(
         advice = OptimalStrategy(_solution(r, quiet=as_json)).advise_situation(sit)
         column = "expected final score"
     if as_json:
-        typer.echo(json.dumps(_options_json(advice)))
+        inputs = {
+            "rules": r.name, "dice": list(sit.dice), "rolls_left": sit.rolls_left,
+            "filled": [c for c in r.categories if c in sit.filled], "upper": upper,
+            "yahtzee_box": yahtzee_box, "score": score, "target": target,
+            "target_play": target_play if target is not None else None,
+        }  # fmt: skip
+        emit_json("yahtzee advise", inputs, _options_json(advice))
     else:
         _print_advice(sit, advice, column)
 
@@ -355,7 +361,7 @@ def simulate_command(
     summary["seconds"] = time.perf_counter() - start
     summary["exact_mean"] = solution.expected_score
     if as_json:
-        typer.echo(json.dumps(summary))
+        emit_json("yahtzee simulate", {"rules": r.name, "games": games, "seed": seed}, summary)
         return
     _print_simulation(summary)
 
@@ -530,7 +536,11 @@ def distribution_command(
         plot_distribution(dist, plot)
         summary["plot"] = plot
     if as_json:
-        typer.echo(json.dumps(summary))
+        inputs = {
+            "rules": r.name, "policy": summary["policy"], "plot": plot, "filled": boxes,
+            "upper": upper, "yahtzee_box": yahtzee_box, "score": score,
+        }  # fmt: skip
+        emit_json("yahtzee distribution", inputs, summary)
         return
     where = f" from {', '.join(boxes)} filled, {card.points} points" if boxes else ""
     out.print(
@@ -571,7 +581,7 @@ def zoo_command(rules: RulesOption = "yahtzee-free-joker", as_json: JsonOption =
         rows.append({"policy": policy, "mean": mean, "sd": sd,
                      "glenn": list(glenn) if glenn else None})  # fmt: skip
     if as_json:
-        typer.echo(json.dumps({"rules": r.name, "strategies": rows}))
+        emit_json("yahtzee zoo", {"rules": r.name}, {"rules": r.name, "strategies": rows})
         return
     table = Table(title=f"{r.name}: exact final-score mean and SD", show_edge=False)
     for col in ("strategy", "mean", "SD", "Glenn (2006)", "difference"):
@@ -635,7 +645,7 @@ def high_score_command(
         "p_at_least": {str(t): table.value(0, 0, 0, t) for t in wanted},
     }
     if as_json:
-        typer.echo(json.dumps(result))
+        emit_json("yahtzee high-score", {"rules": r.name, "targets": wanted}, result)
         return
     how = "opened from cache" if table.cached else "built"
     size = table.nbytes / 2**20
