@@ -117,3 +117,14 @@ def test_the_cli_and_the_arena_refuse_an_out_of_range_variant_with_the_library_m
     code, output = outcome(argv)
     assert code == 2 and str(caught.value) in output
     assert not (tmp_path / "r.csv").exists()
+
+
+def test_the_pig_cli_reads_a_variant_as_its_old_flags_made_it() -> None:
+    import json
+
+    base = ["pig", "value", "--me", "3", "--opp", "5", "--json"]
+    spec = outcome([*base, "--rules", "pig:goal=20,faces=4,bust_faces=1/4"])
+    flags = outcome([*base, "--rules", "pig", "--goal", "20", "--faces", "4", "--bust", "1,4"])
+    assert spec[0] == flags[0] == 0, spec[1] + flags[1]
+    a, b = json.loads(spec[1])["result"], json.loads(flags[1])["result"]
+    assert a == b and 0 < a["p_win"] < 1

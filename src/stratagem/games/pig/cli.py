@@ -1,8 +1,9 @@
 """``stratagem pig ...``: solve, value, evaluate, simulate, rules of thumb, play.
 
-Every command takes the same rule options: ``--rules`` picks a preset and
-``--goal``, ``--faces``, ``--bust``, ``--bust-scores-one`` and
-``--catch-up-turn`` change it.
+Every command takes the same rule options: ``--rules`` picks a preset and its rule
+parameters (``pig:goal=50,faces=8,catch_up_turn=true``, read by the registry as the
+arena reads them); the older flags ``--goal``, ``--faces``, ``--bust``,
+``--bust-scores-one`` and ``--catch-up-turn`` (hidden) still change it.
 """
 
 from __future__ import annotations
@@ -34,24 +35,25 @@ app = typer.Typer(help="Pig and its variants.", no_args_is_help=True)
 out = Console(highlight=False, emoji=False)
 
 GoalOpt = Annotated[
-    int | None, typer.Option("--goal", min=1, max=MAX_GOAL, help="Points needed to win.")
+    int | None, typer.Option("--goal", min=1, max=MAX_GOAL, hidden=True, help="Old form of goal=.")
 ]
 FacesOpt = Annotated[
     int | None,
-    typer.Option("--faces", min=2, max=MAX_FACES, help="Faces of the die (2 = coin)."),
+    typer.Option("--faces", min=2, max=MAX_FACES, hidden=True, help="Old form of faces=."),
 ]
 BustOpt = Annotated[
-    str | None, typer.Option("--bust", help="Face(s) that bust, comma separated, e.g. 1 or 1,2.")
+    str | None, typer.Option("--bust", hidden=True, help="Old form of bust_faces= (1,2 here).")
 ]
 BsoOpt = Annotated[
     bool | None,
-    typer.Option("--bust-scores-one/--no-bust-scores-one", help="A bust still banks one point."),
+    typer.Option(
+        "--bust-scores-one/--no-bust-scores-one", hidden=True, help="Old form of bust_scores_one="
+    ),
 ]
 CatchOpt = Annotated[
     bool | None,
     typer.Option(
-        "--catch-up-turn/--no-catch-up-turn",
-        help="When the starter holds at the goal, the other player gets one last turn.",
+        "--catch-up-turn/--no-catch-up-turn", hidden=True, help="Old form of catch_up_turn=."
     ),
 ]
 STRATEGIES = ", ".join(a.usage() for a in GAME.agents.values() if a.name not in ("random", "mcts"))
