@@ -29,9 +29,20 @@ SHARED = {
 NOT_YET = {("scorefour play", "--ai")}
 """Score Four's play still assembles its player from --ai, --depth, --f0 and --beta (its page
 and coach are being reworked in parallel; the swap to a registry spec is left to that work)."""
-OLD_NAMES = {"--time-limit": "--seconds", "--tiles": "--rules", "--lexicon": "--rules"}
-"""Old spellings kept only as hidden aliases (the arena's --lexicon; the per-game commands'
---lexicon is still the way to give a word list beside a tile set)."""
+OLD_NAMES = {
+    "--time-limit": "--seconds",
+    "--tiles": "--rules",
+    "--lexicon": "--rules",
+    "--players": "--agents",
+    "--goal": "--rules",
+    "--faces": "--rules",
+    "--bust": "--rules",
+    "--catch-up-turn": "--rules",
+    "--bust-scores-one": "--rules",
+}
+"""Old spellings kept only as hidden aliases, used by docs and tests (the arena's --lexicon;
+the per-game Scrabble commands' --lexicon is still a way to give a word list beside a tile
+set)."""
 
 
 def commands() -> Iterator[tuple[str, Any]]:

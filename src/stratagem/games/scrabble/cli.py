@@ -292,9 +292,13 @@ def selfplay_cmd(
         int, typer.Option("--games", min=1, max=1_000_000, help="Games to play, 1..10**6.")
     ] = 100,
     seed: SeedOpt = 0,
-    players: Annotated[
-        str, typer.Option("--players", help="Agents per seat: greedy, random (2-4).")
+    agents: Annotated[
+        str,
+        typer.Option("--agents", help="Agent specs, one per seat (2-4), as arena run takes them."),
     ] = "greedy,greedy",
+    players: Annotated[
+        str | None, typer.Option("--players", hidden=True, help="Old name of --agents.")
+    ] = None,
     lexicon: LexiconOpt = None,
     rules: RulesOpt = "english",
     tiles: TilesOpt = None,
@@ -302,12 +306,12 @@ def selfplay_cmd(
 ) -> None:
     """Agents play each other: mean scores, bingos, game length, games per second."""
     lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
-    seats = split_specs(players)
+    seats = split_specs(agents if players is None else players)
     with progress_reporter("self-play", "games", as_json, console=err) as progress:
         result = selfplay(lex, seats, games, seed, progress)
     if as_json:
         inputs = {"rules": lex.tiles.name, "lexicon": lex.source, "games": games, "seed": seed,
-                  "players": seats}  # fmt: skip
+                  "agents": seats}  # fmt: skip
         emit_json("scrabble selfplay", inputs, result)
         return
     out.print(f"{games} games, seed {seed}, lexicon {lex.source}")
