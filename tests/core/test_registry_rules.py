@@ -128,3 +128,16 @@ def test_the_pig_cli_reads_a_variant_as_its_old_flags_made_it() -> None:
     assert spec[0] == flags[0] == 0, spec[1] + flags[1]
     a, b = json.loads(spec[1])["result"], json.loads(flags[1])["result"]
     assert a == b and 0 < a["p_win"] < 1
+
+
+def test_a_play_session_takes_a_variant_and_refuses_a_bad_one_with_the_same_message() -> None:
+    """The page's sessions read rules through the same registry call as the CLI and arena."""
+    from stratagem.core.session import Seat, Session
+
+    session = Session(PIG, "pig:goal=20,faces=4", (Seat(), Seat("hold:5")), seed=1)
+    assert session.rules == "pig:goal=20,faces=4"
+    with pytest.raises(InvalidRulesError) as expected:
+        PIG.check_rules("pig:goal=500")
+    with pytest.raises(InvalidRulesError) as got:
+        Session(PIG, "pig:goal=500", (Seat(), Seat("hold:5")), seed=1)
+    assert str(got.value) == str(expected.value)
