@@ -86,7 +86,7 @@ def distribution_rows(
         again = sorted(cli(*dist, env=env)[1] for _ in range(5))
         result["p_expected_score"] = json.loads(child(code, env=env)[0])
     wall2 = again[0]
-    first = json.loads(out)
+    first = json.loads(out)["result"]  # the --json envelope's result
     result.update(distribution_first_seconds=wall1, distribution_first_cpu_seconds=cpu1,
                   distribution_first_rss_mib=rss1, distribution_second_seconds=wall2,
                   distribution_second_seconds_all=again,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,7 +10,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from stratagem.cli_types import GAMES_MAX, SEED_MAX
+from stratagem.cli_options import JsonOpt, OptionalRulesOpt, SeedOpt, emit_json
+from stratagem.cli_types import GAMES_MAX
 from stratagem.core.arena import (
     ArenaError,
     available_games,
@@ -35,17 +35,19 @@ err = Console(stderr=True, highlight=False, emoji=False)
 @app.command("agents")
 def agents_command(
     game: Annotated[str, typer.Option("--game", help="Game name.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """List a game's agents and their parameters (type, range, default, meaning)."""
     spec = load_game(game)
     if as_json:
-        typer.echo(json.dumps(spec.to_json()))
+        emit_json("arena agents", {"game": spec.name}, spec.to_json())
         return
     out.print(
-        f"[bold]{spec.name}[/] (rules: {', '.join(spec.presets)}; "
+        f"[bold]{spec.name}[/] (rules: {spec.rules_usage()}; "
         f"{spec.min_players}-{spec.max_players} players)"
     )
+    for p in spec.rule_params:
+        out.print(f"    rules {p.name}: {p.help}; {p.kind()} (default: the preset's)")
     for info in spec.agents.values():
         out.print(f"  {info.usage():<36} {info.summary}")
         for p in info.params:
@@ -60,14 +62,12 @@ def run_command(
     games: Annotated[
         int, typer.Option("--games", min=1, max=GAMES_MAX, help="Games to play in all.")
     ] = 100,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Experiment seed.")] = 0,
-    rules: Annotated[str | None, typer.Option("--rules", help="Rule preset.")] = None,
+    seed: SeedOpt = 0,
+    rules: OptionalRulesOpt = None,
     lexicon: Annotated[
         Path | None,
         typer.Option(
-            "--lexicon",
-            help="Scrabble: play on this word list (UTF-8, one word a line) with the "
-            "--rules tile set.",
+            "--lexicon", hidden=True, help="Deprecated: --rules english:lexicon=FILE says it."
         ),
     ] = None,
     mode: Annotated[
@@ -84,11 +84,11 @@ def run_command(
     """Play (or resume) an experiment, streaming one row per game to --out."""
     if mode is not None and mode not in ("solitaire", "match", "round-robin"):
         raise ArenaError(f"unknown mode {mode!r}; use solitaire, match or round-robin")
-    if lexicon is not None:
-        word_list = load_game(game).extra.get("lexicon_rules")
-        if word_list is None:
+    if lexicon is not None:  # the old spelling of a word list in the rules
+        spec = load_game(game)
+        if spec.rule_positional != "lexicon":
             raise ArenaError(f"{game} plays without a word list; --lexicon is for scrabble")
-        rules = word_list(lexicon, rules or load_game(game).default_rules)
+        rules = f"{rules or spec.default_rules}:{lexicon}"
     exp = make_experiment(game, rules, split_specs(agents), seed, mode)  # type: ignore[arg-type]
     executor = make_executor(backend, workers)
     with Progress(
@@ -136,12 +136,12 @@ def run_command(
 @app.command("report")
 def report_command(
     results: Annotated[Path, typer.Argument(help="A results file from arena run.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Win rates (Wilson 95%), mean scores with intervals, paired differences."""
     summary = report(read_results(results))
     if as_json:
-        typer.echo(json.dumps(summary))
+        emit_json("arena report", {"results": str(results)}, summary)
         return
     _print_report(summary)
 

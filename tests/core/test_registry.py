@@ -121,7 +121,9 @@ def test_agents_command_lists_parameters_with_type_range_and_default() -> None:
         result.output
     )
     assert "hold:n" in result.output
-    listing = json.loads(runner.invoke(app, ["arena", "agents", "--game", "pig", "--json"]).output)
+    listing = json.loads(runner.invoke(app, ["arena", "agents", "--game", "pig", "--json"]).output)[
+        "result"
+    ]
     mcts = next(a for a in listing["agents"] if a["name"] == "mcts")
     sims = next(p for p in mcts["params"] if p["name"] == "sims")
     assert (sims["type"], sims["default"], sims["low"], sims["high"]) == ("int", 2500, 1, 10**7)

@@ -12,9 +12,21 @@ agents here, from a spec string::
 
 Every value is read and range-checked before an agent is made; a bad one
 raises :class:`~stratagem.core.errors.InvalidAgentError` naming the parameter,
-its type and its range. Each call of :func:`make_agent` returns a fresh agent
-(agents may learn during a game); expensive tables are cached by the game's
-factories, not by sharing agents.
+its type and its range.
+
+A game's rules are read in the same grammar, a preset and the parameters the
+game declares (:attr:`GameSpec.rule_params`), checked here in one place for the
+command line, the arena and the web page alike::
+
+    preset                    pig
+    preset:value              english:/data/enable1.txt   (the positional parameter)
+    preset:key=value,...      pig:goal=50,faces=8,catch_up_turn=true
+
+A bad rules spec raises :class:`~stratagem.core.errors.InvalidRulesError` (an
+unknown preset :class:`~stratagem.core.errors.ArenaError`) naming the problem.
+
+Each call of :func:`make_agent` returns a fresh agent (agents may learn during a
+game); expensive tables are cached by the game's factories, not by sharing agents.
 
 >>> parse_spec("mcts:c=0.71,sims=2500").params
 (('c', '0.71'), ('sims', '2500'))
@@ -32,14 +44,18 @@ import math
 import pkgutil
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 from stratagem.core.agent import Agent
-from stratagem.core.errors import ArenaError, InvalidAgentError
+from stratagem.core.errors import ArenaError, InvalidAgentError, InvalidRulesError
 from stratagem.core.game import State
 
+if TYPE_CHECKING:
+    from stratagem.core.series import FastSeries
+
 __all__ = [
+    "MAX_SPEC_CHARS",
     "AgentInfo",
     "AgentSpec",
     "GameSpec",
@@ -53,7 +69,26 @@ __all__ = [
     "split_specs",
 ]
 
-ParamType = type[int] | type[float] | type[str]
+ParamType = type[int] | type[float] | type[str] | type[bool]
+
+MAX_SPEC_CHARS = 4096
+"""Longest agent or rules spec read (a path may be long; nothing sensible is longer)."""
+
+Owner = Literal["agent", "rules"]
+"""Whose spec is read: an agent's (errors are :class:`InvalidAgentError`) or a game's rules
+(:class:`InvalidRulesError`)."""
+
+
+def _error(of: Owner, message: str) -> InvalidAgentError | InvalidRulesError:
+    return InvalidAgentError(message) if of == "agent" else InvalidRulesError(message)
+
+
+def _shown(text: str) -> str:
+    """``text`` as quoted in a message, cut short if it is huge (a 5000-digit number)."""
+    if len(text) <= 60:
+        return text
+    quoted = text[0] == text[-1] and text[0] in "'\""
+    return text[:40] + f"...' ({len(text) - 2 * quoted} characters)"
 
 
 # --- spec strings -------------------------------------------------------------------------
@@ -83,30 +118,38 @@ class AgentSpec:
 _NAME = re.compile(r"[A-Za-z0-9_-]+")
 
 
-def parse_spec(text: str) -> AgentSpec:
-    """Read an agent spec string; a malformed one raises :class:`InvalidAgentError`."""
+def parse_spec(text: str, of: Owner = "agent") -> AgentSpec:
+    """Read an agent spec string (``of="rules"``: a rules spec, ``preset[:key=value,...]``);
+    a malformed one raises :class:`InvalidAgentError` (:class:`InvalidRulesError`)."""
+    what = "agent spec" if of == "agent" else "rules spec"
+    if len(text) > MAX_SPEC_CHARS:
+        raise _error(of, f"the {what} is {len(text)} characters long; at most {MAX_SPEC_CHARS}")
     text = text.strip()
     name, colon, rest = text.partition(":")
     if not _NAME.fullmatch(name):
-        raise InvalidAgentError(
-            f"cannot read agent spec {text!r}: write name, name:value or name:key=value,..."
+        form = "name" if of == "agent" else "preset"
+        raise _error(
+            of,
+            f"cannot read {what} {_shown(repr(text))}: write {form}, {form}:value or "
+            f"{form}:key=value,...",
         )
     if not colon:
         return AgentSpec(name)
     if not rest:
-        raise InvalidAgentError(f"agent spec {text!r} has nothing after ':'")
+        raise _error(of, f"{what} {text!r} has nothing after ':'")
     if "=" not in rest:
         return AgentSpec(name, positional=rest)
     params = []
     for part in rest.split(","):
         key, eq, value = part.partition("=")
         if not eq or not key.strip() or not value.strip():
-            raise InvalidAgentError(f"cannot read {part!r} in agent spec {text!r}: write key=value")
+            raise _error(of, f"cannot read {_shown(repr(part))} in {what} {_shown(repr(text))}: "
+                         "write key=value")  # fmt: skip
         params.append((key.strip(), value.strip()))
     keys = [k for k, _ in params]
     for k in keys:
         if keys.count(k) > 1:
-            raise InvalidAgentError(f"agent spec {text!r} sets the parameter {k!r} twice")
+            raise _error(of, f"{what} {_shown(repr(text))} sets the parameter {k!r} twice")
     return AgentSpec(name, params=tuple(params))
 
 
@@ -126,11 +169,51 @@ def split_specs(text: str) -> list[str]:
 # --- parameters ---------------------------------------------------------------------------
 
 
-_TYPE_WORDS = {int: "whole number", float: "number", str: "text"}
+_TYPE_WORDS = {int: "whole number", float: "number", str: "text", bool: "true or false"}
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
 
 
 def _article(kind: str) -> str:
     return f"a {kind}" if kind.startswith(("whole number", "number", "text", "file")) else kind
+
+
+def _values(
+    params: tuple[Param, ...], positional: str | None, spec: AgentSpec, of: Owner
+) -> dict[str, Any]:
+    """Every parameter's value for ``spec`` (defaults filled in), each checked: the one
+    reading of agent and rules specs."""
+    owner = f"{of} {spec.name}" if of == "agent" else f"rules {spec.name}"
+    given = dict(spec.params)
+    if spec.positional is not None:
+        if positional is None:
+            raise _error(
+                of,
+                f"{owner} takes no value after ':' (got {_shown(str(spec))}); "
+                + (
+                    "its parameters are written key=value: " + ", ".join(p.name for p in params)
+                    if params
+                    else "it has no parameters"
+                ),
+            )
+        given[positional] = spec.positional
+    known = {p.name for p in params}
+    for key in given:
+        if key not in known:
+            raise _error(
+                of,
+                f"{owner} has no parameter {_shown(repr(key))}; its parameters are: "
+                f"{', '.join(sorted(known)) or 'none'}",
+            )
+    out: dict[str, Any] = {}
+    for p in params:
+        if p.name in given:
+            out[p.name] = p.parse(given[p.name], spec.name, of=of)
+        elif p.required:
+            raise _error(of, f"{owner} needs {p.name}=... ({p.describe()}: {p.help})")
+        else:
+            out[p.name] = p.default
+    return out
 
 
 @dataclass(frozen=True)
@@ -155,6 +238,9 @@ class Param:
     pattern: str | None = None
     accepts: str | None = None
     required: bool = False
+    normalise: Callable[[str], str] | None = None
+    """Text in one canonical spelling after the checks (a path made absolute, so that a
+    results file names the same file from any folder)."""
 
     def __post_init__(self) -> None:
         if self.type in (int, float) and (self.low is None or self.high is None):
@@ -187,13 +273,18 @@ class Param:
                     kind += f"{' and' if lo is not None else ''} <= {hi}"
         return kind
 
-    def parse(self, text: str, agent: str) -> int | float | str | None:
-        """The value of ``text``, checked; else :class:`InvalidAgentError` naming the range."""
+    def parse(self, text: str, agent: str, *, of: Owner = "agent") -> int | float | str | None:
+        """The value of ``text``, checked; else :class:`InvalidAgentError` naming the range
+        (``of="rules"``: :class:`InvalidRulesError`, ``agent`` then names the preset)."""
         if self.default is None and not self.required and text.lower() == "none":
             return None
         try:
             value: int | float | str
-            if self.type is int:
+            if self.type is bool:
+                if text.lower() not in _TRUE + _FALSE:
+                    raise ValueError
+                value = text.lower() in _TRUE
+            elif self.type is int:
                 if not re.fullmatch(r"[+-]?\d+", text):
                     raise ValueError
                 value = int(text)
@@ -202,42 +293,50 @@ class Param:
             else:
                 value = text
         except ValueError:
-            raise self.error(repr(text), agent) from None
-        return self.check(value, agent, text)
+            raise self.error(_shown(repr(text)), agent, of=of) from None
+        return self.check(value, agent, text, of=of)
 
-    def check(self, value: Any, agent: str, shown: str | None = None) -> int | float | str | None:
+    def check(
+        self, value: Any, agent: str, shown: str | None = None, *, of: Owner = "agent"
+    ) -> int | float | str | None:
         """``value`` if it has this parameter's type and lies in its range."""
-        shown = repr(value) if shown is None else repr(shown)
+        shown = _shown(repr(value) if shown is None else repr(shown))
         if value is None and self.default is None and not self.required:
             return None
+        if self.type is bool:
+            if not isinstance(value, bool):
+                raise self.error(shown, agent, of=of)
+            return value
         if self.type is int:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise self.error(shown, agent)
+                raise self.error(shown, agent, of=of)
         elif self.type is float:
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise self.error(shown, agent)
+                raise self.error(shown, agent, of=of)
             value = float(value)
             if not math.isfinite(value):
-                raise self.error(shown, agent)
+                raise self.error(shown, agent, of=of)
         elif not isinstance(value, str) or not value:
-            raise self.error(shown, agent)
+            raise self.error(shown, agent, of=of)
         if isinstance(value, int | float):
             if self.low is not None and (value <= self.low if self.low_open else value < self.low):
-                raise self.error(shown, agent)
+                raise self.error(shown, agent, of=of)
             if self.high is not None and value > self.high:
-                raise self.error(shown, agent)
+                raise self.error(shown, agent, of=of)
         if isinstance(value, str):
             if self.choices and value not in self.choices:
-                raise self.error(shown, agent)
+                raise self.error(shown, agent, of=of)
             if self.pattern is not None and not re.fullmatch(self.pattern, value):
-                raise self.error(shown, agent)
+                raise self.error(shown, agent, of=of)
         checked: int | float | str = value
+        if isinstance(checked, str) and self.normalise is not None:
+            checked = self.normalise(checked)
         return checked
 
-    def error(self, shown: str, agent: str) -> InvalidAgentError:
-        return InvalidAgentError(
-            f"agent {agent}: {self.name} must be {_article(self.kind())}, got {shown}"
-        )
+    def error(
+        self, shown: str, agent: str, *, of: Owner = "agent"
+    ) -> InvalidAgentError | InvalidRulesError:
+        return _error(of, f"{of} {agent}: {self.name} must be {_article(self.kind())}, got {shown}")
 
     def to_json(self) -> dict[str, Any]:
         """Plain data for the web API and ``--json`` listings."""
@@ -307,37 +406,7 @@ class AgentInfo:
 
     def values(self, spec: AgentSpec) -> dict[str, Any]:
         """Every parameter's value for ``spec`` (defaults filled in), each checked."""
-        given = dict(spec.params)
-        if spec.positional is not None:
-            if self.positional is None:
-                raise InvalidAgentError(
-                    f"agent {self.name} takes no value after ':' (got {spec}); "
-                    + (
-                        "its parameters are written key=value: "
-                        + ", ".join(p.name for p in self.params)
-                        if self.params
-                        else "it has no parameters"
-                    )
-                )
-            given[self.positional] = spec.positional
-        known = {p.name for p in self.params}
-        for key in given:
-            if key not in known:
-                raise InvalidAgentError(
-                    f"agent {self.name} has no parameter {key!r}; its parameters are: "
-                    f"{', '.join(sorted(known)) or 'none'}"
-                )
-        out: dict[str, Any] = {}
-        for p in self.params:
-            if p.name in given:
-                out[p.name] = p.parse(given[p.name], self.name)
-            elif p.required:
-                raise InvalidAgentError(
-                    f"agent {self.name} needs {p.name}=... ({p.describe()}: {p.help})"
-                )
-            else:
-                out[p.name] = p.default
-        return out
+        return _values(self.params, self.positional, spec, "agent")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -379,31 +448,109 @@ class GameSpec:
     summary: str = ""
     rules_type: type | None = None
     """The type of a rules object (to tell one from a preset name)."""
-    extra: Mapping[str, Any] = field(default_factory=dict)
-    """Optional hooks, e.g. ``series`` (a compiled runner, see :mod:`stratagem.core.play`)."""
+    rule_params: tuple[Param, ...] = ()
+    """The rules' own parameters, ``preset:key=value,...`` (Pig's goal, Scrabble's word
+    list); a parameter left out keeps the preset's value, so each defaults to ``None``."""
+    rule_positional: str | None = None
+    """The rule parameter that ``preset:value`` sets (Scrabble's ``english:FILE``)."""
+    vary: Callable[[str, Mapping[str, Any]], Any] | None = None
+    """``vary(preset, values)``: the rules object of a preset with some parameters set
+    (only those given, checked against their ranges); raises
+    :class:`~stratagem.core.errors.InvalidRulesError` for what the ranges cannot say
+    (a bust face not on the die). Required when ``rule_params`` is not empty."""
+    series: FastSeries | None = None
+    """A compiled runner of whole series for some agents (see :mod:`stratagem.core.series`)."""
+    returns_range: Callable[[Any], tuple[float, float]] | None = None
+    """``returns_range(rules)``: the lowest and highest return of a seat (OpenSpiel's
+    ``min_utility`` / ``max_utility``, Yahtzee's 0 to its highest card), which bounds the
+    arena report's intervals; ``None``: 1/0 for ``win`` games, unbounded otherwise."""
+    wins: bool = True
+    """Whether a game has a winner (False for a cooperative game, where every seat gets the
+    same return): the report gives win rates only then."""
+    perfect_information: bool = True
+    """Whether every player sees the whole state (False for Kuhn poker or Scrabble)."""
+
+    def __post_init__(self) -> None:
+        names = [p.name for p in self.rule_params]
+        if len(set(names)) != len(names):
+            raise ValueError(f"game {self.name} declares a rule parameter twice")
+        if self.rule_params and self.vary is None:
+            raise ValueError(f"game {self.name} declares rule parameters but no vary hook")
+        if self.rule_positional is not None and self.rule_positional not in names:
+            raise ValueError(f"game {self.name}: positional {self.rule_positional} is not a rule")
+        for p in self.rule_params:
+            if p.required or p.default is not None:
+                raise ValueError(f"rule {p.name} of {self.name}: a rule defaults to the preset's")
+
+    def parse_rules(self, rules: str) -> tuple[str, dict[str, Any]]:
+        """The preset of a rules spec and the parameters it sets, each checked against its
+        type and range (not yet against each other: :meth:`check_rules` builds them).
+
+        >>> load_game("pig").parse_rules("pig:goal=50,faces=8")
+        ('pig', {'goal': 50, 'faces': 8})
+        """
+        if not isinstance(rules, str):
+            raise InvalidRulesError(f"rules must be text, got {type(rules).__name__}")
+        parsed = parse_spec(rules, of="rules")
+        if parsed.name not in self.presets:
+            raise ArenaError(
+                f"unknown rules {parsed.name!r} for {self.name}; "
+                f"the presets are: {', '.join(self.presets)}"
+                + (
+                    "; a preset takes " + ", ".join(f"{p.name}=..." for p in self.rule_params)
+                    if self.rule_params
+                    else ""
+                )
+            )
+        values = _values(self.rule_params, self.rule_positional, parsed, "rules")
+        return parsed.name, {k: v for k, v in values.items() if v is not None}
+
+    def rules_spec(self, preset: str, values: Mapping[str, Any]) -> str:
+        """The one canonical spelling of a preset with parameters (results files hold it):
+        declared order, ``true``/``false``, the positional one alone as ``preset:value``."""
+        if not values:
+            return preset
+        key = self.rule_positional
+        if key is not None and list(values) == [key]:
+            return f"{preset}:{values[key]}"
+        text = [
+            f"{p.name}={str(values[p.name]).lower() if p.type is bool else values[p.name]}"
+            for p in self.rule_params
+            if p.name in values
+        ]
+        return f"{preset}:" + ",".join(text)
 
     def check_rules(self, rules: str) -> str:
-        """``rules`` if it is a preset, else what the game's optional ``extra["check_rules"]``
-        hook makes of it (a game whose rules may name a file, e.g. a Scrabble word list,
-        checks and canonicalises the string there)."""
-        hook = self.extra.get("check_rules")
-        if rules not in self.presets and hook is not None and isinstance(rules, str):
-            checked: str = hook(rules)
-            return checked
-        if rules not in self.presets:
-            raise ArenaError(
-                f"unknown rules {rules!r} for {self.name}; "
-                f"the presets are: {', '.join(self.presets)}"
-            )
-        return rules
+        """``rules`` (a rules spec) checked, in its canonical spelling; the rules object is
+        built once here, so that a bad combination or an unreadable word list fails now, not
+        in a worker."""
+        preset, values = self.parse_rules(rules)
+        if values:
+            self._vary(preset, values)
+        return self.rules_spec(preset, values)
+
+    def _vary(self, preset: str, values: Mapping[str, Any]) -> Any:
+        if self.vary is None:  # no parameters are declared, so none was accepted
+            raise InvalidRulesError(f"{self.name} rules take no parameters")
+        return self.vary(preset, values)
 
     def rules_object(self, rules: Any) -> Any:
-        """The rules object of a preset name, or ``rules`` itself if it already is one."""
+        """The rules object of a rules spec, or ``rules`` itself if it already is one."""
         if rules is None:
             rules = self.default_rules
         if isinstance(rules, str):
-            return self.rules(self.check_rules(rules))
+            preset, values = self.parse_rules(rules)
+            return self._vary(preset, values) if values else self.rules(preset)
         return rules
+
+    def rules_usage(self) -> str:
+        """``pig[:goal=...,faces=...]`` for listings and help."""
+        if not self.rule_params:
+            return "|".join(self.presets)
+        return (
+            "|".join(self.presets) + "[:" + ",".join(f"{p.name}=..." for p in self.rule_params)
+            + "]"
+        )  # fmt: skip
 
     def new_state(self, rules: Any, players: int) -> State:
         """A fresh game for ``players`` players (``rules``: a preset name or rules object)."""
@@ -455,6 +602,8 @@ class GameSpec:
             "min_players": self.min_players,
             "max_players": self.max_players,
             "result": self.result,
+            "rule_params": [p.to_json() for p in self.rule_params],
+            "rule_positional": self.rule_positional,
             "agents": [a.to_json() for a in self.agents.values()],
         }
 

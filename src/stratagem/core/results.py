@@ -371,9 +371,9 @@ def returns_kind(game: str, rules: str) -> ReturnsKind:
     """The range of one game's returns under ``rules``, from its spec.
 
     A ``win`` game returns 1 or 0 (a draw 0.5); other games may declare the
-    range in ``extra["returns_range"]`` (a function of the rules object):
+    range as ``returns_range`` (a function of the rules object):
     OpenSpiel games give their ``min_utility`` / ``max_utility``, Yahtzee 0 to
-    its highest card. ``extra["wins"] = False`` says a game has no winner (a
+    its highest card. ``wins=False`` says a game has no winner (a
     cooperative game, where every seat gets the same return).
     """
     from stratagem.core.arena import load_game
@@ -382,8 +382,8 @@ def returns_kind(game: str, rules: str) -> ReturnsKind:
         spec = load_game(game)
     except StratagemError:  # a file of a game this installation does not have
         return ReturnsKind(None, True)
-    wins = bool(spec.extra.get("wins", True))
-    hook = spec.extra.get("returns_range")
+    wins = spec.wins
+    hook = spec.returns_range
     if hook is not None:
         try:
             low, high = hook(spec.rules_object(rules))

@@ -4,7 +4,7 @@
 the seats from game to game, and plays every game through
 :func:`stratagem.core.play.play` with fresh agents and the arena's common
 random numbers (the games of one rotation share a deal). A game may offer a
-compiled runner for some agents (``GameSpec.extra["series"]``: Yahtzee's
+compiled runner for some agents (``GameSpec.series``: Yahtzee's
 optimal player alone or against itself, Pig between fixed-policy agents); the
 runner uses it whenever it
 accepts the agents, so a new agent works everywhere and a known one runs fast.
@@ -97,7 +97,7 @@ def run_series(
         )
     rules_obj = g.rules_object(rules)
     specs = tuple(str(g.check_agent(a, rules_obj)) for a in agents)
-    fast: FastSeries | None = g.extra.get("series")
+    fast: FastSeries | None = g.series
     if compiled and fast is not None:
         result = fast(rules_obj, [g.make_agent(rules_obj, a) for a in specs], games, seed)
         if result is not None:

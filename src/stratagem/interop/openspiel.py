@@ -720,11 +720,9 @@ def arena_game(name: str) -> GameSpec:
         # to +-2): the report bounds its intervals by the game's own utility range, and
         # gives win rates unless every player always gets the same return.
         result="score",
-        extra={
-            "returns_range": lambda rules: (low, high),
-            "wins": players >= 2 and game_type.utility != _T.Utility.IDENTICAL,
-            "perfect_information": perfect,
-        },
+        returns_range=lambda rules: (low, high),
+        wins=players >= 2 and game_type.utility != _T.Utility.IDENTICAL,
+        perfect_information=perfect,
     )  # fmt: skip
 
 

@@ -59,7 +59,7 @@ from stratagem.web.common import (
 )
 from stratagem.web.sessions import ID_PATTERN, SessionStore
 
-router = APIRouter(prefix="/api/yahtzee", tags=["yahtzee"], responses=ERROR_RESPONSES)
+router: APIRouter = APIRouter(prefix="/api/yahtzee", tags=["yahtzee"], responses=ERROR_RESPONSES)
 
 RulesName = Literal["yahtzee", "yahtzee-free-joker", "yahtzee-no-bonus", "yatzy"]
 BoxName = Literal[

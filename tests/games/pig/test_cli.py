@@ -25,7 +25,7 @@ def _cache(pig_solved: Callable[[PigRules], PigSolution]) -> None:
 def run_json(*args: str) -> dict[str, object]:
     result = runner.invoke(app, ["pig", *args, "--json"])
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)  # type: ignore[no-any-return]
+    return json.loads(result.output)["result"]  # type: ignore[no-any-return]
 
 
 def test_solve_prints_p_start_states_sweeps_and_seconds() -> None:
@@ -106,7 +106,7 @@ def test_a_rule_table_file_is_a_strategy(tmp_path: Path) -> None:
         (["solve", "--bust", "9"], "bust face 9 is not on a 6-faced die"),
         (["solve", "--bust", "1,2,3,4,5,6"], "every face busts"),
         (["solve", "--bust", "one"], "--bust takes faces"),
-        (["solve", "--rules", "hog"], "unknown Pig rules 'hog'"),
+        (["solve", "--rules", "hog"], "unknown rules 'hog' for pig"),
         (["solve", "--faces", "2", "--rules", "pig-raab"], "say which face busts with --bust"),
         (["evaluate", "--b", "greedy"], "unknown agent 'greedy' for pig"),
         (["evaluate", "--b", "mcts"], "mcts has no fixed policy to evaluate"),

@@ -55,7 +55,7 @@ def test_value_answers_or_refuses_any_numbers(me: int, opp: int, turn: int) -> N
          "--turn", str(turn), "--json"]
     )  # fmt: skip
     if code == 0:
-        assert 0 <= json.loads(output)["p_win"] <= 1
+        assert 0 <= json.loads(output)["result"]["p_win"] <= 1
 
 
 @settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -72,7 +72,7 @@ def test_simulate_answers_or_refuses(games: int, seed: int, a: str) -> None:
          "--games", str(games), "--seed", str(seed), "--json"]
     )  # fmt: skip
     if code == 0:
-        data = json.loads(output)
+        data = json.loads(output)["result"]
         assert data["p_a"] is None or 0 <= data["p_a"] <= 1
 
 
@@ -81,7 +81,7 @@ def test_one_game_has_no_rate_for_the_role_not_played_and_no_z() -> None:
         ["pig", "simulate", "--rules", "piglet", "--a", "hold:1", "--b", "hold:2",
          "--games", "1", "--json"]
     )  # fmt: skip
-    data = json.loads(output)
+    data = json.loads(output)["result"]
     assert code == 0 and data["p_a_second"] is None and data["z"] is None and data["se"] is None
     code, output = outcome(
         ["pig", "simulate", "--rules", "piglet", "--a", "hold:1", "--b", "hold:2", "--games", "1"]
@@ -91,7 +91,7 @@ def test_one_game_has_no_rate_for_the_role_not_played_and_no_z() -> None:
 
 def test_rules_stops_when_no_row_can_be_added() -> None:
     code, output = outcome(["pig", "rules", "--rules", "coin-3", "--max-rows", "16", "--json"])
-    assert code == 0 and json.loads(output)["cost"] >= 0
+    assert code == 0 and json.loads(output)["result"]["cost"] >= 0
 
 
 ODD = ["--goal", "30", "--faces", "9", "--bust", "4,5,6,7,8", "--bust-scores-one",
@@ -109,8 +109,8 @@ def test_a_variant_whose_optimum_is_no_threshold_is_handled(command: str) -> Non
     code, output = outcome(["pig", command, *ODD, *args, "--json"])
     assert code == 0, output
     if command == "evaluate":  # the optimum against itself: the solved P(0, 0, 0)
-        solved = json.loads(outcome(["pig", "solve", *ODD, "--json"])[1])["p_start"]
-        assert json.loads(output)["a_first"] == pytest.approx(solved, abs=1e-12)
+        solved = json.loads(outcome(["pig", "solve", *ODD, "--json"])[1])["result"]["p_start"]
+        assert json.loads(output)["result"]["a_first"] == pytest.approx(solved, abs=1e-12)
 
 
 def test_the_optimum_past_the_goal_lists_where_its_choice_changes() -> None:

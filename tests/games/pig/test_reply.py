@@ -269,7 +269,7 @@ def test_solve_against_reports_the_reply_and_the_optimum_as_evaluate_does(
     args = ["pig", "solve", "--goal", "50", "--faces", "8", "--against", "hold:25", "--json"]
     got = invoke(args)
     assert got.exit_code == 0, got.output
-    data = json.loads(got.stdout)["against"]
+    data = json.loads(got.stdout)["result"]["against"]
     opponent = HoldAt(D8_50, 25)
     pair = evaluate(D8_50, best_reply(D8_50, opponent).policies(), opponent.policy())
     assert data["spec"] == "hold:25"
@@ -277,7 +277,7 @@ def test_solve_against_reports_the_reply_and_the_optimum_as_evaluate_does(
     assert abs(data["reply"]["second"] - pair.b_first) < AGREEMENT
     optimum = invoke(["pig", "evaluate", "--goal", "50", "--faces", "8", "--a", "optimal",
                       "--b", "hold:25", "--json"])  # fmt: skip
-    by_evaluate = json.loads(optimum.stdout)
+    by_evaluate = json.loads(optimum.stdout)["result"]
     assert data["optimal"]["first"] == by_evaluate["a_first"]
     assert data["optimal"]["second"] == by_evaluate["b_first"]
     assert data["margin"]["first"] == data["reply"]["first"] - data["optimal"]["first"] > 0

@@ -17,7 +17,7 @@ def run(args: list[str], input: str | None = None) -> Invoked:
 def run_json(*args: str) -> dict[str, object]:
     result = run([*args, "--json"])
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)  # type: ignore[no-any-return]
+    return json.loads(result.output)["result"]  # type: ignore[no-any-return]
 
 
 def test_count_prints_depth_and_leaves() -> None:

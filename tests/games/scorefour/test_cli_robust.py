@@ -58,7 +58,7 @@ def test_count_names_the_number_of_sequences_it_refuses(depth: str, bound: str) 
 
 def test_a_depth_only_search_is_bounded_in_depth() -> None:
     code, output = outcome(["scorefour", "best", "--depth", "2", "--json"])
-    assert code == 0 and json.loads(output)["depth"] == 2
+    assert code == 0 and json.loads(output)["result"]["depth"] == 2
 
 
 CELLS = st.text(alphabet="xo.", min_size=0, max_size=64)
@@ -72,7 +72,7 @@ CELLS = st.text(alphabet="xo.", min_size=0, max_size=64)
 def test_any_board_text_gives_a_move_or_a_named_error(board: str) -> None:
     code, output = allowed(["scorefour", "best", "--board", board, "--seconds", "0.01", "--json"])
     if code == 0:
-        assert json.loads(output)["move"]
+        assert json.loads(output)["result"]["move"]
 
 
 @settings(max_examples=30)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from stratagem.core.arena import load_game, make_experiment, read_results
-from stratagem.core.errors import InvalidRulesError
+from stratagem.core.errors import ArenaError, InvalidRulesError
 from stratagem.games.scrabble import arena as scrabble_arena
 from stratagem.games.scrabble import lexicon as lexicon_module
 from tests.cli_outcome import outcome
@@ -92,14 +92,20 @@ def test_a_folder_is_refused(tmp_path: Path) -> None:
 
 def test_unknown_tile_set_or_bare_path_names_what_is_allowed(tmp_path: Path) -> None:
     words = word_list(tmp_path)
-    with pytest.raises(InvalidRulesError, match="the tile sets are: english, czech"):
+    with pytest.raises(ArenaError, match="the presets are: english, czech; a preset takes lexicon"):
         make_experiment("scrabble", f"klingon:{words}", ["greedy", "greedy"], 0)
-    with pytest.raises(InvalidRulesError, match="TILES:PATH"):
+    with pytest.raises(InvalidRulesError, match="write preset, preset:value or preset:key=value"):
         make_experiment("scrabble", str(words), ["greedy", "greedy"], 0)
     code, output = outcome(
         [*RUN, "--rules", "klingon", "--lexicon", str(words), "--out", str(tmp_path / "r.csv")]
     )
-    assert code == 2 and "unknown tile set 'klingon'" in output
+    assert code == 2 and "unknown rules 'klingon' for scrabble" in output
+
+
+def test_the_word_list_is_a_rule_parameter(tmp_path: Path) -> None:
+    words = word_list(tmp_path)
+    exp = make_experiment("scrabble", f"english:lexicon={words}", ["greedy", "greedy"], 0)
+    assert exp.rules == f"english:{words}"
 
 
 def test_lexicon_is_a_scrabble_option(tmp_path: Path) -> None:

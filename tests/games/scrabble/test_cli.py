@@ -32,7 +32,7 @@ def test_moves_json(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
         ["moves", "--lexicon", str(words), "--position", str(pos), "--top", "500", "--json"]
     )
     assert result.exit_code == 0, result.output
-    moves = json.loads(result.stdout)["moves"]
+    moves = json.loads(result.stdout)["result"]["moves"]
     assert len(moves) > 3
     assert set(moves[0]) == {"row", "col", "direction", "word", "score"}
     assert moves[0]["score"] >= moves[1]["score"] >= moves[2]["score"]
@@ -52,8 +52,8 @@ def test_moves_text_with_rack_option(words) -> None:  # type: ignore[no-untyped-
         (["--rack", "ABCDEFGH"], "8 tiles"),
         (["--rack", "AB1"], "'1'"),
         (["--rack", "AB", "--top", "0"], "--top"),
-        (["--rack", "AB", "--rules", "elvish"], "unknown tile set"),
-        (["--rack", "AB", "--tiles", "elvish"], "unknown tile set"),
+        (["--rack", "AB", "--rules", "elvish"], "unknown rules 'elvish' for scrabble"),
+        (["--rack", "AB", "--tiles", "elvish"], "unknown rules 'elvish' for scrabble"),
         (["--rack", "AB", "--position", "/nonexistent/pos.txt"], "cannot read position"),
     ],
 )
@@ -76,8 +76,8 @@ def test_skipped_words_are_reported(words) -> None:  # type: ignore[no-untyped-d
 
 def test_selfplay_json_is_reproducible(words) -> None:  # type: ignore[no-untyped-def]
     args = ["selfplay", "--lexicon", str(words), "--games", "2", "--seed", "7", "--json"]
-    first = json.loads(run(args).stdout)
-    second = json.loads(run(args).stdout)
+    first = json.loads(run(args).stdout)["result"]
+    second = json.loads(run(args).stdout)["result"]
     assert first["mean_score"] == second["mean_score"]
     assert first["players"] == ["greedy", "greedy"]
     assert {"bingos_per_game", "turns_per_game", "games_per_second"} <= set(first)
@@ -98,12 +98,12 @@ def test_endgame_json_names_the_move_and_the_final_spread(words, tmp_path) -> No
     pos.write_text("racks: S AT\nscores: 10 20\nbag:\nboard:\n" + "\n".join(rows) + "\n")
     result = run(["endgame", "--lexicon", str(words), "--position", str(pos), "--json"])
     assert result.exit_code == 0, result.output
-    answer = json.loads(result.stdout)
+    answer = json.loads(result.stdout)["result"]
     assert answer["best_move"] == "8H CATS 6"
     assert answer["value"] == 0 and answer["gain"] == 10 and answer["exact"] is True
     capped = run(["endgame", "--lexicon", str(words), "--position", str(pos), "--json",
                   "--nodes", "1024"])  # fmt: skip
-    assert capped.exit_code == 0 and json.loads(capped.stdout)["best_move"] == "8H CATS 6"
+    assert capped.exit_code == 0 and json.loads(capped.stdout)["result"]["best_move"] == "8H CATS 6"
 
 
 def test_endgame_refuses_a_bag_with_tiles_and_bad_limits(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -112,9 +112,10 @@ def test_endgame_refuses_a_bag_with_tiles_and_bad_limits(words, tmp_path) -> Non
     result = run(["endgame", "--lexicon", str(words), "--position", str(pos)])
     assert result.exit_code == 2
     assert "empty bag" in " ".join(result.output.split())
-    result = run(["endgame", "--lexicon", str(words), "--position", str(pos), "--time-limit", "0"])
-    assert result.exit_code == 2
-    assert "--time-limit must be more than 0 and at most 3600" in " ".join(result.output.split())
+    for name in ("--seconds", "--time-limit"):  # the shared option, and its old name
+        result = run(["endgame", "--lexicon", str(words), "--position", str(pos), name, "0"])
+        assert result.exit_code == 2
+        assert "out of range" in result.output and "at most 3600" in result.output
     for nodes in ("5", "1000000000000000"):
         result = run(["endgame", "--lexicon", str(words), "--position", str(pos), "--nodes", nodes])
         assert result.exit_code == 2

@@ -36,8 +36,8 @@ def test_top_all_lists_every_placement_best_first(words) -> None:  # type: ignor
     every = run(["moves", "--lexicon", str(words), "--rack", "AEST?", "--top", "all", "--json"])
     ten = run(["moves", "--lexicon", str(words), "--rack", "AEST?", "--top", "10", "--json"])
     assert every.exit_code == 0 == ten.exit_code, every.output
-    listed = json.loads(every.stdout)["moves"]
-    assert listed[:10] == json.loads(ten.stdout)["moves"]
+    listed = json.loads(every.stdout)["result"]["moves"]
+    assert listed[:10] == json.loads(ten.stdout)["result"]["moves"]
     assert len(listed) > 500 and len({json.dumps(m) for m in listed}) == len(listed)
     scores = [m["score"] for m in listed]
     assert scores == sorted(scores, reverse=True)
@@ -64,11 +64,11 @@ def test_gcg_replays_a_record_and_exports_it_again(words, tmp_path) -> None:  # 
     out = tmp_path / "again.gcg"
     result = run(["gcg", str(src), "--lexicon", str(words), "--export", str(out), "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
+    data = json.loads(result.stdout)["result"]
     last = {t["player"]: t["total"] for t in data["turns"]}
     assert [last[p] for p in data["players"]] == data["totals"]
     again = run(["gcg", str(out), "--lexicon", str(words), "--json"])
-    assert json.loads(again.stdout)["turns"] == data["turns"]
+    assert json.loads(again.stdout)["result"]["turns"] == data["turns"]
 
 
 def test_gcg_at_a_turn_shows_the_recorded_move_beside_the_coach(words) -> None:  # type: ignore[no-untyped-def]
@@ -123,4 +123,4 @@ def test_play_writes_the_games_record(words, tmp_path) -> None:  # type: ignore[
     finals = np.array([int(x) for x in result.stdout.split("final score: you ")[1].split(
         "\n")[0].replace("AI ", "").split(", ")])  # fmt: skip
     replay = run(["gcg", str(record), "--lexicon", str(words), "--json"])
-    assert json.loads(replay.stdout)["totals"] == finals.tolist()
+    assert json.loads(replay.stdout)["result"]["totals"] == finals.tolist()

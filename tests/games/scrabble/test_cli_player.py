@@ -30,7 +30,7 @@ def test_explain_shows_every_term(words) -> None:  # type: ignore[no-untyped-def
               "--player", "heuristic:weights=source"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
+    data = json.loads(result.stdout)["result"]
     assert data["phase"] == "opening"
     top = data["moves"][0]
     names = [t["term"] for t in top["terms"]]

@@ -56,4 +56,4 @@ def test_moves_answer_any_rack_and_top(words: Path, rack: str, top: int) -> None
          "--json"]
     )  # fmt: skip
     if code == 0:
-        assert len(json.loads(output)["moves"]) <= top
+        assert len(json.loads(output)["result"]["moves"]) <= top

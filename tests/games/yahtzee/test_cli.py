@@ -40,7 +40,7 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
 def test_solve_json_reports_the_expected_score_from_the_cache() -> None:
     result = runner.invoke(app, ["yahtzee", "solve", "--rules", "yatzy", "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.output)["result"]
     assert set(data) >= {"rules", "expected_score", "seconds", "cached"}
     assert data["rules"] == "yatzy" and data["cached"] is True
     assert data["expected_score"] == pytest.approx(248.4399893779, abs=1e-9)
@@ -51,7 +51,7 @@ def test_advise_json_lists_every_option_with_value_and_regret() -> None:
         app, ["yahtzee", "advise", "--dice", "11114", "--rolls-left", "2", "--json"]
     )
     assert result.exit_code == 0, result.output
-    options = json.loads(result.output)["options"]
+    options = json.loads(result.output)["result"]["options"]
     assert options[0] == {
         "action": "keep 1 1 1 1",
         "value": pytest.approx(270.2986142438951),
@@ -77,7 +77,7 @@ def test_advise_with_a_partly_filled_card_adds_the_points_so_far() -> None:
         "50",
         "--json",
     ]
-    options = json.loads(runner.invoke(app, args).output)["options"]
+    options = json.loads(runner.invoke(app, args).output)["result"]["options"]
     # Forced joker: sixes is filled, so a lower box at joker value; +100 bonus.
     assert all(o["action"].split()[1] not in ("twos", "threes") for o in options)
     assert options[0]["value"] > 27 + 50 + 100
@@ -123,8 +123,8 @@ def test_batch_answers_every_line_in_order_and_survives_bad_lines() -> None:
 
 def test_simulate_json_is_reproducible_and_close_to_the_exact_mean() -> None:
     args = ["yahtzee", "simulate", "--games", "20000", "--seed", "4", "--json"]
-    first = json.loads(runner.invoke(app, args).output)
-    second = json.loads(runner.invoke(app, args).output)
+    first = json.loads(runner.invoke(app, args).output)["result"]
+    second = json.loads(runner.invoke(app, args).output)["result"]
     assert first["mean"] == second["mean"] and first["histogram"] == second["histogram"]
     assert abs(first["mean"] - first["exact_mean"]) < 3 * first["se"]
     for key in (
@@ -210,10 +210,12 @@ def test_a_corrupt_cache_file_is_rebuilt_by_the_command(
     table.write_bytes(cached.read_bytes()[:-10])
     second = subprocess.run(args, capture_output=True, text=True, env=env)
     assert "corrupt" in second.stderr
-    data = json.loads(second.stdout)
+    data = json.loads(second.stdout)["result"]
     assert data["cached"] is False
     assert data["expected_score"] == float(solution.expected_score)
-    third = json.loads(subprocess.run(args, capture_output=True, text=True, env=env).stdout)
+    third = json.loads(subprocess.run(args, capture_output=True, text=True, env=env).stdout)[
+        "result"
+    ]
     assert third["cached"] is True
 
 

@@ -114,7 +114,7 @@ def test_a_plot_into_a_folder_or_a_missing_folder_is_refused_before_work(tmp_pat
 
 def test_one_simulated_game_has_no_spread() -> None:
     code, output = outcome(["yahtzee", "simulate", "--games", "1", "--json"])
-    data = json.loads(output)
+    data = json.loads(output)["result"]
     assert code == 0 and data["sd"] is None and data["se"] is None
     code, output = outcome(["yahtzee", "simulate", "--games", "1"])
     assert code == 0 and "SD n too small" in output and "z = n too small" in output

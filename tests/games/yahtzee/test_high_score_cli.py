@@ -60,7 +60,7 @@ def test_distribution_of_the_high_score_strategy_from_a_late_card() -> None:
     hs = runner.invoke(app, [*args, "--policy", "high-score:target=250"])
     assert hs.exit_code == 0, hs.output
     ev = runner.invoke(app, args)
-    a, b = json.loads(hs.output), json.loads(ev.output)
+    a, b = json.loads(hs.output)["result"], json.loads(ev.output)["result"]
     assert a["total_probability"] == pytest.approx(1.0, abs=1e-9)
     # At its own target it does at least as well as the expected-score optimum, which
     # in turn has the higher mean.

@@ -375,7 +375,7 @@ def run_advise(cache: Path, args: list[str]) -> tuple[dict[str, object], bool]:
                           capture_output=True, text=True, env=env, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     flag = [line for line in done.stderr.splitlines() if line.startswith("NUMBA ")]
-    return json.loads(done.stdout), flag == ["NUMBA True"]
+    return json.loads(done.stdout)["result"], flag == ["NUMBA True"]
 
 
 @pytest.mark.parametrize("play", ["high-score", "expected"])

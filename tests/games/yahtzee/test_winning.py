@@ -90,7 +90,7 @@ def test_distribution_cli_json_and_plot(tmp_path: Path) -> None:
         app, ["yahtzee", "distribution", "--rules", "yatzy", "--json", "--plot", str(png)]
     )
     assert result.exit_code == 0, result.output
-    summary = json.loads(result.output)
+    summary = json.loads(result.output)["result"]
     assert summary["median"] == 249
     assert summary["sd"] == pytest.approx(38.4846, abs=0.05)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -104,7 +104,7 @@ def test_advise_target_cli_prices_probabilities() -> None:
          "--target", "300", "--json"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    options = json.loads(result.output)["options"]
+    options = json.loads(result.output)["result"]["options"]
     assert all(0.0 <= o["value"] <= 1.0 for o in options)
     assert options[0]["value"] >= options[-1]["value"]
 
@@ -118,7 +118,7 @@ def test_distribution_cli_from_a_late_card(solved: Callable[[str], Solution]) ->
          "--yahtzee-box", "50", "--json"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    summary = json.loads(result.output)
+    summary = json.loads(result.output)["result"]
     # A given Yahtzee box value means the Yahtzee box is filled too.
     mask = sum(1 << sol.rules.category_index(b) for b in [*filled, "yahtzee"])
     points = summary["points_so_far"]
@@ -133,6 +133,6 @@ def test_distribution_cli_from_a_late_card(solved: Callable[[str], Solution]) ->
 def test_zoo_cli_prints_glenns_column() -> None:
     result = runner.invoke(app, ["yahtzee", "zoo", "--json"])
     assert result.exit_code == 0, result.output
-    rows = {r["policy"]: r for r in json.loads(result.output)["strategies"]}
+    rows = {r["policy"]: r for r in json.loads(result.output)["result"]["strategies"]}
     assert rows["optimal"]["sd"] == pytest.approx(59.6117, abs=5e-5)  # Glenn (2006)
     assert rows["greedy"]["glenn"] == [218.05, 46.87]

@@ -6,9 +6,10 @@ and the web page all build Pig agents from here (see :mod:`stratagem.core.regist
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from stratagem.core.files import FileInputError, read_user_text
 from stratagem.core.game import State
 from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
 from stratagem.core.series import SeriesResult
-from stratagem.games.pig.rules import PRESETS, PigRules, preset
+from stratagem.games.pig.rules import MAX_FACES, MAX_GOAL, PRESETS, PigRules, preset
 from stratagem.games.pig.solver import PigSolution, solve
 from stratagem.games.pig.state import PigState
 from stratagem.games.pig.strategies import (
@@ -122,6 +123,44 @@ AGENTS = (
     ),
 )  # fmt: skip
 
+RULE_PARAMS = (
+    Param("goal", int, None, "points needed to win", low=1, high=MAX_GOAL),
+    Param("faces", int, None, "faces of the die (2 = a coin)", low=2, high=MAX_FACES),
+    Param("bust_faces", str, None, "the face(s) that bust, joined by / (1 or 1/2)",
+          pattern=r"[0-9]{1,3}(/[0-9]{1,3}){0,99}", accepts="faces joined by /, e.g. 1 or 1/2"),
+    Param("bust_scores_one", bool, None, "a bust still banks one point"),
+    Param("catch_up_turn", bool, None, "the second player gets a last turn to beat the "
+          "starter's total"),
+)  # fmt: skip
+"""Pig's rules as parameters of a preset: ``pig:goal=50,faces=8,catch_up_turn=true``."""
+
+
+def variant(name: str, values: Mapping[str, Any]) -> PigRules:
+    """The preset ``name`` with the rule parameters ``values`` set (each already in range).
+
+    A die with fewer faces keeps the preset's bust faces that are still on it; if none is,
+    the rules must say which face busts.
+
+    >>> variant("pig", {"goal": 50, "faces": 8}).describe()
+    'pig: d8, 1 busts, goal 50'
+    """
+    base = preset(name)
+    bust_text = values.get("bust_faces")
+    bust_faces = None if bust_text is None else [int(f) for f in str(bust_text).split("/")]
+    faces = values.get("faces")
+    if faces is not None and bust_faces is None:
+        bust_faces = [f for f in base.bust_faces if f <= faces] or None
+        if bust_faces is None:
+            raise InvalidRulesError(
+                f"the preset's bust face(s) {list(base.bust_faces)} are not on a "
+                f"{faces}-faced die; say which face busts (bust_faces=...)"
+            )
+    return base.with_options(
+        values.get("goal"), faces, bust_faces, values.get("bust_scores_one"),
+        values.get("catch_up_turn"),
+    )  # fmt: skip
+
+
 GAME = GameSpec(
     name="pig",
     summary="the dice game of Pig and its variants: roll to build a turn total, 1 busts",
@@ -133,6 +172,8 @@ GAME = GameSpec(
     new=PigState.new,
     result="win",
     agents=agent_table(*AGENTS),
-    extra={"series": _series},
+    series=_series,
     rules_type=PigRules,
+    rule_params=RULE_PARAMS,
+    vary=variant,
 )

@@ -1,15 +1,15 @@
 """``stratagem pig ...``: solve, value, evaluate, simulate, rules of thumb, play.
 
-Every command takes the same rule options: ``--rules`` picks a preset and
-``--goal``, ``--faces``, ``--bust``, ``--bust-scores-one`` and
-``--catch-up-turn`` change it.
+Every command takes the same rule options: ``--rules`` picks a preset and its rule
+parameters (``pig:goal=50,faces=8,catch_up_turn=true``, read by the registry as the
+arena reads them); the older flags ``--goal``, ``--faces``, ``--bust``,
+``--bust-scores-one`` and ``--catch-up-turn`` (hidden) still change it.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-import json
 import time
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -18,14 +18,15 @@ import numpy as np
 import typer
 from rich.console import Console
 
+from stratagem.cli_options import JsonOpt, OptionalSeedOpt, RulesOpt, SeedOpt, emit_json
 from stratagem.cli_progress import progress_reporter
-from stratagem.cli_types import GAMES_MAX, SEED_MAX
+from stratagem.cli_types import GAMES_MAX
 from stratagem.core.errors import InvalidAgentError, InvalidRulesError
 from stratagem.core.registry import make_agent
 from stratagem.core.series import run_series
 from stratagem.core.stats import finite_or_none
 from stratagem.games.pig.arena import GAME
-from stratagem.games.pig.rules import DEFAULT_PRESET, MAX_FACES, MAX_GOAL, PRESETS, PigRules, preset
+from stratagem.games.pig.rules import DEFAULT_PRESET, MAX_FACES, MAX_GOAL, PigRules
 from stratagem.games.pig.solver import PigSolution, evaluate, solve
 from stratagem.games.pig.strategies import MatchResult, OptimalAgent, RuleAgent, agent_policies
 from stratagem.games.pig.thumb import MAX_ROWS
@@ -33,29 +34,28 @@ from stratagem.games.pig.thumb import MAX_ROWS
 app = typer.Typer(help="Pig and its variants.", no_args_is_help=True)
 out = Console(highlight=False, emoji=False)
 
-RulesOpt = Annotated[str, typer.Option("--rules", help=f"Preset: {', '.join(PRESETS)}.")]
 GoalOpt = Annotated[
-    int | None, typer.Option("--goal", min=1, max=MAX_GOAL, help="Points needed to win.")
+    int | None, typer.Option("--goal", min=1, max=MAX_GOAL, hidden=True, help="Old form of goal=.")
 ]
 FacesOpt = Annotated[
     int | None,
-    typer.Option("--faces", min=2, max=MAX_FACES, help="Faces of the die (2 = coin)."),
+    typer.Option("--faces", min=2, max=MAX_FACES, hidden=True, help="Old form of faces=."),
 ]
 BustOpt = Annotated[
-    str | None, typer.Option("--bust", help="Face(s) that bust, comma separated, e.g. 1 or 1,2.")
+    str | None, typer.Option("--bust", hidden=True, help="Old form of bust_faces= (1,2 here).")
 ]
 BsoOpt = Annotated[
     bool | None,
-    typer.Option("--bust-scores-one/--no-bust-scores-one", help="A bust still banks one point."),
+    typer.Option(
+        "--bust-scores-one/--no-bust-scores-one", hidden=True, help="Old form of bust_scores_one="
+    ),
 ]
 CatchOpt = Annotated[
     bool | None,
     typer.Option(
-        "--catch-up-turn/--no-catch-up-turn",
-        help="When the starter holds at the goal, the other player gets one last turn.",
+        "--catch-up-turn/--no-catch-up-turn", hidden=True, help="Old form of catch_up_turn=."
     ),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 STRATEGIES = ", ".join(a.usage() for a in GAME.agents.values() if a.name not in ("random", "mcts"))
 
 AgentAOpt = Annotated[str, typer.Option("--a", help=f"Strategy A: {STRATEGIES}.")]
@@ -86,14 +86,15 @@ def make_rules(
     bust_scores_one: bool | None,
     catch_up_turn: bool | None,
 ) -> PigRules:
-    """The preset with the command-line options applied (validated)."""
+    """The rules spec (a preset or ``preset:key=value,...``, read by the registry) with the
+    command-line options applied (validated)."""
     bust_faces = None
     if bust is not None:
         parts = [p.strip() for p in bust.split(",") if p.strip()]
         if not parts or not all(p.isdigit() for p in parts):
             raise InvalidRulesError(f"--bust takes faces like 1 or 1,2, got {bust!r}")
         bust_faces = [int(p) for p in parts]
-    base = preset(rules)
+    base: PigRules = GAME.rules_object(rules)
     if faces is not None and bust_faces is None:
         # Keep the preset's bust faces only if they are still on the die.
         bust_faces = [f for f in base.bust_faces if f <= faces] or None
@@ -214,7 +215,8 @@ def solve_command(
     if against is not None:
         result["against"] = _reply_json(sol, opponent, show_progress=not as_json)
     if as_json:
-        typer.echo(json.dumps(result))
+        inputs = {"rules": _rules_json(rules), "no_cache": no_cache, "against": against}
+        emit_json("pig solve", inputs, result)
         return
     how = "loaded from cache" if sol.cached else "solved"
     out.print(rules.describe())
@@ -287,7 +289,8 @@ def value_command(
     p_win = p_roll if p_hold is None else max(p_roll, p_hold)
     result = {"p_win": p_win, "p_roll": p_roll, "p_hold": p_hold, "best": best}
     if as_json:
-        typer.echo(json.dumps(result))
+        inputs = {"rules": _rules_json(rules), "me": me, "opp": opp, "turn": turn, "second": second}
+        emit_json("pig value", inputs, result)
         return
     hold = "not allowed (a turn starts with a roll)" if p_hold is None else f"{p_hold:.6f}"
     out.print(f"{rules.describe()}; me {me}, opponent {opp}, turn total {turn}")
@@ -318,7 +321,11 @@ def evaluate_command(
         "seconds": time.perf_counter() - start,
     }
     if as_json:
-        typer.echo(json.dumps(result))
+        emit_json(
+            "pig evaluate",
+            {"rules": _rules_json(rules), "a": agent_a.spec, "b": agent_b.spec},
+            result,
+        )
         return
     out.print(rules.describe())
     out.print(f"A = {agent_a.spec}, B = {agent_b.spec}: P(A wins)")
@@ -335,7 +342,7 @@ def simulate_command(
         int,
         typer.Option(min=1, max=GAMES_MAX, help="Number of games (A starts every other one)."),
     ] = 100_000,
-    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Random seed.")] = 0,
+    seed: SeedOpt = 0,
     rules: PigRules,
     as_json: JsonOpt = False,
 ) -> None:
@@ -369,7 +376,14 @@ def simulate_command(
         "seconds": seconds,
     }
     if as_json:
-        typer.echo(json.dumps(result))
+        inputs = {
+            "rules": _rules_json(rules),
+            "a": agent_a.spec,
+            "b": agent_b.spec,
+            "games": games,
+            "seed": seed,
+        }
+        emit_json("pig simulate", inputs, result)
         return
     out.print(f"{rules.describe()}: {agent_a.spec} vs {agent_b.spec}, {games:,} games, seed {seed}")
     small = "n too small"
@@ -429,7 +443,8 @@ def rules_command(
 
     result = derive_tables(_solution(rules, as_json), max_rows, role, progress=report)[-1]  # type: ignore[arg-type]
     if as_json:
-        typer.echo(json.dumps({**result.to_dict(), "rules": _rules_json(rules)}))
+        inputs = {"rules": _rules_json(rules), "max_rows": max_rows, "role": role}
+        emit_json("pig rules", inputs, {**result.to_dict(), "rules": _rules_json(rules)})
         return
     out.print(format_table(result))
 
@@ -441,10 +456,7 @@ def play_command(
     rules: PigRules,
     ai_first: Annotated[bool, typer.Option("--ai-first", help="Let the AI start.")] = False,
     second: Annotated[bool, typer.Option("--second", hidden=True, help="Old --ai-first.")] = False,
-    seed: Annotated[
-        int | None,
-        typer.Option(min=0, max=SEED_MAX, help="Seed for the dice (default: random)."),
-    ] = None,
+    seed: OptionalSeedOpt = None,
 ) -> None:
     """Play against the optimal AI, seeing your chance to win before every decision."""
     from stratagem.games.pig.play import play_terminal

@@ -7,7 +7,6 @@ empty (``--board xxx.ooo.........``).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from math import comb
@@ -18,14 +17,15 @@ import typer
 from rich.console import Console
 
 from stratagem.algorithms.decision_analysis import DecisionAnalysis
-from stratagem.cli_types import SEED_MAX, finite
+from stratagem.cli_options import JsonOpt, OptionalSecondsOpt, OptionalSeedOpt, emit_json
+from stratagem.cli_types import finite
 from stratagem.core.errors import InvalidAgentError, InvalidRulesError
 from stratagem.core.registry import make_agent
 from stratagem.games.scorefour import _kernels
 from stratagem.games.scorefour.board import peg_name
 from stratagem.games.scorefour.evaluation import evaluate
 from stratagem.games.scorefour.players import DEPTH_TIME_LIMIT, MAX_DA_DEPTH, MinimaxAgent
-from stratagem.games.scorefour.search import MAX_DEPTH, MAX_SECONDS, Minimax, value_text
+from stratagem.games.scorefour.search import MAX_DEPTH, Minimax, value_text
 from stratagem.games.scorefour.state import RULES, ScoreFourState, render
 
 app = typer.Typer(
@@ -33,7 +33,6 @@ app = typer.Typer(
 )
 out = Console(highlight=False, emoji=False)
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 MAX_COUNT = 10**10
 """Most move sequences count visits (about a minute at 2e8 a second)."""
 DA_F0 = 1.0
@@ -44,25 +43,20 @@ BoardOpt = Annotated[
 ]
 
 
-def _search_options(depth_help: str, seconds_help: str) -> tuple[Any, Any]:
-    """The ``--depth`` and ``--seconds`` options of a minimax search (ranges checked)."""
-    depth = typer.Option("--depth", min=1, max=MAX_DEPTH, help=depth_help)
-    seconds = typer.Option(
-        "--seconds", parser=finite(0.0, MAX_SECONDS, low_open=True), metavar="SECONDS",
-        help=seconds_help,
-    )  # fmt: skip
-    return depth, seconds
+def _depth_option(depth_help: str) -> Any:
+    """The ``--depth`` option of a minimax search (range checked); ``--seconds`` is the
+    shared option of :mod:`stratagem.cli_options`."""
+    return typer.Option("--depth", min=1, max=MAX_DEPTH, help=depth_help)
 
 
-_BEST_DEPTH, _BEST_SECONDS = _search_options(
-    "Plies to search, 1..64.",
-    "Time budget of the iterative deepening, 0 < s <= 3600 (default 1 without --depth; with "
-    f"--depth the search also stops after {DEPTH_TIME_LIMIT:g} s).",
+_BEST_DEPTH = _depth_option(
+    "Plies to search, 1..64 (without it: --seconds of iterative deepening, default 1; with "
+    f"it the search also stops after {DEPTH_TIME_LIMIT:g} s)."
 )
-_PLAY_DEPTH, _PLAY_SECONDS = _search_options(
-    f"AI look-ahead in plies: minimax 1..64 (default 4), DA 1..{MAX_DA_DEPTH} (default 2).",
-    "Minimax: time per move instead of a depth, 0 < s <= 3600 (with --depth, a move stops "
-    f"after {DEPTH_TIME_LIMIT:g} s).",
+_PLAY_DEPTH = _depth_option(
+    f"AI look-ahead in plies: minimax 1..64 (default 4), DA 1..{MAX_DA_DEPTH} (default 2); "
+    f"minimax may take --seconds per move instead (with --depth a move stops after "
+    f"{DEPTH_TIME_LIMIT:g} s)."
 )
 
 
@@ -114,7 +108,8 @@ def count_command(
     )
     seconds = time.perf_counter() - start
     if as_json:
-        typer.echo(json.dumps({"depth": depth, "leaves": leaves}))
+        emit_json("scorefour count", {"board": state.to_string(), "depth": depth},
+                  {"depth": depth, "leaves": leaves})  # fmt: skip
         return
     out.print(f"depth {depth}: {leaves:,} move sequences ({seconds:.2f} s)")
 
@@ -125,9 +120,8 @@ def evaluate_command(board: BoardOpt = "", as_json: JsonOpt = False) -> None:
     state = ScoreFourState.from_string(board)
     values = {"x": evaluate(state, 0), "o": evaluate(state, 1)}
     if as_json:
-        typer.echo(
-            json.dumps({"board": state.to_string(), "to_move": "xo"[state.player], **values})
-        )
+        result = {"board": state.to_string(), "to_move": "xo"[state.player], **values}
+        emit_json("scorefour evaluate", {"board": state.to_string()}, result)
         return
     out.print(render(state))
     out.print(
@@ -139,7 +133,7 @@ def evaluate_command(board: BoardOpt = "", as_json: JsonOpt = False) -> None:
 def best_command(
     board: BoardOpt = "",
     depth: Annotated[int | None, _BEST_DEPTH] = None,
-    seconds: Annotated[float | None, _BEST_SECONDS] = None,
+    seconds: OptionalSecondsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The minimax move of a position (default: 1 second of iterative deepening)."""
@@ -154,7 +148,8 @@ def best_command(
         "nodes_per_second": result.nodes_per_second,
     }  # fmt: skip
     if as_json:
-        typer.echo(json.dumps(data))
+        inputs = {"board": state.to_string(), "depth": depth, "seconds": seconds}
+        emit_json("scorefour best", inputs, data)
         return
     out.print(
         f"best move {data['move']} ({value_text(result.value)}), depth {result.depth}, "
@@ -168,7 +163,7 @@ def play_command(
         str, typer.Option("--ai", help="minimax or decision-analysis.")
     ] = "decision-analysis",
     depth: Annotated[int | None, _PLAY_DEPTH] = None,
-    seconds: Annotated[float | None, _PLAY_SECONDS] = None,
+    seconds: OptionalSecondsOpt = None,
     f0: Annotated[
         float | None,
         typer.Option(
@@ -189,9 +184,7 @@ def play_command(
     ] = None,
     ai_first: Annotated[bool, typer.Option("--ai-first", help="Let the AI start.")] = False,
     second: Annotated[bool, typer.Option("--second", hidden=True, help="Old --ai-first.")] = False,
-    seed: Annotated[
-        int | None, typer.Option(min=0, max=SEED_MAX, help="Seed for the AI's tie-breaks.")
-    ] = None,
+    seed: OptionalSeedOpt = None,
 ) -> None:
     """Play against the AI, seeing how good each move was and the AI's estimate of your skill."""
     from stratagem.games.scorefour.play import play_terminal, typed_ahead

@@ -4,17 +4,18 @@ and equity agents.
 The presets ``english`` and ``czech`` play with the built-in lexicons (ENABLE,
 shipped in the package; the informal Czech list derived from wordfreq; see
 :mod:`.lexicon`). Any word list plays as
-the rules ``TILES:PATH`` (``english:/data/enable1.txt``; ``stratagem arena run
---lexicon PATH`` writes it): the file is read with a size limit, built once
-into a cached DAWG, and named by its absolute path in results files. A game's
-rules object is its :class:`~stratagem.games.scrabble.lexicon.Lexicon` (which
-holds the tile set).
+the rules ``TILES:lexicon=PATH`` or ``TILES:PATH`` (``english:/data/enable1.txt``):
+the file is read with a size limit, built once into a cached DAWG, and named by its
+absolute path in results files. A game's rules object is its
+:class:`~stratagem.games.scrabble.lexicon.Lexicon` (which holds the tile set).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.errors import InvalidRulesError
@@ -61,18 +62,22 @@ def lexicon_rules(path: str | Path, tiles: str = "english") -> str:
     return f"{tiles}:{Path(text).expanduser().absolute()}"
 
 
-def check_rules(rules: str) -> str:
-    """Check non-preset rules, ``TILES:PATH``: the tile set exists and the word list loads
-    (size limit, UTF-8, at least one playable word); returns the canonical string."""
-    tiles, sep, path = rules.partition(":")
-    if not sep:
-        raise InvalidRulesError(
-            f"unknown rules {rules!r} for scrabble; the presets are: {', '.join(TILE_SETS)}, "
-            "or TILES:PATH for a word list (e.g. english:/data/enable1.txt)"
-        )
-    canonical = lexicon_rules(path, tiles)
-    lexicon(canonical)  # fail now, with the file's own error, not in a worker
-    return canonical
+def _absolute(path: str) -> str:
+    """A word list named by its absolute path, the same file from any folder."""
+    return str(Path(path).expanduser().absolute())
+
+
+def with_word_list(tiles: str, values: Mapping[str, Any]) -> Lexicon:
+    """The rules ``TILES:lexicon=PATH``: the word list at ``PATH`` played with a tile set
+    (read with a size limit, UTF-8, at least one playable word; cached)."""
+    return lexicon(lexicon_rules(values["lexicon"], tiles))
+
+
+RULE_PARAMS = (
+    Param("lexicon", str, None, "play on this word list (UTF-8, one word a line) with the "
+          "preset's tile set", accepts="a word-list file", normalise=_absolute),
+)  # fmt: skip
+"""``english:lexicon=FILE`` (or ``english:FILE``): any word list with a tile set's tiles."""
 
 
 def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
@@ -146,5 +151,7 @@ GAME = GameSpec(
     result="score",
     agents=agent_table(*AGENTS),
     rules_type=Lexicon,
-    extra={"check_rules": check_rules, "lexicon_rules": lexicon_rules},
+    rule_params=RULE_PARAMS,
+    rule_positional="lexicon",
+    vary=with_word_list,
 )

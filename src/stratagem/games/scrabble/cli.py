@@ -14,15 +14,25 @@ import sys
 import warnings
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import Annotated, Any, TextIO
 
 import numpy as np
 import typer
 from rich.console import Console
 
+from stratagem.cli_options import (
+    AiOpt,
+    JsonOpt,
+    OptionalSeedOpt,
+    RulesOpt,
+    SecondsOpt,
+    SeedOpt,
+    emit_json,
+    envelope,
+    parse_seconds,
+)
 from stratagem.cli_progress import progress_reporter
-from stratagem.cli_types import SEED_MAX
-from stratagem.core.errors import StratagemError
+from stratagem.core.errors import InvalidRulesError, StratagemError
 from stratagem.core.files import read_user_text
 from stratagem.core.registry import split_specs
 from stratagem.games.scrabble.board import empty_board
@@ -33,7 +43,7 @@ from stratagem.games.scrabble.play import DEFAULT_AI, DEFAULT_THINK
 from stratagem.games.scrabble.position import POSITION_LIMIT, read_position
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.strategies import selfplay
-from stratagem.games.scrabble.tiles import TILE_SETS, tile_set
+from stratagem.games.scrabble.tiles import tile_set
 
 app = typer.Typer(
     help="Scrabble: move generation, self-play, play, weight tuning, leave values.",
@@ -50,15 +60,21 @@ LexiconOpt = Annotated[
         " wordfreq list for czech).",
     ),
 ]
-RulesOpt = Annotated[
-    str, typer.Option("--rules", help=f"Tile set and built-in lexicon: {', '.join(TILE_SETS)}.")
-]
 TilesOpt = Annotated[str | None, typer.Option("--tiles", hidden=True, help="Old name of --rules.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 def _lexicon(path: Path | None, rules: str, tiles: str | None, quiet: bool = False) -> Lexicon:
-    tiles = tiles if tiles is not None else rules
+    """The lexicon of ``--rules`` (a tile set, or ``TILES:lexicon=FILE`` read by the registry
+    as the arena reads it) or of ``--lexicon FILE`` with the ``--rules`` tile set."""
+    from stratagem.games.scrabble.arena import GAME
+
+    tiles, values = GAME.parse_rules(tiles if tiles is not None else rules)
+    if "lexicon" in values:
+        if path is not None:
+            raise InvalidRulesError(
+                "two word lists: give it once, --lexicon FILE or --rules TILES:lexicon=FILE"
+            )
+        path = Path(values["lexicon"])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         lex = get_lexicon(path, tile_set(tiles))
@@ -126,17 +142,25 @@ def moves(
         if rack is None:
             raise StratagemError("give --rack (or a --position file with racks)")
         rack_counts = lex.tiles.rack_counts(rack)
+    inputs = {
+        "rules": lex.tiles.name, "lexicon": lex.source,
+        "position": None if position is None else str(position),
+        "rack": lex.tiles.rack_text(rack_counts),
+        "top": "all" if count is None else count,
+    }  # fmt: skip
     if explain:
         assert count is not None
         state = board if position is not None else None
-        _explain(lex, state, board_array, rack_counts, player or "heuristic", count, as_json)
+        inputs["player"] = player or "heuristic"
+        _explain(lex, state, board_array, rack_counts, player or "heuristic", count,
+                 inputs if as_json else None)  # fmt: skip
         return
     if count is None:
-        stream_moves(lex, board_array, rack_counts, as_json, sys.stdout)
+        stream_moves(lex, board_array, rack_counts, as_json, sys.stdout, inputs=inputs)
         return
     found = move_generator(lex).moves(board_array, rack_counts)[:count]
     if as_json:
-        out.print(json.dumps({"moves": [m.to_json() for m in found]}), soft_wrap=True)
+        emit_json("scrabble moves", inputs, {"moves": [m.to_json() for m in found]})
         return
     if not found:
         out.print("no placement: exchange or pass")
@@ -164,17 +188,29 @@ def parse_top(text: str) -> int | None:
 
 
 def stream_moves(
-    lex: Lexicon, board: np.ndarray, rack: np.ndarray, as_json: bool, sink: TextIO
+    lex: Lexicon,
+    board: np.ndarray,
+    rack: np.ndarray,
+    as_json: bool,
+    sink: TextIO,
+    *,
+    inputs: dict[str, Any] | None = None,
 ) -> int:
     """Write every placement, highest score first, a chunk of lines at a time (a two-blank
-    rack has up to ~100,000: only a chunk of them is ever text at once); returns the count."""
+    rack has up to ~100,000: only a chunk of them is ever text at once); returns the count.
+
+    With ``as_json`` the moves stream inside the one ``--json`` envelope (``inputs`` its
+    inputs), as ``{..., "result": {"moves": [...]}}``."""
     from stratagem.games.scrabble.board import Placement
 
     info, words = move_generator(lex).raw(board, rack)
     order = np.argsort(-info[:, 4], kind="stable")
     square = lex.tiles.square_text
+    close = "]}}"
     if as_json:
-        sink.write('{"moves": [')
+        opened = json.dumps(envelope("scrabble moves", inputs or {}, {"moves": []}))
+        assert opened.endswith("[" + close)
+        sink.write(opened[: -len(close)])
     elif not len(order):
         sink.write("no placement: exchange or pass\n")
     for start in range(0, len(order), STREAM_CHUNK):
@@ -190,7 +226,7 @@ def stream_moves(
         sink.write("".join(lines))
         sink.flush()
     if as_json:
-        sink.write("]}\n")
+        sink.write(close + "\n")
     return len(order)
 
 
@@ -201,8 +237,10 @@ def _explain(
     rack_counts: np.ndarray,
     player: str,
     top: int,
-    as_json: bool,
+    json_inputs: dict[str, Any] | None,
 ) -> None:
+    """Rank by a heuristic or equity player and show each term; ``json_inputs``: print the
+    ``--json`` envelope with these inputs instead of a table."""
     from stratagem.core.arena import parse_spec
     from stratagem.games.scrabble.heuristic import (
         FEATURE_NAMES,
@@ -230,13 +268,13 @@ def _explain(
     phase = phase_of(state)
     weights = agent.weights_for(phase)  # type: ignore[attr-defined]
     cands = agent.ranked(state, top)[0]  # type: ignore[attr-defined]
-    if as_json:
+    if json_inputs is not None:
         rows = [
             {"action": str(c.action), "value": c.value / 1000.0, "terms": term_table(c, weights),
              "explanation": explain(c, weights, phase)}
             for c in cands
         ]  # fmt: skip
-        out.print(json.dumps({"phase": phase, "player": player, "moves": rows}), soft_wrap=True)
+        emit_json("scrabble moves", json_inputs, {"phase": phase, "player": player, "moves": rows})
         return
     out.print(f"phase: {phase} (of {', '.join(PHASES)}); player {player}")
     header = "  ".join(f"{n:>10}" for n in FEATURE_NAMES)
@@ -253,13 +291,14 @@ def selfplay_cmd(
     games: Annotated[
         int, typer.Option("--games", min=1, max=1_000_000, help="Games to play, 1..10**6.")
     ] = 100,
-    seed: Annotated[
-        int,
-        typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed (same seed, same games)."),
-    ] = 0,
-    players: Annotated[
-        str, typer.Option("--players", help="Agents per seat: greedy, random (2-4).")
+    seed: SeedOpt = 0,
+    agents: Annotated[
+        str,
+        typer.Option("--agents", help="Agent specs, one per seat (2-4), as arena run takes them."),
     ] = "greedy,greedy",
+    players: Annotated[
+        str | None, typer.Option("--players", hidden=True, help="Old name of --agents.")
+    ] = None,
     lexicon: LexiconOpt = None,
     rules: RulesOpt = "english",
     tiles: TilesOpt = None,
@@ -267,11 +306,13 @@ def selfplay_cmd(
 ) -> None:
     """Agents play each other: mean scores, bingos, game length, games per second."""
     lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
-    seats = split_specs(players)
+    seats = split_specs(agents if players is None else players)
     with progress_reporter("self-play", "games", as_json, console=err) as progress:
         result = selfplay(lex, seats, games, seed, progress)
     if as_json:
-        out.print(json.dumps(result), soft_wrap=True)
+        inputs = {"rules": lex.tiles.name, "lexicon": lex.source, "games": games, "seed": seed,
+                  "agents": seats}  # fmt: skip
+        emit_json("scrabble selfplay", inputs, result)
         return
     out.print(f"{games} games, seed {seed}, lexicon {lex.source}")
     for i, name in enumerate(seats):
@@ -287,18 +328,9 @@ def selfplay_cmd(
 
 @app.command()
 def play(
-    seed: Annotated[
-        int | None, typer.Option("--seed", min=0, max=SEED_MAX, help="Seed of the bag.")
-    ] = None,
+    seed: OptionalSeedOpt = None,
     ai_first: Annotated[bool, typer.Option("--ai-first", help="The AI moves first.")] = False,
-    ai: Annotated[
-        str,
-        typer.Option(
-            "--ai",
-            help="The opponent: any Scrabble agent of `stratagem arena agents --game scrabble`, "
-            "e.g. greedy or heuristic:weights=leave.",
-        ),
-    ] = DEFAULT_AI,
+    ai: AiOpt = DEFAULT_AI,
     lexicon: LexiconOpt = None,
     rules: RulesOpt = "english",
     tiles: TilesOpt = None,
@@ -401,7 +433,9 @@ def gcg_cmd(
         }
         if rows is not None:
             payload["review"] = rows
-        out.print(json.dumps(payload), soft_wrap=True)
+        inputs = {"rules": lex.tiles.name, "lexicon": lex.source, "record": str(path), "at": at,
+                  "export": None if export is None else str(export)}  # fmt: skip
+        emit_json("scrabble gcg", inputs, payload)
         return
     for i, t in enumerate(game.turns, 1):
         out.print(f"{i:>3}. {t.nick:<10} {t.rack:<8} {t.text:<24} {t.points:>+5d} {t.total:>5}")
@@ -463,7 +497,7 @@ def learn_leaves_cmd(
     iterations: Annotated[
         int, typer.Option("--iterations", min=1, max=MAX_ROUNDS, help="Rounds.")
     ] = 2,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed.")] = 0,
+    seed: SeedOpt = 0,
     pairs: Annotated[
         bool,
         typer.Option(
@@ -510,10 +544,8 @@ def tune_cmd(
         int | None, typer.Option("--workers", min=1, max=256, help="Processes (all cores).")
     ] = None,
     backend: Annotated[str, typer.Option("--backend", help="local or ray.")] = "local",
-    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Random seed.")] = 0,
-    rules: Annotated[str, typer.Option("--rules", help="Arena rules preset (tile set).")] = (
-        "english"
-    ),
+    seed: SeedOpt = 0,
+    rules: RulesOpt = "english",
     leave: Annotated[bool, typer.Option("--leave", help="Tune the leave as a sixth term.")] = False,
     roulette: Annotated[
         float, typer.Option("--roulette", help="P(phase from a fitness-proportional pick).")
@@ -586,10 +618,13 @@ def tune_cmd(
 @app.command()
 def endgame(
     position: Annotated[Path, typer.Option("--position", help="Position file, bag empty.")],
+    seconds: SecondsOpt = 30.0,
     time_limit: Annotated[
-        float,
-        typer.Option("--time-limit", help="CPU seconds for the search (more than 0, up to 3600)."),
-    ] = 30.0,
+        float | None,
+        typer.Option(
+            "--time-limit", parser=parse_seconds, hidden=True, help="Deprecated: --seconds says it."
+        ),
+    ] = None,
     nodes: Annotated[
         int | None,
         typer.Option(
@@ -606,10 +641,8 @@ def endgame(
     """Solve an endgame (bag empty, two players): best move, final spread, line of play."""
     from stratagem.games.scrabble.endgame import NODE_LIMITS, solve_endgame
 
-    if not 0 < time_limit <= 3600:
-        raise StratagemError(
-            f"--time-limit must be more than 0 and at most 3600 seconds, got {time_limit}"
-        )
+    if time_limit is not None:  # the old name of --seconds
+        seconds = time_limit
     if nodes is not None and not NODE_LIMITS[0] <= nodes <= NODE_LIMITS[1]:
         raise StratagemError(
             f"--nodes must be {NODE_LIMITS[0]:,} to {NODE_LIMITS[1]:,} nodes, got {nodes:,}"
@@ -618,9 +651,11 @@ def endgame(
     lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
     state = read_position(text, lex)
     with progress_reporter("endgame search", "CPU seconds", as_json, console=err) as report:
-        result = solve_endgame(state, time_limit=time_limit, node_limit=nodes, progress=report)
+        result = solve_endgame(state, time_limit=seconds, node_limit=nodes, progress=report)
     if as_json:
-        out.print(json.dumps(result.to_json()), soft_wrap=True)
+        inputs = {"rules": lex.tiles.name, "lexicon": lex.source, "position": str(position),
+                  "seconds": seconds, "nodes": nodes}  # fmt: skip
+        emit_json("scrabble endgame", inputs, result.to_json())
         return
     proof = "exact" if result.exact else f"not proved (deepest search {result.depth} plies)"
     out.print(

@@ -146,7 +146,8 @@ GAME = GameSpec(
     new=YahtzeeState.new,
     result="score",
     agents=agent_table(*AGENTS),
+    series=_series,
     # the range of a final score, for the arena's report
-    extra={"series": _series, "returns_range": lambda r: (0.0, float(highest_final_score(r)))},
+    returns_range=lambda r: (0.0, float(highest_final_score(r))),
     rules_type=YahtzeeRules,
 )

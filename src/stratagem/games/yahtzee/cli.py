@@ -16,13 +16,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from stratagem.cli_options import JsonOpt, OptionalSeedOpt, RulesOpt, SeedOpt, emit_json
 from stratagem.cli_progress import progress_reporter
-from stratagem.cli_types import GAMES_MAX, SEED_MAX
+from stratagem.cli_types import GAMES_MAX
 from stratagem.core.agent import Advice
 from stratagem.core.errors import InvalidStateError, StratagemError
 from stratagem.core.files import check_writable_target
+from stratagem.core.registry import parse_spec
 from stratagem.core.series import run_series
-from stratagem.games.yahtzee.rules import DEFAULT_PRESET, PRESETS, YahtzeeRules, preset
+from stratagem.games.yahtzee.rules import DEFAULT_PRESET, YahtzeeRules, preset
 from stratagem.games.yahtzee.solver import Solution, solve
 from stratagem.games.yahtzee.state import Situation
 from stratagem.games.yahtzee.strategies import OptimalStrategy, SimulationResult
@@ -31,8 +33,8 @@ app = typer.Typer(help="Yahtzee and Scandinavian Yatzy.", no_args_is_help=True)
 out = Console(highlight=False, emoji=False)
 err = Console(stderr=True, highlight=False, emoji=False)
 
-RulesOption = Annotated[str, typer.Option("--rules", help=f"Rule preset: {', '.join(PRESETS)}.")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+RulesOption = RulesOpt
+JsonOption = JsonOpt
 
 
 def _solve_progress(rules: YahtzeeRules, quiet: bool) -> AbstractContextManager[Any]:
@@ -145,7 +147,7 @@ def solve_command(
         "states": solution.num_states,
     }
     if as_json:
-        typer.echo(json.dumps(result))
+        emit_json("yahtzee solve", {"rules": r.name, "no_cache": no_cache}, result)
         return
     how = "loaded from cache" if solution.cached else "solved"
     out.print(
@@ -250,7 +252,13 @@ def advise_command(
         advice = OptimalStrategy(_solution(r, quiet=as_json)).advise_situation(sit)
         column = "expected final score"
     if as_json:
-        typer.echo(json.dumps(_options_json(advice)))
+        inputs = {
+            "rules": r.name, "dice": list(sit.dice), "rolls_left": sit.rolls_left,
+            "filled": [c for c in r.categories if c in sit.filled], "upper": upper,
+            "yahtzee_box": yahtzee_box, "score": score, "target": target,
+            "target_play": target_play if target is not None else None,
+        }  # fmt: skip
+        emit_json("yahtzee advise", inputs, _options_json(advice))
     else:
         _print_advice(sit, advice, column)
 
@@ -335,9 +343,7 @@ def _advise_batch(default_rules: str) -> None:
 def simulate_command(
     rules: RulesOption = DEFAULT_PRESET,
     games: Annotated[int, typer.Option(min=1, max=GAMES_MAX, help="Number of games.")] = 100_000,
-    seed: Annotated[
-        int, typer.Option(min=0, max=SEED_MAX, help="Random seed (same seed, same games).")
-    ] = 0,
+    seed: SeedOpt = 0,
     as_json: JsonOption = False,
 ) -> None:
     """Play the optimal strategy many times and summarise the final scores."""
@@ -355,7 +361,7 @@ def simulate_command(
     summary["seconds"] = time.perf_counter() - start
     summary["exact_mean"] = solution.expected_score
     if as_json:
-        typer.echo(json.dumps(summary))
+        emit_json("yahtzee simulate", {"rules": r.name, "games": games, "seed": seed}, summary)
         return
     _print_simulation(summary)
 
@@ -411,18 +417,20 @@ def _high_score_for(solution: Solution, card: tuple[int, int, int], progress: An
 
 
 def _high_score_target(policy: str, rules: YahtzeeRules) -> int | None:
-    """T of ``high-score:target=T``; None for another policy name; a bad T is an error."""
-    if not policy.startswith("high-score"):
-        return None
-    from stratagem.games.yahtzee.high_score import check_target
+    """T of ``high-score:T`` (or ``high-score:target=T``); None for another policy name.
 
-    prefix = "high-score:target="
-    text = policy[len(prefix) :] if policy.startswith(prefix) else ""
-    if not text.strip().lstrip("-").isdigit():
-        raise InvalidStateError(
-            f"write the high-score strategy as high-score:target=T, not {policy!r}"
-        )
-    return check_target(int(text), rules)
+    The spec is read by the registry, the grammar the arena and the page use, so both
+    spellings work here as there and a bad T gets the same message (checked against the
+    rules' highest final score too).
+    """
+    parsed = parse_spec(policy)
+    if parsed.name != "high-score":
+        return None
+    from stratagem.games.yahtzee.arena import GAME
+
+    GAME.check_agent(parsed, rules)
+    target: int = GAME.agent_info(parsed.name).values(parsed)["target"]
+    return target
 
 
 @app.command("distribution")
@@ -432,7 +440,7 @@ def distribution_command(
         str,
         typer.Option(
             help="Strategy: optimal, greedy, yahtzee-only, yahtzee-and-straights, heuristic, "
-            "high-score:target=T (maximises P(final >= T))."
+            "high-score:T (maximises P(final >= T); also high-score:target=T)."
         ),
     ] = "optimal",
     plot: Annotated[
@@ -470,7 +478,7 @@ def distribution_command(
     if target is None and policy not in POLICIES:
         raise InvalidStateError(
             f"unknown Yahtzee strategy {policy!r}; the strategies are: {', '.join(POLICIES)}, "
-            "high-score:target=T"
+            "high-score:T"
         )
     if plot is not None and not plot.lower().endswith(".png"):
         raise InvalidStateError(f"--plot must name a .png file, not {plot!r}")
@@ -528,7 +536,11 @@ def distribution_command(
         plot_distribution(dist, plot)
         summary["plot"] = plot
     if as_json:
-        typer.echo(json.dumps(summary))
+        inputs = {
+            "rules": r.name, "policy": summary["policy"], "plot": plot, "filled": boxes,
+            "upper": upper, "yahtzee_box": yahtzee_box, "score": score,
+        }  # fmt: skip
+        emit_json("yahtzee distribution", inputs, summary)
         return
     where = f" from {', '.join(boxes)} filled, {card.points} points" if boxes else ""
     out.print(
@@ -569,7 +581,7 @@ def zoo_command(rules: RulesOption = "yahtzee-free-joker", as_json: JsonOption =
         rows.append({"policy": policy, "mean": mean, "sd": sd,
                      "glenn": list(glenn) if glenn else None})  # fmt: skip
     if as_json:
-        typer.echo(json.dumps({"rules": r.name, "strategies": rows}))
+        emit_json("yahtzee zoo", {"rules": r.name}, {"rules": r.name, "strategies": rows})
         return
     table = Table(title=f"{r.name}: exact final-score mean and SD", show_edge=False)
     for col in ("strategy", "mean", "SD", "Glenn (2006)", "difference"):
@@ -588,10 +600,7 @@ def zoo_command(rules: RulesOption = "yahtzee-free-joker", as_json: JsonOption =
 @app.command("play")
 def play_command(
     rules: RulesOption = DEFAULT_PRESET,
-    seed: Annotated[
-        int | None,
-        typer.Option(min=0, max=SEED_MAX, help="Seed for the dice (default: random)."),
-    ] = None,
+    seed: OptionalSeedOpt = None,
 ) -> None:
     """Play a solitaire game in the terminal; '?' shows the advisor's table."""
     from stratagem.games.yahtzee.play import play_terminal
@@ -636,7 +645,7 @@ def high_score_command(
         "p_at_least": {str(t): table.value(0, 0, 0, t) for t in wanted},
     }
     if as_json:
-        typer.echo(json.dumps(result))
+        emit_json("yahtzee high-score", {"rules": r.name, "targets": wanted}, result)
         return
     how = "opened from cache" if table.cached else "built"
     size = table.nbytes / 2**20
