@@ -93,3 +93,29 @@ def test_bad_requests_are_refused_with_a_message(
     r = client.request(method.upper(), path, json=body, headers=SAME_SITE)
     assert r.status_code == status
     assert words in r.json()["detail"]
+
+
+def test_a_client_s_searches_count_against_its_share_of_heavy_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    from stratagem.web import yahtzee as web
+    from stratagem.web.app import create_app
+
+    release = threading.Event()
+    monkeypatch.setattr(web, "_mcts", lambda *_args: release.wait(60) and None)
+    app = create_app(tables="off", heavy_threads=2, heavy_queue=4, heavy_per_client=1)
+    greedy = TestClient(app, client=("10.0.0.1", 1000))
+    other = TestClient(app, client=("10.0.0.2", 1000))
+    body = {**POSITION, "simulations": 100}
+    try:
+        assert greedy.post("/api/yahtzee/mcts/jobs", json=body).status_code == 202
+        r = greedy.post("/api/yahtzee/mcts/jobs", json=body)
+        assert r.status_code == 429 and "per client" in r.json()["detail"]
+        assert other.post("/api/yahtzee/mcts/jobs", json=body).status_code == 202
+        # the refused search left no job behind: two are running, not three
+        jobs = yahtzee_mc._jobs(type("R", (), {"app": app})())  # type: ignore[arg-type]
+        assert sum(j.state == "running" for j in jobs.jobs.values()) == 2
+    finally:
+        release.set()

@@ -31,7 +31,6 @@ from stratagem.web.common import (
     SameSiteOnly,
     WebSettings,
     add_session_links,
-    api_paths,
     install_error_handlers,
     make_pools,
 )
@@ -146,7 +145,8 @@ def create_app(
         return Health(status="ok", version=__version__, games=games,
                       engines=app.state.warmup.states())  # fmt: skip
 
-    app.add_middleware(MethodCheck, paths=lambda: api_paths(app.openapi()))  # outermost: 405 first
+    app.add_middleware(MethodCheck, paths=lambda: {  # outermost: a 405 first
+        path: {m.upper() for m in ops} for path, ops in app.openapi()["paths"].items()})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

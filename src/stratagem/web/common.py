@@ -255,33 +255,12 @@ class BodySizeLimit:
                 await too_big(scope, receive, send)
 
 
-def api_paths(openapi: dict[str, Any]) -> dict[str, set[str]]:
-    """The methods of each path of an OpenAPI document, a path parameter with an ``enum``
-    written out as one literal path per value (its methods joined to a literal route's)."""
-    found: dict[str, set[str]] = {}
-    for path, ops in openapi.get("paths", {}).items():
-        methods = {m.upper() for m in ops if m != "parameters"}
-        spelled = [path]
-        for op in ops.values():
-            for param in op.get("parameters", []) if isinstance(op, dict) else []:
-                enum = param.get("schema", {}).get("enum")
-                if param.get("in") == "path" and enum and "{" + param["name"] + "}" in path:
-                    spelled = [p.replace("{" + param["name"] + "}", str(v))
-                               for p in spelled for v in enum]  # fmt: skip
-            break  # the path's parameters are the same in each of its operations
-        for p in spelled:
-            found.setdefault(p, set()).update(methods)
-    return found
-
-
 class MethodCheck:
     """ASGI middleware answering 405 (with ``Allow``) to a method no route of the path
     takes, before anything else looks at the request. A path spelled out by a route
     (``/api/scorefour/new``) is that route's alone, though a route with a parameter
     (``/api/scorefour/{session_id}``) would also match it: ``GET /api/scorefour/new`` is
-    a 405, not a 422 about a malformed session id. A parameter limited to a few names
-    (``/api/{game}/rules``, ``game`` an enum) spells out its paths too (:func:`api_paths`),
-    so ``GET /api/pig/rules`` stays the rules text beside Pig's ``POST /api/pig/rules``."""
+    a 405, not a 422 about a malformed session id."""
 
     def __init__(self, app: ASGIApp, paths: Callable[[], dict[str, set[str]]]) -> None:
         self.app = app
