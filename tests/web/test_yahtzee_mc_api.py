@@ -10,6 +10,8 @@ from fastapi.testclient import TestClient
 from stratagem.web import yahtzee_mc
 
 POSITION = {"dice": [1, 3, 4, 5, 6], "rolls_left": 2}
+SAME_SITE = {"Origin": "http://testserver"}
+"""What the page's DELETE sends (no body): the server's own Origin (see SameSiteOnly)."""
 
 
 def _wait(client: TestClient, job_id: str) -> dict:
@@ -47,7 +49,7 @@ def test_a_search_runs_to_the_end_with_each_option_beside_the_exact_one(
 def test_a_cancelled_search_stops_and_says_so(client: TestClient) -> None:
     r = client.post("/api/yahtzee/mcts/jobs", json={**POSITION, "simulations": 500})
     job_id = r.json()["id"]
-    assert client.delete(f"/api/yahtzee/mcts/jobs/{job_id}").status_code == 200
+    assert client.delete(f"/api/yahtzee/mcts/jobs/{job_id}", headers=SAME_SITE).status_code == 200
     job = _wait(client, job_id)
     assert job["state"] == "cancelled" and job["result"] is None
     assert job["done"] < 500
@@ -88,6 +90,32 @@ def test_too_many_searches_at_once_are_refused(
 def test_bad_requests_are_refused_with_a_message(
     client: TestClient, method: str, path: str, body: dict | None, status: int, words: str
 ) -> None:
-    r = client.request(method.upper(), path, json=body)
+    r = client.request(method.upper(), path, json=body, headers=SAME_SITE)
     assert r.status_code == status
     assert words in r.json()["detail"]
+
+
+def test_a_client_s_searches_count_against_its_share_of_heavy_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    from stratagem.web import yahtzee as web
+    from stratagem.web.app import create_app
+
+    release = threading.Event()
+    monkeypatch.setattr(web, "_mcts", lambda *_args: release.wait(60) and None)
+    app = create_app(tables="off", heavy_threads=2, heavy_queue=4, heavy_per_client=1)
+    greedy = TestClient(app, client=("10.0.0.1", 1000))
+    other = TestClient(app, client=("10.0.0.2", 1000))
+    body = {**POSITION, "simulations": 100}
+    try:
+        assert greedy.post("/api/yahtzee/mcts/jobs", json=body).status_code == 202
+        r = greedy.post("/api/yahtzee/mcts/jobs", json=body)
+        assert r.status_code == 429 and "per client" in r.json()["detail"]
+        assert other.post("/api/yahtzee/mcts/jobs", json=body).status_code == 202
+        # the refused search left no job behind: two are running, not three
+        jobs = yahtzee_mc._jobs(type("R", (), {"app": app})())  # type: ignore[arg-type]
+        assert sum(j.state == "running" for j in jobs.jobs.values()) == 2
+    finally:
+        release.set()

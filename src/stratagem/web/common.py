@@ -26,7 +26,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextvars import ContextVar, copy_context
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -448,8 +448,10 @@ class Pool:
             if self._by_client[client] <= 0:
                 del self._by_client[client]
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in one of the pool's threads (refused when the pool is full)."""
+    def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
+        """``fn(*args)`` queued in one of the pool's threads, counted against the current
+        client until it ends (refused when the pool or the client's share is full); for
+        work that outlives its request, such as a Monte Carlo search job."""
         client = current_client()
         self._admit(client)
         ctx = copy_context()
@@ -461,7 +463,11 @@ class Pool:
         # released when the job ends, not when the request does (a client that hangs up
         # does not free a thread that still computes)
         future.add_done_callback(lambda _f: self._release(client))
-        return await asyncio.wrap_future(future)
+        return future
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in one of the pool's threads (refused when the pool is full)."""
+        return await asyncio.wrap_future(self.submit(fn, *args))
 
     def shutdown(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
@@ -505,6 +511,15 @@ async def run_heavy(fn: Callable[..., T], *args: Any) -> T:
     if warmup is not None:
         warmup.check(GAME.get())
     return await current_pools().heavy.run(fn, *args)
+
+
+def submit_heavy(fn: Callable[..., T], *args: Any) -> Future[T]:
+    """Queue ``fn(*args)`` in the heavy pool without waiting for it, under the same
+    limits and warm-up check as :func:`run_heavy`."""
+    warmup = WARMUP.get()
+    if warmup is not None:
+        warmup.check(GAME.get())
+    return current_pools().heavy.submit(fn, *args)
 
 
 async def run_light(fn: Callable[..., T], *args: Any) -> T:
@@ -667,39 +682,56 @@ def add_session_links(schema: dict[str, Any]) -> dict[str, Any]:
     """Declare, in an OpenAPI document, a link from every operation that starts a game
     session (a POST without path parameters whose answer has an ``id``) to every operation
     of the same game that takes the session id, passing ``$response.body#/id``: clients
-    and fuzzers (schemathesis's stateful phase) then know how the operations chain."""
+    and fuzzers (schemathesis's stateful phase) then know how the operations chain.
+    A POST that starts a job (``/api/yahtzee/mcts/jobs``, a 202) links the same way to the
+    operations of the paths below it that take the job's id (``.../jobs/{job_id}``)."""
     paths: dict[str, dict[str, Any]] = schema.get("paths", {})
     components = schema.get("components", {}).get("schemas", {})
 
+    def success(op: dict[str, Any]) -> str | None:
+        """The operation's 2xx status (FastAPI documents one)."""
+        return next((code for code in op.get("responses", {}) if code.startswith("2")), None)
+
     def answer_has_id(op: dict[str, Any]) -> bool:
-        content = op.get("responses", {}).get("200", {}).get("content", {})
+        code = success(op)
+        content = op["responses"][code].get("content", {}) if code else {}
         ref = content.get("application/json", {}).get("schema", {}).get("$ref", "")
         model = components.get(ref.rsplit("/", 1)[-1], {})
         return "id" in model.get("properties", {})
 
-    def session_param(op: dict[str, Any]) -> str | None:
+    def id_param(op: dict[str, Any], path: str, below: str) -> str | None:
+        """The parameter naming the segment below ``below``, or (``below`` empty) the
+        session id parameter."""
         for p in op.get("parameters", []):
-            if p.get("in") == "path" and p.get("schema", {}).get("pattern") == ID_PATTERN:
+            if p.get("in") != "path":
+                continue
+            if below and path.startswith(below + "/{" + str(p["name"]) + "}"):
+                return str(p["name"])
+            if not below and p.get("schema", {}).get("pattern") == ID_PATTERN:
                 return str(p["name"])
         return None
 
-    for path, ops in paths.items():
-        parts = path.split("/")
-        if len(parts) < 3 or "{" in path or "post" not in ops or not answer_has_id(ops["post"]):
-            continue
-        game = "/".join(parts[:3]) + "/"
+    def links_to(prefix: str, below: str) -> dict[str, Any]:
         links: dict[str, Any] = {}
         for other_path, other_ops in paths.items():
-            if not other_path.startswith(game):
+            if not other_path.startswith(prefix):
                 continue
             for method, op in other_ops.items():
-                name = session_param(op)
+                name = id_param(op, other_path, below)
                 if name is None or "operationId" not in op:
                     continue
                 links[f"{method.upper()} {other_path}"] = {
                     "operationId": op["operationId"],
                     "parameters": {name: "$response.body#/id"},
                 }
+        return links
+
+    for path, ops in paths.items():
+        parts = path.split("/")
+        if len(parts) < 3 or "{" in path or "post" not in ops or not answer_has_id(ops["post"]):
+            continue
+        # a job's own paths if it has them, else the game's session operations
+        links = links_to(path + "/", path) or links_to("/".join(parts[:3]) + "/", "")
         if links:
-            ops["post"]["responses"]["200"]["links"] = links
+            ops["post"]["responses"][success(ops["post"])]["links"] = links
     return schema

@@ -1,4 +1,4 @@
-"""``GET /api/{game}/rules``: every preset's rules in plain words, for the shared rules dialog.
+"""``GET /api/<game>/rules``: every preset's rules in plain words, for the shared rules dialog.
 
 The text comes from :func:`stratagem.core.rules_text.rules_of`, which writes it from
 the games' rules objects; this module only serves it.
@@ -7,7 +7,7 @@ the games' rules objects; this module only serves it.
 from __future__ import annotations
 
 from functools import cache
-from typing import Literal
+from typing import Literal, get_args
 
 from fastapi import APIRouter
 from pydantic import BaseModel
@@ -45,8 +45,22 @@ def _rules(game: str) -> RulesView:
     )
 
 
-@router.get("/api/{game}/rules")
-def game_rules(game: GameName) -> RulesView:
-    """Every preset of ``game`` with its rules in plain words and the numbers that set the
-    presets apart (``facts``, the same labels for every preset)."""
-    return _rules(game)
+def _route(game: str) -> None:
+    def game_rules() -> RulesView:
+        return _rules(game)
+
+    game_rules.__doc__ = (
+        f"Every preset of {game} with its rules in plain words and the numbers that set the "
+        "presets apart (``facts``, the same labels for every preset)."
+    )
+    # one literal path per game, not ``/api/{game}/rules``: Pig's ``POST /api/pig/rules``
+    # (a custom variant) shares the path, and OpenAPI matches a literal path before a
+    # template, so the GET must be declared on the literal path for both to be documented
+    router.add_api_route(
+        f"/api/{game}/rules", game_rules, methods=["GET"], response_model=RulesView,
+        name=f"{game}_rules", operation_id=f"{game}_rules",
+    )  # fmt: skip
+
+
+for _game in get_args(GameName):
+    _route(_game)

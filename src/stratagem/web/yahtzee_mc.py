@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from stratagem.core.errors import StratagemError
 from stratagem.games.yahtzee.monte_carlo import ALPHA, METHOD, MIN_PLAYOUTS, SearchCancelled
 from stratagem.web import yahtzee as web
-from stratagem.web.common import ErrorBody, settings
+from stratagem.web.common import ErrorBody, settings, submit_heavy
 
 router = APIRouter()
 
@@ -171,7 +171,15 @@ def start_search(request: Request, body: web.MctsRequest) -> MctsJobView:
             job.state, job.done = "ready", job.simulations
         job.finished = time.monotonic()
 
-    threading.Thread(target=run, name=f"stratagem-{job.id}", daemon=True).start()
+    # in the heavy pool: the server's and the client's limits on heavy work hold for
+    # searches too (a 429 or the start-up 503 here leaves no job behind)
+    job.message = "waiting for a free worker thread"
+    try:
+        submit_heavy(run)
+    except BaseException:
+        with jobs.lock:
+            jobs.jobs.pop(job.id, None)
+        raise
     return _view(job)
 
 
