@@ -125,7 +125,7 @@ def test_the_connect_four_reproduction_through_the_cli(tmp_path) -> None:  # typ
     done = subprocess.run(
         [*run, "report", str(out), "--json"], check=True, capture_output=True, text=True
     )
-    agents = json.loads(done.stdout)["agents"]
+    agents = json.loads(done.stdout)["result"]["agents"]  # inside the one JSON envelope
     for entry in agents.values():
         assert -1.0 <= entry["lo"] <= entry["mean"] <= entry["hi"] <= 1.0
         assert entry["range"] == [-1.0, 1.0] and "win_rate" in entry

@@ -243,7 +243,7 @@ def test_a_cached_empty_card_distribution_is_printed_without_solving_or_numba(
         env={**os.environ, "STRATAGEM_CACHE_DIR": str(tmp_path)},
     )  # fmt: skip
     summary_line, numba_loaded = out.stdout.strip().splitlines()
-    summary = json.loads(summary_line)
+    summary = json.loads(summary_line)["result"]  # inside the one JSON envelope
     assert summary["mean"] == 200.0
     assert summary["min"] == 100 and summary["max"] == 300
     assert numba_loaded == "False"
