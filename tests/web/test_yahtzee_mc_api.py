@@ -46,8 +46,26 @@ def test_a_search_runs_to_the_end_with_each_option_beside_the_exact_one(
             assert row["verdict"] == "too few" and not row["tied_with_best"]
 
 
-def test_a_cancelled_search_stops_and_says_so(client: TestClient) -> None:
+def test_a_cancelled_search_stops_and_says_so(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each progress tick (every 50 simulations) is slowed, so that the cancel lands while
+    # the search runs: with the table loaded, 500 simulations could end before the DELETE.
+    from stratagem.web import yahtzee as web_yahtzee
+
+    real = web_yahtzee._mcts
+
+    def slowed(request, body, progress=None, cancelled=None):  # type: ignore[no-untyped-def]
+        def tick(done: int, total: int) -> None:
+            time.sleep(0.1)
+            if progress is not None:
+                progress(done, total)
+
+        return real(request, body, tick, cancelled)
+
+    monkeypatch.setattr(web_yahtzee, "_mcts", slowed)
     r = client.post("/api/yahtzee/mcts/jobs", json={**POSITION, "simulations": 500})
+    assert r.status_code == 202, r.text
     job_id = r.json()["id"]
     assert client.delete(f"/api/yahtzee/mcts/jobs/{job_id}", headers=SAME_SITE).status_code == 200
     job = _wait(client, job_id)

@@ -1,6 +1,6 @@
 // Yahtzee / Yatzy: coach, play against the AI, assistant.
 import {
-  api, el, fmt, pct, histogram, readState, writeState, setMeter, siteHeader, showError, svgEl,
+  ApiError, api, el, fmt, pct, histogram, readState, writeState, setMeter, siteHeader, showError, svgEl,
 } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -596,7 +596,8 @@ async function runMcts() {
   $("m-summary").textContent = "";
   $("m-table").querySelector("tbody").replaceChildren();
   try {
-    let job = mctsJob = await api(`${API}/mcts/jobs`, { body });
+    let job = mctsJob = await startMctsJob(body);
+    if (!job) return;
     mctsProgress(job);
     while (job.state === "running") {
       await new Promise((r) => setTimeout(r, 400));
@@ -611,7 +612,32 @@ async function runMcts() {
   }
 }
 
+let mctsStopWaiting = false;
+
+/** Start the search; while the server's heavy work is full (429) or its engines are still
+ * warming up (503), say so and try again every few seconds instead of failing at once. */
+async function startMctsJob(body) {
+  mctsStopWaiting = false;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await api(`${API}/mcts/jobs`, { body, quiet: true });
+    } catch (err) {
+      if (!(err instanceof ApiError) || ![429, 503].includes(err.status) || attempt >= 40) {
+        showError(err.message);
+        throw err;
+      }
+      $("m-progress-text").textContent = `waiting: ${err.message} (trying again in 3 s)`;
+      await new Promise((r) => setTimeout(r, 3000));
+      if (mctsStopWaiting) {
+        $("m-progress-text").textContent = "cancelled before it started";
+        return null;
+      }
+    }
+  }
+}
+
 async function cancelMcts() {
+  if (!mctsJob) mctsStopWaiting = true;
   if (mctsJob) await api(`${API}/mcts/jobs/${mctsJob.id}`, { method: "DELETE" });
 }
 
