@@ -25,11 +25,9 @@ def test_the_panel_shows_progress_then_each_option_beside_the_exact_one(
     assert "at least 100 playouts" in page.locator("#m-rule").inner_text()
     page.fill("#m-sims", "2000")
     page.click("#m-go")
-    # the progress line counts real simulations while the search runs
-    page.wait_for_function(
-        "document.querySelector('#m-progress-text').textContent.includes('of 2000 simulations')",
-        timeout=FIRST_SEARCH_MS,
-    )
+    # With the table and the playouts already loaded by an earlier test, 2,000 simulations
+    # can end between two polls (400 ms), so the running count is not waited for here: the
+    # cancel test below watches it on a search of 20,000.
     page.locator("#m-summary:not(:empty)").wait_for(timeout=FIRST_SEARCH_MS)
     assert "simulations in" in page.locator("#m-progress-text").inner_text()
     rows = page.locator("#m-table tbody tr")
