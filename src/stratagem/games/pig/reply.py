@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from stratagem.core.agent import Advice, with_regrets
+from stratagem.core.agent import Advice
 from stratagem.core.errors import InvalidRulesError, InvalidStateError
 from stratagem.core.game import State
 from stratagem.games.pig import _kernels as K
@@ -49,8 +49,14 @@ from stratagem.games.pig.solver import (
     _side,
     evaluate,
 )
-from stratagem.games.pig.state import PigAction, PigState
-from stratagem.games.pig.strategies import OptimalAgent, RuleAgent, agent_policies
+from stratagem.games.pig.state import PigAction
+from stratagem.games.pig.strategies import (
+    OptimalAgent,
+    RuleAgent,
+    _act,
+    _advise,
+    agent_policies,
+)
 
 Opponent = RuleAgent | OptimalAgent | Policy | tuple[Policy, Policy]
 """A fixed opponent: an agent with a fixed policy, one :class:`Policy`, or a pair of
@@ -245,6 +251,7 @@ class ReplyAgent:
 
     >>> from stratagem.games.pig.rules import preset
     >>> from stratagem.games.pig.strategies import HoldAt
+    >>> from stratagem.games.pig.state import PigAction, PigState
     >>> rules = preset("piglet")
     >>> agent = ReplyAgent(best_reply(rules, HoldAt(rules, 1)), "hold:1")
     >>> state = PigState.new(rules).apply(PigAction.ROLL).apply(1)  # heads: turn total 1
@@ -262,31 +269,12 @@ class ReplyAgent:
         return self.reply.best_action(me, opp, turn, starter)
 
     def act(self, state: State, rng: np.random.Generator) -> PigAction:
-        if not isinstance(state, PigState):
-            raise InvalidStateError("a Pig agent needs a PigState")
-        if state.is_last_turn:
-            return PigAction.ROLL
-        me, opp = state.scores[state.player], state.scores[1 - state.player]
-        return PigAction[self.decide(me, opp, state.turn_total, state.player == 0).upper()]
+        return _act(self, state)
 
     def advise(self, state: State) -> list[Advice]:
         """Roll and (when allowed) hold with the mover's chance of winning against the
         opponent, the best reply played afterwards; hold first on a tie."""
-        if not isinstance(state, PigState) or state.current_player < 0:
-            raise InvalidStateError("advice needs a Pig state with a player to move")
-        if state.is_last_turn:  # no choice left to the opponent: as for the optimum
-            assert state.target is not None
-            me = state.scores[1] + state.turn_total
-            options = [(PigAction.ROLL, self.reply.last_turn_p_win(me, state.target))]
-            if state.turn_total:
-                options.append((PigAction.HOLD, 0.0))
-            return with_regrets(options)
-        me, opp = state.scores[state.player], state.scores[1 - state.player]
-        p_roll, p_hold = self.reply.action_values(me, opp, state.turn_total, state.player == 0)
-        options = [(PigAction.ROLL, p_roll)]
-        if p_hold is not None:
-            options.insert(0, (PigAction.HOLD, p_hold))
-        return with_regrets(options)
+        return _advise(self.reply, state)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -82,7 +83,41 @@ class RuleAgent:
         return _act(self, state)
 
 
-def _act(agent: RuleAgent | OptimalAgent, state: State) -> PigAction:
+class _Values(Protocol):
+    """What advice reads from a solved table: the optimum's or a best reply's."""
+
+    def last_turn_p_win(self, me: int, target: int) -> float: ...
+
+    def action_values(
+        self, me: int, opp: int, turn: int, starter: bool = True
+    ) -> tuple[float, float | None]: ...
+
+
+def _advise(values: _Values, state: State) -> list[Advice]:
+    """Roll and (when allowed) hold with the mover's chance of winning from ``values``;
+    hold first on a tie. The catch-up turn leaves no choice to the other side."""
+    if not isinstance(state, PigState) or state.current_player < 0:
+        raise InvalidStateError("advice needs a Pig state with a player to move")
+    if state.is_last_turn:
+        me = state.scores[1] + state.turn_total
+        assert state.target is not None
+        options = [(PigAction.ROLL, values.last_turn_p_win(me, state.target))]
+        if state.turn_total:
+            options.append((PigAction.HOLD, 0.0))
+        return with_regrets(options)
+    me, opp = state.scores[state.player], state.scores[1 - state.player]
+    p_roll, p_hold = values.action_values(me, opp, state.turn_total, state.player == 0)
+    options = [(PigAction.ROLL, p_roll)]
+    if p_hold is not None:
+        options.insert(0, (PigAction.HOLD, p_hold))
+    return with_regrets(options)
+
+
+class _Decides(Protocol):
+    def decide(self, me: int, opp: int, turn: int, starter: bool = True) -> str: ...
+
+
+def _act(agent: _Decides, state: State) -> PigAction:
     if not isinstance(state, PigState):
         raise InvalidStateError("a Pig agent needs a PigState")
     if state.is_last_turn:
@@ -224,22 +259,7 @@ class OptimalAgent:
 
     def advise(self, state: State) -> list[Advice]:
         """Roll and (when allowed) hold with the mover's probability of winning."""
-        if not isinstance(state, PigState) or state.current_player < 0:
-            raise InvalidStateError("advice needs a Pig state with a player to move")
-        if state.is_last_turn:
-            me = state.scores[1] + state.turn_total
-            assert state.target is not None
-            p_roll = self.solution.last_turn_p_win(me, state.target)
-            options = [(PigAction.ROLL, p_roll)]
-            if state.turn_total:
-                options.append((PigAction.HOLD, 0.0))
-            return with_regrets(options)
-        me, opp = state.scores[state.player], state.scores[1 - state.player]
-        p_roll, p_hold = self.solution.action_values(me, opp, state.turn_total, state.player == 0)
-        options = [(PigAction.ROLL, p_roll)]
-        if p_hold is not None:
-            options.insert(0, (PigAction.HOLD, p_hold))
-        return with_regrets(options)
+        return _advise(self.solution, state)
 
 
 def agent_policies(agent: RuleAgent | OptimalAgent) -> Policy | tuple[Policy, Policy]:
