@@ -52,6 +52,7 @@ from stratagem.core.errors import ArenaError, InvalidAgentError, InvalidRulesErr
 from stratagem.core.game import State
 
 if TYPE_CHECKING:
+    from stratagem.core.coaching import Coaching
     from stratagem.core.series import FastSeries
 
 __all__ = [
@@ -469,6 +470,17 @@ class GameSpec:
     same return): the report gives win rates only then."""
     perfect_information: bool = True
     """Whether every player sees the whole state (False for Kuhn poker or Scrabble)."""
+    title: str = ""
+    """The game's name for people ("Score Four"); empty: the name, capitalised."""
+    coaching: Callable[[Any], Coaching] | None = None
+    """``coaching(rules)``: the game's :class:`~stratagem.core.coaching.Coaching` (its
+    picture of a position, its coach's rows, its unit and judge), which the session's
+    renderers and the review use; ``None``: the game offers play only."""
+
+    @property
+    def display_title(self) -> str:
+        """:attr:`title`, or the name capitalised when the game gave none."""
+        return self.title or self.name.capitalize()
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.rule_params]
