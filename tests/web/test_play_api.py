@@ -350,3 +350,29 @@ def test_the_schema_links_a_new_game_to_its_operations() -> None:
     links = schema["paths"]["/api/sessions"]["post"]["responses"]["201"]["links"]
     assert {"POST /api/sessions/{sid}/move", "GET /api/sessions/{sid}",
             "DELETE /api/sessions/{sid}"} <= set(links)  # fmt: skip
+
+
+def test_a_games_file_opened_read_only_keeps_new_games_in_memory_and_says_so(
+    tmp_path: Path,
+) -> None:
+    GameStore.in_folder(tmp_path).close()  # an existing, healthy file
+    before = (tmp_path / "games.sqlite3").read_bytes()
+    client = app_on(GameStore(tmp_path / "games.sqlite3", read_only=True))
+    view = play(client, start(client, "pig"), 2)
+    assert not view["storage"]["persistent"] and "read-only" in view["storage"]["message"]
+    assert client.post(f"/api/sessions/{view['id']}/takeback", json={}).status_code == 200
+    assert (tmp_path / "games.sqlite3").read_bytes() == before
+
+
+def test_a_games_file_locked_by_another_process_fails_no_request(tmp_path: Path) -> None:
+    client = app_on(tmp_path)
+    view = start(client, "pig", ["human", "hold:2"])
+    other = sqlite3.connect(tmp_path / "games.sqlite3", isolation_level=None)
+    try:
+        other.execute("BEGIN EXCLUSIVE")
+        r = client.post(f"/api/sessions/{view['id']}/move", json={"decision": "roll"})
+        assert r.status_code == 200 and "locked" in r.json()["storage"]["message"]
+        assert "in memory" in r.json()["storage"]["message"]
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
