@@ -46,8 +46,12 @@ class Site:
         import uvicorn
 
         port = _free_port()
-        config = uvicorn.Config(create_app(tables="off", data=self.data), host="127.0.0.1",
-                                port=port, log_level="warning")  # fmt: skip
+        config = uvicorn.Config(
+            create_app(tables="off", data=self.data),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -141,8 +145,9 @@ def test_a_game_of_nim_with_takeback_reload_and_a_restart(
     assert sum("(you): " in t for t in played) == 2
 
     tab.click("#takeback")
-    tab.wait_for_function("(n) => document.querySelectorAll('#line li').length < n",
-                          arg=len(played))  # fmt: skip
+    tab.wait_for_function(
+        "(n) => document.querySelectorAll('#line li').length < n", arg=len(played)
+    )
     taken_back = line(tab)
     assert sum("(you): " in t for t in taken_back) == 1
     assert taken_back == played[: len(taken_back)]
@@ -160,7 +165,7 @@ def test_a_game_of_nim_with_takeback_reload_and_a_restart(
 
     url = tab.url
     new_base = site.restart()
-    tab.goto(new_base + url[url.index("/play"):])
+    tab.goto(new_base + url[url.index("/play") :])
     tab.wait_for_selector(f"#status:has-text('{YOU_TO_MOVE}')")
     assert line(tab) == taken_back
     assert tab.locator("#storage-note").count() == 0 or tab.locator("#storage-note").is_hidden()
@@ -190,6 +195,7 @@ def test_the_start_page_and_navigation_list_the_registry_games(site: Site, tab: 
     tab.goto(site.url + "/")
     tab.wait_for_selector("#game-nim")
     assert tab.locator("#game-nim a").first.get_attribute("href") == "/play?game=nim"
-    assert tab.locator("header.site nav a", has_text="Nim").get_attribute("href") == "/play?game=nim"
+    nav = tab.locator("header.site nav a", has_text="Nim")
+    assert nav.get_attribute("href") == "/play?game=nim"
     assert tab.locator("header.site nav a", has_text="My games").count() == 1
     assert serious_violations(tab) == []
