@@ -76,9 +76,7 @@ def test_a_missing_file_is_exit_2(tmp_path: Path) -> None:
     assert done.exit_code == 2 and "cannot read the record" in done.stderr
 
 
-def test_an_impossible_game_is_refused_naming_the_decision(
-    nim: GameSpec, tmp_path: Path
-) -> None:
+def test_an_impossible_game_is_refused_naming_the_decision(nim: GameSpec, tmp_path: Path) -> None:
     path = nim_record(tmp_path)
     data = json.loads(path.read_text())
     data["decisions"][1] = "3"  # "four" took 2 of 6; 3 is legal, but then the rest is not
