@@ -158,6 +158,7 @@ function renderGraph(data, f) {
 }
 
 function renderDecisions(data, f, sid, showPlayer) {
+  if (showPlayer) $("decisions-title").textContent = "The people's decisions";
   const costTitle = `Cost (${data.unit.short})`;
   const head = el("tr", {},
     el("th", { scope: "col", class: "num" }, "Decision"),
