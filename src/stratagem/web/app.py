@@ -48,9 +48,6 @@ from stratagem.web.sessions import SessionStore
 from stratagem.web.warmup import WARMERS, Warmup
 
 STATIC = Path(__file__).with_name("static")
-SITE_ROUTERS = ("review",)
-"""Routers of every game's sessions besides :mod:`stratagem.web.play`, mounted when their
-module exists (``web/review.py``: ``GET /api/sessions/{sid}/review``)."""
 _PAGE = re.compile(r"^[a-z0-9_-]{1,40}$")
 
 
@@ -265,9 +262,6 @@ def create_app(
     # before the games' routers: Score Four's and Scrabble's /api/<game>/{session_id} would take it
     app.include_router(importlib.import_module("stratagem.web.rules").router)
     app.include_router(play_router)  # before the games': /api/sessions is no game's
-    for name in SITE_ROUTERS:  # the site's other routers, where installed
-        if importlib.util.find_spec(f"stratagem.web.{name}") is not None:
-            app.include_router(importlib.import_module(f"stratagem.web.{name}").router)
     routers = game_routers()
     for router in routers.values():
         app.include_router(router)
