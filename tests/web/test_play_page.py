@@ -202,3 +202,25 @@ def test_the_start_page_and_navigation_list_the_registry_games(site: Site, tab: 
     assert nav.get_attribute("href") == "/play?game=nim"
     assert tab.locator("header.site nav a", has_text="My games").count() == 1
     assert serious_violations(tab) == []
+
+
+def test_an_opponents_typed_parameters_come_from_the_registry(site: Site, tab: Any) -> None:
+    tab.goto(site.url + "/play?game=pig")
+    tab.wait_for_selector("#setup:not([hidden])")
+    tab.select_option("#seat1", "hold")
+    n = tab.locator("#seat1-n")
+    spec = next(
+        a
+        for a in tab.evaluate("async () => (await (await fetch('/api/games')).json()).games")
+        if a["name"] == "pig"
+    )
+    (param,) = next(a for a in spec["agents"] if a["name"] == "hold")["params"]
+    assert n.get_attribute("min") == str(param["min"]) and n.get_attribute("max") == str(
+        param["max"]
+    )
+    n.fill("7")
+    tab.click("#start")
+    tab.wait_for_selector(f"#status:has-text('{YOU_TO_MOVE}')")
+    sid = tab.url.split("id=")[1]
+    seats = tab.evaluate(f"async () => (await (await fetch('/api/sessions/{sid}')).json()).seats")
+    assert seats == ["human", "hold:n=7"]
