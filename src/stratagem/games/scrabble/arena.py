@@ -20,6 +20,7 @@ from typing import Any
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.errors import InvalidRulesError
 from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.games.scrabble.coach import coaching
 from stratagem.games.scrabble.endgame import NODE_LIMITS, EndgameAgent
 from stratagem.games.scrabble.heuristic import (
     CLOSING_CHOICES,
@@ -154,4 +155,6 @@ GAME = GameSpec(
     rule_params=RULE_PARAMS,
     rule_positional="lexicon",
     vary=with_word_list,
+    title="Scrabble",
+    coaching=coaching,
 )
