@@ -372,8 +372,16 @@ def session_view(play: PlaySession) -> SessionView:
     """The :class:`SessionView` of a game (what every page renders)."""
     s = play.session
     coaching = play.coaching
-    legal = s.legal_texts()
-    view = coaching.view(s.state) if coaching is not None else {"text": str(s.state)}
+    # A game of hidden information (Scrabble's racks) shows one person's seat: their view,
+    # their legal moves, no draws while it goes on (scrabble34).
+    hidden = not s.game.perfect_information and not s.over
+    legal = s.legal_texts() if s.waiting_for_human or not hidden else []
+    viewer = _viewer(s)
+    view_for = getattr(coaching, "view_for", None)
+    if view_for is not None:
+        view = view_for(s.state, viewer)
+    else:
+        view = coaching.view(s.state) if coaching is not None else {"text": str(s.state)}
     return SessionView(
         id=play.id,
         game=s.game.name,
@@ -392,13 +400,27 @@ def session_view(play: PlaySession) -> SessionView:
             for j, step in enumerate(s.decision_steps())
         ],
         takeback_to=s.human_decisions(),
-        line=[StepView(player=step.player, text=step.text, by=step.by) for step in s.line],
+        line=[
+            StepView(
+                player=step.player,
+                text="" if hidden and step.by == "chance" else step.text,
+                by=step.by,
+            )
+            for step in s.line
+        ],
         view=view,
         result=ResultView(**s.result()),
         unit=coaching.unit.to_json() if coaching is not None else None,
         has_coaching=coaching is not None,
         storage=_storage(play.storage, play.room),
     )
+
+
+def _viewer(s: Session) -> int | None:
+    """The seat a view is for: the person to move, else the first person seated."""
+    if not s.over and s.seats[s.to_move].human:
+        return s.to_move
+    return next((p for p, seat in enumerate(s.seats) if seat.human), None)
 
 
 # --- request bodies ----------------------------------------------------------------------
@@ -588,6 +610,8 @@ async def advice(request: Request, sid: SessionId) -> AdviceView:
             _check_warm(s.game.name)
             if s.over:
                 raise IllegalActionError("the game is over: there is nothing to advise")
+            if not s.game.perfect_information and not s.waiting_for_human:
+                raise IllegalActionError("advice is for a person to move: an agent is to move")
             coaching = play.coaching
             if coaching is not None:
                 return AdviceView(unit=coaching.unit.to_json(), rows=coaching.rows(s.state))
@@ -668,6 +692,7 @@ async def branch(request: Request, sid: SessionId, body: Branch) -> SessionView:
                 "seed": s.seed,
                 "coach": s.coach_spec,
                 "decisions": decisions[: body.at],
+                **({"dealt": list(s.dealt)} if s.dealt is not None else {}),
             }
             fork = Session.from_record(data)
         new = play_room(request).create(fork)

@@ -141,6 +141,11 @@ class ScrabbleCoaching:
             "over": over,
         }
 
+    def view_for(self, state: State, viewer: int | None) -> dict[str, Any]:
+        """:meth:`view` from ``viewer``'s seat (the hook a server uses for games of hidden
+        information: the person's rack while an agent is to move)."""
+        return self.view(state, viewer)
+
     # --- the coach -------------------------------------------------------------------------
 
     def rows(self, state: State, top: int | None = None) -> list[dict[str, Any]]:

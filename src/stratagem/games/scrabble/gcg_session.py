@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from stratagem.core.errors import StratagemError
+from stratagem.core.errors import RecordError, StratagemError
 from stratagem.core.registry import load_game
 from stratagem.core.session import HUMAN, Session
 from stratagem.games.scrabble.board import RACK_SIZE
@@ -41,7 +41,7 @@ from stratagem.games.scrabble.gcg import (
 )
 from stratagem.games.scrabble.state import PASS, Exchange, ScrabbleState
 
-__all__ = ["session_from_gcg", "session_to_gcg", "turn_lines"]
+__all__ = ["GcgCodec", "session_from_gcg", "session_to_gcg", "turn_lines"]
 
 _REPLAYED = ("move", "exchange", "pass")
 _END = ("out", "rack_left")
@@ -219,3 +219,27 @@ def session_to_gcg(session: Session, viewer: int | None = None, note: str = "") 
                             note=note or f"stratagem session, {session.rules}, seed "
                             f"{session.seed}", hidden=hidden)  # fmt: skip
     return write_gcg(record)
+
+
+class GcgCodec:
+    """GCG as a record format of Scrabble sessions (``web/play.py``'s ``RecordCodec``):
+    ``GET /api/sessions/{sid}/record?format=gcg`` and ``POST /api/sessions/import`` with
+    ``format: "gcg"``. A game in progress against an agent is written for the first person
+    seated (the agents' racks as the tiles they played); every problem of a text read is a
+    :class:`~stratagem.core.errors.RecordError` naming it."""
+
+    media_type = "text/plain; charset=utf-8"
+
+    def write(self, session: Session) -> str:
+        people = [p for p, seat in enumerate(session.seats) if seat.human]
+        viewer = people[0] if people and len(people) < len(session.seats) else None
+        try:
+            return session_to_gcg(session, viewer=viewer)
+        except GcgError as exc:
+            raise RecordError(str(exc)) from None
+
+    def read(self, text: str) -> Session:
+        try:
+            return session_from_gcg(text)
+        except GcgError as exc:
+            raise RecordError(str(exc)) from None
