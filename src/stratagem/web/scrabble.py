@@ -20,7 +20,7 @@ import secrets
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 from fastapi import APIRouter, Path, Query, Request
@@ -29,6 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from stratagem.core.arena import load_game, parse_spec
 from stratagem.core.errors import IllegalActionError, InvalidRulesError, InvalidStateError
+from stratagem.core.session import MAX_DECISIONS
+from stratagem.games.scrabble.arena import lexicon_rules
 from stratagem.games.scrabble.assistant import (
     DEFAULT_THINK,
     MAX_POSITION_CHARS,
@@ -84,7 +86,7 @@ from stratagem.web.common import (
     sessions,
     settings,
 )
-from stratagem.web.play import register_record_format
+from stratagem.web.play import open_session, register_record_format
 from stratagem.web.sessions import ID_PATTERN, SessionStore
 
 MAX_TOP = 50
@@ -649,6 +651,7 @@ class LexiconView(BaseModel):
     words: int | None = None
     source: str | None = None
     name: str = Field("", description="the word list's name, as the page shows it")
+    rules: str | None = Field(None, description="the rules spec that plays on it (sessions)")
 
 
 def _advice_rows(
@@ -786,12 +789,84 @@ def options(request: Request) -> OptionsView:
                     words=None if entry is None else entry.lexicon.word_count,
                     source=None if entry is None else entry.lexicon.source,
                     name=_lexicon_name(tiles, choice, settings(request).lexicon),
+                    rules=_session_rules(tiles, choice, settings(request).lexicon),
                 )
             )
     agents = [
         OpponentView(name=o.name, spec=o.spec, label=o.label, about=o.about) for o in OPPONENTS
     ]
     return OptionsView(agents=agents, lexicons=out)
+
+
+def _session_rules(tiles: str, choice: str, server_path: FilePath | None) -> str | None:
+    if choice == "builtin":
+        return tiles
+    return None if server_path is None else lexicon_rules(server_path, tiles)
+
+
+class SessionPosition(BaseModel):
+    """A position of a played game (``/api/sessions``) for the assistant and the replay."""
+
+    id: str
+    at: int = Field(ge=0, description="the decision number: the position it was made from")
+    decisions: int = Field(ge=0, description="the game's decisions in all")
+    tiles: TilesName
+    rules: str
+    board: list[str]
+    player: int = Field(ge=0, description="the player to decide")
+    rack: str
+    scores: list[int]
+    position: str = Field(description="the position text for the assistant (the opponents' "
+                          "racks only once the game is over)")  # fmt: skip
+    played: str | None = Field(None, description="the decision taken here, if it was taken")
+    judged: dict[str, Any] | None = Field(None, description="the coach's verdict on it")
+
+
+@router.get("/sessions/{sid}/position")
+async def session_position(
+    request: Request,
+    sid: SessionId,
+    at: Annotated[int, Query(ge=0, le=MAX_DECISIONS, description="a decision number")],
+) -> SessionPosition:
+    """The position of decision ``at`` of a Scrabble session, with the decision taken there
+    and the coach's verdict on it: "open this move in the assistant" from the review, and
+    the read-only replay. In a game still going on, only a person's own positions, with
+    only their own rack."""
+
+    def work() -> SessionPosition:
+        with open_session(request, sid) as play:
+            s = play.session
+            if s.game.name != "scrabble":
+                raise IllegalActionError(f"game {sid} is a {s.game.name} game, not Scrabble")
+            n = len(s.decisions())
+            if at > n or (at == n and s.over):
+                raise IllegalActionError(
+                    f"this game has decisions 0..{n - 1 if s.over else n}; there is no {at}"
+                )
+            state = s.state_at(at)
+            assert isinstance(state, ScrabbleState)
+            if not s.over and not s.seats[state.player].human:
+                raise IllegalActionError(
+                    "that position is the agent's and its rack is hidden until the game is over"
+                )
+            if s.over:
+                text = write_position(state)
+            else:
+                text = (f"to_move: 0\nscores: {state.scores[state.player]} "
+                        + " ".join(str(x) for q, x in enumerate(state.scores) if q != state.player)
+                        + "\nboard:\n" + "\n".join(state.board_rows()) + "\n")  # fmt: skip
+            played = s.decisions()[at] if at < n else None
+            judged = None
+            if played is not None and play.coaching is not None:
+                judged = play.coaching.judge(state, played).to_json()
+            return SessionPosition(
+                id=play.id, at=at, decisions=n, tiles=state.tiles.name,  # type: ignore[arg-type]
+                rules=s.rules, board=state.board_rows(), player=state.player,
+                rack=state.rack_text(), scores=list(state.scores), position=text,
+                played=played, judged=judged,
+            )  # fmt: skip
+
+    return await run_heavy(work)
 
 
 @router.post("/new")
