@@ -378,6 +378,8 @@ def session_view(play: PlaySession) -> SessionView:
     legal = s.legal_texts() if s.waiting_for_human or not hidden else []
     viewer = _viewer(s)
     view_for = getattr(coaching, "view_for", None)
+    # what the others' decisions show of their hidden tiles (an exchange: how many)
+    public = getattr(coaching, "public_text", None) if hidden else None
     if view_for is not None:
         view = view_for(s.state, viewer)
     else:
@@ -396,7 +398,12 @@ def session_view(play: PlaySession) -> SessionView:
         legal=legal[:MAX_LEGAL_SHOWN],
         legal_more=max(0, len(legal) - MAX_LEGAL_SHOWN),
         decisions=[
-            DecisionView(index=j, player=step.player, text=step.text, by=step.by)  # type: ignore[arg-type]
+            DecisionView(
+                index=j,
+                player=step.player,
+                text=public(step.text) if public and step.player != viewer else step.text,
+                by=step.by,  # type: ignore[arg-type]
+            )
             for j, step in enumerate(s.decision_steps())
         ],
         takeback_to=s.human_decisions(),

@@ -869,6 +869,39 @@ async def session_position(
     return await run_heavy(work)
 
 
+class ReadMove(BaseModel):
+    move: str = Field(min_length=1, max_length=40, description="8H WORD, H8 WORD, x ABC, pass")
+
+
+class ReadDecision(BaseModel):
+    decision: str = Field(description="the session's text of the move (POST .../move takes it)")
+
+
+@router.post("/sessions/{sid}/read")
+async def read_session_move(request: Request, sid: SessionId, body: ReadMove) -> ReadDecision:
+    """A move in the CLI's notation (``8H WORD``: the whole word, lower case for blanks in a
+    mixed-case word; ``x ABC``; ``pass``) read on a session's position into the text the
+    session records (``8H WORD 30``), with the CLI's messages for what is wrong. The person
+    must be to move (the move is read against their rack)."""
+
+    def work() -> ReadDecision:
+        with open_session(request, sid) as play:
+            s = play.session
+            if s.game.name != "scrabble":
+                raise IllegalActionError(f"game {sid} is a {s.game.name} game, not Scrabble")
+            if not s.waiting_for_human:
+                raise IllegalActionError(
+                    "the game is over" if s.over else "it is the agent's turn, not a person's"
+                )
+            state = s.state
+            assert isinstance(state, ScrabbleState)
+            with lexicon_lock(state.lexicon):
+                action = read_move(body.move, state)
+            return ReadDecision(decision=str(action))
+
+    return await run_heavy(work)
+
+
 @router.post("/new")
 async def new_game(config: NewGame, request: Request) -> GameView:
     """Start a game (the first use of a lexicon builds it: seconds, then cached)."""

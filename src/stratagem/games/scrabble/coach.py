@@ -146,6 +146,16 @@ class ScrabbleCoaching:
         information: the person's rack while an agent is to move)."""
         return self.view(state, viewer)
 
+    @staticmethod
+    def public_text(text: str) -> str:
+        """What the others see of a decision while the game goes on: an exchange's tiles are
+        hidden (``exchange 3 tiles``); placements and passes are public."""
+        words = text.split()
+        if len(words) == 2 and words[0] == "exchange":
+            n = len(words[1])
+            return f"exchange {n} tile{'s' if n != 1 else ''}"
+        return text
+
     # --- the coach -------------------------------------------------------------------------
 
     def rows(self, state: State, top: int | None = None) -> list[dict[str, Any]]:
