@@ -69,8 +69,10 @@ def shown(page: Any) -> dict[str, Any]:
     return dict(
         page.evaluate(
             """() => ({
-        board: [...document.querySelectorAll('#board .sc-sq')].map((b) => b.getAttribute('aria-label')),
-        rack: [...document.querySelectorAll('#rack button')].map((b) => b.getAttribute('aria-label')),
+        board: [...document.querySelectorAll('#board .sc-sq')]
+          .map((b) => b.getAttribute('aria-label')),
+        rack: [...document.querySelectorAll('#rack button')]
+          .map((b) => b.getAttribute('aria-label')),
         you: document.getElementById('your-score').textContent,
         ai: document.getElementById('ai-score').textContent,
         moves: document.querySelectorAll('#history > div').length,
@@ -123,7 +125,8 @@ def test_a_game_survives_takeback_reload_and_a_server_restart(
         for k in range(2):
             page.click("#takeback")
             page.wait_for_function(
-                f"() => document.querySelectorAll('#history > div:not(.end)').length === {4 - 2 * k}"
+                "() => document.querySelectorAll('#history > div:not(.end)').length"
+                f" === {4 - 2 * k}"
             )
             page.wait_for_function(YOUR_MOVE)
             if k == 0:
@@ -157,13 +160,15 @@ def test_the_board_is_reached_by_tab_and_played_by_keys(page: Any) -> None:
         page.keyboard.press("Shift+Tab")
         if page.evaluate("() => document.activeElement.classList.contains('sc-sq')"):
             break
-    square = page.evaluate("() => [document.activeElement.dataset.r, document.activeElement.dataset.c]")
+    square = page.evaluate(
+        "() => [document.activeElement.dataset.r, document.activeElement.dataset.c]"
+    )
     assert square == ["7", "7"]  # one square takes Tab: the centre
     page.keyboard.press("ArrowLeft")
     assert page.evaluate("() => document.activeElement.dataset.c") == "6"
     letter = page.evaluate(
-        "() => [...document.querySelectorAll('#rack button')].map((b) => b.getAttribute('aria-label'))"
-        ".find((l) => l.startsWith('tile '))"
+        "() => [...document.querySelectorAll('#rack button')]"
+        ".map((b) => b.getAttribute('aria-label')).find((l) => l.startsWith('tile '))"
     )[-1]
     page.keyboard.press(letter.lower())
     laid = page.locator("#board .sc-sq.pending")
@@ -216,7 +221,9 @@ def test_a_finished_games_review_is_the_coachs_and_a_move_opens_in_the_assistant
     assert review["unit"]["name"] == "points of equity" and review["finished"]
 
     page.goto(f"/scrabble?id={sid}")
-    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('game over')")
+    page.wait_for_function(
+        "() => document.getElementById('status').textContent.startsWith('game over')"
+    )
     assert page.get_attribute("#review-link", "href") == f"/review?id={sid}"
 
     costly = max(review["decisions"], key=lambda d: d["cost"])
