@@ -195,7 +195,12 @@ def _draw(state: ScrabbleState, upcoming: np.ndarray | None, rng: np.random.Gene
     return tuple(int(i) for i in np.repeat(np.arange(len(bag)), drawn))
 
 
-def session_to_gcg(session: Session, viewer: int | None = None, note: str = "") -> str:
+def session_to_gcg(
+    session: Session,
+    viewer: int | None = None,
+    note: str = "",
+    nicks: tuple[str, str] = ("p1", "p2"),
+) -> str:
     """The session's game as GCG. ``viewer``: the player the record is for; while the game
     goes on, the others' racks are written as the tiles they played only (hidden
     information), and their exchanges as a count. ``None``: every rack (a finished game, or
@@ -215,7 +220,7 @@ def session_to_gcg(session: Session, viewer: int | None = None, note: str = "") 
     if viewer is not None and not final.is_terminal():
         hidden = tuple(p for p in range(2) if p != viewer)
     names = tuple(str(s) for s in session.seats)
-    record = record_of_game(events, final, ("p1", "p2"), (names[0], names[1]),
+    record = record_of_game(events, final, nicks, (names[0], names[1]),
                             note=note or f"stratagem session, {session.rules}, seed "
                             f"{session.seed}", hidden=hidden)  # fmt: skip
     return write_gcg(record)
