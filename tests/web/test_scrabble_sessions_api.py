@@ -84,3 +84,28 @@ def test_a_game_in_progress_exports_gcg_with_the_agents_tiles_played_only(client
     assert len(lines) == 2
     agent_rack = lines[1].split()[1]
     assert len(agent_rack) < 7 or lines[1].split()[2].startswith("-")  # the tiles it laid
+
+
+def test_a_move_in_the_cli_notation_is_read_into_the_sessions_text(client: Any) -> None:
+    game = start(client, ["human", "greedy"])
+    sid = game["id"]
+    best = game["legal"][0]
+    typed = best.rsplit(" ", 1)[0]
+    read = client.post(f"/api/scrabble/sessions/{sid}/read", json={"move": typed})
+    assert read.status_code == 200 and read.json()["decision"] == best
+    bad = client.post(f"/api/scrabble/sessions/{sid}/read", json={"move": "8H QQQQQ"})
+    assert bad.status_code == 400 and "QQQQQ" in bad.json()["detail"]
+    client.post(f"/api/sessions/{sid}/move", json={"decision": best})
+    agents_turn = client.post(f"/api/scrabble/sessions/{sid}/read", json={"move": "pass"})
+    assert agents_turn.status_code == 400 and "agent" in agents_turn.json()["detail"]
+
+
+def test_an_agents_position_is_hidden_until_the_game_is_over(client: Any) -> None:
+    game = start(client, ["human", "greedy"])
+    sid = game["id"]
+    client.post(f"/api/sessions/{sid}/move", json={"decision": game["legal"][0]})
+    own = client.get(f"/api/scrabble/sessions/{sid}/position", params={"at": 0})
+    assert own.status_code == 200 and own.json()["judged"]["played"] == game["legal"][0]
+    assert "racks" not in own.json()["position"]  # no other rack in a game going on
+    theirs = client.get(f"/api/scrabble/sessions/{sid}/position", params={"at": 1})
+    assert theirs.status_code == 400 and "hidden" in theirs.json()["detail"]
