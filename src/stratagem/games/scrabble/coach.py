@@ -229,7 +229,7 @@ class ScrabbleCoaching:
             label=self.unit.label(cost),
             value_played=round(float(mine.value) / SCORE_WEIGHT, 2),
             value_best=round(float(top.value) / SCORE_WEIGHT, 2),
-            explanation=explain(top if cost > 0 else mine, weights, phase),
+            explanation=_why(mine, top, cost, weights, phase),
             extra={"rank": rank, "of": int(values.shape[0])},
         )
 
@@ -248,6 +248,16 @@ class ScrabbleCoaching:
             cands, _ = self.player.ranked(s, 1)
         best = float(cands[0].value) / SCORE_WEIGHT if cands else 0.0
         return round(spread + (best if s.player == player else -best), 2)
+
+
+def _why(mine: Candidate, top: Candidate, cost: float, weights: np.ndarray, phase: str) -> str:
+    """One sentence on the move played, and on the best beside it when it was better:
+    ``middle game: this scores 22, keeps a poor leave (-11.6); the best scores 20, ...``."""
+    label, _, played = explain(mine, weights, phase).partition(": ")
+    if cost <= 0:
+        return f"{label}: {played}"
+    best = explain(top, weights, phase).partition(": ")[2]
+    return f"{label}: this {played}; {top.action} {best}"
 
 
 def _values(player: EquityAgent, state: ScrabbleState, table: CandidateTable) -> np.ndarray:

@@ -222,9 +222,10 @@ function thinkOf(spec) {
 
 /** The page's picture of a session (the shape the older routes answered, plus the session). */
 function fromSession(sv) {
-  const human = Math.max(0, sv.seats.indexOf("human"));
-  const ai = 1 - human;
   const v = sv.view;
+  // the seat shown: the view's (the person to move; between people at one board, each in turn)
+  const human = v.viewer ?? Math.max(0, sv.seats.indexOf("human"));
+  const ai = 1 - human;
   const history = sv.decisions.map((d) => ({
     by: d.player === human ? "you" : "ai", kind: "move", text: d.text, index: d.index,
     score: decisionScore(d.text), squares: wordSquares(d.text),
