@@ -53,7 +53,7 @@ from stratagem.games.scrabble.challenge import (
     lay_word,
     phonies,
 )
-from stratagem.games.scrabble.coach import lexicon_lock, placement_squares
+from stratagem.games.scrabble.coach import candidate_row, lexicon_lock, placement_squares
 from stratagem.games.scrabble.gcg import GameRecord, read_gcg, record_of_game, write_gcg
 from stratagem.games.scrabble.gcg_session import GcgCodec
 from stratagem.games.scrabble.heuristic import (
@@ -61,7 +61,6 @@ from stratagem.games.scrabble.heuristic import (
     PLAY_ENDGAME_NODES,
     SCORE_WEIGHT,
     Candidate,
-    explain,
     judge,
     make_coach,
     phase_of,
@@ -657,33 +656,23 @@ class LexiconView(BaseModel):
 def _advice_rows(
     state: ScrabbleState, cands: list[Candidate], weights: np.ndarray, phase: str, best: float
 ) -> list[AdviceRow]:
-    """Rows of candidates with the coach's ``weights`` (its value: the weighed terms + the
-    closing rule's points), ``behind`` the coach's ``best`` value (points)."""
+    """Rows of candidates with the coach's ``weights``, ``behind`` the coach's ``best`` value
+    (points): :func:`~stratagem.games.scrabble.coach.candidate_row`, as this API names them."""
     rows = []
     for c in cands:
-        a = c.action
-        if isinstance(a, Placement):
-            kind, move, score = "placement", str(a).rsplit(" ", 1)[0], a.score
-            laid = [
-                LaidTile(row=r, col=col, letter=ch) for r, col, ch in placement_squares(state, a)
-            ]
-        elif isinstance(a, Exchange):
-            kind, move, score, laid = "exchange", f"x {a.tiles}", 0, []
-        else:
-            kind, move, score, laid = "pass", "pass", 0, []
-        value = float(c.features @ weights) / SCORE_WEIGHT + c.closing
+        row = candidate_row(state, c, weights, phase, best)
         rows.append(
             AdviceRow(
-                action=str(a),
-                move=move,
-                kind=kind,  # type: ignore[arg-type]
-                score=score,
-                leave=round(c.leave_points(weights), 2),
-                closing=round(c.closing, 2),
-                value=round(value, 2),
-                behind=round(max(0.0, best - value), 2),
-                why=explain(c, weights, phase),
-                tiles=laid,
+                action=row["action"],
+                move=row["move"],
+                kind=row["kind"],
+                score=row["score"],
+                leave=row["leave"],
+                closing=row["closing"],
+                value=row["value"],
+                behind=row["cost"],
+                why=row["why"],
+                tiles=[LaidTile(**t) for t in row["tiles"]],
             )
         )
     return rows

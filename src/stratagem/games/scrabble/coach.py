@@ -176,32 +176,7 @@ class ScrabbleCoaching:
     def _row(
         self, s: ScrabbleState, c: Candidate, weights: np.ndarray, phase: str, best: float
     ) -> dict[str, Any]:
-        a = c.action
-        value = c.value / SCORE_WEIGHT
-        cost = max(0.0, best - value)
-        row: dict[str, Any] = {
-            "action": str(a),
-            "value": round(float(value), 2),
-            "cost": round(float(cost), 2),
-            "exact": False,
-            "label": self.unit.label(round(float(cost), 2)),
-            "score": a.score if isinstance(a, Placement) else 0,
-            "leave": round(float(c.leave_points(weights)), 2),
-            "closing": round(float(c.closing), 2),
-            "why": explain(c, weights, phase),
-        }
-        if isinstance(a, Placement):
-            row["kind"] = "placement"
-            row["move"] = str(a).rsplit(" ", 1)[0]
-            row["words"] = words_formed(s, a)
-            row["tiles"] = [
-                {"row": r, "col": col, "letter": ch} for r, col, ch in placement_squares(s, a)
-            ]
-        elif isinstance(a, Exchange):
-            row.update(kind="exchange", move=f"x {a.tiles}", words=[], tiles=[])
-        else:
-            row.update(kind="pass", move="pass", words=[], tiles=[])
-        return row
+        return candidate_row(s, c, weights, phase, best, self.unit)
 
     def judge(self, state: State, played: str) -> Judged:
         """The played move against every move of the position: its equity behind the best,
@@ -286,3 +261,42 @@ def _playing(state: State) -> ScrabbleState:
 def coaching(rules: Lexicon) -> Coaching:
     """The factory ``GAME.coaching``: Scrabble's coaching on the rules' lexicon."""
     return ScrabbleCoaching(rules)
+
+
+def candidate_row(
+    s: ScrabbleState,
+    c: Candidate,
+    weights: np.ndarray,
+    phase: str,
+    best: float,
+    unit: Unit = UNIT,
+) -> dict[str, Any]:
+    """One option as the page and the terminal show it: its text, value under ``weights``
+    (the weighed terms, plus the closing rule's points; in points), ``cost`` behind ``best``,
+    score, leave, words, the squares it lays and one sentence why."""
+    a = c.action
+    value = float(c.features @ weights) / SCORE_WEIGHT + c.closing
+    cost = max(0.0, best - value)
+    row: dict[str, Any] = {
+        "action": str(a),
+        "value": round(float(value), 2),
+        "cost": round(float(cost), 2),
+        "exact": False,
+        "label": unit.label(round(float(cost), 2)),
+        "score": a.score if isinstance(a, Placement) else 0,
+        "leave": round(float(c.leave_points(weights)), 2),
+        "closing": round(float(c.closing), 2),
+        "why": explain(c, weights, phase),
+    }
+    if isinstance(a, Placement):
+        row["kind"] = "placement"
+        row["move"] = str(a).rsplit(" ", 1)[0]
+        row["words"] = words_formed(s, a)
+        row["tiles"] = [
+            {"row": r, "col": col, "letter": ch} for r, col, ch in placement_squares(s, a)
+        ]
+    elif isinstance(a, Exchange):
+        row.update(kind="exchange", move=f"x {a.tiles}", words=[], tiles=[])
+    else:
+        row.update(kind="pass", move="pass", words=[], tiles=[])
+    return row
