@@ -242,3 +242,21 @@ def test_a_finished_games_review_is_the_coachs_and_a_move_opens_in_the_assistant
         page.goto(f"/scrabble?mode=assistant&id={sid}&at={costly['decision']}")
         page.wait_for_selector("#a-recorded:not(.hidden)")
         screenshot(page, "scrabble-review")
+
+
+def test_the_ai_moves_first_when_asked_and_the_game_is_kept(page: Any) -> None:
+    page.on("dialog", lambda d: d.accept())
+    page.goto("/scrabble")
+    page.wait_for_function(YOUR_MOVE)
+    page.select_option("#ai", "greedy")
+    page.check("#ai-first")
+    page.click("#new-game")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#history > div:not(.end)').length === 1"
+    )
+    page.wait_for_function(YOUR_MOVE)
+    assert page.inner_text("#history").startswith("1. AI: ")
+    sid = page.evaluate("() => new URLSearchParams(location.search).get('id')")
+    seats = page.evaluate(f"() => fetch('/api/sessions/{sid}').then((r) => r.json())")["seats"]
+    assert seats[0].startswith("greedy") and seats[1] == "human"
+    assert page.is_disabled("#takeback")  # nothing of yours to take back yet
