@@ -233,6 +233,7 @@ def test_a_finished_games_review_is_the_coachs_and_a_move_opens_in_the_assistant
     assert costly["played"] in box and costly["best"] in box
     assert f"{costly['cost']:.1f}" in box.replace("−", "-")
     assert page.locator("#a-table tbody tr").count() >= 1
+    assert serious_violations(page) == []  # the assistant too
 
     reviewed = page.goto(f"/review?id={sid}")
     if reviewed is not None and reviewed.ok:
