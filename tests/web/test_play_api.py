@@ -246,7 +246,9 @@ def _changed_dice(text: str) -> str:
         (_changed_dice, {}, 400, "chance outcome 1"),
         (lambda t: "x" * (MAX_RECORD_BYTES + 1), {}, 400, "at most 1,000,000"),
         (lambda t: "[]", {}, 400, "JSON object"),
-        (lambda t: t, {"format": "gcg"}, 400, "no game reads records in format 'gcg'"),
+        # Scrabble reads gcg (a JSON record given as GCG: tests/web/test_scrabble_sessions_api.py)
+        (lambda t: t, {"format": "pgn"}, 400, "no game reads records in format 'pgn'"),
+        (lambda t: t, {"format": "gcg"}, 400, "not a GCG game record"),
     ],
 )
 def test_a_hostile_record_is_refused_naming_the_problem_and_nothing_is_stored(
