@@ -19,7 +19,10 @@ i.e. a best response to the other side; both ``max`` is the win-optimal
 solution), ``es`` (the expected-score optimum restricted to the variant:
 Glenn's solitaire strategy, solved by the project's solitaire kernels on the
 variant's card), ``win`` (the win-optimal strategy, read from the ``max``/
-``max`` run, played against whatever the other side does).
+``max`` run, played against whatever the other side does), ``seek`` (the
+win-seeking player of :mod:`.winning` / :mod:`.match`: each turn the choice with
+the largest win chance when both sides play the expected-score optimum
+afterwards, i.e. the ``es``/``es`` run's values one turn ahead).
 
 >>> v = Variant("yahtzee", ("ones", "twos"))
 >>> v.num_boxes, v.threshold
@@ -52,9 +55,11 @@ DK = LazyModule("stratagem.games.yahtzee._dist_kernels")
 DUEL = LazyModule("stratagem.games.yahtzee._duel_kernels")
 
 FORMAT_VERSION = 1
-Mode = Literal["max", "es", "win"]
-MODES: tuple[Mode, ...] = ("max", "es", "win")
-_KERNEL_MODE = {"max": 0, "es": 1, "win": 2}
+Mode = Literal["max", "es", "win", "seek"]
+MODES: tuple[Mode, ...] = ("max", "es", "win", "seek")
+_KERNEL_MODE = {"max": 0, "es": 1, "win": 2, "seek": 2}
+_REFERENCE: dict[Mode, tuple[Mode, Mode]] = {"win": ("max", "max"), "seek": ("es", "es")}
+"""The run whose values a following side (``win``, ``seek``) maximises."""
 
 MAX_BYTES = 4 << 30
 """The most memory a run may need here (two levels at once, plus a reference level)."""
@@ -426,10 +431,15 @@ class Run:
         for m in self.modes:
             if m not in MODES:
                 raise InvalidRulesError(f"unknown mode {m!r}; use one of {', '.join(MODES)}")
-        if "win" in self.modes and (
-            self.reference is None or self.reference.modes != ("max", "max")
-        ):
-            raise InvalidRulesError("a 'win' side needs the max/max run as its reference")
+        following = {m for m in self.modes if m in _REFERENCE}
+        if len(following) > 1:
+            raise InvalidRulesError("'win' and 'seek' follow different runs: not in one run")
+        for m in following:
+            want = _REFERENCE[m]
+            if self.reference is None or self.reference.modes != want:
+                raise InvalidRulesError(
+                    f"a {m!r} side needs the {want[0]}/{want[1]} run as its reference"
+                )
         if self.directory is None:
             self.directory = default_cache_dir() / "yahtzee-duel" / self.variant.fingerprint
         self.cards = Cards.build(self.variant)
@@ -524,7 +534,7 @@ class Run:
         shape = level_shape(cards, t)
         mode = self.modes[t % 2]
         ref: Level | None = None
-        if mode == "win" and nxt is not None:
+        if mode in _REFERENCE and nxt is not None:
             assert self.reference is not None
             ref = self.reference.load(t + 1)
             if ref is None:
