@@ -524,12 +524,17 @@ level t+1 at the pairs (b, s) for the successors s of a (a with one more box fil
 
 NOT_DONE = """* The cluster partition (column shards and the transpose between levels) is a plan,
   not code; the local Ray run ships the whole next level to every task.
-* The win-seeking player of `winning.py` against the exact strategy: it needs the
-  remaining-score distributions of a full rule set, not of a variant; not evaluated.
-* Three and four players (issue item 4): not started.
-* The exact strategy of the largest variant as an arena agent and web opponent: not done.
-  The arena's Yahtzee state (`state.YahtzeeState`) always carries the full card of a
-  preset, so a variant's strategy needs a variant state and game entry first.
+* The win-seeking player of `winning.py` is now evaluated exactly on the variants (the
+  solver's mode `seek`): [yahtzee_two_player_seek.md](yahtzee_two_player_seek.md).
+* Three and four players: [yahtzee_field.md](yahtzee_field.md) (the win-seeking player
+  against a field, measured; three players solved exactly on the smallest cards).
+* The exact strategy of every solved variant is the arena agent `duel-optimal`, on rules
+  that name the variant (`yahtzee:boxes=ones+twos+threes+full_house+yahtzee,bonus=true`;
+  games on a reduced card are `duel_play.VariantState`, and `optimal` there is the
+  variant's expected-score optimum); the page lists it with the other agents. Arena
+  games of it against the ES optimum reproduce the solver's `win-es`/`es-win`
+  (tests/games/yahtzee/test_duel_play.py). The Yahtzee page's own board still shows the
+  full card.
 * Ctrl-C and progress work per block (about 2 million values, one compiled call); a
   killed run loses at most the level in progress (levels are the unit written to disk).
 * The existing high-score / target machinery is not used as a check: its tables are

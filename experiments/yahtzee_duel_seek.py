@@ -14,7 +14,7 @@ player is the duel solver's ``seek`` mode, evaluated exactly against:
 Reads the ``es``/``es``, ``max``/``es`` ... runs from the table cache (solving what is
 missing) and ``docs/results/yahtzee_two_player.json`` for the other strategies' values.
 
-    nice -n 10 .venv/bin/python experiments/yahtzee_duel_seek.py
+    nice -n 10 .venv/bin/python experiments/yahtzee_duel_seek.py --arena 3000
 """
 
 from __future__ import annotations
@@ -53,7 +53,54 @@ def evaluate(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def report(rows: list[dict[str, Any]], record: dict[str, dict[str, Any]]) -> str:
+ARENA_RULES = "yahtzee:boxes=ones+twos+chance,bonus=true"
+
+
+def arena(games: int, seed: int) -> dict[str, Any]:
+    """Arena games of ``duel-optimal`` against ``optimal`` (seats alternating) on a variant,
+    against the solver's exact share for the same pair of strategies."""
+    import math
+
+    import numpy as np
+
+    from stratagem.core.registry import load_game
+    from stratagem.core.series import run_series
+
+    v = load_game("yahtzee").rules_object(ARENA_RULES)
+    ref = Run(v, ("max", "max"), track_loss=True)
+    exact = (Run(v, ("win", "es"), reference=ref).solve()
+             + 1 - Run(v, ("es", "win"), reference=ref).solve()) / 2  # fmt: skip
+    start = time.perf_counter()
+    result = run_series("yahtzee", ARENA_RULES, ["duel-optimal", "optimal"], games, seed)
+    share = float(result.wins()[0]) / games
+    draws = float(np.mean(result.returns[:, 0] == result.returns[:, 1]))
+    se = math.sqrt((share * (1 - share) - draws / 4) / games)
+    return {
+        "rules": ARENA_RULES, "games": games, "seed": seed, "share": share, "se": se,
+        "ci95": [share - 1.96 * se, share + 1.96 * se], "exact": exact,
+        "seconds": time.perf_counter() - start,
+    }  # fmt: skip
+
+
+def arena_lines(a: dict[str, Any] | None) -> list[str]:
+    if a is None:
+        return []
+    lo, hi = a["ci95"]
+    return [
+        "## The exact strategy in the arena",
+        "",
+        f"`stratagem arena` games of `duel-optimal` (the win-optimal strategy read from the "
+        f"duel tables) against `optimal` (the variant's expected-score optimum) on rules "
+        f"`{a['rules']}`, seats alternating, {a['games']:,} games (seed {a['seed']}): "
+        f"duel-optimal's share of the win {a['share']:.4f} (95% CI [{lo:.4f}, {hi:.4f}]); "
+        f"the solver's exact value for the same strategies, (win-es + 1 - es-win) / 2, is "
+        f"{a['exact']:.6f}. ({a['seconds']:.0f} s of arena play, Python agents.)",
+        "",
+    ]
+
+
+def report(rows: list[dict[str, Any]], record: dict[str, dict[str, Any]],
+           arena_row: dict[str, Any] | None = None) -> str:  # fmt: skip
     out = [
         "# The win-seeking player on the solved two-player variants, exactly",
         "",
@@ -118,6 +165,7 @@ def report(rows: list[dict[str, Any]], record: dict[str, dict[str, Any]]) -> str
         "shared cores (`nice -n 10`); variants whose six runs took over "
         f"{MAX_SECONDS:.0f} s in the two-player report are left out.",
         "",
+        *arena_lines(arena_row),
     ]
     return "\n".join(out)
 
@@ -125,7 +173,11 @@ def report(rows: list[dict[str, Any]], record: dict[str, dict[str, Any]]) -> str
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--max-seconds", type=float, default=MAX_SECONDS)
+    ap.add_argument("--arena", type=int, default=0, metavar="GAMES",
+                    help="also play duel-optimal against optimal in the arena")  # fmt: skip
     args = ap.parse_args(argv)
+    if not 0 <= args.arena <= 1_000_000:
+        ap.error("--arena must be in 0..1000000")
     record = {r["variant"]: r for r in json.loads(RECORD.read_text())["variants"]}
     rows = []
     for row in record.values():
@@ -134,8 +186,11 @@ def main(argv: list[str] | None = None) -> int:
         got = evaluate(row)
         print(json.dumps(got), file=sys.stderr, flush=True)
         rows.append(got)
-    DOC.write_text(report(rows, record))
-    DOC.with_suffix(".json").write_text(json.dumps(rows, indent=1) + "\n")
+    arena_row = arena(args.arena, 38) if args.arena else None
+    DOC.write_text(report(rows, record, arena_row))
+    DOC.with_suffix(".json").write_text(
+        json.dumps({"variants": rows, "arena": arena_row}, indent=1) + "\n"
+    )
     return 0
 
 

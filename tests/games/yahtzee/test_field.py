@@ -100,3 +100,15 @@ def test_with_two_seats_the_field_game_is_the_two_player_match():
     board = Match(solution).play(Board.new(policy, rng))
     totals = field_totals(solution, ["win", "optimal"], rng)
     assert np.array_equal(totals, board.totals)
+
+
+@pytest.mark.slow
+def test_the_field_win_table_of_two_cards_is_the_opponent_win_table():
+    from stratagem.games.yahtzee.field import field_win_table
+    from stratagem.games.yahtzee.match import opponent_win_table, optimal_remaining
+    from stratagem.games.yahtzee.solver import solve
+
+    tables = optimal_remaining(solve(preset("yahtzee")))
+    opponent = (0b1000000000011, 9, 0, 40)  # ones, twos and chance filled
+    fw = field_win_table(tables, [(0, 0, 0, 0), opponent], 0)
+    assert np.array_equal(fw, opponent_win_table(tables, opponent))

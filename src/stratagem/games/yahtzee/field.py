@@ -28,6 +28,7 @@ from stratagem.core.errors import InvalidStateError
 from stratagem.core.lazy import LazyModule
 from stratagem.core.stats import Summary, mean_ci
 from stratagem.games.yahtzee import policy_ids as P
+from stratagem.games.yahtzee.distribution import RemainingDistributions
 from stratagem.games.yahtzee.match import Match, optimal_remaining, player_id
 from stratagem.games.yahtzee.solver import Solution
 
@@ -40,6 +41,29 @@ def seat_streams(seed: int, games: int, seats: int) -> np.ndarray:
     """Independent SplitMix64 starting states: one dice stream per game and seat."""
     ss = np.random.SeedSequence([seed, seats])
     return ss.generate_state(seats * games, dtype=np.uint64).reshape(games, seats)
+
+
+def field_win_table(
+    tables: RemainingDistributions, cards: Sequence[Sequence[int]], me: int
+) -> np.ndarray:
+    """fw[x]: the expected share of the win of player ``me`` finishing on x points, every
+    other card ``(mask, upper, flag, total)`` finishing by its optimal remaining-score
+    distribution (independently), a tie at the top shared. With one opponent it is
+    :func:`.match.opponent_win_table`; the arena's ``win`` agent can price 3-4 player
+    turns with it (:class:`.winning.ChanceAdvisor.advise_with` takes any such table)."""
+    rows = np.array([[int(c[0]), min(int(c[1]), tables.rules.upper_bonus_threshold),
+                      int(c[2]), int(c[3])] for c in cards], dtype=np.int64)  # fmt: skip
+    if not 2 <= len(rows) <= MAX_SEATS or not 0 <= me < len(rows):
+        raise InvalidStateError(f"a field of 2 to {MAX_SEATS} cards and a seat among them")
+    ids = [int(tables.sid[m, u, f]) for i, (m, u, f, _t) in enumerate(rows) if i != me]
+    if min(ids) < 0:
+        raise InvalidStateError("an opponent's card is not a reachable turn-start state")
+    tables.check_states(ids)
+    fw = np.empty(P.FW_LEN)
+    n = len(rows)
+    FK.field_table(rows, me, *tables.kernel_tables, fw, np.empty((n, P.FW_LEN)),
+                   np.empty((n, P.FW_LEN)), np.empty(n + 1))  # fmt: skip
+    return fw
 
 
 def field_totals(
