@@ -161,9 +161,10 @@ def exact_section(solved: list[dict[str, Any]]) -> list[str]:
     out += [
         "| variant | cards | positions (card triples x score differences) | stored values "
         "| ES points | max-max-max (seats 1, 2, 3) | largest deviation gain from es-es-es "
-        "(seat) | ES a best response to itself? | s | max RSS MiB |",
-        "|---|---:|---:|---:|---:|---|---|---|---:|---:|",
+        "(seat) | ES a best response to itself? | two players: largest gain | s | max RSS MiB |",
+        "|---|---:|---:|---:|---:|---|---|---|---:|---:|---:|",
     ]
+    two = _two_player_gains()
     for r in solved:
         eq = ", ".join(f"{x:.6f}" for x in r["max_max_max"])
         gains = r["deviation_gains"]
@@ -172,8 +173,33 @@ def exact_section(solved: list[dict[str, Any]]) -> list[str]:
         out.append(
             f"| {r['variant']} | {r['cards']} | {r['positions']:,} | {r['values']:,} | "
             f"{r['es_points']:.4f} | {eq} | {max(gains):.2e} (seat {seat + 1}) | {nash} | "
-            f"{r['seconds']:.1f} | {r['max_rss_mib']:.0f} |"
+            f"{two.get(r['variant'], float('nan')):.2e} | {r['seconds']:.1f} | "
+            f"{r['max_rss_mib']:.0f} |"
         )
+    not_nash = [r for r in solved if max(r["deviation_gains"]) > 1e-12]
+    top = max(solved, key=lambda r: max(r["deviation_gains"]))
+    seat = int(np.argmax(top["deviation_gains"])) + 1
+    out += [
+        "",
+        f"**The thesis's question for three players.** The expected-score optimum is not a "
+        f"best response to itself in {len(not_nash)} of the {len(solved)} variants solved "
+        f"({', '.join(r['variant'] for r in not_nash) or 'none'}); the largest gain a "
+        f"single deviation has is {max(top['deviation_gains']):.2e} (seat {seat} of "
+        f"{top['variant']}). *s* is the wall-clock time of all five runs of a variant "
+        "(numpy, one core, shared machine); *two players* is the largest gain on the same "
+        "card from docs/results/yahtzee_two_player.md.",
+    ]
+    from stratagem.games.yahtzee.duel3 import full_game_size
+    from stratagem.games.yahtzee.rules import preset
+
+    out += ["", "How the full games would scale on this layout (counted by "
+            "`duel3.full_game_size` from the solitaire solver's reachable cards):", "",
+            "| game | turn-start cards | card pairs (two players) | card triples (three) "
+            "| values, three players |", "|---|---:|---:|---:|---:|"]  # fmt: skip
+    for name in ("yahtzee", "yatzy"):
+        size = full_game_size(preset(name))
+        out.append(f"| {name} | {size['cards']:,.0f} | {size['pairs']:,.0f} | "
+                   f"{size['triples']:.3e} | {size['values']:.2e} |")  # fmt: skip
     out += ["", "Each seat's value when it alone deviates to its best response (the others on "
             "the ES optimum), against 1/3:", ""]  # fmt: skip
     out += ["| variant | seat 1 | seat 2 | seat 3 | es-es-es |", "|---|---:|---:|---:|---|"]
@@ -182,6 +208,14 @@ def exact_section(solved: list[dict[str, Any]]) -> list[str]:
         es = ", ".join(f"{x:.6f}" for x in r["es_es_es"])
         out.append(f"| {r['variant']} | {dev[0]:.6f} | {dev[1]:.6f} | {dev[2]:.6f} | {es} |")
     return out
+
+
+def _two_player_gains() -> dict[str, float]:
+    path = Path("docs/results/yahtzee_two_player.json")
+    if not path.exists():
+        return {}
+    rows = json.loads(path.read_text())["variants"]
+    return {r["variant"]: max(float(r["gain_first"]), float(r["gain_second"])) for r in rows}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,9 +18,9 @@ equilibrium of the three-player game exactly when no seat gains by it.
 
 How it scales: for n boxes there are 3n levels; a level holds the card triples of its
 layers (up to ``cards^3`` over the game, against ``cards^2`` for two players) times the
-grid, ``(2M + 1)^2`` against about ``2M`` for two players (one difference). The full
-game (M = 1,575) would hold about 4e26 values on this grid; here only cards of one to
-three boxes are solved.
+grid, ``(2M + 1)^2`` against about ``2M`` for two players (one difference);
+:func:`full_game_size` counts it for a full rule set. Here only cards of one to three
+boxes are solved.
 
 >>> r = solve_three(Variant("yahtzee", ("ones",)))
 >>> [round(x, 12) for x in r.max_max_max]
@@ -39,6 +39,7 @@ from stratagem.core.errors import InvalidRulesError
 from stratagem.core.lazy import LazyModule
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.duel import Cards, Variant, _policy, es_values
+from stratagem.games.yahtzee.rules import YahtzeeRules
 
 DUEL = LazyModule("stratagem.games.yahtzee._duel_kernels")
 
@@ -58,8 +59,7 @@ DESCRIPTION = [
     "*deviation* is its best response while the other two play the ES optimum. A level "
     "holds card triples x (2M+1)^2 x 3 values, against card pairs x about 2M for two "
     "players: the state grows by a factor of (cards x M) per extra player, so only cards "
-    "of one to three boxes are solved here (the full game's grid alone has 3,151^2 "
-    "differences per card triple).",
+    "of one to three boxes are solved here.",
 ]
 
 
@@ -209,6 +209,25 @@ class ThreeSolver:
         prob = D.ROLL_PROBABILITY[D.ROLL_START :]
         out: np.ndarray = np.tensordot(prob, E[D.ROLL_START :], axes=1)
         return out
+
+
+def full_game_size(rules: YahtzeeRules) -> dict[str, float]:
+    """The three-player layout for a full rule set: turn-start cards (the solitaire
+    solver's reachable states), card triples over all levels (and pairs for two players),
+    and values on the grid of both differences in -M..M, three shares each."""
+    from stratagem.games.yahtzee.solver import reachable_states
+    from stratagem.games.yahtzee.state import highest_final_score
+
+    sizes = [len(layer) for layer in reachable_states(rules)]
+    n = rules.num_categories
+    triples = sum(
+        sizes[filled(t % 3, t)] * sizes[filled((t + 1) % 3, t)] * sizes[filled((t + 2) % 3, t)]
+        for t in range(3 * n)
+    )
+    pairs = sum(sizes[t // 2] * sizes[(t + 1) // 2] for t in range(2 * n))
+    grid = (2 * highest_final_score(rules) + 1) ** 2
+    return {"cards": float(sum(sizes)), "pairs": float(pairs), "triples": float(triples),
+            "values": float(triples) * grid * 3}  # fmt: skip
 
 
 def _lookup(
