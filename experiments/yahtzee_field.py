@@ -211,11 +211,21 @@ def exact_section(solved: list[dict[str, Any]]) -> list[str]:
 
 
 def _two_player_gains() -> dict[str, float]:
+    """The largest two-player deviation gain per variant: from the two-player report, or
+    solved here (max-es, es-max, es-es runs; seconds on these small cards)."""
+    from stratagem.games.yahtzee.duel import Run, Variant
+
     path = Path("docs/results/yahtzee_two_player.json")
-    if not path.exists():
-        return {}
-    rows = json.loads(path.read_text())["variants"]
-    return {r["variant"]: max(float(r["gain_first"]), float(r["gain_second"])) for r in rows}
+    rows = json.loads(path.read_text())["variants"] if path.exists() else []
+    gains = {r["variant"]: max(float(r["gain_first"]), float(r["gain_second"])) for r in rows}
+    for preset_name, boxes, bonus in EXACT_VARIANTS:
+        v = Variant(preset_name, boxes, bonus)
+        if v.name not in gains:
+            es_es = Run(v, ("es", "es")).solve()
+            first = Run(v, ("max", "es")).solve() - es_es
+            second = es_es - Run(v, ("es", "max")).solve()
+            gains[v.name] = max(first, second)
+    return gains
 
 
 def main(argv: list[str] | None = None) -> int:
