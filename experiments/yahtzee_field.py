@@ -187,7 +187,8 @@ def exact_section(solved: list[dict[str, Any]]) -> list[str]:
         f"single deviation has is {max(top['deviation_gains']):.2e} (seat {seat} of "
         f"{top['variant']}). *s* is the wall-clock time of all five runs of a variant "
         "(numpy, one core, shared machine); *two players* is the largest gain on the same "
-        "card from docs/results/yahtzee_two_player.md.",
+        "card from docs/results/yahtzee_two_player.md (solved here where that report lacks the "
+        "card); *max RSS* is the peak of the process that solved the variants in turn.",
     ]
     from stratagem.games.yahtzee.duel3 import full_game_size
     from stratagem.games.yahtzee.rules import preset
