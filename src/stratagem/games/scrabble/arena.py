@@ -76,7 +76,7 @@ def with_word_list(tiles: str, values: Mapping[str, Any]) -> Lexicon:
 
 RULE_PARAMS = (
     Param("lexicon", str, None, "play on this word list (UTF-8, one word a line) with the "
-          "preset's tile set", accepts="a word-list file", normalise=_absolute),
+          "preset's tile set", accepts="a word-list file", normalise=_absolute, file=True),
 )  # fmt: skip
 """``english:lexicon=FILE`` (or ``english:FILE``): any word list with a tile set's tiles."""
 
@@ -130,11 +130,12 @@ AGENTS = (
         (Param("weights", str, "tuned", "tuned (default), source (the source's final "
                "weights), leave (tuned with the leave term, in Czech for the Czech tiles) or a "
                "weights FILE",
-               accepts="tuned, source, leave or a weights file"),
+               accepts="tuned, source, leave or a weights file", file=True,
+               named=("tuned", "source", "leave")),
          Param("w", str, None, "the weights inline, 20 or 25 numbers joined by / "
                "(phase by phase)", accepts="numbers joined by /"),
          Param("leaves", str, None, "leave-value FILE for the leave term (default: shipped)",
-               accepts="a leave-value file"),
+               accepts="a leave-value file", file=True),
          _ENDGAME, _NODES,
          Param("closing", str, "weights", "the closing phase without the solver: by its "
                "weights, or by the equity player's rule (score; going out earns twice the "
@@ -144,7 +145,7 @@ AGENTS = (
     AgentInfo(
         "equity", "score + learned leave value of the tiles kept", _equity,
         (Param("leaves", str, None, "leave-value FILE (default: the shipped table)",
-               accepts="a leave-value file"),
+               accepts="a leave-value file", file=True),
          _ENDGAME, _NODES, _THINK),
     ),
 )  # fmt: skip
