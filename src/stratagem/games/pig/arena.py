@@ -16,6 +16,7 @@ import numpy as np
 from stratagem.algorithms import mcts
 from stratagem.algorithms.mcts_compiled import FastGame
 from stratagem.core.agent import Agent, RandomAgent
+from stratagem.core.coaching import Coaching
 from stratagem.core.errors import InvalidAgentError, InvalidRulesError
 from stratagem.core.files import FileInputError, read_user_text
 from stratagem.core.game import State
@@ -65,6 +66,12 @@ def _table(rules: PigRules, file: str) -> Agent:
         return RuleTable.parse(text, rules, name=f"table:{file}")
     except InvalidRulesError as exc:
         raise InvalidAgentError(str(exc)) from None
+
+
+def _coaching(rules: PigRules, seats: Sequence[object] | None = None) -> Coaching:
+    from stratagem.games.pig.coach import coaching  # the coach imports this module
+
+    return coaching(rules, seats)
 
 
 def _fast(rules: PigRules) -> FastGame:
@@ -176,4 +183,5 @@ GAME = GameSpec(
     rules_type=PigRules,
     rule_params=RULE_PARAMS,
     vary=variant,
+    coaching=_coaching,
 )
