@@ -84,14 +84,27 @@ def face_name(rules: PigRules, face: int) -> str:
     return str(face)
 
 
+_warm: set[tuple[object, ...]] = set()
+"""Tables asked for before in this process (so in memory unless a memo dropped them):
+a view reads chances only from these, never solving on a light request."""
+
+
 def _solution(rules: PigRules) -> PigSolution:
     from stratagem.games.pig.arena import solution  # the registry's one memo of tables
 
-    return solution(rules)
+    found = solution(rules)
+    _warm.add(("optimum", rules))
+    return found
+
+
+def _reply(rules: PigRules, spec: str) -> BestReply:
+    found = _solve_reply(rules, spec)
+    _warm.add(("reply", rules, spec))
+    return found
 
 
 @lru_cache(maxsize=MAX_REPLIES)
-def _reply(rules: PigRules, spec: str) -> BestReply:
+def _solve_reply(rules: PigRules, spec: str) -> BestReply:
     """The best reply to the fixed agent ``spec``, solved once per process and rules."""
     return best_reply(rules, _fixed_agent(rules, spec))
 
@@ -140,6 +153,14 @@ class PigCoaching:
         self._policies: dict[tuple[str, bool], Policy] = {}
 
     # --- the model ---------------------------------------------------------------------
+
+    @property
+    def ready(self) -> bool:
+        """Whether the tables the coach reads were solved before in this process: a view
+        then costs look-ups only. Rows, judge and evaluation solve what is missing."""
+        if ("optimum", self.rules) not in _warm:
+            return False
+        return self.against is None or ("reply", self.rules, self.against) in _warm
 
     @property
     def solution(self) -> PigSolution:
@@ -207,7 +228,11 @@ class PigCoaching:
     def view(self, state: State) -> dict[str, Any]:
         """The position as the page and the terminal show it: scores, turn total, who
         is to move, the goal, the die's faces, the catch-up target, each player's chance
-        of winning, and the coach's assumption."""
+        of winning, and the coach's assumption.
+
+        ``chances`` is ``None`` until the coach's tables are in memory (the first
+        :meth:`rows` solves them): a view never solves, so that a page's light request
+        does not wait a second or more for a table."""
         s = _pig(state)
         r = self.rules
         over = s.is_terminal()
@@ -236,7 +261,7 @@ class PigCoaching:
                 "bust_scores_one": r.bust_scores_one,
                 "catch_up_turn": r.catch_up_turn,
             },
-            "chances": [self.evaluation(s, 0), self.evaluation(s, 1)],
+            "chances": [self.evaluation(s, 0), self.evaluation(s, 1)] if self.ready else None,
             "coach": {
                 "against": self.against,
                 "against_seat": self.fixed_seat,
