@@ -81,6 +81,9 @@ async def strategy_map(
     request: Request,
     sid: SessionId,
     player: Annotated[int, Query(ge=0, le=1, description="whose map (the person's seat)")] = 0,
+    at: Annotated[
+        int | None, Query(ge=0, description="the position when decision `at` was to be made")
+    ] = None,
 ) -> MapView:
     """Where the coach rolls and holds for ``player``: the optimum, or against a fixed
     strategy the best reply to it (with that strategy's threshold in ``player``'s place)."""
@@ -90,7 +93,8 @@ async def strategy_map(
             coach = play.coaching
             if not isinstance(coach, PigCoaching):
                 raise StratagemError(f"game {sid} is not a Pig game")
-            found: dict[str, Any] = coach.strategy_map(play.session.state, player)
+            state = play.session.state if at is None else play.session.state_at(at)
+            found: dict[str, Any] = coach.strategy_map(state, player)
             return MapView(**found)
 
     return await run_heavy(run)

@@ -139,14 +139,23 @@ function newGame() {
   startGame();
 }
 
-async function load(id) {
-  game = await api(`/api/sessions/${encodeURIComponent(id)}`);
+async function load(id, at) {
+  const replay = at !== undefined && at !== null && at !== "";
+  game = await api(`/api/sessions/${encodeURIComponent(id)}${replay ? `?at=${Number(at)}` : ""}`);
   if (game.game !== "pig") {
     location.replace(`/${game.game}?id=${encodeURIComponent(id)}`);
     return;
   }
-  writeState({ id: game.id });
+  writeState(replay ? { id: game.id, at: game.replay_at } : { id: game.id });
   $("setup").open = false;
+  if (replay) {  // read only: the position when that decision was to be made
+    $("replay-note").replaceChildren(`You are looking at the game before decision ${game.replay_at + 1} (read only). `,
+      el("a", { href: `/pig?id=${encodeURIComponent(game.id)}` }, "Back to the game"));
+    $("replay-note").classList.remove("hidden");
+    render();
+    drawMap();
+    return;
+  }
   render();
   await proceed();
 }
@@ -322,13 +331,14 @@ function render() {
   if (v.over) parts.push(v.winner === me ? `${n.me === "You" ? "you" : n.me} won!` : `${n.other} won`);
   $("goal-line").textContent = parts.join(" · ");
   $("goal-line").className = v.over ? (v.winner === me ? "good result" : "bad result") : "small muted";
+  const replay = game.replay_at !== null && game.replay_at !== undefined;
   // what the page is doing, for people (the buttons) and for tests (body[data-state])
-  document.body.dataset.state = busy ? "busy" : v.over ? "over" : game.human_to_move ? "yours" : "theirs";
-  const can = (d) => !busy && !v.over && game.human_to_move && game.legal.includes(d);
+  document.body.dataset.state = busy ? "busy" : replay ? "replay" : v.over ? "over" : game.human_to_move ? "yours" : "theirs";
+  const can = (d) => !busy && !replay && !v.over && game.human_to_move && game.legal.includes(d);
   $("roll").disabled = !can("roll");
   $("hold").disabled = !can("hold");
   $("hint").disabled = !rows || v.over;
-  $("takeback").disabled = !game.takeback_to.length;
+  $("takeback").disabled = replay || !game.takeback_to.length;
   $("review-link").href = `/review?id=${encodeURIComponent(game.id)}`;
   $("review-link").textContent = v.over ? "Review this game" : "Review so far";
   $("export-link").href = `/api/sessions/${encodeURIComponent(game.id)}/record`;
@@ -347,7 +357,8 @@ function render() {
 async function drawMap() {
   if (!game) return;
   const me = humanSeat();
-  const map = await api(`/api/pig/sessions/${game.id}/map?player=${me}`, { quiet: true }).catch(() => null);
+  const at = game.replay_at !== null && game.replay_at !== undefined ? `&at=${game.replay_at}` : "";
+  const map = await api(`/api/pig/sessions/${game.id}/map?player=${me}${at}`, { quiet: true }).catch(() => null);
   const svg = $("map");
   if (!map) return;
   const g = map.goal;
@@ -460,7 +471,7 @@ async function main() {
   $("hint").addEventListener("click", toggleHint);
   $("takeback").addEventListener("click", takeBack);
   document.addEventListener("keydown", onKey);
-  if (query.id) await load(query.id);
+  if (query.id) await load(query.id, query.at);
   else document.body.dataset.state = "setup";
 }
 
