@@ -14,12 +14,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from stratagem.games.pig.coach import PigCoaching
 from stratagem.games.pig.rules import preset
 from stratagem.games.pig.state import PigState
 from tests.web.conftest import _free_port
+
+DESKTOP = {"width": 1200, "height": 900}
 
 
 @contextmanager
@@ -32,9 +32,11 @@ def serving(data: Path) -> Iterator[str]:
     port = _free_port()
     server = uvicorn.Server(
         uvicorn.Config(
-            create_app(tables="cached", data=data), host="127.0.0.1", port=port,
+            create_app(tables="cached", data=data),
+            host="127.0.0.1",
+            port=port,
             log_level="warning",
-        )  # fmt: skip
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -99,7 +101,10 @@ def shown(page: Any) -> tuple[str, str, str, str]:
 def test_take_back_two_reload_and_restart_find_the_game_as_it_was(
     browser: Any, tmp_path: Path, screenshot: Any
 ) -> None:
-    with serving(tmp_path) as base, opened(browser, base, viewport={"width": 1200, "height": 900}) as page:
+    with (
+        serving(tmp_path) as base,
+        opened(browser, base, viewport=DESKTOP) as page,
+    ):
         sid = start(page, "/pig?ai=hold:25&seed=11")
         seen = []  # (decisions so far, what the page showed) before each of your choices
         for key in "rrhrrhr":
@@ -118,12 +123,15 @@ def test_take_back_two_reload_and_restart_find_the_game_as_it_was(
         game = get(base, f"/api/sessions/{sid}")
         assert len(game["decisions"]) == decisions
         assert shown(page) == picture
-        assert len(get(base, f"/api/sessions/{sid}/record") ["takebacks"]) >= 2
+        assert len(get(base, f"/api/sessions/{sid}/record")["takebacks"]) >= 2
         screenshot(page, "pig-takeback")
         page.reload()
         ready(page)
         assert shown(page) == picture
-    with serving(tmp_path) as base2, opened(browser, base2, viewport={"width": 1200, "height": 900}) as page:
+    with (
+        serving(tmp_path) as base2,
+        opened(browser, base2, viewport=DESKTOP) as page,
+    ):
         page.goto(f"/pig?id={sid}")
         ready(page)
         assert shown(page) == picture
@@ -140,7 +148,10 @@ def test_against_hold_25_the_hint_is_the_best_reply_not_the_optimum(
     pinned = PigState(preset("pig"), scores=(66, 58), player=0, turn_total=30)
     rows = coach.rows(pinned)
     assert rows[0]["action"] == "hold" and rows[0]["optimal_value"] < rows[1]["optimal_value"]
-    with serving(tmp_path) as base, opened(browser, base, viewport={"width": 1200, "height": 900}) as page:
+    with (
+        serving(tmp_path) as base,
+        opened(browser, base, viewport=DESKTOP) as page,
+    ):
         sid = start(page, "/pig?ai=hold:25&seed=4")
         page.keyboard.press("?")
         page.locator("#hint-box:not(.hidden) #hint-best").wait_for()

@@ -194,11 +194,7 @@ class PigCoaching:
         if s.is_terminal():
             return float(s.returns()[player])
         if s.current_player == CHANCE:
-            p = 1.0 / self.rules.faces
-            return sum(
-                p * float(self.evaluation(s.apply(face), player))
-                for face in range(1, self.rules.faces + 1)
-            )
+            return self._chance_value(s, player)
         values = self._values(s)
         if self.reply is not None and s.player == self.fixed_seat:
             chosen = _choice(self._agent(), s)
@@ -206,6 +202,15 @@ class PigCoaching:
         else:
             mover = max(values.values())
         return mover if player == s.player else 1.0 - mover
+
+    def _chance_value(self, s: PigState, player: int) -> float:
+        """A roll's worth: the mean over the die's faces of the positions they lead to."""
+        total = 0.0
+        for face in range(1, self.rules.faces + 1):
+            value = self.evaluation(s.apply(face), player)
+            assert value is not None  # every Pig position has a value
+            total += value
+        return total / self.rules.faces
 
     # --- what renderers show -------------------------------------------------------------
 
@@ -308,8 +313,7 @@ class PigCoaching:
         text = " ".join(str(played).split())
         if text not in by_text:
             raise IllegalActionError(
-                f"{played!r} is not a legal decision here; the legal ones are: "
-                f"{', '.join(by_text)}"
+                f"{played!r} is not a legal decision here; the legal ones are: {', '.join(by_text)}"
             )
         row, best = by_text[text], rows[0]
         cost = float(row["cost"])

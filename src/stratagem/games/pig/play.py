@@ -13,8 +13,8 @@ added up.
 >>> lines = iter(["h", "q"])
 >>> s = Session.new("pig", "coin-3", ["human", "hold:2"], seed=7)
 >>> _ = play_terminal(s, read=lambda prompt: next(lines), write=lambda text="": None)
->>> s.decisions()
-['roll', 'hold']
+>>> s.decisions()  # the forced rolls are made for you; the AI (hold:2) plays its turns
+['roll', 'roll', 'roll', 'roll', 'hold', 'roll', 'roll', 'roll']
 """
 
 from __future__ import annotations
@@ -106,7 +106,8 @@ class _Narrator:
         rules = state.rules
         if step.player == CHANCE:
             who = self.name(state.player)
-            face = int(step.action)
+            face = step.action
+            assert isinstance(face, int)
             shown = face_name(rules, face)
             if face in rules.bust_faces:
                 self.write(f"  {who} rolled {shown}: bust!")
