@@ -160,6 +160,16 @@ def test_branch_opens_the_first_decisions_with_every_seat_human(tmp_path: Path) 
     assert too_far.status_code == 400 and "branch at 0.." in too_far.json()["detail"]
 
 
+def test_a_coach_that_cannot_price_options_is_refused_when_asked(tmp_path: Path) -> None:
+    client = app_on(tmp_path)
+    view = start(client, "pig", coach="random")
+    r = client.get(f"/api/sessions/{view['id']}/advice")
+    if view["has_coaching"]:  # the game's own coaching answers, whatever the coach spec
+        assert r.status_code == 200
+    else:
+        assert r.status_code == 400 and "cannot coach" in r.json()["detail"]
+
+
 def test_advice_needs_coaching_or_a_coach(tmp_path: Path) -> None:
     client = app_on(tmp_path)
     coached = start(client, "pig", ["human", "hold:2"], coach="optimal")
@@ -178,7 +188,7 @@ def test_advice_needs_coaching_or_a_coach(tmp_path: Path) -> None:
         ({"game": "chess", "seats": ["human"]}, 400, "the games are"),
         ({"game": "pig", "seats": ["human", "hold:999999"]}, 400, "seat 1"),
         ({"game": "pig", "seats": ["human", "alphazero"]}, 400, "seat 1"),
-        ({"game": "pig", "seats": ["human", "random"], "coach": "random"}, 400, "coach"),
+        ({"game": "pig", "seats": ["human", "random"], "coach": "hold:0"}, 400, "coach"),
         ({"game": "pig", "seats": ["human"]}, 400, "2-2 players"),
         ({"game": "pig", "rules": "pig:goal=0", "seats": ["human", "random"]}, 400, "goal"),
         ({"game": "pig", "seats": ["human", "random"], "seed": -1}, 422, "seed"),

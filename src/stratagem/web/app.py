@@ -204,7 +204,7 @@ def create_app(
         title="Stratagem",
         version=__version__,
         description="Play against strong strategies, or play with them as a coach: "
-        "Yahtzee/Yatzy, Pig, Score Four, Scrabble.",
+        "every game of the registry (GET /api/games lists them).",
         # Swagger UI and ReDoc load from a CDN; every asset here must work offline.
         docs_url=None,
         redoc_url=None,
