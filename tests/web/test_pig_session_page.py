@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from stratagem.games.pig.coach import PigCoaching
 from stratagem.games.pig.rules import preset
 from stratagem.games.pig.state import PigState
@@ -163,3 +165,125 @@ def test_against_hold_25_the_hint_is_the_best_reply_not_the_optimum(
         text = page.locator("#hint-box").inner_text()
         assert f"{100 * advice[0]['value']:.2f}%" in text
         assert f"{100 * advice[0]['optimal_value']:.2f}%" in text
+
+
+def serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    result = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
+        for v in result.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_a_game_played_with_the_keys_alone_and_its_review_are_the_coachs_numbers(
+    browser: Any, tmp_path: Path, screenshot: Any
+) -> None:
+    """coin-3 (a coin, goal 3) against hold:1, every key a keyboard's: N starts, R and H
+    decide, Tab and Enter reach the review; the review's costs are the coach's judge of
+    the same decisions, and a reviewed move opens on the Pig page in the assistant."""
+    from stratagem.core.session import Session
+
+    with serving(tmp_path) as base, opened(browser, base, viewport=DESKTOP) as page:
+        page.goto("/pig?rules=coin-3&ai=hold:1&seed=3")
+        page.locator("body[data-state=setup]").wait_for()
+        page.keyboard.press("n")
+        sid = ready(page)["id"]
+        keys = iter("hrrhrhrrrrhrrhrrrhrrrh" * 5)
+        while page.evaluate("document.body.dataset.state") != "over":
+            page.keyboard.press(next(keys))
+            ready(page)
+        assert "won" in page.locator("#goal-line").inner_text()
+        screenshot(page, "pig-end")
+        # Tab from the hold button to the review link, and Enter
+        page.locator("#takeback").focus()
+        for _ in range(10):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.id") == "review-link":
+                break
+        assert page.evaluate("document.activeElement.id") == "review-link"
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/review?id=*")
+        page.locator("#decisions tbody tr").first.wait_for()
+        review = get(base, f"/api/sessions/{sid}/review")
+        record = urllib.request.urlopen(f"{base}/api/sessions/{sid}/record", timeout=60).read()
+        session = Session.from_json(record)
+        coach = PigCoaching(preset("coin-3"), ["human", "hold:1"])
+        steps = session.decision_steps()
+        mine = [j for j, step in enumerate(steps) if step.by == "human"]
+        assert [d["decision"] for d in review["decisions"]] == mine
+        for d in review["decisions"]:
+            judged = coach.judge(session.state_at(d["decision"]), d["played"])
+            assert (d["cost"], d["best"], d["label"]) == (judged.cost, judged.best, judged.label)
+        assert any(d["cost"] > 0 for d in review["decisions"])  # the keys made mistakes
+        assert review["totals"]["cost"] == pytest.approx(
+            sum(d["cost"] for d in review["decisions"])
+        )
+        for point in review["graph"][:-1]:
+            want = coach.evaluation(session.state_at(point["decision"]), 0)
+            assert point["value"] == pytest.approx(want, abs=1e-12)
+        shown_costs = page.locator("#decisions tbody tr td:nth-child(4)").all_inner_texts()
+        assert [c.split()[0] for c in shown_costs] == [
+            f"{100 * d['cost']:.1f}" for d in review["decisions"]
+        ]
+        screenshot(page, "pig-review")
+        # a costly move, opened in the assistant: the Pig page at that position
+        costly = next(d for d in review["decisions"] if d["cost"] > 0)
+        page.get_by_label(f"open decision {costly['decision'] + 1} in the assistant").click()
+        page.wait_for_url("**/pig?id=*")
+        ready(page)
+        state = session.state_at(costly["decision"])
+        assert isinstance(state, PigState)
+        me = state.player
+        assert page.locator("#score-you").inner_text() == str(state.scores[me])
+        assert page.locator("#turn-total").inner_text() == str(state.turn_total)
+        assert not page.locator("#hold").is_disabled()
+
+
+def test_on_a_phone_the_page_fits_and_axe_finds_nothing_serious(
+    browser: Any, tmp_path: Path, screenshot: Any
+) -> None:
+    with serving(tmp_path) as base:
+        for scheme in ("light", "dark"):
+            options = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+                       "is_mobile": True, "has_touch": True, "color_scheme": scheme}  # fmt: skip
+            with opened(browser, base, **options) as page:
+                page.goto("/pig?ai=keep-pace&seed=8")
+                page.locator("body[data-state=setup]").wait_for()
+                assert serious_violations(page) == []
+                page.locator("#new-game").click()
+                ready(page)
+                page.keyboard.press("?")
+                page.locator("#hint-box:not(.hidden)").wait_for()
+                width = page.evaluate("document.documentElement.scrollWidth")
+                assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+                assert serious_violations(page) == []
+                page.keyboard.press("n")
+                page.locator("#confirm-new[open]").wait_for()  # New game asks first
+                assert serious_violations(page) == []
+                page.keyboard.press("Escape")
+                if scheme == "dark":
+                    screenshot(page, "pig-phone")
+
+
+def test_every_control_takes_the_focus_visibly(browser: Any, tmp_path: Path) -> None:
+    with serving(tmp_path) as base, opened(browser, base, viewport=DESKTOP) as page:
+        sid = start(page, "/pig?ai=hold:20&seed=2")
+        assert sid
+        reached = set()
+        page.locator("body").focus()
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            info = page.evaluate(
+                "() => { const e = document.activeElement; const s = getComputedStyle(e);"
+                " return [e.id || e.tagName, s.outlineStyle, s.outlineWidth]; }"
+            )
+            if info[0] == "BODY":  # past the last control the focus leaves the page
+                continue
+            reached.add(info[0])
+            assert info[1] != "none" and info[2] != "0px", f"{info[0]} has no visible focus"
+        for control in ("roll", "hold", "hint", "takeback", "review-link", "export-link"):
+            assert control in reached, f"{control} is not reached with Tab"

@@ -412,7 +412,8 @@ class PigCoaching:
             return f"{row['action']} was best{against} ({shown}): {row['explanation']}"
         return (
             f"{best['action']} ({shown}) was better than {row['action']} "
-            f"({100 * row['value']:.2f}%){against}: {best['explanation']}"
+            f"({100 * row['value']:.2f}%){against}; {best['explanation']}, while "
+            f"{row['explanation']}"
         )
 
 

@@ -126,6 +126,7 @@ async function startGame() {
   hintShown = false;
   writeState({ id: game.id });
   $("setup").open = false;
+  busy = true;  // until the forced roll is made and the coach has answered
   render();
   await proceed();
 }
@@ -156,6 +157,7 @@ async function load(id, at) {
     drawMap();
     return;
   }
+  busy = true;
   render();
   await proceed();
 }
@@ -279,14 +281,14 @@ function renderHint() {
   const reply = rows.some((r) => r.optimal_value !== undefined);
   const head = el("tr", {}, el("th", { scope: "col" }, "option"), el("th", { scope: "col", class: "num" }, "chance of winning"),
     reply ? el("th", { scope: "col", class: "num" }, "the optimum's") : null,
-    el("th", { scope: "col", class: "num" }, "cost"), el("th", { scope: "col" }, "what it does"));
+    el("th", { scope: "col", class: "num" }, "cost"));
   const body = rows.map((r, i) => el("tr", { class: i === 0 ? "best" : "" },
-    el("td", {}, i === 0 ? el("strong", { id: "hint-best" }, r.action) : r.action),
+    el("td", {}, i === 0 ? el("strong", { id: "hint-best" }, r.action) : r.action,
+      el("div", { class: "small muted explain" }, r.explanation)),
     el("td", { class: "num" }, percent(r.value)),
     reply ? el("td", { class: "num" }, percent(r.optimal_value)) : null,
-    el("td", { class: "num" }, r.cost > 0 ? `${(100 * r.cost).toFixed(2)} pt` : "–"),
-    el("td", { class: "small" }, r.explanation)));
-  box.replaceChildren(el("div", { class: "scroll" }, el("table", { class: "hint" }, el("thead", {}, head), el("tbody", {}, ...body))));
+    el("td", { class: "num" }, r.cost > 0 ? `${(100 * r.cost).toFixed(2)} pt` : "–")));
+  box.replaceChildren(el("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": "the coach's options" }, el("table", { class: "hint" }, el("thead", {}, head), el("tbody", {}, ...body))));
   box.classList.remove("hidden");
 }
 
@@ -343,7 +345,10 @@ function render() {
   $("review-link").textContent = v.over ? "Review this game" : "Review so far";
   $("export-link").href = `/api/sessions/${encodeURIComponent(game.id)}/record`;
   $("export-link").setAttribute("download", `pig-${game.id}.json`);
-  if (v.chances) setMeter($("meter"), v.chances[me], percent(v.chances[me]));
+  if (v.chances) {
+    setMeter($("meter"), v.chances[me], percent(v.chances[me]));
+    $("meter").setAttribute("aria-valuetext", percent(v.chances[me]));
+  }
   else $("meter").querySelector(".label").textContent = "solving…";
   $("meter-label").textContent = n.me === "You" ? "Your chance of winning" : `${n.me}'s chance of winning`;
   $("coach-line").textContent = v.coach.sentence;
