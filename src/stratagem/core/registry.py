@@ -1,6 +1,6 @@
 """Games and their agents, found by name; the one grammar of agent specs.
 
-Each game declares itself in ``games/<game>/arena.py`` as ``GAME``, a
+Each game declares itself in ``games/<game>/spec.py`` as ``GAME``, a
 :class:`GameSpec`: its rule presets, how to start a game, and its agents, each
 an :class:`AgentInfo` whose parameters are :class:`Param` records (name, type,
 default, range, help). The command line, the arena and the web page all build
@@ -429,7 +429,7 @@ def agent_table(*agents: AgentInfo) -> dict[str, AgentInfo]:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """What core needs of a game; ``games/<name>/arena.py`` defines one as ``GAME``.
+    """What core needs of a game; ``games/<name>/spec.py`` defines one as ``GAME``.
 
     ``rules`` turns a preset name into the game's rules object (cached by the
     game where building it is costly); ``new`` is the state class's
@@ -620,15 +620,35 @@ class GameSpec:
         }
 
 
-def available_games() -> list[str]:
-    """Games that have an ``arena`` module (found by convention, no registration)."""
+SPEC_MODULE = "spec"
+"""The module of a game's package that holds its :class:`GameSpec` as ``GAME``."""
+
+OLD_SPEC_MODULE = "arena"
+"""What :data:`SPEC_MODULE` was called before (``games/<g>/arena.py``); a game still laid
+out so is refused with a message saying to rename the file, not silently skipped."""
+
+
+def _games_with(module_name: str) -> list[str]:
     import stratagem.games as games_pkg
 
     names = []
     for module in pkgutil.iter_modules(games_pkg.__path__):
-        if module.ispkg and importlib.util.find_spec(f"stratagem.games.{module.name}.arena"):
+        full = f"stratagem.games.{module.name}.{module_name}"
+        if module.ispkg and importlib.util.find_spec(full):
             names.append(module.name)
     return sorted(names)
+
+
+def available_games() -> list[str]:
+    """Games that have a ``spec`` module (found by convention, no registration)."""
+    return _games_with(SPEC_MODULE)
+
+
+def _old_layout_error(name: str) -> ArenaError:
+    return ArenaError(
+        f"game {name!r} declares its GAME in games/{name}/{OLD_SPEC_MODULE}.py, the old name of "
+        f"the game's spec module: rename the file to games/{name}/{SPEC_MODULE}.py"
+    )
 
 
 GameSource = Callable[[str], GameSpec]
@@ -672,7 +692,7 @@ def game_source(prefix: str) -> GameSource | None:
 
 
 def load_game(name: str) -> GameSpec:
-    """The :class:`GameSpec` of ``stratagem.games.<name>.arena``.
+    """The :class:`GameSpec` of ``stratagem.games.<name>.spec``.
 
     ``<prefix>:<game>`` names a game from elsewhere, loaded by the source registered
     for the prefix (:func:`register_game_source`): ``openspiel:<game>`` plays a game of
@@ -689,8 +709,10 @@ def load_game(name: str) -> GameSpec:
         return source(name)
     games = available_games()
     if name not in games:
+        if _NAME.fullmatch(name) and name in _games_with(OLD_SPEC_MODULE):
+            raise _old_layout_error(name)
         raise ArenaError(f"unknown game {name!r}; the games are: {', '.join(games)}")
-    module = importlib.import_module(f"stratagem.games.{name}.arena")
+    module = importlib.import_module(f"stratagem.games.{name}.{SPEC_MODULE}")
     game: GameSpec = module.GAME
     return game
 
