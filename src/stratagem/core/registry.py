@@ -60,7 +60,9 @@ __all__ = [
     "AgentInfo",
     "AgentSpec",
     "GameSpec",
+    "Lazy",
     "Param",
+    "WebExtras",
     "agent_table",
     "available_games",
     "load_game",
@@ -427,6 +429,50 @@ def agent_table(*agents: AgentInfo) -> dict[str, AgentInfo]:
     return table
 
 
+_TARGET = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class Lazy:
+    """An object of another module, named ``package.module:name`` and imported only when
+    :meth:`load` is called.
+
+    A game's capabilities that live above it (its command group, its codec for the
+    adapters, its web extras) are named so: the spec stays cheap to read, and the
+    layers import each other only downwards (the adapters load the game's codec, the
+    game never imports the adapters).
+
+    >>> Lazy("stratagem.core.errors:ArenaError").load().__name__
+    'ArenaError'
+    """
+
+    target: str
+
+    def __post_init__(self) -> None:
+        if not _TARGET.fullmatch(self.target):
+            raise ValueError(f"a lazy reference reads package.module:name, got {self.target!r}")
+
+    @property
+    def module(self) -> str:
+        return self.target.partition(":")[0]
+
+    def load(self) -> Any:
+        module, _, name = self.target.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True)
+class WebExtras:
+    """What the web layer adds for one game beyond the one REST shape every game shares."""
+
+    router: Lazy | None = None
+    """The game's own routes (Yahtzee's tables and distributions, the Scrabble assistant):
+    a FastAPI ``APIRouter``."""
+    page: str | None = None
+    """The game's own page, a file of ``stratagem/web/static`` (``yahtzee.html``), served at
+    ``/<name>``; ``None``: the generic play page (``/play?game=<name>``)."""
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """What core needs of a game; ``games/<name>/spec.py`` defines one as ``GAME``.
@@ -476,6 +522,21 @@ class GameSpec:
     """``coaching(rules)``: the game's :class:`~stratagem.core.coaching.Coaching` (its
     picture of a position, its coach's rows, its unit and judge), which the session's
     renderers and the review use; ``None``: the game offers play only."""
+
+    rules_text: Lazy | None = None
+    """``all_rules()``: every preset's rules in plain words, a list of
+    :class:`~stratagem.core.rules_text.PresetRules` (served by ``GET /api/<game>/rules``);
+    ``None``: the game has no rules text."""
+    cli: Lazy | None = None
+    """The typer app mounted as ``stratagem <name>`` (``stratagem.games.<name>.cli:app``);
+    ``None``: the game has no commands of its own (the arena's commands still play it)."""
+    codec: Lazy | None = None
+    """The game's :class:`~stratagem.interop.codecs.CodecSource`: integer action ids and
+    observations, through which the OpenSpiel and PettingZoo adapters (and Gymnasium)
+    play it; ``None``: the adapters do not offer the game."""
+    web: WebExtras | None = None
+    """The game's own page and routes on the web page; ``None``: the generic play page and
+    the shared REST shape only."""
 
     @property
     def display_title(self) -> str:
