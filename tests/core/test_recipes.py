@@ -88,13 +88,13 @@ class Cautious:
 
 def test_recipe_add_an_agent(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     pig = load_game("pig")
-    entry = AgentInfo(  # the one entry the recipe adds to games/pig/arena.py
+    entry = AgentInfo(  # the one entry the recipe adds to games/pig/spec.py
         "cautious", "holds at n, or at 10 when behind", lambda rules, n: Cautious(rules, n),
         (Param("n", int, 20, "the turn total to hold at", low=1, high=100),),
         positional="n",
     )  # fmt: skip
     extended = dataclasses.replace(pig, agents={**pig.agents, "cautious": entry})
-    monkeypatch.setattr(sys.modules["stratagem.games.pig.arena"], "GAME", extended)
+    monkeypatch.setattr(sys.modules["stratagem.games.pig.spec"], "GAME", extended)
 
     agent = load_game("pig").make_agent("pig", "cautious:15")
     assert isinstance(agent, Cautious) and agent.n == 15

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+import stratagem.games
 from stratagem.cli import app
 from stratagem.core.errors import ArenaError, InvalidAgentError
 from stratagem.core.registry import (
@@ -25,6 +28,22 @@ def test_every_game_is_found_by_its_folder() -> None:
     assert {"pig", "scorefour", "scrabble", "yahtzee"} <= set(available_games())
     with pytest.raises(ArenaError, match="unknown game 'chess'"):
         load_game("chess")
+
+
+def test_a_game_laid_out_the_old_way_is_told_to_rename_its_spec(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """games/<g>/arena.py was renamed spec.py: a third-party game still using the old name
+    is refused with the fix, not silently missing."""
+    old = tmp_path / "oldgame"
+    old.mkdir()
+    (old / "__init__.py").write_text("")
+    (old / "arena.py").write_text("GAME = None\n")
+    monkeypatch.setattr(stratagem.games, "__path__", [*stratagem.games.__path__, str(tmp_path)])
+    assert "oldgame" not in available_games()
+    with pytest.raises(ArenaError, match=r"games/oldgame/arena.py.*rename.*games/oldgame/spec.py"):
+        load_game("oldgame")
+    assert "stratagem.games.oldgame.arena" not in sys.modules
 
 
 @pytest.mark.parametrize("name", ["pig", "scorefour", "scrabble", "yahtzee"])

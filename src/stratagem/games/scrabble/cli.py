@@ -66,7 +66,7 @@ TilesOpt = Annotated[str | None, typer.Option("--tiles", hidden=True, help="Old 
 def _lexicon(path: Path | None, rules: str, tiles: str | None, quiet: bool = False) -> Lexicon:
     """The lexicon of ``--rules`` (a tile set, or ``TILES:lexicon=FILE`` read by the registry
     as the arena reads it) or of ``--lexicon FILE`` with the ``--rules`` tile set."""
-    from stratagem.games.scrabble.arena import GAME
+    from stratagem.games.scrabble.spec import GAME
 
     tiles, values = GAME.parse_rules(tiles if tiles is not None else rules)
     if "lexicon" in values:

@@ -20,7 +20,7 @@ from stratagem.core.coaching import Coaching
 from stratagem.core.errors import InvalidAgentError, InvalidRulesError
 from stratagem.core.files import FileInputError, read_user_text
 from stratagem.core.game import State
-from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
 from stratagem.core.series import SeriesResult
 from stratagem.games.pig.rules import MAX_FACES, MAX_GOAL, PRESETS, PigRules, preset
 from stratagem.games.pig.solver import PigSolution, solve
@@ -171,6 +171,10 @@ def variant(name: str, values: Mapping[str, Any]) -> PigRules:
 GAME = GameSpec(
     name="pig",
     summary="the dice game of Pig and its variants: roll to build a turn total, 1 busts",
+    rules_text=Lazy("stratagem.games.pig.rules_text:all_rules"),
+    cli=Lazy("stratagem.games.pig.cli:app"),
+    codec=Lazy("stratagem.interop.codecs:PIG"),
+    web=WebExtras(Lazy("stratagem.web.pig:router"), page="pig.html"),
     presets=tuple(PRESETS),
     default_rules="pig",
     min_players=2,

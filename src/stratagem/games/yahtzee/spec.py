@@ -16,7 +16,7 @@ import numpy as np
 from stratagem.algorithms import mcts
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.game import State
-from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
 from stratagem.core.series import SeriesResult
 from stratagem.games.yahtzee.rules import PRESETS, YahtzeeRules, preset
 from stratagem.games.yahtzee.solver import Solution, solve
@@ -138,6 +138,10 @@ AGENTS = (
 GAME = GameSpec(
     name="yahtzee",
     summary="Yahtzee and Yatzy: 13 or 15 boxes, three throws of five dice a turn",
+    rules_text=Lazy("stratagem.games.yahtzee.rules_text:all_rules"),
+    cli=Lazy("stratagem.games.yahtzee.cli:app"),
+    codec=Lazy("stratagem.interop.codecs:YAHTZEE"),
+    web=WebExtras(Lazy("stratagem.web.yahtzee:router"), page="yahtzee.html"),
     presets=tuple(PRESETS),
     default_rules="yahtzee",
     min_players=1,
