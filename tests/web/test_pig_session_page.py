@@ -287,3 +287,23 @@ def test_every_control_takes_the_focus_visibly(browser: Any, tmp_path: Path) -> 
             assert info[1] != "none" and info[2] != "0px", f"{info[0]} has no visible focus"
         for control in ("roll", "hold", "hint", "takeback", "review-link", "export-link"):
             assert control in reached, f"{control} is not reached with Tab"
+
+
+def test_a_custom_variant_and_a_rule_of_thumb_show_and_an_impossible_one_is_refused(
+    browser: Any, tmp_path: Path, screenshot: Any
+) -> None:
+    with serving(tmp_path) as base, opened(browser, base, viewport=DESKTOP) as page:
+        start(page, "/pig?rules=pig:goal=50,bust_faces=1/2&ai=hold:15&seed=2")
+        assert "goal 50" in page.locator("#variant-line").inner_text()
+        assert "1,2 bust" in page.locator("#variant-line").inner_text()
+        page.locator("#map polyline.rule").wait_for()
+        page.keyboard.press("?")
+        page.locator("#hint-box:not(.hidden) #hint-best").wait_for()
+        screenshot(page, "pig-hint")
+        page.locator("#map").scroll_into_view_if_needed()
+        screenshot(page, "pig-map")
+        page.goto("/pig?rules=pig:faces=3,bust_faces=4")
+        page.locator("body[data-state=setup]").wait_for()
+        page.locator("#new-game").click()
+        page.locator("#error-box.shown").wait_for()
+        assert "not on a 3-faced die" in page.locator("#error-box").inner_text()

@@ -90,7 +90,7 @@ a view reads chances only from these, never solving on a light request."""
 
 
 def _solution(rules: PigRules) -> PigSolution:
-    from stratagem.games.pig.arena import solution  # the registry's one memo of tables
+    from stratagem.games.pig.spec import solution  # the registry's one memo of tables
 
     found = solution(rules)
     _warm.add(("optimum", rules))
@@ -110,7 +110,7 @@ def _solve_reply(rules: PigRules, spec: str) -> BestReply:
 
 
 def _fixed_agent(rules: PigRules, spec: str) -> RuleAgent:
-    from stratagem.games.pig.arena import GAME
+    from stratagem.games.pig.spec import GAME
 
     agent = GAME.make_agent(rules, spec)
     if not isinstance(agent, RuleAgent):
@@ -121,7 +121,7 @@ def _fixed_agent(rules: PigRules, spec: str) -> RuleAgent:
 def _is_fixed(rules: PigRules, spec: str) -> bool:
     """Whether the seat's agent chooses by a function of the position (a rule of thumb
     or a rule table): the agents a best reply is solved against."""
-    from stratagem.games.pig.arena import GAME
+    from stratagem.games.pig.spec import GAME
 
     try:
         info = GAME.agent_info(GAME.check_agent(spec).name)

@@ -38,7 +38,7 @@ def rules_spec(rules: PigRules) -> str:
     >>> rules_spec(preset("pig").with_options(goal=50, faces=8))
     'pig:goal=50,faces=8'
     """
-    from stratagem.games.pig.arena import GAME
+    from stratagem.games.pig.spec import GAME
 
     base = PRESETS[rules.name]
     values: dict[str, object] = {}

@@ -32,6 +32,7 @@ from stratagem.games.pig.strategies import (
     OptimalAgent,
     RuleAgent,
     RuleTable,
+    check_hold,
     simulate,
 )
 
@@ -105,6 +106,7 @@ AGENTS = (
         (Param("n", int, None, "the turn total to hold at", low=1, high=MAX_HOLD,
                required=True),),
         positional="n",
+        check=lambda rules, values: check_hold(rules, values["n"], "the N of hold:N"),
     ),
     AgentInfo(
         "keep-pace", "Neller & Presser's keep pace and end race", _keep_pace,
