@@ -395,7 +395,7 @@ class PigCoaching:
             if total >= r.goal and r.catch_up_turn and s.player == 0:
                 ends = f"; the other player gets a last turn to pass {total}"
             return f"holding banks {s.turn_total}: {me} becomes {total} of {r.goal}{ends}"
-        busts = "/".join(face_name(r, f) for f in r.bust_faces)
+        busts = " or ".join(face_name(r, f) for f in r.bust_faces)
         loss = "loses" if not r.bust_scores_one else "gives up"
         if s.turn_total == 0:
             return f"every turn starts with a roll; a {busts} ends it at once"
