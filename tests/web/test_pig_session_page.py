@@ -230,6 +230,12 @@ def test_a_game_played_with_the_keys_alone_and_its_review_are_the_coachs_numbers
             f"{100 * d['cost']:.1f}" for d in review["decisions"]
         ]
         screenshot(page, "pig-review")
+        page.go_back()  # Back finds the finished game on its page
+        page.wait_for_url(f"**/pig?id={sid}")
+        ready(page)
+        assert "won" in page.locator("#goal-line").inner_text()
+        page.go_forward()
+        page.locator("#decisions tbody tr").first.wait_for()
         # a costly move, opened in the assistant: the Pig page at that position
         costly = next(d for d in review["decisions"] if d["cost"] > 0)
         page.get_by_label(f"open decision {costly['decision'] + 1} in the assistant").click()
