@@ -92,6 +92,7 @@ def build_app(groups: list[str] | None = None) -> typer.Typer:
         root.add_typer(group, name=name)
     root.command()(version)
     root.command()(serve)
+    root.command("review")(importlib.import_module("stratagem.review_cli").review)
     return root
 
 
