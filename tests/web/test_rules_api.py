@@ -6,9 +6,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from stratagem.core.registry import load_game
+from stratagem.core.rules_text import games_with_rules
 
 
-@pytest.mark.parametrize("game", ["yahtzee", "pig", "scorefour", "scrabble"])
+@pytest.mark.parametrize("game", games_with_rules())
 def test_every_preset_of_the_registry_has_its_rules(client: TestClient, game: str) -> None:
     r = client.get(f"/api/{game}/rules")
     assert r.status_code == 200

@@ -24,9 +24,9 @@ from stratagem.core.errors import InvalidAgentError, InvalidRulesError
 from stratagem.core.registry import make_agent
 from stratagem.core.series import run_series
 from stratagem.core.stats import finite_or_none
-from stratagem.games.pig.spec import GAME
 from stratagem.games.pig.rules import DEFAULT_PRESET, MAX_FACES, MAX_GOAL, PigRules
 from stratagem.games.pig.solver import PigSolution, evaluate, solve
+from stratagem.games.pig.spec import GAME
 from stratagem.games.pig.strategies import MatchResult, OptimalAgent, RuleAgent, agent_policies
 from stratagem.games.pig.thumb import MAX_ROWS
 

@@ -7,7 +7,6 @@ and the web page all build Pig agents from here (see :mod:`stratagem.core.regist
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from stratagem.core.files import FileInputError, read_user_text
 from stratagem.core.game import State
 from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
 from stratagem.core.series import SeriesResult
+from stratagem.core.tables import solved
 from stratagem.games.pig.rules import MAX_FACES, MAX_GOAL, PRESETS, PigRules, preset
 from stratagem.games.pig.solver import PigSolution, solve
 from stratagem.games.pig.state import PigState
@@ -40,10 +40,10 @@ MAX_TABLE_BYTES = 1 << 20
 """Largest rule-table file read."""
 
 
-@lru_cache(maxsize=8)
 def solution(rules: PigRules) -> PigSolution:
-    """The solved table of ``rules``, loaded once per process and shared by every agent."""
-    return solve(rules)
+    """The solved table of ``rules``, solved or loaded once per process and shared by every
+    agent, coach and page (the process's one memo, keyed by the rules' fingerprint)."""
+    return solved("pig", rules.fingerprint, lambda: solve(rules))
 
 
 def _optimal(rules: PigRules) -> Agent:

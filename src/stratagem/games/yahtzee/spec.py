@@ -8,7 +8,6 @@ the arena and the web page all build Yahtzee agents from here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -18,16 +17,18 @@ from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.game import State
 from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
 from stratagem.core.series import SeriesResult
+from stratagem.core.tables import solved
 from stratagem.games.yahtzee.rules import PRESETS, YahtzeeRules, preset
 from stratagem.games.yahtzee.solver import Solution, solve
 from stratagem.games.yahtzee.state import YahtzeeState, highest_final_score
 from stratagem.games.yahtzee.strategies import OptimalStrategy, simulate
 
 
-@lru_cache(maxsize=4)
-def solution(rules: YahtzeeRules) -> Solution:
-    """The solved table of ``rules``, loaded once per process and shared by every agent."""
-    return solve(rules)
+def solution(rules: YahtzeeRules, progress: Any = None) -> Solution:
+    """The solved table of ``rules``, solved or loaded once per process and shared by every
+    agent, coach and page (the process's one memo, keyed by the rules' fingerprint);
+    ``progress`` reports a first solve."""
+    return solved("yahtzee", rules.fingerprint, lambda: solve(rules, progress=progress))
 
 
 def _optimal(rules: YahtzeeRules) -> Agent:
