@@ -166,6 +166,7 @@ async function load(id, at) {
  * that starts every turn), then ask the coach about the decision in front of you. */
 async function proceed() {
   busy = true;
+  render();
   try {
     for (;;) {
       if (game.over) break;
@@ -203,13 +204,14 @@ async function act(decision) {
   render();
   try {
     game = await api(`/api/sessions/${game.id}/move`, { body: { decision } });
-  } finally {
+  } catch (err) {
     busy = false;
+    render();
+    throw err;
   }
   feedback = row ? { row, best } : null;
   hintShown = false;
-  render();
-  await proceed();
+  await proceed();  // busy until the AI has moved and the coach has answered
 }
 
 async function takeBack() {
@@ -227,12 +229,13 @@ async function takeBack() {
     while (game.human_to_move && game.legal.length === 1 && game.takeback_to.length) {
       game = await api(`/api/sessions/${game.id}/takeback`, { body: { decision: null } });
     }
-  } finally {
+  } catch (err) {
     busy = false;
+    render();
+    throw err;
   }
   feedback = { message: "Taken back: the dice you meet again are the same (they are dealt by position)." };
   hintShown = false;
-  render();
   await proceed();
 }
 
