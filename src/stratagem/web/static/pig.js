@@ -301,11 +301,11 @@ function renderFeedback() {
   if (feedback.message) { box.replaceChildren(el("p", {}, feedback.message)); return; }
   const { row, best } = feedback;
   if (row.cost <= 1e-12) {
-    box.replaceChildren(el("p", { class: "good" }, `✓ ${row.action} was the best decision (${percent(row.value)}).`));
+    box.replaceChildren(el("p", { class: "good" }, `Your last decision: ✓ ${row.action} was the best (${percent(row.value)}).`));
     return;
   }
   box.replaceChildren(el("p", { class: row.label === "good" ? "" : "warn" },
-    `${row.label}: ${row.action} gave away ${(100 * row.cost).toFixed(2)} points of your chance of winning; `
+    `Your last decision, ${{ good: "a good one", inaccuracy: "an inaccuracy", mistake: "a mistake", blunder: "a blunder" }[row.label]}: ${row.action} gave away ${(100 * row.cost).toFixed(2)} points of your chance of winning; `
     + `${best.action} was worth ${percent(best.value)}.`));
 }
 
