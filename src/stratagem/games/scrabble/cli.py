@@ -534,6 +534,7 @@ def learn_leaves_cmd(
 
 @app.command("tune")
 def tune_cmd(
+    *,  # options only, named by the command line (no function of 12+ positional arguments)
     out_dir: Annotated[Path, typer.Option("--out", help="Run directory (checkpoint, history).")],
     generations: Annotated[int, typer.Option("--generations", help="Generations in all.")] = 20,
     population: Annotated[int, typer.Option("--population", help="Players per generation.")] = 20,
