@@ -198,6 +198,7 @@ def test_a_game_played_with_the_keys_alone_and_its_review_are_the_coachs_numbers
             ready(page)
         assert "won" in page.locator("#goal-line").inner_text()
         page.wait_for_timeout(400)  # the meter's 0.3 s slide to the result
+        assert serious_violations(page) == []  # the result and the verdicts' colours too
         screenshot(page, "pig-end")
         # Tab from the hold button to the review link, and Enter
         page.locator("#takeback").focus()
