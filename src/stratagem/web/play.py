@@ -36,7 +36,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
-from stratagem.core.coaching import Coaching
+from stratagem.core.coaching import Coaching, coaching_for
 from stratagem.core.errors import (
     IllegalActionError,
     InvalidAgentError,
@@ -159,7 +159,8 @@ class PlaySession:
         if not self._coaching_built:
             spec = self.session.game
             if spec.coaching is not None:
-                self._coaching = spec.coaching(spec.rules_object(self.session.rules))
+                rules = spec.rules_object(self.session.rules)
+                self._coaching = coaching_for(spec, rules, self.session.seats)
             self._coaching_built = True
         return self._coaching
 

@@ -8,7 +8,6 @@ the arena and the web page all build Yahtzee agents from here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -17,8 +16,9 @@ from stratagem.algorithms import mcts
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.errors import InvalidAgentError
 from stratagem.core.game import State
-from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
 from stratagem.core.series import SeriesResult
+from stratagem.core.tables import solved
 from stratagem.games.yahtzee.duel import Variant
 from stratagem.games.yahtzee.duel_play import (
     DUEL_OPTIMAL,
@@ -34,15 +34,16 @@ from stratagem.games.yahtzee.state import highest_final_score
 from stratagem.games.yahtzee.strategies import OptimalStrategy, simulate
 
 
-@lru_cache(maxsize=4)
-def solution(rules: YahtzeeRules) -> Solution:
-    """The solved table of ``rules``, loaded once per process and shared by every agent."""
+def solution(rules: YahtzeeRules, progress: Any = None) -> Solution:
+    """The solved table of ``rules``, solved or loaded once per process and shared by every
+    agent, coach and page (the process's one memo, keyed by the rules' fingerprint);
+    ``progress`` reports a first solve."""
     if not isinstance(rules, YahtzeeRules):  # a reduced card (duel_play.Variant)
         raise InvalidAgentError(
             f"this agent plays a preset's full card, not {getattr(rules, 'name', rules)}; "
             "on a reduced card play optimal, duel-optimal, random or mcts"
         )
-    return solve(rules)
+    return solved("yahtzee", rules.fingerprint, lambda: solve(rules, progress=progress))
 
 
 def _optimal(rules: YahtzeeRules) -> Agent:
@@ -158,6 +159,10 @@ AGENTS = (
 GAME = GameSpec(
     name="yahtzee",
     summary="Yahtzee and Yatzy: 13 or 15 boxes, three throws of five dice a turn",
+    rules_text=Lazy("stratagem.games.yahtzee.rules_text:all_rules"),
+    cli=Lazy("stratagem.games.yahtzee.cli:app"),
+    codec=Lazy("stratagem.interop.codecs:YAHTZEE"),
+    web=WebExtras(Lazy("stratagem.web.yahtzee:router"), page="yahtzee.html"),
     presets=tuple(PRESETS),
     default_rules="yahtzee",
     min_players=1,

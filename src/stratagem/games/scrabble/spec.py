@@ -19,7 +19,7 @@ from typing import Any
 
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.errors import InvalidRulesError
-from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
 from stratagem.games.scrabble.coach import coaching
 from stratagem.games.scrabble.endgame import NODE_LIMITS, EndgameAgent
 from stratagem.games.scrabble.heuristic import (
@@ -153,6 +153,11 @@ AGENTS = (
 GAME = GameSpec(
     name="scrabble",
     summary="Scrabble with a built-in lexicon and its tile set",
+    rules_text=Lazy("stratagem.games.scrabble.rules_text:all_rules"),
+    cli=Lazy("stratagem.games.scrabble.cli:app"),
+    codec=Lazy("stratagem.interop.codecs:SCRABBLE"),
+    web=WebExtras(Lazy("stratagem.web.scrabble:router"), page="scrabble.html"),
+    perfect_information=False,  # the racks are hidden
     presets=tuple(TILE_SETS),
     default_rules="english",
     min_players=2,
@@ -167,5 +172,4 @@ GAME = GameSpec(
     vary=with_word_list,
     title="Scrabble",
     coaching=coaching,
-    perfect_information=False,
 )
