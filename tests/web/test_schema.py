@@ -58,7 +58,7 @@ def run_schemathesis(max_examples: int, max_steps: int) -> tuple[Run, int]:
         "phases": {name: {"enabled": True} for name in PHASES[:3]}
         | {"stateful": {"enabled": True, "max-steps": max_steps}},
     })  # fmt: skip
-    app = create_app(tables="off", max_mcts_sims=200, max_pig_table_bytes=8 << 20)
+    app = create_app(tables="off", max_mcts_sims=200, max_table_bytes=8 << 20)
     schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=config)
     operations = sum(len(ops) for ops in app.openapi()["paths"].values())
     run = Run()

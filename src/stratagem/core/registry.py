@@ -544,6 +544,11 @@ class GameSpec:
     """The game's own page and routes on the web page; ``None``: the generic play page and
     the shared REST shape only."""
 
+    table_bytes: Callable[[Any], int] | None = None
+    """``table_bytes(rules)``: bytes of the solved table these rules need, known before
+    solving (a server refuses rules past its bound before any work); ``None``: the game
+    solves no table whose size its rules choose."""
+
     @property
     def display_title(self) -> str:
         """:attr:`title`, or the name capitalised when the game gave none."""

@@ -77,8 +77,9 @@ class WebSettings:
     light_queue: int = LIGHT_QUEUE
     sessions_per_client: int = 50
     """Games one client (address) keeps per game; starting one more ends its own oldest."""
-    max_pig_table_bytes: int = 256 << 20
-    """Largest Pig table a request may solve (estimated before solving)."""
+    max_table_bytes: int = 256 << 20
+    """Largest solved table a request may ask for (``GameSpec.table_bytes``, estimated
+    before solving: a Pig variant's goal)."""
     solved_memo_bytes: int = 1 << 30
     """Solved tables kept in memory, shared by every session (least recently used dropped)."""
     tables: Literal["build", "cached", "off"] = "build"

@@ -60,6 +60,7 @@ from stratagem.web.common import (
     current_client,
     run_heavy,
     run_light,
+    settings,
 )
 from stratagem.web.sessions import (
     ID_PATTERN,
@@ -542,10 +543,24 @@ def _refuse_files(spec: GameSpec, rules: str | None, seats: list[str], coach: st
                 )
 
 
-def _new_session(body: NewSession) -> Session:
+def _check_table(spec: GameSpec, rules: str, limit: int) -> None:
+    """Refuse, before any work, rules whose solved table is larger than the server's bound."""
+    if spec.table_bytes is None:
+        return
+    need = spec.table_bytes(spec.rules_object(rules))
+    if need > limit:
+        raise StratagemError(
+            f"the solved table of {spec.display_title} rules {rules!r} would take about "
+            f"{need / 1e6:,.0f} MB, over this server's limit of {limit / 1e6:,.0f} MB: "
+            "choose smaller rules (a lower goal)"
+        )
+
+
+def _new_session(body: NewSession, max_table_bytes: int) -> Session:
     spec = load_game(body.game)
     _refuse_files(spec, body.rules, list(body.seats), body.coach)
     rules = spec.check_rules(body.rules if body.rules is not None else spec.default_rules)
+    _check_table(spec, rules, max_table_bytes)
     n = len(body.seats)
     if not spec.min_players <= n <= spec.max_players:
         raise StratagemError(
@@ -588,7 +603,7 @@ def _changed(
 @router.post("", status_code=201)
 async def create_session(request: Request, body: NewSession) -> SessionView:
     """Start a game: seats are "human" or agent specs, checked through the registry."""
-    session = await run_light(_new_session, body)
+    session = await run_light(_new_session, body, settings(request).max_table_bytes)
 
     def start() -> SessionView:
         play = play_room(request).create(session)
@@ -734,9 +749,11 @@ async def record(
 async def import_record(request: Request, body: Import) -> SessionView:
     """Replay a record (JSON, or a game's own format) as a new game; a record that is
     truncated, too large, of another game or impossible is refused, naming the problem."""
+    limit = settings(request).max_table_bytes
 
     def read() -> SessionView:
         session = _read_record(body)
+        _check_table(session.game, session.rules, limit)
         play = play_room(request).create(session)
         with open_session(request, play.id) as held:
             return session_view(held)

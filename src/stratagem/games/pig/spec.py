@@ -46,6 +46,12 @@ def solution(rules: PigRules) -> PigSolution:
     return solved("pig", rules.fingerprint, lambda: solve(rules))
 
 
+def table_bytes(rules: PigRules) -> int:
+    """Bytes of the solved table of ``rules`` (float64 per state; two tables with a
+    catch-up turn), known before solving."""
+    return rules.num_states * 8 * (2 if rules.catch_up_turn else 1)
+
+
 def _optimal(rules: PigRules) -> Agent:
     return OptimalAgent(solution(rules))
 
@@ -171,6 +177,7 @@ def variant(name: str, values: Mapping[str, Any]) -> PigRules:
 
 
 GAME = GameSpec(
+    table_bytes=table_bytes,
     name="pig",
     summary="the dice game of Pig and its variants: roll to build a turn total, 1 busts",
     rules_text=Lazy("stratagem.games.pig.rules_text:all_rules"),
