@@ -252,7 +252,7 @@ def create_app(
     for router in routers.values():
         app.include_router(router)
     if warm_kernels:
-        app.state.warmup.start(WARMERS, routers)
+        app.state.warmup.start(WARMERS, available_games())  # a game may have no router
     games: list[GameInfo] = []
 
     @app.get("/api/games", tags=["site"])
