@@ -35,6 +35,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
+from stratagem.core.agent import Advisor
 from stratagem.core.coaching import Coaching
 from stratagem.core.errors import (
     IllegalActionError,
@@ -327,6 +328,10 @@ class SessionView(BaseModel):
     result: ResultView
     unit: dict[str, Any] | None = None
     has_coaching: bool
+    replay_at: int | None = Field(
+        None, ge=0, description="set when this is a read-only replay of decision `at`"
+    )
+    total_decisions: int = Field(ge=0, description="decisions of the whole game")
     storage: Storage
 
 
@@ -368,12 +373,26 @@ def _storage(play_storage: StoreStatus, room: PlayRoom) -> Storage:
     )
 
 
-def session_view(play: PlaySession) -> SessionView:
-    """The :class:`SessionView` of a game (what every page renders)."""
+def session_view(play: PlaySession, at: int | None = None) -> SessionView:
+    """The :class:`SessionView` of a game (what every page renders); with ``at``, the
+    position when decision ``at`` was to be made, read only (a review's link to a move):
+    the line and decisions up to there, nothing legal, no takeback."""
     s = play.session
     coaching = play.coaching
-    legal = s.legal_texts()
-    view = coaching.view(s.state) if coaching is not None else {"text": str(s.state)}
+    steps = s.decision_steps()
+    line = list(s.line)
+    if at is None or at == len(steps):
+        state, legal, replay = s.state, s.legal_texts(), None
+        over, human, takeback_to = s.over, s.waiting_for_human, s.human_decisions()
+        result = ResultView(**s.result())
+    else:
+        state = s.state_at(at)  # checks 0 <= at <= decisions, naming the range
+        cut = [i for i, step in enumerate(line) if step.player >= 0][at]
+        line, steps, legal, replay = line[:cut], steps[:at], [], at
+        over, human, takeback_to = False, False, []
+        result = ResultView(finished=False, returns=None)
+    view = coaching.view(state) if coaching is not None else {"text": str(state)}
+    to_move = state.current_player
     return SessionView(
         id=play.id,
         game=s.game.name,
@@ -382,21 +401,23 @@ def session_view(play: PlaySession) -> SessionView:
         seats=[str(seat) for seat in s.seats],
         seed=s.seed,
         coach=s.coach_spec,
-        to_move=None if s.over else s.to_move,
-        over=s.over,
-        human_to_move=s.waiting_for_human,
+        to_move=None if over or to_move < 0 else to_move,
+        over=over,
+        human_to_move=human,
         legal=legal[:MAX_LEGAL_SHOWN],
         legal_more=max(0, len(legal) - MAX_LEGAL_SHOWN),
         decisions=[
             DecisionView(index=j, player=step.player, text=step.text, by=step.by)  # type: ignore[arg-type]
-            for j, step in enumerate(s.decision_steps())
+            for j, step in enumerate(steps)
         ],
-        takeback_to=s.human_decisions(),
-        line=[StepView(player=step.player, text=step.text, by=step.by) for step in s.line],
+        takeback_to=takeback_to,
+        line=[StepView(player=step.player, text=step.text, by=step.by) for step in line],
         view=view,
-        result=ResultView(**s.result()),
+        result=result,
         unit=coaching.unit.to_json() if coaching is not None else None,
         has_coaching=coaching is not None,
+        replay_at=replay,
+        total_decisions=len(s.decision_steps()),
         storage=_storage(play.storage, play.room),
     )
 
@@ -479,6 +500,13 @@ def _new_session(body: NewSession) -> Session:
             spec.check_agent(body.coach, rules)
         except StratagemError as exc:
             raise InvalidAgentError(f"coach: {exc}") from None
+        # only an agent that prices every option can coach; building it is the one way
+        # to know (it is built again, from its spec, when advice is first asked)
+        if not isinstance(spec.make_agent(rules, body.coach), Advisor):
+            raise InvalidAgentError(
+                f"coach: agent {body.coach} plays but does not price options; "
+                "choose an agent that advises"
+            )
     seed = body.seed if body.seed is not None else secrets.randbits(63)
     return Session(spec, rules, seats, seed, body.coach)
 
@@ -497,7 +525,7 @@ def _changed(
 @router.post("", status_code=201)
 async def create_session(request: Request, body: NewSession) -> SessionView:
     """Start a game: seats are "human" or agent specs, checked through the registry."""
-    session = await run_light(_new_session, body)
+    session = await (run_light if body.coach is None else run_heavy)(_new_session, body)
 
     def start() -> SessionView:
         play = play_room(request).create(session)
@@ -550,12 +578,17 @@ async def my_games(request: Request, limit: int = Query(100, ge=1, le=1000)) -> 
 
 
 @router.get("/{sid}")
-async def get_session(request: Request, sid: SessionId) -> SessionView:
-    """The game as it is now (read back from the store if the server restarted)."""
+async def get_session(
+    request: Request,
+    sid: SessionId,
+    at: Annotated[int | None, Query(ge=0, le=MAX_DECISIONS)] = None,
+) -> SessionView:
+    """The game as it is now (read back from the store if the server restarted); with
+    ``at``, read only, the position when decision ``at`` (from 0) was to be made."""
 
     def read() -> SessionView:
         with open_session(request, sid) as play:
-            return session_view(play)
+            return session_view(play, at)
 
     return await run_light(read)
 
