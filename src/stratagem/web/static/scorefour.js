@@ -156,22 +156,14 @@ function humanSeat() {
 
 const yourTurn = () => view && replayAt === null && view.human_to_move && !busy;
 
-/** Cells (x/o/.) and pegs' heights: the session's view, or the line replayed to ?at=. */
+/** Cells (x/o/.) and pegs' heights: the session's view (of ?at= in a replay, by the server). */
 function position() {
-  if (replayAt === null) return { cells: view.view.cells, heights: view.view.heights };
-  const cells = Array(64).fill(".");
-  const heights = Array(16).fill(0);
-  view.decisions.slice(0, replayAt).forEach((d, i) => {
-    const peg = Number(d.text);
-    cells[heights[peg] * 16 + peg] = "xo"[i % 2];
-    heights[peg] += 1;
-  });
-  return { cells: cells.join(""), heights };
+  return { cells: view.view.cells, heights: view.view.heights };
 }
 
 /** The cell of the last bead (its peg is the line's last decision), or null. */
 function lastCell(heights) {
-  const n = replayAt === null ? view.decisions.length : replayAt;
+  const n = view.decisions.length; // a replay's view lists the decisions up to its point
   if (!n) return null;
   const peg = Number(view.decisions[n - 1].text);
   return (heights[peg] - 1) * 16 + peg;
@@ -180,7 +172,7 @@ function lastCell(heights) {
 function drawBoard() {
   const { cells, heights } = position();
   const last = lastCell(heights);
-  const lines = replayAt === null ? view.view.winning_lines : [];
+  const lines = view.view.winning_lines;
   const win = new Set(lines.flat());
   const open = yourTurn();
   document.querySelectorAll(".sf-cell").forEach((node) => {
@@ -268,7 +260,7 @@ function drawPanels() {
   const replay = $("replay");
   replay.hidden = replayAt === null;
   if (replayAt !== null) {
-    replay.replaceChildren(`Move ${replayAt + 1} of ${view.decisions.length} of this game, as it stood. `,
+    replay.replaceChildren(`Move ${replayAt + 1} of ${view.total_decisions} of this game, as it stood. `,
       el("button", { type: "button", id: "assistant", onclick: openAssistant }, "Open in the assistant"), " ",
       el("a", { class: "button", href: `/${GAME}?id=${encodeURIComponent(view.id)}` }, "Back to the game"));
   }
@@ -397,6 +389,28 @@ async function takeback() {
   render();
 }
 
+/** The verdicts on a resumed game's moves, from its review (GET /api/sessions/{id}/review,
+ * the same coach's judge); a server without the review leaves them out. */
+async function fillVerdicts(id) {
+  if (!view || !view.decisions.some((d) => d.by === "human")) return;
+  let review;
+  try {
+    review = await api(`${API}/${encodeURIComponent(id)}/review`, { quiet: true });
+  } catch {
+    return;
+  }
+  if (!view || view.id !== id) return;
+  for (const d of review.decisions || []) {
+    const x = d.extra || {};
+    if (d.index >= view.decisions.length || verdicts.has(d.index) || !x.played_peg) continue;
+    verdicts.set(d.index, [
+      { peg: x.played_peg, value_text: x.played_value, label: d.label, cost: d.cost, exact: d.exact },
+      { peg: x.best_peg, value_text: x.best_value, exact: d.exact },
+    ]);
+  }
+  drawPanels();
+}
+
 async function openAssistant() {
   const branched = await api(`${API}/${view.id}/branch`, { body: { at: replayAt } });
   view = branched;
@@ -471,16 +485,18 @@ async function load() {
     view = null;
     return newGame();
   }
+  const j = at === undefined ? null : Number(at);
+  const query = j !== null && Number.isInteger(j) && j >= 0 ? `?at=${j}` : "";
   try {
-    view = await api(`${API}/${encodeURIComponent(id)}`, { quiet: true });
+    view = await api(`${API}/${encodeURIComponent(id)}${query}`, { quiet: true });
   } catch {
     writeState({});
     view = null;
     return newGame();
   }
-  const j = at === undefined ? null : Number(at);
-  replayAt = j !== null && Number.isInteger(j) && j >= 0 && j <= view.decisions.length ? j : null;
+  replayAt = view.replay_at ?? null;
   render();
+  fillVerdicts(view.id); // not awaited: the game goes on while the review is computed
   await agentsMove();
 }
 
