@@ -2,7 +2,9 @@
 // The session holds the game (seats, the AI's moves, takeback, the record); the coach
 // (games/scorefour/coach.py, through the session's view and advice) says what every move is
 // worth. The board in depth (isometric SVG) sits above the four level grids that take the moves.
-import { api, el, fmt, readState, writeState, siteHeader, svgEl } from "/static/common.js";
+import {
+  api, confirmNewGame, el, fmt, readState, recordUrl, siteHeader, storageNote, svgEl, writeState,
+} from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const API = "/api/sessions";
@@ -252,10 +254,8 @@ function drawPanels() {
   $("takeback").disabled = replayAt !== null || busy || view.takeback_to.length === 0;
   $("hint").disabled = !yourTurn();
   $("review").href = `/review?id=${encodeURIComponent(view.id)}`;
-  $("export").href = `${API}/${encodeURIComponent(view.id)}/record`;
-  const st = view.storage;
-  $("storage").textContent = st.ok && st.persistent ? "" : `Not saved: ${st.message}`;
-  $("storage").className = st.ok && st.persistent ? "small" : "small sf-warn";
+  $("export").href = recordUrl(view.id);
+  storageNote(view.storage);
 
   const replay = $("replay");
   replay.hidden = replayAt === null;
@@ -317,13 +317,9 @@ function opponentSpec() {
 
 // --- actions ------------------------------------------------------------------------------
 
-function inProgress() {
-  return view && replayAt === null && !view.over && view.decisions.length > 0;
-}
-
 async function newGame(event) {
   event?.preventDefault();
-  if (inProgress() && !window.confirm("Leave this game and start a new one? It stays in My games.")) return;
+  if (replayAt === null && !confirmNewGame(view)) return;
   hideHint();
   busy = true;
   $("new-game").disabled = true;
