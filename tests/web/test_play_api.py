@@ -51,8 +51,13 @@ def app_on(data: Path | GameStore, **kw: Any) -> TestClient:
 
 
 def start(client: TestClient, game: str, seats: list[str] | None = None, **kw: Any) -> Any:
-    body = {"game": game, "rules": RULES.get(game), "seats": seats or ["human", "random"],
-            "seed": 5, **kw}  # fmt: skip
+    body = {
+        "game": game,
+        "rules": RULES.get(game),
+        "seats": seats or ["human", "random"],
+        "seed": 5,
+        **kw,
+    }
     r = client.post("/api/sessions", json=body)
     assert r.status_code == 201, r.text
     return r.json()
@@ -250,8 +255,9 @@ def test_a_hostile_record_is_refused_naming_the_problem_and_nothing_is_stored(
 def test_an_import_body_past_its_limit_is_a_413(tmp_path: Path) -> None:
     client = app_on(tmp_path)
     huge = json.dumps({"record": "x" * (3 * MAX_RECORD_BYTES)})
-    r = client.post("/api/sessions/import", content=huge,
-                    headers={"content-type": "application/json"})  # fmt: skip
+    r = client.post(
+        "/api/sessions/import", content=huge, headers={"content-type": "application/json"}
+    )
     assert r.status_code == 413 and "bytes" in r.json()["detail"]
 
 
@@ -265,9 +271,16 @@ class NimText:
 
     def read(self, text: str) -> Session:
         seed, *decisions = text.split()
-        record = {"format": "stratagem-game", "version": 1, "game": "nim", "rules": "nim-12",
-                  "seats": [{"kind": "human"}] * 2, "seed": int(seed), "coach": None,
-                  "decisions": decisions}  # fmt: skip
+        record = {
+            "format": "stratagem-game",
+            "version": 1,
+            "game": "nim",
+            "rules": "nim-12",
+            "seats": [{"kind": "human"}] * 2,
+            "seed": int(seed),
+            "coach": None,
+            "decisions": decisions,
+        }
         return Session.from_record(record)
 
 
@@ -328,8 +341,10 @@ def test_a_stored_record_that_cannot_be_replayed_is_a_410_naming_why(tmp_path: P
     client = app_on(tmp_path)
     sid = start(client, "pig")["id"]
     with sqlite3.connect(tmp_path / "games.sqlite3") as db:
-        db.execute("UPDATE games SET record=? WHERE id=?",
-                   (json.dumps({"format": "stratagem-game", "game": "pig"}), sid))  # fmt: skip
+        db.execute(
+            "UPDATE games SET record=? WHERE id=?",
+            (json.dumps({"format": "stratagem-game", "game": "pig"}), sid),
+        )
     r = app_on(tmp_path).get(f"/api/sessions/{sid}")
     assert r.status_code == 410 and "cannot be replayed" in r.json()["detail"]
 
@@ -348,5 +363,34 @@ def test_the_games_list_gives_every_game_its_page_agents_and_typed_parameters(ni
 def test_the_schema_links_a_new_game_to_its_operations() -> None:
     schema = create_app(tables="off").openapi()
     links = schema["paths"]["/api/sessions"]["post"]["responses"]["201"]["links"]
-    assert {"POST /api/sessions/{sid}/move", "GET /api/sessions/{sid}",
-            "DELETE /api/sessions/{sid}"} <= set(links)  # fmt: skip
+    assert {
+        "POST /api/sessions/{sid}/move",
+        "GET /api/sessions/{sid}",
+        "DELETE /api/sessions/{sid}",
+    } <= set(links)
+
+
+def test_a_games_file_opened_read_only_keeps_new_games_in_memory_and_says_so(
+    tmp_path: Path,
+) -> None:
+    GameStore.in_folder(tmp_path).close()  # an existing, healthy file
+    before = (tmp_path / "games.sqlite3").read_bytes()
+    client = app_on(GameStore(tmp_path / "games.sqlite3", read_only=True))
+    view = play(client, start(client, "pig"), 2)
+    assert not view["storage"]["persistent"] and "read-only" in view["storage"]["message"]
+    assert client.post(f"/api/sessions/{view['id']}/takeback", json={}).status_code == 200
+    assert (tmp_path / "games.sqlite3").read_bytes() == before
+
+
+def test_a_games_file_locked_by_another_process_fails_no_request(tmp_path: Path) -> None:
+    client = app_on(tmp_path)
+    view = start(client, "pig", ["human", "hold:2"])
+    other = sqlite3.connect(tmp_path / "games.sqlite3", isolation_level=None)
+    try:
+        other.execute("BEGIN EXCLUSIVE")
+        r = client.post(f"/api/sessions/{view['id']}/move", json={"decision": "roll"})
+        assert r.status_code == 200 and "locked" in r.json()["storage"]["message"]
+        assert "in memory" in r.json()["storage"]["message"]
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
