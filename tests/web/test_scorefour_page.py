@@ -254,6 +254,7 @@ def test_the_decision_analysis_defaults_are_the_registrys(page: Any) -> None:
     page.click("#advanced summary")
     values = [page.locator(f"#param-{f}").input_value() for f in ("depth", "f0", "beta")]
     assert values == ["2", "1", "0"]
+    assert page.locator("#param-depth").get_attribute("max") == "4"  # the registry's range
     assert page.locator("#ai-label").inner_text() == "X: you, O: decision-analysis"
     page.fill("#param-beta", "0.1")
     page.click("#new-game")

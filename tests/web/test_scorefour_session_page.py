@@ -19,6 +19,7 @@ from stratagem.games.scorefour.board import peg_name
 from stratagem.games.scorefour.coach import ScoreFourCoaching
 from stratagem.web.app import create_app
 from tests.web.conftest import _free_port
+from tests.web.test_scorefour_page import serious_violations
 
 YOUR_MOVE = "#status:has-text('Your move')"
 
@@ -109,6 +110,10 @@ def test_moves_taken_back_survive_a_reload_and_a_server_restart(tab: Any, tmp_pa
         tab.reload()
         tab.wait_for_selector(YOUR_MOVE)
         assert tab.locator("#levels").inner_text() == board
+        tab.goto(f"{base}/games")  # away, then Back
+        tab.go_back()
+        tab.wait_for_selector(YOUR_MOVE)
+        assert tab.locator("#levels").inner_text() == board
     with server(tmp_path) as base:  # a new app on the same games folder
         listed = httpx.get(f"{base}/api/sessions").json()["games"]
         found = [g for g in listed if g["id"] == sid]
@@ -170,9 +175,11 @@ def test_a_finished_game_s_verdicts_are_the_coach_s_and_a_move_opens_in_the_assi
         tab.wait_for_selector("#replay:not([hidden])")
         assert beads(tab) == j
         assert tab.locator(".sf-cell[aria-disabled='false']").count() == 0  # read-only
+        assert serious_violations(tab) == []
         tab.click("#assistant")
         tab.wait_for_selector("#hint-panel:not(.hidden)")
         assert beads(tab) == j and "to move" in tab.locator("#status").inner_text()
+        assert serious_violations(tab) == []
         best = coach.rows(session.state_at(j))[0]
         first = tab.locator("#hint-table tbody tr").first.locator("td").all_inner_texts()
         assert first[:2] == [best["peg"], best["value_text"]]

@@ -106,3 +106,24 @@ def test_judging_a_full_peg_names_the_open_ones(coach: ScoreFourCoaching) -> Non
         state = state.apply(0)
     with pytest.raises(IllegalActionError, match="a1 is full"):
         coach.judge(state, "a1")
+
+
+def test_one_search_serves_judge_rows_and_evaluation_of_a_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from stratagem.games.scorefour import coach as module
+
+    searched: list[ScoreFourState] = []
+    real = module.advise
+
+    def counted(state: ScoreFourState, depth: int = 5) -> list[module.MoveAdvice]:
+        searched.append(state)
+        return real(state, depth)
+
+    monkeypatch.setattr(module, "advise", counted)
+    fresh = ScoreFourCoaching(depth=2)
+    state = ScoreFourState.new().apply(0)
+    fresh.rows(state)
+    fresh.judge(state, "b2")
+    fresh.evaluation(state, 0)
+    assert searched == [state]

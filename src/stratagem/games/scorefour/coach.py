@@ -24,6 +24,8 @@ verdict.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -217,6 +219,8 @@ BLUNDER = 200.0
 result away is one: a proven win or an unproven position turned into a proven loss costs at
 least ``PROVEN - EVAL_CAP - 32`` = 468 points, a missed win as much."""
 UNIT = Unit("evaluation", "points", (INACCURACY, MISTAKE, BLUNDER))
+MEMO_POSITIONS = 256
+"""Positions whose rows a coach keeps (a whole game's, a few kB each)."""
 COST = (
     f"A move's cost is the best move's value minus its own, in points. A proven win in n "
     f"moves is worth {PROVEN:.0f} - n points and a proven loss in n moves -({PROVEN:.0f} - n), "
@@ -279,6 +283,10 @@ class ScoreFourCoaching:
         if rules != RULES:
             raise InvalidRulesError(f"Score Four has one rule set, {RULES!r}; got {rules!r}")
         self.depth = depth
+        # A review asks judge and evaluation of the same position, a page asks the rows
+        # before a move and again for the hint: one search a position serves them all.
+        self._memo: OrderedDict[ScoreFourState, list[MoveAdvice]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def view(self, state: State) -> dict[str, Any]:
         """The board: per cell x/o/. (``cells``, cell = level * 16 + row * 4 + column),
@@ -301,7 +309,16 @@ class ScoreFourCoaching:
         }
 
     def _rows(self, state: ScoreFourState) -> list[MoveAdvice]:
-        return advise(state, self.depth)
+        with self._lock:
+            if state in self._memo:
+                self._memo.move_to_end(state)
+                return self._memo[state]
+        rows = advise(state, self.depth)
+        with self._lock:
+            self._memo[state] = rows
+            while len(self._memo) > MEMO_POSITIONS:
+                self._memo.popitem(last=False)
+        return rows
 
     def rows(self, state: State) -> list[dict[str, Any]]:
         """Every legal move, best first: ``action`` (the session's text, ``"9"``), ``peg``
