@@ -173,7 +173,9 @@ def test_a_game_of_nim_with_takeback_reload_and_a_restart(
     screenshot(tab, "play-nim")
 
 
-def test_my_games_lists_the_game_with_links_to_resume_and_review(site: Site, tab: Any) -> None:
+def test_my_games_lists_the_game_with_links_to_resume_and_review(
+    site: Site, tab: Any, screenshot: Callable[[Any, str], Path]
+) -> None:
     tab.goto(site.url + "/play?game=nim")
     tab.wait_for_selector("#setup:not([hidden])")
     tab.click("#start")
@@ -186,6 +188,7 @@ def test_my_games_lists_the_game_with_links_to_resume_and_review(site: Site, tab
     assert row.locator("a.resume").get_attribute("href") == f"/play?game=nim&id={sid}"
     assert row.locator("a.review").get_attribute("href") == f"/review?id={sid}"
     assert serious_violations(tab) == []
+    screenshot(tab, "my-games")
     row.locator("a.resume").click()
     tab.wait_for_selector(f"#status:has-text('{YOU_TO_MOVE}')")
     assert sid in tab.url

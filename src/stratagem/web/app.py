@@ -16,7 +16,7 @@ import importlib
 import importlib.util
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -121,6 +121,23 @@ def game_routers() -> dict[str, APIRouter]:
     return routers
 
 
+def game_warmers(routers: Mapping[str, APIRouter]) -> dict[str, Callable[[], None]]:
+    """Each game's start-up warm-up: its extras module's ``warm()`` if it declares one,
+    else the one :data:`~stratagem.web.warmup.WARMERS` holds for it; the known ones
+    first (cheapest first), then the others."""
+    found: dict[str, Callable[[], None]] = {}
+    # a game without an extras router (Score Four: its page is all /api/sessions) keeps
+    # the warm-up WARMERS holds for it
+    for game in [*WARMERS, *(g for g in routers if g not in WARMERS)]:
+        module = importlib.import_module(f"stratagem.web.{game}") if game in routers else None
+        warm = getattr(module, "warm", None)
+        if callable(warm):
+            found[game] = warm
+        elif game in WARMERS:
+            found[game] = WARMERS[game]
+    return found
+
+
 def _param(p: Param) -> ParamInfo:
     return ParamInfo(
         name=p.name, type=p.type.__name__, kind=p.kind(), default=p.default,  # type: ignore[arg-type]
@@ -204,7 +221,7 @@ def create_app(
         title="Stratagem",
         version=__version__,
         description="Play against strong strategies, or play with them as a coach: "
-        "Yahtzee/Yatzy, Pig, Score Four, Scrabble.",
+        "every game of the registry (GET /api/games lists them).",
         # Swagger UI and ReDoc load from a CDN; every asset here must work offline.
         docs_url=None,
         redoc_url=None,
@@ -248,12 +265,12 @@ def create_app(
     # before the games' routers: Score Four's and Scrabble's /api/<game>/{session_id} would take it
     app.include_router(importlib.import_module("stratagem.web.rules").router)
     app.include_router(play_router)  # before the games': /api/sessions is no game's
-    app.include_router(importlib.import_module("stratagem.web.review").router)
     routers = game_routers()
     for router in routers.values():
         app.include_router(router)
     if warm_kernels:
-        app.state.warmup.start(WARMERS, available_games())  # a game may have no router
+        warmers = game_warmers(routers)
+        app.state.warmup.start(warmers, warmers)
     games: list[GameInfo] = []
 
     @app.get("/api/games", tags=["site"])
