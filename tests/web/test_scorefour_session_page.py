@@ -190,3 +190,11 @@ def test_a_finished_game_s_verdicts_are_the_coach_s_and_a_move_opens_in_the_assi
             tab.goto(f"{base}/review?id={sid}")
             tab.wait_for_load_state("networkidle")
             screenshot(tab, "scorefour-review")
+            # the review's own link: the position opens in this page's assistant
+            tab.locator("button:has-text('open in the assistant')").nth(1).click()
+            tab.wait_for_url("**/scorefour?id=*")
+            tab.wait_for_selector("#hint-panel:not(.hidden)")
+            assert beads(tab) == mine[1] and "to move" in tab.locator("#status").inner_text()
+            first = tab.locator("#hint-table tbody tr").first.locator("td").all_inner_texts()
+            best = coach.rows(session.state_at(mine[1]))[0]
+            assert first[:2] == [best["peg"], best["value_text"]]

@@ -493,6 +493,8 @@ async function load() {
   replayAt = view.replay_at ?? null;
   render();
   fillVerdicts(view.id); // not awaited: the game goes on while the review is computed
+  // a position opened in the assistant (every seat a person's): the coach's rows at once
+  if (humanSeat() === "both" && yourTurn()) await hint();
   await agentsMove();
 }
 
