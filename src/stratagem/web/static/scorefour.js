@@ -216,7 +216,8 @@ function describeVerdict(row, best) {
   const exact = row.exact && best.exact ? "proven by the search" : "the search's evaluation";
   return el("div", {},
     el("div", { class: "sf-big " + LABEL_CLASS[row.label] }, `${row.peg}: ${row.value_text} — ${row.label}`),
-    el("div", { class: "small" }, same ? `No legal move was better (${exact}).`
+    el("div", { class: "small" }, same ? `No legal move was better (${exact})`
+      + (String(row.verdict || "").includes("every move loses") ? ": every move loses." : ".")
       : `The best was ${best.peg} (${best.value_text}): this move cost ${fmt(row.cost, 0)} points (${exact}).`));
 }
 
