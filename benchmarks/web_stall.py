@@ -69,12 +69,14 @@ def main() -> int:
                     return 1
                 time.sleep(0.2)
         client = httpx.Client(base_url=base, timeout=300)
-        sid = client.post("/api/scorefour/new", json={}).json()["id"]
+        sid = client.post(
+            "/api/sessions", json={"game": "scorefour", "seats": ["human", "minimax:depth=1"]}
+        ).json()["id"]
         client.post("/api/yahtzee/mcts", json={**SEARCH, "simulations": 100})  # warm-up
 
         def read() -> float:
             t = time.perf_counter()
-            r = client.get(f"/api/scorefour/{sid}")
+            r = client.get(f"/api/sessions/{sid}")
             r.raise_for_status()
             return time.perf_counter() - t
 

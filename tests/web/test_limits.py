@@ -60,7 +60,9 @@ def test_a_full_heavy_pool_answers_429_and_reads_do_not_wait(
     release, started = blocked_mcts
     app = create_app(tables="off", heavy_threads=1, heavy_queue=1, heavy_per_client=5)
     client = TestClient(app)
-    game = client.post("/api/scorefour/new", json={}).json()
+    game = client.post(
+        "/api/sessions", json={"game": "scorefour", "seats": ["human", "minimax:depth=1"]}
+    ).json()
     first, _ = _in_thread(lambda: client.post("/api/yahtzee/mcts", json=MCTS))
     _wait_for(lambda: started)
     second, _ = _in_thread(lambda: client.post("/api/yahtzee/mcts", json=MCTS))  # waits
@@ -70,7 +72,7 @@ def test_a_full_heavy_pool_answers_429_and_reads_do_not_wait(
     assert int(refused.headers["Retry-After"]) >= 1
     assert "busy" in refused.json()["detail"]
     t0 = time.monotonic()
-    read = client.get(f"/api/scorefour/{game['id']}")
+    read = client.get(f"/api/sessions/{game['id']}")
     assert read.status_code == 200 and time.monotonic() - t0 < WAIT / 2
     assert len(started) == 1  # the read did not wait for, nor take, a heavy thread
     release.set()

@@ -52,7 +52,7 @@ def test_start_page_in_the_browser(page: Any, screenshot: Any) -> None:
 @pytest.mark.parametrize(
     ("method", "path", "allow"),
     [
-        ("GET", "/api/scorefour/new", "POST"),  # not a malformed session id: a 405
+        ("GET", "/api/sessions/ses-0000000000000000/move", "POST"),  # a 405, not a 404
         ("PUT", "/api/pig/sessions/ses-0000000000000000/map", "GET"),
         ("OPTIONS", "/api/yahtzee/tables/yahtzee", "GET, POST"),
     ],

@@ -126,8 +126,11 @@ def game_warmers(routers: Mapping[str, APIRouter]) -> dict[str, Callable[[], Non
     else the one :data:`~stratagem.web.warmup.WARMERS` holds for it; the known ones
     first (cheapest first), then the others."""
     found: dict[str, Callable[[], None]] = {}
-    for game in [*(g for g in WARMERS if g in routers), *(g for g in routers if g not in WARMERS)]:
-        warm = getattr(importlib.import_module(f"stratagem.web.{game}"), "warm", None)
+    # a game without an extras router (Score Four: its page is all /api/sessions) keeps
+    # the warm-up WARMERS holds for it
+    for game in [*WARMERS, *(g for g in routers if g not in WARMERS)]:
+        module = importlib.import_module(f"stratagem.web.{game}") if game in routers else None
+        warm = getattr(module, "warm", None)
         if callable(warm):
             found[game] = warm
         elif game in WARMERS:
@@ -262,12 +265,12 @@ def create_app(
     # before the games' routers: Score Four's and Scrabble's /api/<game>/{session_id} would take it
     app.include_router(importlib.import_module("stratagem.web.rules").router)
     app.include_router(play_router)  # before the games': /api/sessions is no game's
-    app.include_router(importlib.import_module("stratagem.web.review").router)
     routers = game_routers()
     for router in routers.values():
         app.include_router(router)
     if warm_kernels:
-        app.state.warmup.start(game_warmers(routers), routers)
+        warmers = game_warmers(routers)
+        app.state.warmup.start(warmers, warmers)
     games: list[GameInfo] = []
 
     @app.get("/api/games", tags=["site"])

@@ -23,11 +23,13 @@ RETRY_SECONDS = 10
 
 
 def _scorefour() -> None:
-    from stratagem.web.scorefour import ScoreFourGame
+    from stratagem.core.session import HUMAN, Session
+    from stratagem.games.scorefour.coach import ScoreFourCoaching
 
-    for spec in ("minimax:depth=2,seconds=0.5", "mcts:sims=200",
-                 "decision-analysis:depth=1,f0=1.0,beta=0.05"):  # fmt: skip
-        ScoreFourGame(spec, human=1, seed=0)  # the AI moves first: one search of each kind
+    for spec in ("minimax:depth=2,seconds=0.5", "mcts:sims=200", "decision-analysis:depth=1"):
+        session = Session.new("scorefour", seats=[spec, HUMAN], seed=0)
+        session.ai_move()  # the AI moves first: one search of each kind
+        ScoreFourCoaching().rows(session.state)  # and the coach's search
 
 
 def _pig() -> None:

@@ -60,37 +60,25 @@ def test_a_bad_depth_or_ai_is_refused() -> None:
     result = run(["count", "--depth", "65"])
     assert result.exit_code == 2 and "--depth must be 0..64" in result.output
     result = run(["play", "--ai", "oracle"])
-    assert result.exit_code == 2 and "--ai must be minimax or decision-analysis" in result.output
-    result = run(["play", "--f0", "3"])
+    assert result.exit_code == 2 and "oracle" in result.output
+    result = run(["play", "--ai", "decision-analysis:f0=3"])
     assert result.exit_code == 2 and "f0" in result.output
 
 
 def test_play_reads_moves_and_quits() -> None:
-    result = run(["play", "--ai", "minimax", "--depth", "2"], input="e5\nb2\nq\n")
+    result = run(["play", "--ai", "minimax:depth=2"], input="e5\nb2\nq\n")
     assert result.exit_code == 0, result.output
     assert "unknown peg 'e5'" in result.output
-    assert "your move b2: +7 points (inaccuracy" in result.output and "AI plays" in result.output
-    assert "game abandoned" in result.output
+    assert "your move b2: +7 points (inaccuracy, 6 points behind a1" in result.output
+    assert "AI plays" in result.output and "game abandoned" in result.output
 
 
-def test_skill_options_are_refused_for_minimax_and_default_for_decision_analysis(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """`play --ai minimax --f0 0.5` played minimax and ignored --f0 (and --beta)."""
-    import stratagem.games.scorefour.cli as scorefour_cli
-    from stratagem.core.errors import StratagemError
-
-    def shown(game: str, rules: object, spec: str) -> None:
-        raise StratagemError(f"agent {spec}")  # the spec, instead of a game
-
-    monkeypatch.setattr(scorefour_cli, "make_agent", shown)
-    for options in (["--f0", "0.5"], ["--beta", "0.1"]):
-        result = run(["play", "--ai", "minimax", *options])
-        assert result.exit_code == 2
-        assert "error: --f0 and --beta set decision analysis's estimate of your skill; " in (
-            result.stderr
-        )
-    result = run(["play"])
-    assert "error: agent decision-analysis:f0=1.0,beta=0.05" in result.stderr
-    result = run(["play", "--beta", "0.2", "--depth", "3"])
-    assert "error: agent decision-analysis:depth=3,f0=1.0,beta=0.2" in result.stderr
+def test_play_takes_a_registry_spec_and_no_hand_assembled_flags() -> None:
+    """Issue 39: `--ai` is the registry's spec; --depth, --f0 and --beta are gone."""
+    for options in (["--depth", "3"], ["--f0", "0.5"], ["--beta", "0.1"]):
+        result = run(["play", *options])
+        assert result.exit_code == 2 and "No such option" in result.output
+    result = run(["play", "--ai", "decision-analysis:depth=1,beta=0.2"], input="q\n")
+    assert result.exit_code == 0 and "O: the AI (decision-analysis:depth=1,beta=0.2)" in (
+        result.output
+    )

@@ -20,13 +20,13 @@ from tests.cli_outcome import allowed, outcome
         ["best", "--seconds", "nan"],
         ["best", "--seconds", "-1"],
         ["best", "--seconds", "0"],
-        ["play", "--depth", "0"],
-        ["play", "--ai", "minimax", "--seconds", "-1"],
-        ["play", "--ai", "minimax", "--seconds", "nan"],
-        ["play", "--ai", "minimax", "--depth", "65"],
-        ["play", "--depth", "9"],  # decision analysis: 1..4
-        ["play", "--f0", "nan"],
-        ["play", "--beta", "2"],
+        ["play", "--ai", "minimax:depth=0"],
+        ["play", "--ai", "minimax:seconds=-1"],
+        ["play", "--ai", "minimax:seconds=nan"],
+        ["play", "--ai", "minimax:depth=65"],
+        ["play", "--ai", "decision-analysis:depth=9"],  # decision analysis: 1..4
+        ["play", "--ai", "decision-analysis:f0=nan"],
+        ["play", "--ai", "decision-analysis:beta=2"],
         ["play", "--seed", "-1"],
         ["count", "--depth", "65"],
         ["count", "--depth", "20"],  # 16**20 sequences: refused, not left running

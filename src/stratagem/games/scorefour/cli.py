@@ -7,6 +7,7 @@ empty (``--board xxx.ooo.........``).
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Sequence
 from math import comb
@@ -16,15 +17,12 @@ import numpy as np
 import typer
 from rich.console import Console
 
-from stratagem.algorithms.decision_analysis import DecisionAnalysis
-from stratagem.cli_options import JsonOpt, OptionalSecondsOpt, OptionalSeedOpt, emit_json
-from stratagem.cli_types import finite
-from stratagem.core.errors import InvalidAgentError, InvalidRulesError
-from stratagem.core.registry import make_agent
+from stratagem.cli_options import AiOpt, JsonOpt, OptionalSecondsOpt, OptionalSeedOpt, emit_json
+from stratagem.core.errors import InvalidRulesError
 from stratagem.games.scorefour import _kernels
 from stratagem.games.scorefour.board import peg_name
 from stratagem.games.scorefour.evaluation import evaluate
-from stratagem.games.scorefour.players import DEPTH_TIME_LIMIT, MAX_DA_DEPTH, MinimaxAgent
+from stratagem.games.scorefour.players import DEPTH_TIME_LIMIT
 from stratagem.games.scorefour.search import MAX_DEPTH, Minimax, value_text
 from stratagem.games.scorefour.state import RULES, ScoreFourState, render
 
@@ -35,9 +33,6 @@ out = Console(highlight=False, emoji=False)
 
 MAX_COUNT = 10**10
 """Most move sequences count visits (about a minute at 2e8 a second)."""
-DA_F0 = 1.0
-DA_BETA = 0.05
-"""The decision-analysis opponent's prior skill estimate and learning rate in ``play``."""
 BoardOpt = Annotated[
     str, typer.Option("--board", help="Levels bottom to top, '/'-separated, 16 of x o . each.")
 ]
@@ -52,11 +47,6 @@ def _depth_option(depth_help: str) -> Any:
 _BEST_DEPTH = _depth_option(
     "Plies to search, 1..64 (without it: --seconds of iterative deepening, default 1; with "
     f"it the search also stops after {DEPTH_TIME_LIMIT:g} s)."
-)
-_PLAY_DEPTH = _depth_option(
-    f"AI look-ahead in plies: minimax 1..64 (default 4), DA 1..{MAX_DA_DEPTH} (default 2); "
-    f"minimax may take --seconds per move instead (with --depth a move stops after "
-    f"{DEPTH_TIME_LIMIT:g} s)."
 )
 
 
@@ -159,61 +149,19 @@ def best_command(
 
 @app.command("play")
 def play_command(
-    ai: Annotated[
-        str, typer.Option("--ai", help="minimax or decision-analysis.")
-    ] = "decision-analysis",
-    depth: Annotated[int | None, _PLAY_DEPTH] = None,
-    seconds: OptionalSecondsOpt = None,
-    f0: Annotated[
-        float | None,
-        typer.Option(
-            "--f0",
-            parser=finite(0.0, 1.0),
-            metavar="F0",
-            help=f"DA: prior estimate of your skill, 0..1 (default {DA_F0:g}).",
-        ),
-    ] = None,
-    beta: Annotated[
-        float | None,
-        typer.Option(
-            "--beta",
-            parser=finite(0.0, 1.0),
-            metavar="BETA",
-            help=f"DA: learning rate of the estimate, 0..1 (default {DA_BETA:g}).",
-        ),
-    ] = None,
+    ai: AiOpt = "decision-analysis",
     ai_first: Annotated[bool, typer.Option("--ai-first", help="Let the AI start.")] = False,
     second: Annotated[bool, typer.Option("--second", hidden=True, help="Old --ai-first.")] = False,
     seed: OptionalSeedOpt = None,
 ) -> None:
-    """Play against the AI, seeing how good each move was and the AI's estimate of your skill."""
-    from stratagem.games.scorefour.play import play_terminal, typed_ahead
+    """Play against the AI (any agent spec of the registry: minimax:depth=6,
+    decision-analysis:beta=0.1, mcts:sims=20000), with the coach's verdict on each move,
+    hints (h) and takeback (u)."""
+    from stratagem.core.session import HUMAN, Session
+    from stratagem.games.scorefour.play import play_session, typed_ahead
 
-    name = "decision-analysis" if ai == "da" else ai
-    options = {
-        "minimax": {"depth": depth, "seconds": seconds},
-        "decision-analysis": {
-            "depth": depth,
-            "f0": DA_F0 if f0 is None else f0,
-            "beta": DA_BETA if beta is None else beta,
-        },
-    }.get(name)
-    if options is None:
-        raise InvalidAgentError(f"--ai must be minimax or decision-analysis, got {ai!r}")
-    if name == "decision-analysis" and seconds is not None:
-        raise InvalidRulesError("--seconds applies to minimax; DA looks --depth ahead")
-    if name == "minimax" and (f0 is not None or beta is not None):
-        raise InvalidRulesError(
-            "--f0 and --beta set decision analysis's estimate of your skill; minimax has "
-            "none (use --ai decision-analysis, or leave them out)"
-        )
-    if name == "decision-analysis" and depth is not None and depth > MAX_DA_DEPTH:
-        raise InvalidRulesError(
-            f"decision analysis looks 1..{MAX_DA_DEPTH} plies ahead (its tree grows "
-            f"16-fold a ply), got --depth {depth}"
-        )
-    given = ",".join(f"{k}={v}" for k, v in options.items() if v is not None)
-    player = make_agent("scorefour", RULES, f"{name}:{given}" if given else name)
-    assert isinstance(player, MinimaxAgent | DecisionAnalysis)
-    human = 1 if ai_first or second else 0
-    play_terminal(player, np.random.default_rng(seed), human=human, pending=typed_ahead)
+    seats = [ai, HUMAN] if ai_first or second else [HUMAN, ai]
+    if seed is None:
+        seed = secrets.randbelow(2**63)
+    session = Session.new("scorefour", RULES, seats, seed=seed)  # checks the spec first
+    play_session(session, pending=typed_ahead)

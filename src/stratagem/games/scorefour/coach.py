@@ -24,14 +24,18 @@ verdict.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
+from stratagem.core.coaching import EPSILON, Judged, Unit, judged_from_rows
 from stratagem.core.errors import IllegalActionError, InvalidRulesError
+from stratagem.core.game import State, expect_state
 from stratagem.games.scorefour import _kernels
-from stratagem.games.scorefour.board import peg_name
+from stratagem.games.scorefour.board import LINES, PEGS, parse_peg, peg_name
 from stratagem.games.scorefour.search import Minimax
-from stratagem.games.scorefour.state import ScoreFourState
+from stratagem.games.scorefour.state import DRAW, RULES, ScoreFourState
 
 COACH_DEPTH = 5
 """Plies the coach searches for every move (about 10 ms a position with the compiled search)."""
@@ -200,3 +204,189 @@ def review(state: ScoreFourState, peg: int, depth: int = COACH_DEPTH) -> MoveAdv
         if row.peg == peg:
             return row
     raise IllegalActionError(f"{peg_name(peg)} is not a legal move here")  # pragma: no cover
+
+
+# --- the Coaching a session's renderers and the review use (core/coaching.py) ---------------
+
+PROVEN = 1000.0
+"""A proven result's place on the evaluation scale: a win in n of the mover's moves is worth
+``PROVEN - n`` points, a loss in n of the opponent's moves ``-(PROVEN - n)``."""
+EVAL_CAP = 500.0
+"""Evaluations are capped at +/- this on the scale, so every proven result lies beyond
+every evaluation (the paper's line count rarely passes 200)."""
+BLUNDER = 200.0
+"""Points behind the best from which a move is a blunder. Every move that throws a proven
+result away is one: a proven win or an unproven position turned into a proven loss costs at
+least ``PROVEN - EVAL_CAP - 32`` = 468 points, a missed win as much."""
+UNIT = Unit("evaluation", "points", (INACCURACY, MISTAKE, BLUNDER))
+MEMO_POSITIONS = 256
+"""Positions whose rows a coach keeps (a whole game's, a few kB each)."""
+COST = (
+    f"A move's cost is the best move's value minus its own, in points. A proven win in n "
+    f"moves is worth {PROVEN:.0f} - n points and a proven loss in n moves -({PROVEN:.0f} - n), "
+    f"beyond every evaluation (capped at +/-{EVAL_CAP:.0f}): so a move that turns a won or "
+    f"open game into a lost one, or misses a win, costs hundreds of points and is a blunder, "
+    f"while winning more slowly or losing sooner than the best costs a few points. "
+    f"Inaccuracy from {INACCURACY:.0f} points, mistake from {MISTAKE:.0f}, blunder from "
+    f"{BLUNDER:.0f}."
+)
+"""One paragraph: how a cost is priced and where the labels start (the page states it)."""
+
+
+def scaled(row: MoveAdvice) -> float:
+    """A row's value on the one finite scale of the unit (see :data:`COST`)."""
+    if row.outcome == "win":
+        assert row.moves is not None
+        return PROVEN - row.moves
+    if row.outcome == "loss":
+        assert row.moves is not None
+        return -(PROVEN - row.moves)
+    assert row.points is not None
+    return max(-EVAL_CAP, min(EVAL_CAP, row.points))
+
+
+def winning_lines(state: ScoreFourState) -> list[list[int]]:
+    """Each completed line's four cells (one line, or two or three through the last bead)."""
+    if state.winner is None or state.winner == DRAW:
+        return []
+    mine = state.beads[state.winner]
+    return [list(line) for line in LINES if all(mine >> c & 1 for c in line)]
+
+
+def read_move(state: ScoreFourState, text: str) -> int:
+    """A move in either text form: the session's ``9`` (the action's ``str``) or the
+    player's ``b3``; raises naming the open pegs when the peg is full."""
+    word = text.strip()
+    peg = int(word) if word.isdigit() and len(word) <= 2 and int(word) < PEGS else parse_peg(word)
+    state.drop_cell(peg)
+    return peg
+
+
+class ScoreFourCoaching:
+    """The Score Four coach as a :class:`~stratagem.core.coaching.Coaching`.
+
+    Unit "evaluation" in points (:data:`COST` says how proven results are priced);
+    a row or verdict is ``exact`` when the search proved its result (both the played
+    and the best move's, for a verdict), estimated when it rests on the evaluation.
+
+    >>> from stratagem.games.scorefour.state import ScoreFourState
+    >>> c = ScoreFourCoaching(depth=2)
+    >>> s = ScoreFourState.from_string("xxx.ooo.........")
+    >>> j = c.judge(s, "d2")   # blocks O but misses the win at d1 (peg 3)
+    >>> j.best, j.label, j.exact, j.cost > BLUNDER
+    ('3', 'blunder', False, True)
+    """
+
+    unit = UNIT
+
+    def __init__(self, rules: str = RULES, depth: int = COACH_DEPTH) -> None:
+        if rules != RULES:
+            raise InvalidRulesError(f"Score Four has one rule set, {RULES!r}; got {rules!r}")
+        self.depth = depth
+        # A review asks judge and evaluation of the same position, a page asks the rows
+        # before a move and again for the hint: one search a position serves them all.
+        self._memo: OrderedDict[ScoreFourState, list[MoveAdvice]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def view(self, state: State) -> dict[str, Any]:
+        """The board: per cell x/o/. (``cells``, cell = level * 16 + row * 4 + column),
+        the levels as text, the pegs' heights, who is to move, the result and the winning
+        line(s). The last move is the session line's last decision (a peg)."""
+        s = _state(state)
+        text = s.to_string()
+        winner = None if s.winner is None else "draw" if s.winner == DRAW else "xo"[s.winner]
+        return {
+            "board": text,
+            "cells": text.replace("/", ""),
+            "heights": s.heights(),
+            "pegs": [peg_name(p) for p in range(PEGS)],
+            "to_move": None if s.is_terminal() else "xo"[s.player],
+            "winner": winner,
+            "result": s.result_text(),
+            "winning_lines": winning_lines(s),
+            "text": str(s),
+            "explain": {"points": POINTS, "quality": QUALITY, "cost": COST},
+        }
+
+    def _rows(self, state: ScoreFourState) -> list[MoveAdvice]:
+        with self._lock:
+            if state in self._memo:
+                self._memo.move_to_end(state)
+                return self._memo[state]
+        rows = advise(state, self.depth)
+        with self._lock:
+            self._memo[state] = rows
+            while len(self._memo) > MEMO_POSITIONS:
+                self._memo.popitem(last=False)
+        return rows
+
+    def rows(self, state: State) -> list[dict[str, Any]]:
+        """Every legal move, best first: ``action`` (the session's text, ``"9"``), ``peg``
+        (``b3``), ``value`` on the unit's scale, ``cost``, ``exact``, ``label``, and the
+        coach's words (``value_text`` "wins in 2" or "+12 points", ``verdict``, ``quality``)."""
+        advice = self._rows(_state(state))
+        top = scaled(advice[0])
+        out = []
+        for row in advice:
+            value = scaled(row)
+            cost = max(0.0, top - value)
+            out.append(
+                {
+                    "action": str(row.peg),
+                    "peg": row.action,
+                    "value": value,
+                    "cost": cost,
+                    "exact": row.outcome != "eval",
+                    "label": self.unit.label(cost),
+                    "outcome": row.outcome,
+                    "moves": row.moves,
+                    "points": row.points,
+                    "value_text": row.value_text,
+                    "verdict": row.verdict,
+                    "quality": row.quality,
+                    "explanation": f"{row.action}: {row.value_text} ({row.verdict})",
+                }
+            )
+        return out
+
+    def judge(self, state: State, played: str) -> Judged:
+        """The verdict on ``played`` (``"9"`` or ``"b3"``); the peg names are in ``extra``."""
+        s = _state(state)
+        peg = read_move(s, played)
+        rows = self.rows(s)
+        judged = judged_from_rows(rows, str(peg), self.unit)
+        mine = next(r for r in rows if r["action"] == str(peg))
+        best = rows[0]
+        explanation = f"{mine['peg']}: {mine['value_text']}"
+        if judged.cost > EPSILON:
+            explanation += f"; the best, {best['peg']}: {best['value_text']}"
+        extra = {
+            "played_peg": mine["peg"],
+            "best_peg": best["peg"],
+            "played_value": mine["value_text"],
+            "best_value": best["value_text"],
+        }
+        return replace(judged, explanation=explanation, extra=extra)
+
+    def evaluation(self, state: State, player: int) -> float | None:
+        """The position's worth to ``player`` on the unit's scale: the best move's value
+        for the side to move (its negation for the other side); a finished game is
+        ``PROVEN`` for the winner, ``-PROVEN`` for the loser, 0 for a draw."""
+        s = _state(state)
+        if player not in (0, 1):
+            raise IllegalActionError(f"Score Four's players are 0 (X) and 1 (O), not {player!r}")
+        if s.is_terminal():
+            if s.winner == DRAW:
+                return 0.0
+            return PROVEN if s.winner == player else -PROVEN
+        best = scaled(self._rows(s)[0])
+        return best if s.player == player else -best
+
+
+def coaching(rules: str) -> ScoreFourCoaching:
+    """``GameSpec.coaching``: the coach for the one rule set."""
+    return ScoreFourCoaching(rules)
+
+
+def _state(state: State) -> ScoreFourState:
+    return expect_state(state, ScoreFourState, "the Score Four coach")

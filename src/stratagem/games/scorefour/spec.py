@@ -15,6 +15,7 @@ from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.game import State
 from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
 from stratagem.games.scorefour.board import CELLS
+from stratagem.games.scorefour.coach import coaching
 from stratagem.games.scorefour.players import (
     MAX_DA_DEPTH,
     EpsilonGreedyAgent,
@@ -115,4 +116,6 @@ GAME = GameSpec(
     new=ScoreFourState.new,
     result="win",
     agents=agent_table(*AGENTS),
+    title="Score Four",
+    coaching=coaching,
 )

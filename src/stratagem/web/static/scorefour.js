@@ -1,18 +1,26 @@
-// Score Four: play the decision-analysis AI, minimax or MCTS; the coach on every move,
-// the board in depth (isometric SVG) above the four level grids that take the moves.
-import { api, el, fmt, readState, writeState, setMeter, siteHeader, svgEl } from "/static/common.js";
+// Score Four: a renderer of a play session (/api/sessions, the one REST shape of every game).
+// The session holds the game (seats, the AI's moves, takeback, the record); the coach
+// (games/scorefour/coach.py, through the session's view and advice) says what every move is
+// worth. The board in depth (isometric SVG) sits above the four level grids that take the moves.
+import {
+  api, confirmNewGame, el, fmt, readState, recordUrl, siteHeader, storageNote, svgEl, writeState,
+} from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
-const API = "/api/scorefour";
+const API = "/api/sessions";
+const GAME = "scorefour";
 const COLS = "abcd";
+const SIDES = "XO";
 const pegName = (p) => `${COLS[p % 4]}${Math.floor(p / 4) + 1}`;
 const pegIndex = (name) => (Number(name[1]) - 1) * 4 + COLS.indexOf(name[0].toLowerCase());
 
-let game = null;
+let view = null;        // the SessionView
+let replayAt = null;    // a decision number: the read-only position before it (?at=)
 let busy = false;
 let hintShown = false;
-let opponents = [];
+let agents = [];
 let pendingColumn = null;
+const verdicts = new Map(); // decision number -> the coach's row for the move played there
 const focusPeg = [0, 0, 0, 0]; // the peg of each level grid that takes Tab (roving focus)
 
 // --- the level grids: the input surface ------------------------------------------------------
@@ -67,42 +75,6 @@ function moveFocus(e, z, peg) {
   cellNode(z, focusPeg[z]).focus();
 }
 
-/** Mark where a bead dropped on `peg` would land. */
-function preview(peg, on) {
-  document.querySelectorAll(".sf-cell.landing").forEach((c) => c.classList.remove("landing"));
-  document.querySelectorAll("#board3d .landing").forEach((c) => c.remove());
-  if (!on || !game || !game.your_turn || busy) return;
-  const h = game.heights[peg];
-  if (h >= 4) return;
-  cellNode(h, peg)?.classList.add("landing");
-  const [sx, sy] = iso(peg % 4, Math.floor(peg / 4), h);
-  $("board3d").append(svgEl("circle", { cx: sx, cy: sy, r: 10, class: "landing" }));
-}
-
-function drawBoard() {
-  const cells = game.board.replaceAll("/", "");
-  const lastAi = [...game.history].reverse().find((m) => m.by_ai);
-  const lastMine = [...game.history].reverse().find((m) => !m.by_ai);
-  const win = new Set(game.winning_cells);
-  document.querySelectorAll(".sf-cell").forEach((node) => {
-    const c = Number(node.dataset.cell);
-    const peg = Number(node.dataset.peg);
-    const ch = cells[c];
-    node.classList.toggle("x", ch === "x");
-    node.classList.toggle("o", ch === "o");
-    node.classList.toggle("last", lastMine !== undefined && lastMine.cell === c);
-    node.classList.toggle("last-ai", lastAi !== undefined && lastAi.cell === c);
-    node.classList.toggle("win", win.has(c));
-    // aria-disabled, not disabled: the focused cell keeps the focus while the AI replies
-    node.setAttribute("aria-disabled", String(!game.your_turn || busy || game.heights[peg] >= 4));
-    const who = ch === "x" ? "X" : ch === "o" ? "O" : "empty";
-    const extra = win.has(c) ? ", in the winning line" : "";
-    node.setAttribute("aria-label", `peg ${pegName(peg)}, level ${Math.floor(c / 16) + 1}: ${who}${extra}`);
-    node.textContent = ch === "." ? "" : ch.toUpperCase();
-  });
-  draw3d(cells, lastAi, win);
-}
-
 // --- the board in depth: an isometric drawing ---------------------------------------------------
 
 // An oblique view from the front and a little above: columns a-d run to the right, rows 1-4
@@ -115,7 +87,7 @@ function iso(x, y, z) {
   return [LEFT + x * DX + y * SKEW, BASE - y * DY - z * DZ];
 }
 
-function draw3d(cells, lastAi, win) {
+function draw3d(cells, last, win, lines) {
   const svg = $("board3d");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const title = $("board3d-title");
@@ -160,161 +132,290 @@ function draw3d(cells, lastAi, win) {
       const c = z * 16 + y * 4 + x;
       if (cells[c] === ".") continue;
       const [sx, sy] = iso(x, y, z);
-      const cls = `sf-bead ${cells[c]}` + (win.has(c) ? " win" : "") + (lastAi && lastAi.cell === c ? " last-ai" : "");
+      const cls = `sf-bead ${cells[c]}` + (win.has(c) ? " win" : "") + (last === c ? " last-ai" : "");
       svg.append(svgEl("ellipse", { cx: sx, cy: sy, rx: 15, ry: 10, class: cls }));
     }
   }
-  for (const line of game.winning_lines || []) {
+  for (const line of lines) {
     const pts = line.map((c) => pt(c % 4, Math.floor((c % 16) / 4), Math.floor(c / 16)));
     svg.append(svgEl("polyline", { class: "sf-winline-under", points: pts.join(" ") }));
     svg.append(svgEl("polyline", { class: "sf-winline", points: pts.join(" ") }));
   }
   const beads = [...cells].filter((c) => c !== ".").length;
-  title.textContent = `The board in depth: ${beads} beads` + (game.winning_lines?.length
-    ? `; the winning line runs through ${game.winning_lines[0].map((c) => `${pegName(c % 16)} level ${Math.floor(c / 16) + 1}`).join(", ")}`
+  title.textContent = `The board in depth: ${beads} beads` + (lines.length
+    ? `; the winning line runs through ${lines[0].map((c) => `${pegName(c % 16)} level ${Math.floor(c / 16) + 1}`).join(", ")}`
     : "");
+}
+
+// --- what the board shows -----------------------------------------------------------------
+
+/** The seat of the person (0 X, 1 O), "both" when every seat is a person's, null if none. */
+function humanSeat() {
+  const humans = view.seats.map((s, i) => (s === "human" ? i : -1)).filter((i) => i >= 0);
+  if (humans.length === 2) return "both";
+  return humans.length ? humans[0] : null;
+}
+
+const yourTurn = () => view && replayAt === null && view.human_to_move && !busy;
+
+/** Cells (x/o/.) and pegs' heights: the session's view (of ?at= in a replay, by the server). */
+function position() {
+  return { cells: view.view.cells, heights: view.view.heights };
+}
+
+/** The cell of the last bead (its peg is the line's last decision), or null. */
+function lastCell(heights) {
+  const n = view.decisions.length; // a replay's view lists the decisions up to its point
+  if (!n) return null;
+  const peg = Number(view.decisions[n - 1].text);
+  return (heights[peg] - 1) * 16 + peg;
+}
+
+function drawBoard() {
+  const { cells, heights } = position();
+  const last = lastCell(heights);
+  const lines = view.view.winning_lines;
+  const win = new Set(lines.flat());
+  const open = yourTurn();
+  document.querySelectorAll(".sf-cell").forEach((node) => {
+    const c = Number(node.dataset.cell);
+    const peg = Number(node.dataset.peg);
+    const ch = cells[c];
+    node.classList.toggle("x", ch === "x");
+    node.classList.toggle("o", ch === "o");
+    node.classList.toggle("last-ai", last === c);
+    node.classList.toggle("win", win.has(c));
+    // aria-disabled, not disabled: the focused cell keeps the focus while the AI replies
+    node.setAttribute("aria-disabled", String(!open || heights[peg] >= 4));
+    const who = ch === "x" ? "X" : ch === "o" ? "O" : "empty";
+    const extra = (win.has(c) ? ", in the winning line" : "") + (last === c ? ", the last bead" : "");
+    node.setAttribute("aria-label", `peg ${pegName(peg)}, level ${Math.floor(c / 16) + 1}: ${who}${extra}`);
+    node.textContent = ch === "." ? "" : ch.toUpperCase();
+  });
+  draw3d(cells, last, win, lines);
+}
+
+/** Mark where a bead dropped on `peg` would land. */
+function preview(peg, on) {
+  document.querySelectorAll(".sf-cell.landing").forEach((c) => c.classList.remove("landing"));
+  document.querySelectorAll("#board3d .landing").forEach((c) => c.remove());
+  if (!on || !yourTurn()) return;
+  const h = view.view.heights[peg];
+  if (h >= 4) return;
+  cellNode(h, peg)?.classList.add("landing");
+  const [sx, sy] = iso(peg % 4, Math.floor(peg / 4), h);
+  $("board3d").append(svgEl("circle", { cx: sx, cy: sy, r: 10, class: "landing" }));
 }
 
 // --- panels -------------------------------------------------------------------------------
 
-function describeQuality(m) {
-  const a = m.advice, best = m.best;
-  const same = a.verdict.startsWith("best") || a.verdict.startsWith("as good as the best");
+const LABEL_CLASS = { best: "sf-good", good: "sf-good", inaccuracy: "sf-warn", mistake: "sf-warn", blunder: "sf-bad" };
+
+function describeVerdict(row, best) {
+  const same = row.cost <= 1e-9;
+  const exact = row.exact && best.exact ? "proven by the search" : "the search's evaluation";
   return el("div", {},
-    el("div", { class: "sf-big sf-" + a.severity }, `${m.action}: ${a.value_text} — ${a.verdict}`),
-    el("div", { class: "small" }, same ? `f = ${fmt(a.quality, 2)}: no legal move was better by the search.`
-      : `The best was ${best.action} (${best.value_text})` + (a.behind ? `, ${fmt(a.behind, 0)} points more` : "")
-        + `; f = ${fmt(a.quality, 2)}.`));
+    el("div", { class: "sf-big " + LABEL_CLASS[row.label] }, `${row.peg}: ${row.value_text} — ${row.label}`),
+    el("div", { class: "small" }, same ? `No legal move was better (${exact})`
+      + (String(row.verdict || "").includes("every move loses") ? ": every move loses." : ".")
+      : `The best was ${best.peg} (${best.value_text}): this move cost ${fmt(row.cost, 0)} points (${exact}).`));
 }
 
 function drawPanels() {
-  const you = game.human.toUpperCase();
-  const ai = game.human === "x" ? "O" : "X";
+  const seat = humanSeat();
+  const v = view.view;
   let status;
-  if (game.winner === "draw") status = "The board is full: a draw.";
-  else if (game.winner) status = game.winner === game.human ? "You win!" : "The AI wins.";
-  else if (busy) status = "The AI is thinking…";
-  else status = `Your move (${you})`;
+  if (replayAt !== null) status = `The position before move ${replayAt + 1} (read-only)`;
+  else if (v.winner === "draw") status = "The board is full: a draw.";
+  else if (v.winner) {
+    const side = "xo".indexOf(v.winner);
+    status = seat === "both" || seat === null ? `${v.winner.toUpperCase()} wins.` : side === seat ? "You win!" : "The AI wins.";
+  } else if (!view.human_to_move) status = "The AI is thinking…";
+  else if (busy) status = "…";
+  else status = seat === "both" ? `${SIDES[view.to_move]} to move` : `Your move (${SIDES[view.to_move]})`;
   $("status").textContent = status;
-  $("status").className = game.winner && game.winner !== "draw" ? (game.winner === game.human ? "sf-good" : "sf-bad") : "";
-  $("ai-label").textContent = `you ${you}, the AI ${ai}: ${game.ai}`;
+  $("status").className = v.winner && v.winner !== "draw" && typeof seat === "number"
+    ? ("xo".indexOf(v.winner) === seat ? "sf-good" : "sf-bad") : "";
+  $("ai-label").textContent = view.seats.map((s, i) => `${SIDES[i]}: ${s === "human" ? "you" : s}`).join(", ");
 
-  const mine = game.history.filter((m) => !m.by_ai && m.advice);
-  $("quality").replaceChildren(mine.length ? describeQuality(mine[mine.length - 1])
+  const mine = [...verdicts.entries()].filter(([j]) => j < view.decisions.length).sort((a, b) => a[0] - b[0]);
+  $("quality").replaceChildren(mine.length ? describeVerdict(...mine[mine.length - 1][1])
     : el("span", { class: "muted" }, "—"));
-
-  const value = game.mean_quality;
-  if (value === null) setMeter($("skill-meter"), 0, "no move yet");
-  else setMeter($("skill-meter"), value, `mean f = ${fmt(value, 2)} over ${mine.length} move${mine.length === 1 ? "" : "s"}`);
-  $("skill-note").textContent = game.explain.quality;
-  $("ai-model").textContent = game.skill === null ? ""
-    : `The AI's model of you: ${fmt(game.skill, 2)}. ${game.explain.ai_model}`;
-  drawTrace(mine.map((_, i) => mean(mine.slice(0, i + 1).map((m) => m.quality))));
+  $("unit-note").textContent = v.explain.cost;
 
   const log = $("moves");
-  log.replaceChildren(...game.history.map((m, i) => el("div", { class: m.by_ai ? "" : "mine" },
-    `${i + 1}. ${m.side.toUpperCase()} ${m.action}` + (m.by_ai ? " (AI)"
-      : m.advice ? ` — ${m.advice.value_text}, ${m.advice.verdict}` : ""))));
+  log.replaceChildren(...view.decisions.map((d, i) => {
+    const judged = verdicts.get(i);
+    const text = `${i + 1}. ${SIDES[d.player]} ${pegName(Number(d.text))}` + (d.by === "agent" ? " (AI)"
+      : judged ? ` — ${judged[0].value_text}, ${judged[0].label}` : "");
+    return el("div", { class: d.by === "human" ? "mine" : "" }, text);
+  }));
   log.scrollTop = log.scrollHeight;
-}
 
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  $("takeback").disabled = replayAt !== null || busy || view.takeback_to.length === 0;
+  $("hint").disabled = !yourTurn();
+  $("review").href = `/review?id=${encodeURIComponent(view.id)}`;
+  $("export").href = recordUrl(view.id);
+  storageNote(view.storage);
 
-function drawTrace(trace) {
-  const svg = $("skill-trace");
-  svg.replaceChildren();
-  const w = 320, h = 70, pad = 6, left = 22;
-  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
-  for (const [v, text] of [[1, "1"], [0.5, "0.5"], [0, "0"]]) {
-    const y = h - pad - v * (h - 2 * pad);
-    svg.append(svgEl("line", { class: v ? "sf-guide" : "axis", x1: left, x2: w - pad, y1: y, y2: y }));
-    const t = svgEl("text", { x: left - 3, y: y + 3, "text-anchor": "end" });
-    t.textContent = text;
-    svg.append(t);
+  const replay = $("replay");
+  replay.hidden = replayAt === null;
+  if (replayAt !== null) {
+    replay.replaceChildren(`Move ${replayAt + 1} of ${view.total_decisions} of this game, as it stood. `,
+      el("button", { type: "button", id: "assistant", onclick: openAssistant }, "Open in the assistant"), " ",
+      el("a", { class: "button", href: `/${GAME}?id=${encodeURIComponent(view.id)}` }, "Back to the game"));
   }
-  if (trace.length < 1) return;
-  const pts = trace.map((v, i) => {
-    const x = trace.length === 1 ? left + 4 : left + (i / (trace.length - 1)) * (w - pad - left);
-    return `${x.toFixed(1)},${(h - pad - v * (h - 2 * pad)).toFixed(1)}`;
-  });
-  svg.append(svgEl("polyline", { points: pts.join(" "), class: "sf-trace" }));
-  const [lx, ly] = pts[pts.length - 1].split(",");
-  svg.append(svgEl("circle", { cx: lx, cy: ly, r: 3, class: "sf-dot" }));
 }
 
 function render() {
   $("game").hidden = false;
   drawBoard();
   drawPanels();
-  if (!game.your_turn) hideHint();
+  if (!yourTurn()) hideHint();
 }
 
-// --- the opponents' parameters, from the registry ----------------------------------------------
+// --- the opponents, from the registry (GET /api/games) ---------------------------------------
+
+function buildOpponents() {
+  $("ai").replaceChildren(...agents.map((a) => el("option", { value: a.name }, a.name)));
+  $("ai").value = agents.some((a) => a.name === "decision-analysis") ? "decision-analysis" : agents[0].name;
+  buildParams();
+}
 
 function buildParams() {
-  const entry = opponents.find((o) => o.name === $("ai").value);
+  const entry = agents.find((a) => a.name === $("ai").value);
   const box = $("params");
   box.replaceChildren();
+  $("ai-summary").textContent = entry ? entry.summary : "";
   if (!entry) return;
   for (const p of entry.params) {
-    const step = p.type === "int" ? "1" : "any";
-    box.append(el("label", { title: p.describe }, `${p.name}: ${p.help} `,
-      el("input", {
-        id: `param-${p.field}`, type: "number", step, min: p.low_open ? null : p.low, max: p.high,
-        value: p.default, dataset: { field: p.field, type: p.type },
-      })));
+    const attrs = { id: `param-${p.name}`, dataset: { name: p.name, default: p.default === null ? "" : String(p.default) } };
+    let input;
+    if (p.choices.length) {
+      input = el("select", attrs, ...p.choices.map((c) => el("option", { value: c }, c)));
+      input.value = p.default ?? p.choices[0];
+    } else {
+      input = el("input", {
+        ...attrs, type: "number", step: p.type === "int" ? "1" : "any",
+        min: p.low_open ? null : p.min, max: p.max, value: p.default,
+        placeholder: p.required ? "required" : "default",
+      });
+    }
+    box.append(el("label", { title: p.kind }, `${p.name}: ${p.help} (${p.kind}) `, input));
   }
 }
 
-function settings() {
-  const body = { ai: $("ai").value, human: $("human").value };
-  for (const input of $("params").querySelectorAll("input")) {
-    if (input.value === "") continue;
-    body[input.dataset.field] = input.dataset.type === "int" ? Math.round(Number(input.value)) : Number(input.value);
+/** The registry spec of the chosen opponent: name, then each parameter changed from its default. */
+function opponentSpec() {
+  const parts = [];
+  for (const input of $("params").querySelectorAll("input, select")) {
+    const value = input.value.trim();
+    if (value === "" || value === input.dataset.default || Number(value) === Number(input.dataset.default) && input.dataset.default !== "") continue;
+    parts.push(`${input.dataset.name}=${value}`);
   }
-  return body;
+  return $("ai").value + (parts.length ? ":" + parts.join(",") : "");
 }
 
 // --- actions ------------------------------------------------------------------------------
 
 async function newGame(event) {
   event?.preventDefault();
+  if (replayAt === null && !confirmNewGame(view)) return;
   hideHint();
   busy = true;
   $("new-game").disabled = true;
+  const ai = opponentSpec();
+  const seats = $("human").value === "x" ? ["human", ai] : [ai, "human"];
   try {
-    game = await api(`${API}/new`, { body: settings() });
-    writeState({ game: game.id });
+    view = await api(API, { body: { game: GAME, seats } });
+    verdicts.clear();
+    replayAt = null;
+    writeState({ id: view.id }, { push: true });
   } finally {
     busy = false;
     $("new-game").disabled = false;
   }
   render();
+  await agentsMove();
   // the board takes the keys (a button: no text field, so no phone keyboard pops up)
   cellNode(0, focusPeg[0]).focus();
 }
 
+/** The AI's moves until a person is to move (one request a move: the wait is per move). */
+async function agentsMove() {
+  while (view && replayAt === null && !view.over && !view.human_to_move) {
+    drawPanels();
+    view = await api(`${API}/${view.id}/ai`, { method: "POST" });
+    render();
+  }
+}
+
 async function play(peg) {
-  if (!game || busy || !game.your_turn) return;
+  if (!yourTurn()) return;
   const p = pegIndex(peg);
-  if (!(p >= 0 && p < 16) || game.heights[p] >= 4) return;
+  if (!(p >= 0 && p < 16) || view.view.heights[p] >= 4) return;
   busy = true;
   hideHint();
   setPending(null);
-  // Show the bead at once; the AI's reply follows.
-  const cells = game.board.replaceAll("/", "").split("");
-  cells[game.heights[p] * 16 + p] = game.human;
-  game = { ...game, board: cells.join("").match(/.{16}/g).join("/"), your_turn: false };
-  drawBoard();
-  drawPanels();
+  const index = view.decisions.length;
   try {
-    game = await api(`${API}/${game.id}/act`, { body: { action: peg } });
+    // the coach's rows for this position first: its verdict on the move about to be played
+    const advice = await api(`${API}/${view.id}/advice`);
+    const row = advice.rows.find((r) => r.action === String(p));
+    view = await api(`${API}/${view.id}/move`, { body: { decision: String(p) } });
+    if (row) verdicts.set(index, [row, advice.rows[0]]);
   } catch {
-    game = await api(`${API}/${game.id}`);
+    view = await api(`${API}/${view.id}`);
   } finally {
     busy = false;
   }
   render();
+  await agentsMove();
+}
+
+async function takeback() {
+  if (!view || replayAt !== null || busy || !view.takeback_to.length) return;
+  busy = true;
+  hideHint();
+  try {
+    view = await api(`${API}/${view.id}/takeback`, { body: { decision: null } });
+    for (const j of [...verdicts.keys()]) if (j >= view.decisions.length) verdicts.delete(j);
+  } finally {
+    busy = false;
+  }
+  render();
+}
+
+/** The verdicts on a resumed game's moves, from its review (GET /api/sessions/{id}/review,
+ * the same coach's judge); a server without the review leaves them out. */
+async function fillVerdicts(id) {
+  if (!view || !view.decisions.some((d) => d.by === "human")) return;
+  let review;
+  try {
+    review = await api(`${API}/${encodeURIComponent(id)}/review`, { quiet: true });
+  } catch {
+    return;
+  }
+  if (!view || view.id !== id) return;
+  for (const d of review.decisions || []) {
+    const x = d.extra || {};
+    if (d.index >= view.decisions.length || verdicts.has(d.index) || !x.played_peg) continue;
+    verdicts.set(d.index, [
+      { peg: x.played_peg, value_text: x.played_value, label: d.label, cost: d.cost, exact: d.exact },
+      { peg: x.best_peg, value_text: x.best_value, exact: d.exact },
+    ]);
+  }
+  drawPanels();
+}
+
+async function openAssistant() {
+  const branched = await api(`${API}/${view.id}/branch`, { body: { at: replayAt } });
+  view = branched;
+  replayAt = null;
+  verdicts.clear();
+  writeState({ id: view.id }, { push: true });
+  render();
+  await hint();
 }
 
 function hideHint() {
@@ -324,22 +425,22 @@ function hideHint() {
 }
 
 async function hint() {
-  if (!game || !game.your_turn || busy) return;
+  if (!yourTurn()) return;
   if (hintShown) return hideHint();
-  const h = await api(`${API}/${game.id}/advise`);
+  const h = await api(`${API}/${view.id}/advice`);
   hintShown = true;
-  $("hint-depth").textContent = String(h.depth);
-  $("hint-explain").textContent = `${h.explain.points} ${h.explain.quality} "Wins in n" counts your own moves, this one included; "loses in n" counts the AI's.`;
-  $("hint-table").querySelector("tbody").replaceChildren(...h.options.map((o) => el("tr", {
-    class: "sf-row-" + o.severity, onclick: () => play(o.action),
-  }, el("td", {}, el("button", { type: "button", class: "sf-play", "aria-label": `play ${o.action}` }, o.action)),
-  el("td", {}, o.value_text),
-  el("td", { class: "num" }, o.behind === null ? "—" : fmt(o.behind, 0)),
-  el("td", { class: "num" }, fmt(o.quality, 2)),
-  el("td", { class: "sf-" + o.severity }, o.verdict))));
+  const explain = view.view.explain;
+  $("hint-explain").textContent = `${explain.points} ${explain.cost} "Wins in n" counts the mover's own moves, this one included; "loses in n" counts the opponent's.`;
+  $("hint-table").querySelector("tbody").replaceChildren(...h.rows.map((o) => el("tr", {
+    class: "sf-row-" + o.label, onclick: () => play(o.peg),
+  }, el("td", {}, el("button", { type: "button", class: "sf-play", "aria-label": `play ${o.peg}` }, o.peg)),
+  el("td", {}, o.value_text + (o.exact ? "" : "")),
+  el("td", { class: "num" }, o.cost <= 1e-9 ? "0" : fmt(o.cost, 0)),
+  el("td", { class: LABEL_CLASS[o.label] }, o.label),
+  el("td", {}, o.verdict))));
   $("hint-panel").classList.remove("hidden");
-  const p = pegIndex(h.options[0].action);
-  cellNode(game.heights[p], p)?.classList.add("hinted");
+  const p = pegIndex(h.rows[0].peg);
+  cellNode(view.view.heights[p], p)?.classList.add("hinted");
 }
 
 function setPending(column) {
@@ -355,6 +456,9 @@ function onKey(e) {
   if (k === "h") {
     e.preventDefault();
     hint();
+  } else if (k === "u") {
+    e.preventDefault();
+    takeback();
   } else if (COLS.includes(k) && k.length === 1) {
     e.preventDefault();
     setPending(k);
@@ -368,28 +472,46 @@ function onKey(e) {
   }
 }
 
-// --- start --------------------------------------------------------------------------------
+// --- start: the game of ?id= (reload, Back, a shared URL), else a new one -------------------------
+
+async function load() {
+  const { id, at } = readState();
+  hideHint();
+  verdicts.clear();
+  if (!id) {
+    view = null;
+    return newGame();
+  }
+  const j = at === undefined ? null : Number(at);
+  const query = j !== null && Number.isInteger(j) && j >= 0 ? `?at=${j}` : "";
+  try {
+    view = await api(`${API}/${encodeURIComponent(id)}${query}`, { quiet: true });
+  } catch {
+    writeState({});
+    view = null;
+    return newGame();
+  }
+  replayAt = view.replay_at ?? null;
+  render();
+  fillVerdicts(view.id); // not awaited: the game goes on while the review is computed
+  // a position opened in the assistant (every seat a person's): the coach's rows at once
+  if (humanSeat() === "both" && yourTurn()) await hint();
+  await agentsMove();
+}
 
 async function start() {
-  $("header").replaceWith(siteHeader("scorefour"));
+  $("header").replaceWith(siteHeader(GAME));
   buildBoard();
-  opponents = await api(`${API}/opponents`);
-  buildParams();
+  const games = await api("/api/games");
+  agents = games.games.find((g) => g.name === GAME).agents;
+  buildOpponents();
   $("ai").addEventListener("change", buildParams);
   $("setup").addEventListener("submit", newGame);
   $("hint").addEventListener("click", hint);
+  $("takeback").addEventListener("click", takeback);
   document.addEventListener("keydown", onKey);
-  const { game: saved } = readState();
-  if (saved) {
-    try {
-      game = await api(`${API}/${encodeURIComponent(saved)}`, { quiet: true });
-      render();
-      return;
-    } catch {
-      writeState({});
-    }
-  }
-  await newGame();
+  window.addEventListener("popstate", load);
+  await load();
 }
 
 start();

@@ -1,0 +1,129 @@
+"""The Score Four Coaching: one finite unit in which a thrown-away proven result is a
+blunder, exact only where the search proved the result."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from stratagem.core.coaching import Coaching
+from stratagem.core.errors import IllegalActionError
+from stratagem.core.registry import load_game
+from stratagem.games.scorefour.board import parse_peg
+from stratagem.games.scorefour.coach import (
+    BLUNDER,
+    EVAL_CAP,
+    INACCURACY,
+    PROVEN,
+    ScoreFourCoaching,
+)
+from stratagem.games.scorefour.state import ScoreFourState
+
+# X has a1 b1 c1 (d1 open), O has a2 b2 c2 (d2 open); X to move.
+THREATS = "xxx.ooo........./................/................/................"
+# O to move and lost whatever it does (tests/games/scorefour/test_coach.py explains it).
+LOST = "xxx.xxx.oo....../ooo............./................/................"
+
+
+@pytest.fixture(scope="module")
+def coach() -> ScoreFourCoaching:
+    return ScoreFourCoaching(depth=3)
+
+
+def test_the_game_spec_registers_the_coaching() -> None:
+    spec = load_game("scorefour")
+    assert spec.coaching is not None
+    made = spec.coaching(spec.default_rules)
+    assert isinstance(made, Coaching) and made.unit.name == "evaluation"
+
+
+def test_missing_a_proven_win_is_a_blunder_priced_finitely(coach: ScoreFourCoaching) -> None:
+    state = ScoreFourState.from_string(THREATS)
+    judged = coach.judge(state, "d2")  # blocks O's three, misses X's own win at d1
+    assert judged.best == str(parse_peg("d1")) and judged.label == "blunder"
+    assert math.isfinite(judged.cost) and judged.cost >= PROVEN - 1 - EVAL_CAP
+    assert not judged.exact  # d2's value is an evaluation, not a proof
+
+
+def test_turning_a_win_into_a_proven_loss_is_an_exact_blunder(coach: ScoreFourCoaching) -> None:
+    state = ScoreFourState.from_string(THREATS)
+    judged = coach.judge(state, "a3")  # neither wins nor blocks: O completes d2
+    assert judged.exact and judged.label == "blunder"
+    assert judged.cost == pytest.approx((PROVEN - 1) + (PROVEN - 1))
+    assert judged.extra["played_value"] == "loses in 1"
+    assert judged.extra["best_value"] == "wins in 1"
+
+
+def test_the_best_move_costs_nothing_in_either_text_form(coach: ScoreFourCoaching) -> None:
+    state = ScoreFourState.from_string(THREATS)
+    assert coach.judge(state, "d1") == coach.judge(state, "3")
+    assert coach.judge(state, "d1").cost == 0 and coach.judge(state, "d1").label == "best"
+
+
+def test_in_a_lost_position_losing_sooner_costs_less_than_an_inaccuracy(
+    coach: ScoreFourCoaching,
+) -> None:
+    rows = coach.rows(ScoreFourState.from_string(LOST))
+    assert all(r["outcome"] == "loss" and r["exact"] for r in rows)
+    assert all(r["cost"] < INACCURACY for r in rows)
+
+
+def test_rows_are_best_first_with_costs_from_the_best(coach: ScoreFourCoaching) -> None:
+    rows = coach.rows(ScoreFourState.new().apply(5).apply(6))
+    values = [r["value"] for r in rows]
+    assert values == sorted(values, reverse=True)
+    assert all(r["cost"] == pytest.approx(values[0] - r["value"]) for r in rows)
+    assert all(abs(r["value"]) <= EVAL_CAP for r in rows if not r["exact"])
+    assert {r["label"] for r in rows} <= {"best", "good", "inaccuracy", "mistake", "blunder"}
+    assert [r["label"] for r in rows if r["cost"] >= BLUNDER] == [
+        "blunder" for r in rows if r["cost"] >= BLUNDER
+    ]
+
+
+def test_the_evaluation_is_the_same_position_seen_from_either_side(
+    coach: ScoreFourCoaching,
+) -> None:
+    state = ScoreFourState.from_string(THREATS)
+    assert coach.evaluation(state, 0) == PROVEN - 1  # X wins in 1
+    assert coach.evaluation(state, 1) == -(PROVEN - 1)
+    won = state.apply(parse_peg("d1"))
+    assert coach.evaluation(won, 0) == PROVEN and coach.evaluation(won, 1) == -PROVEN
+
+
+def test_the_view_draws_the_winning_line_across_the_board(coach: ScoreFourCoaching) -> None:
+    won = ScoreFourState.from_string(THREATS).apply(parse_peg("d1"))
+    view = coach.view(won)
+    assert view["winner"] == "x" and view["to_move"] is None
+    assert view["winning_lines"] == [[0, 1, 2, 3]]
+    assert view["cells"][:4] == "xxxx" and len(view["cells"]) == 64
+    assert view["heights"][:4] == [1, 1, 1, 1]
+
+
+def test_judging_a_full_peg_names_the_open_ones(coach: ScoreFourCoaching) -> None:
+    state = ScoreFourState.new()
+    for _ in range(4):
+        state = state.apply(0)
+    with pytest.raises(IllegalActionError, match="a1 is full"):
+        coach.judge(state, "a1")
+
+
+def test_one_search_serves_judge_rows_and_evaluation_of_a_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from stratagem.games.scorefour import coach as module
+
+    searched: list[ScoreFourState] = []
+    real = module.advise
+
+    def counted(state: ScoreFourState, depth: int = 5) -> list[module.MoveAdvice]:
+        searched.append(state)
+        return real(state, depth)
+
+    monkeypatch.setattr(module, "advise", counted)
+    fresh = ScoreFourCoaching(depth=2)
+    state = ScoreFourState.new().apply(0)
+    fresh.rows(state)
+    fresh.judge(state, "b2")
+    fresh.evaluation(state, 0)
+    assert searched == [state]
