@@ -56,3 +56,20 @@ def test_an_imported_record_naming_a_server_file_is_refused(
     assert r.status_code == 400, r.text
     assert "file on the server" in r.json()["detail"]
     assert client.get("/api/sessions").json()["games"] == []
+
+
+@pytest.mark.parametrize(
+    ("game", "seat", "named"),
+    [
+        ("scorefour", "minimax:seconds=3600", "seconds"),
+        ("scorefour", "minimax:depth=40", "depth"),
+        ("pig", "mcts:sims=10000000", "sims"),
+        ("scrabble", "equity:think=600", "think"),
+    ],
+)
+def test_an_agent_asked_for_more_work_than_a_page_may_is_refused(
+    client: TestClient, game: str, seat: str, named: str
+) -> None:
+    r = client.post("/api/sessions", json={"game": game, "seats": ["human", seat]})
+    assert r.status_code == 400, r.text
+    assert named in r.json()["detail"] and "at most" in r.json()["detail"]

@@ -118,6 +118,8 @@ GENERIC_POLICIES = ("random",)
 """Rollout policies the generic (pure-Python, protocol-only) playout knows."""
 
 MAX_SIMULATIONS = 10_000_000
+WEB_SIMULATIONS = 20_000
+"""The most simulations a web client may ask of one decision (a few seconds)."""
 """Most simulations per decision (the compiled tree holds one node per simulation)."""
 
 PYTHON_NODE_BYTES = 2048
@@ -207,7 +209,8 @@ def check_tree_memory(
 PARAMS = (
     Param("c", float, 0.71, "exploration constant on min-max normalised values",
           low=0.0, high=1000.0),
-    Param("sims", int, 2500, "simulations per decision", low=1, high=MAX_SIMULATIONS),
+    Param("sims", int, 2500, "simulations per decision", low=1, high=MAX_SIMULATIONS,
+          web_high=WEB_SIMULATIONS),
     Param("rollout", str, "random", "playout policy", choices=GENERIC_POLICIES),
     Param("expand", int, 1, "visits before a node below the root grows children",
           low=1, high=MAX_SIMULATIONS),

@@ -250,6 +250,9 @@ class Param:
     clients (:func:`names_file`)."""
     named: tuple[str, ...] = ()
     """Values of a :attr:`file` parameter that name no file (``weights=tuned``)."""
+    web_high: int | float | None = None
+    """The largest value a server takes from a client, where :attr:`high` is more work
+    than one request may ask for (an hour's search, ten million simulations)."""
 
     def __post_init__(self) -> None:
         if self.type in (int, float) and (self.low is None or self.high is None):

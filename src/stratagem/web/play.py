@@ -541,6 +541,12 @@ def _refuse_files(spec: GameSpec, rules: str | None, seats: list[str], coach: st
                     f"{who}: {text!r} names a file on the server ({p.name}); the page can "
                     "only choose the agents' shipped tables"
                 )
+            value = values.get(p.name)
+            if p.web_high is not None and value is not None and value > p.web_high:
+                raise InvalidAgentError(
+                    f"{who}: {p.name}={value} is more work than this server takes from a "
+                    f"page; at most {p.web_high}"
+                )
 
 
 def _check_table(spec: GameSpec, rules: str, limit: int) -> None:

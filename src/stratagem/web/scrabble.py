@@ -30,7 +30,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from stratagem.core.arena import load_game, parse_spec
 from stratagem.core.errors import IllegalActionError, InvalidRulesError, InvalidStateError
 from stratagem.core.session import MAX_DECISIONS
-from stratagem.games.scrabble.spec import lexicon_rules
 from stratagem.games.scrabble.assistant import (
     DEFAULT_THINK,
     MAX_POSITION_CHARS,
@@ -74,6 +73,7 @@ from stratagem.games.scrabble.play import (
 from stratagem.games.scrabble.position import (
     write_position,
 )
+from stratagem.games.scrabble.spec import lexicon_rules
 from stratagem.games.scrabble.state import PASS, Exchange, Pass, ScrabbleState
 from stratagem.games.scrabble.tiles import TILE_SETS, tile_set
 from stratagem.games.scrabble.tracking import Tracking, track_state

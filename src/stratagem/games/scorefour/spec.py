@@ -65,9 +65,9 @@ AGENTS = (
     AgentInfo(
         "minimax", "alpha-beta with the paper's evaluation (numba)", _minimax,
         (Param("depth", int, None, "plies (4 when neither is set; with seconds: the most plies)",
-               low=1, high=CELLS),
+               low=1, high=CELLS, web_high=8),
          Param("seconds", float, None, "time per move, iterative deepening",
-               low=0.0, low_open=True, high=MAX_SECONDS)),
+               low=0.0, low_open=True, high=MAX_SECONDS, web_high=30.0)),
     ),
     AgentInfo(
         "decision-analysis", "models the opponent's skill and learns it (Tsukamoto 1979)",

@@ -392,9 +392,9 @@ def _play_session(seed: int | None, ai_first: bool, ai: str, lexicon: Path | Non
 
     from stratagem.core.files import write_atomic
     from stratagem.core.session import Session
-    from stratagem.games.scrabble.spec import GAME, lexicon_rules
     from stratagem.games.scrabble.gcg_session import session_to_gcg
     from stratagem.games.scrabble.play import play_session
+    from stratagem.games.scrabble.spec import GAME, lexicon_rules
 
     preset, values = GAME.parse_rules(tiles if tiles is not None else rules)
     if lexicon is not None and "lexicon" in values:

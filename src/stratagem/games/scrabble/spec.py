@@ -109,10 +109,11 @@ def _equity(rules: Lexicon, leaves: str | None, endgame: str, nodes: int,
 _ENDGAME = Param("endgame", str, "on", "exact endgame solver once the bag is empty",
                  choices=("on", "off"))  # fmt: skip
 _NODES = Param("nodes", int, ENDGAME_NODES, "node limit of the endgame search a move (the "
-               "same move on any machine)", low=NODE_LIMITS[0], high=10**9)  # fmt: skip
+               "same move on any machine)", low=NODE_LIMITS[0], high=10**9,
+               web_high=10**7)  # fmt: skip
 _THINK = Param("think", float, None, "wall-clock seconds the endgame search may take a move "
                "(a person waiting: the best found by then is played; default: the node limit "
-               "alone)", low=0.1, high=600.0)  # fmt: skip
+               "alone)", low=0.1, high=600.0, web_high=30.0)  # fmt: skip
 
 AGENTS = (
     AgentInfo("greedy", "highest-scoring placement; else exchange all or pass",
@@ -122,7 +123,7 @@ AGENTS = (
         "endgame", "greedy until the bag is empty, then the exact endgame solver",
         lambda rules, time: EndgameAgent(GreedyAgent(), time_limit=time),
         (Param("time", float, 5.0, "CPU seconds a move for the solver", low=0.0, low_open=True,
-               high=3600.0),),
+               high=3600.0, web_high=30.0),),
     ),
     AgentInfo(
         "heuristic", "five heuristics weighted per game phase (GA-tuned weights shipped)",
