@@ -9,7 +9,10 @@ UNIT = Unit("expected points", "pts", (1.0, 3.0, 8.0))
 
 @pytest.mark.parametrize(
     ("cost", "label"),
-    [(0.0, "best"), (0.5, "good"), (1.0, "inaccuracy"), (2.9, "inaccuracy"), (3.0, "mistake"), (8.0, "blunder")],
+    [
+        (0.0, "best"), (0.5, "good"), (1.0, "inaccuracy"), (2.9, "inaccuracy"),
+        (3.0, "mistake"), (8.0, "blunder"),
+    ],  # fmt: skip
 )
 def test_a_cost_is_labelled_by_the_first_threshold_it_reaches(cost: float, label: str) -> None:
     assert UNIT.label(cost) == label

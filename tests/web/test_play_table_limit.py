@@ -36,7 +36,8 @@ def test_a_pig_goal_within_the_bound_starts() -> None:
 
 def test_an_imported_record_past_the_bound_is_refused() -> None:
     record = {"format": "stratagem-game", "version": 1, "game": "pig", "rules": "pig:goal=400",
-              "seats": [{"kind": "human"}, {"kind": "human"}], "seed": 1, "decisions": []}  # fmt: skip
+              "seats": [{"kind": "human"}, {"kind": "human"}], "seed": 1,
+              "decisions": []}  # fmt: skip
     c = client(8 << 20)
     r = c.post("/api/sessions/import", json={"record": json.dumps(record)})
     assert r.status_code == 400, r.text
