@@ -10,9 +10,13 @@ UNIT = Unit("expected points", "pts", (1.0, 3.0, 8.0))
 @pytest.mark.parametrize(
     ("cost", "label"),
     [
-        (0.0, "best"), (0.5, "good"), (1.0, "inaccuracy"), (2.9, "inaccuracy"),
-        (3.0, "mistake"), (8.0, "blunder"),
-    ],  # fmt: skip
+        (0.0, "best"),
+        (0.5, "good"),
+        (1.0, "inaccuracy"),
+        (2.9, "inaccuracy"),
+        (3.0, "mistake"),
+        (8.0, "blunder"),
+    ],
 )
 def test_a_cost_is_labelled_by_the_first_threshold_it_reaches(cost: float, label: str) -> None:
     assert UNIT.label(cost) == label
@@ -30,7 +34,11 @@ def test_the_played_rows_cost_is_the_best_value_minus_its_own() -> None:
     ]
     judged = judged_from_rows(rows, "keep 6 6", UNIT)
     assert (judged.best, judged.cost, judged.label, judged.exact) == (
-        "score chance", 4.5, "mistake", True)
+        "score chance",
+        4.5,
+        "mistake",
+        True,
+    )
     assert judged_from_rows(rows, "score chance", UNIT).label == "best"
 
 
