@@ -73,3 +73,23 @@ def test_an_agent_asked_for_more_work_than_a_page_may_is_refused(
     r = client.post("/api/sessions", json={"game": game, "seats": ["human", seat]})
     assert r.status_code == 400, r.text
     assert named in r.json()["detail"] and "at most" in r.json()["detail"]
+
+
+def test_a_hidden_information_game_hides_its_deal_while_it_goes_on(client: TestClient) -> None:
+    """The seed and the JSON record tell every tile still hidden (the AI's rack, the bag):
+    neither is given while a Scrabble game goes on; the GCG record (racks of the person's
+    seat only) is."""
+    r = client.post("/api/sessions", json={"game": "scrabble", "seats": ["human", "greedy"]})
+    assert r.status_code == 201, r.text
+    view = r.json()
+    assert view["seed"] is None
+    sid = view["id"]
+    r = client.get(f"/api/sessions/{sid}/record")
+    assert r.status_code == 400 and "once the game is over" in r.json()["detail"]
+    assert client.get(f"/api/sessions/{sid}/record?format=gcg").status_code == 200
+
+
+def test_a_game_of_open_information_shows_its_seed(client: TestClient) -> None:
+    r = client.post("/api/sessions", json={"game": "pig", "seats": ["human", "hold:20"], "seed": 9})
+    assert r.json()["seed"] == 9
+    assert client.get(f"/api/sessions/{r.json()['id']}/record").status_code == 200

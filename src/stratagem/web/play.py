@@ -316,7 +316,10 @@ class SessionView(BaseModel):
     title: str
     rules: str
     seats: list[str]
-    seed: int = Field(ge=0)
+    seed: int | None = Field(
+        None, ge=0, description="the deal; null while a game of hidden information goes on "
+        "(the seed would tell the tiles still hidden)"
+    )
     coach: str | None = None
     to_move: int | None = Field(None, description="the player to decide; null once over")
     over: bool
@@ -413,7 +416,7 @@ def session_view(play: PlaySession, at: int | None = None) -> SessionView:
         title=s.game.display_title,
         rules=s.rules,
         seats=[str(seat) for seat in s.seats],
-        seed=s.seed,
+        seed=None if hidden else s.seed,
         coach=s.coach_spec,
         to_move=None if over or to_move < 0 else to_move,
         over=over,
@@ -745,6 +748,13 @@ async def record(
             s = play.session
             name = f"{s.game.name}-{play.id}"
             if format == "json":
+                if not s.game.perfect_information and not s.over:
+                    raise StratagemError(
+                        f"the JSON record of a {s.game.display_title} game holds the deal "
+                        "(every hidden tile); it can be had once the game is over"
+                        + (", the " + ", ".join(sorted(record_formats(s.game))) + " record now"
+                           if record_formats(s.game) else "")
+                    )
                 return JSONResponse(s.to_record(), headers=_attachment(f"{name}.json"))
             codec = _codec(s.game, format)
             return PlainTextResponse(

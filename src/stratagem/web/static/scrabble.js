@@ -296,7 +296,8 @@ function drawPlay() {
   } else {
     $("save-gcg").href = `${API}/${game.id}/gcg`;
   }
-  $("save-json").classList.toggle("hidden", !session);
+  // the JSON record holds the deal (every hidden tile): offered once the game is over
+  $("save-json").classList.toggle("hidden", !session || !game.finished);
   const log = $("history");
   const who = (t) => (t.by === "ai" ? "AI" : "You");
   let n = 0;
