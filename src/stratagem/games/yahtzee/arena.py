@@ -57,6 +57,12 @@ HIGHEST_TARGET = max(highest_final_score(r) for r in PRESETS.values())
 """The spec's static range for ``target``; :func:`_check_high_score` narrows it per rules."""
 
 
+def _coaching(rules: YahtzeeRules, players: int = 1) -> Any:
+    from stratagem.games.yahtzee.coach import coaching
+
+    return coaching(rules, players)
+
+
 def _policy(name: str, summary: str) -> AgentInfo:
     def make(rules: YahtzeeRules) -> Agent:
         from stratagem.games.yahtzee.strategies import PolicyAgent
@@ -150,4 +156,6 @@ GAME = GameSpec(
     # the range of a final score, for the arena's report
     returns_range=lambda r: (0.0, float(highest_final_score(r))),
     rules_type=YahtzeeRules,
+    # coaching(rules, players): expected points alone, chance of winning against others
+    coaching=_coaching,
 )
