@@ -279,7 +279,7 @@ class YahtzeeCoaching:
         else:
             explanation = (
                 f"the best was to {best['words']} ({best['action']}), worth "
-                f"{self._amount(judged.cost)} more than {played}"
+                f"{self.amount(judged.cost)} more than {played}"
             )
         return Judged(
             played=judged.played,
@@ -297,7 +297,8 @@ class YahtzeeCoaching:
             },
         )
 
-    def _amount(self, cost: float) -> str:
+    def amount(self, cost: float) -> str:
+        """A cost in words: '1.3 expected points', '2.0 percentage points of ...'."""
         if self.unit.percent:
             return f"{100 * cost:.1f} percentage points of the chance of winning"
         return f"{cost:.1f} expected points"
