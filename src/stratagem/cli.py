@@ -64,11 +64,15 @@ def serve(
     lexicon: Annotated[
         Path | None, typer.Option(help="a server-side Scrabble word list (one word a line)")
     ] = None,
+    data: Annotated[
+        Path | None,
+        typer.Option(help="folder of the games database (default: the per-user data folder)"),
+    ] = None,
 ) -> None:
     """Start the web page (play, coach and assistant for every game) at http://HOST:PORT/."""
     from stratagem.web.serve import serve as run
 
-    run(host, port, lexicon)
+    run(host, port, lexicon, data)
 
 
 _FULL: typer.Typer | None = None
