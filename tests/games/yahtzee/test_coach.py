@@ -180,9 +180,13 @@ def test_the_registry_builds_the_coach_for_the_players_at_the_table() -> None:
     spec = load_game("yahtzee")
     assert spec.coaching is not None
     solo = spec.coaching(RULES)
-    duel = spec.coaching(RULES, 2)  # type: ignore[call-arg]
+    duel = spec.coaching(RULES)  # as the web layer builds it: rules only
     assert isinstance(solo, Coaching) and isinstance(duel, Coaching)
+    solo.view(YahtzeeState.new(RULES, 1))
+    duel.view(YahtzeeState.new(RULES, 2))  # the first position binds the player count
     assert (solo.unit.name, duel.unit.name) == ("expected points", "chance of winning")
+    with pytest.raises(InvalidStateError, match="2 player"):
+        duel.view(YahtzeeState.new(RULES, 3))
 
 
 def test_the_final_report_separates_luck_from_the_points_lost(

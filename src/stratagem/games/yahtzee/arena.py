@@ -57,7 +57,7 @@ HIGHEST_TARGET = max(highest_final_score(r) for r in PRESETS.values())
 """The spec's static range for ``target``; :func:`_check_high_score` narrows it per rules."""
 
 
-def _coaching(rules: YahtzeeRules, players: int = 1) -> Any:
+def _coaching(rules: YahtzeeRules, players: int | None = None) -> Any:
     from stratagem.games.yahtzee.coach import coaching
 
     return coaching(rules, players)
@@ -156,6 +156,7 @@ GAME = GameSpec(
     # the range of a final score, for the arena's report
     returns_range=lambda r: (0.0, float(highest_final_score(r))),
     rules_type=YahtzeeRules,
-    # coaching(rules, players): expected points alone, chance of winning against others
+    # coaching(rules[, players]): expected points alone, chance of winning against others;
+    # without players, bound to the first position's player count
     coaching=_coaching,
 )

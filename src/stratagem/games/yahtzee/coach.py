@@ -99,7 +99,9 @@ def _words(action: Keep | Score, state: YahtzeeState) -> str:
 class YahtzeeCoaching:
     """Yahtzee's coach for one rule set and one number of players (see the module doc).
 
-    ``players`` fixes the unit: 1 is expected points, 2-4 chance of winning. The
+    ``players`` fixes the unit: 1 is expected points, 2-4 chance of winning; ``None``
+    (the registry's ``coaching(rules)``, which knows no seats) binds the coach to the
+    player count of the first position it is shown, and refuses other counts after. The
     solved table is read from the registry's per-process memo; the remaining-score
     tables (about 1 GB, memory-mapped from the cache; minutes to build the first time)
     are opened on the first question that needs them (``tables`` gives them instead:
@@ -109,12 +111,10 @@ class YahtzeeCoaching:
     def __init__(
         self,
         rules: YahtzeeRules,
-        players: int = 1,
+        players: int | None = 1,
         solution: Solution | None = None,
         tables: RemainingDistributions | None = None,
     ) -> None:
-        if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
-            raise InvalidStateError(f"Yahtzee's coach takes 1 to 4 players, not {players!r}")
         if solution is None:
             from stratagem.games.yahtzee.arena import solution as solved
 
@@ -126,17 +126,28 @@ class YahtzeeCoaching:
         from stratagem.games.yahtzee.strategies import OptimalStrategy
 
         self.rules = rules
-        self.players = players
         self.solution = solution
         self.optimal = OptimalStrategy(solution)
+        self._tables = tables
+        self._chance: Any = None
+        self._lock = threading.Lock()  # the advisors' memos are not thread-safe
+        self.players: int | None = None
+        self.unit = SOLO_UNIT
+        self.exact = True
+        self.note = SOLO_NOTE
+        if players is not None:
+            self._bind(players)
+
+    def _bind(self, players: int) -> None:
+        """Fix the number of players, and with it the unit, the note and exactness."""
+        if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
+            raise InvalidStateError(f"Yahtzee's coach takes 1 to 4 players, not {players!r}")
+        self.players = players
         self.unit = SOLO_UNIT if players == 1 else WIN_UNIT
         self.exact = players <= 2
         self.note = (
             SOLO_NOTE if players == 1 else (WIN_NOTE_EXACT if players == 2 else WIN_NOTE_ESTIMATED)
         )
-        self._lock = threading.Lock()  # the advisors' memos are not thread-safe
-        self._tables = tables
-        self._chance: Any = None
 
     # --- checks ------------------------------------------------------------------------
 
@@ -145,6 +156,8 @@ class YahtzeeCoaching:
             raise InvalidStateError("Yahtzee's coach needs a Yahtzee position")
         if state.rules != self.rules:
             raise InvalidStateError(f"this coach is for {self.rules.name}, not {state.rules.name}")
+        if self.players is None:
+            self._bind(state.num_players)
         if state.num_players != self.players:
             raise InvalidStateError(
                 f"this coach is for {self.players} player(s), the game has {state.num_players}"
@@ -237,7 +250,7 @@ class YahtzeeCoaching:
         s = self._decision(state)
         with self._lock:
             expected = self.optimal.advise_situation(s.situation())
-            wins = self._chance_advisor().advise_win(s) if self.players > 1 else None
+            wins = self._chance_advisor().advise_win(s) if s.num_players > 1 else None
         best_points = expected[0].value
         by_text = {str(a.action): a for a in expected}
         ranked: Sequence[Advice] = wins if wins is not None else expected
@@ -337,8 +350,9 @@ class YahtzeeCoaching:
         return None
 
 
-def coaching(rules: YahtzeeRules, players: int = 1) -> YahtzeeCoaching:
-    """The registry's factory (``GameSpec.coaching``): the coach for ``players`` cards."""
+def coaching(rules: YahtzeeRules, players: int | None = None) -> YahtzeeCoaching:
+    """The registry's factory (``GameSpec.coaching``): the coach for ``players`` cards,
+    or (``None``) for as many as the first position it is shown has."""
     return YahtzeeCoaching(rules, players)
 
 
