@@ -5,6 +5,7 @@ from __future__ import annotations
 from stratagem.core.agent import RandomAgent
 from stratagem.core.registry import AgentInfo, GameSpec, agent_table
 
+from .coach import NimCoaching
 from .players import MultipleOfFour
 from .state import PRESETS, NimState
 
@@ -18,6 +19,7 @@ GAME = GameSpec(
     rules=PRESETS.__getitem__,
     new=NimState.new,
     result="win",
+    coaching=NimCoaching,
     agents=agent_table(
         AgentInfo("four", "leaves a multiple of four", lambda rules: MultipleOfFour()),
         AgentInfo("random", "uniformly random legal move", lambda rules: RandomAgent()),
