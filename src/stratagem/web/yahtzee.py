@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -937,6 +938,76 @@ async def mcts(request: Request, body: MctsRequest) -> MctsView:
     best (estimated; the exact expected score is beside it). With progress and a cancel:
     ``POST /api/yahtzee/mcts/jobs``."""
     return await run_heavy(_mcts, request, body)
+
+
+# --- verdicts of a session (the one REST shape's games, web/play.py) -------------------
+
+
+_VERDICTS: OrderedDict[str, dict[str, Any]] = OrderedDict()
+_VERDICTS_LOCK = threading.Lock()
+MAX_VERDICTS = 4096
+"""Verdicts remembered, keyed by the game's deal and the decisions up to the one judged."""
+
+
+class VerdictsView(BaseModel):
+    """The coach's verdicts on the person's decisions so far (the page's feedback line
+    and running totals); each is :meth:`~stratagem.core.coaching.Judged.to_json` with the
+    decision number. ``report`` (when the game is over): luck against skill in expected
+    points, :func:`stratagem.games.yahtzee.coach.final_report`."""
+
+    unit: dict[str, Any]
+    note: str
+    verdicts: list[dict[str, Any]]
+    total_cost: float
+    report: dict[str, Any] | None
+
+
+def _verdicts(request: Request, sid: str) -> VerdictsView:
+    from stratagem.games.yahtzee.coach import YahtzeeCoaching, final_report
+    from stratagem.web.play import open_session
+
+    with open_session(request, sid) as play:
+        session = play.session
+        coach = play.coaching
+        if session.game.name != "yahtzee" or not isinstance(coach, YahtzeeCoaching):
+            raise InvalidStateError(f"game {sid} is not a Yahtzee game")
+        texts = session.decisions()
+        head = f"{session.rules}|{session.seed}|{len(session.seats)}|"
+        out: list[dict[str, Any]] = []
+        judged = []
+        for j in session.human_decisions():
+            key = head + "\n".join(texts[: j + 1])
+            with _VERDICTS_LOCK:
+                hit = _VERDICTS.get(key)
+            if hit is None:
+                verdict = coach.judge(session.state_at(j), texts[j])
+                hit = {"decision": j, "judged": verdict, **verdict.to_json()}
+                with _VERDICTS_LOCK:
+                    _VERDICTS[key] = hit
+                    while len(_VERDICTS) > MAX_VERDICTS:
+                        _VERDICTS.popitem(last=False)
+            judged.append(hit["judged"])
+            out.append({k: v for k, v in hit.items() if k != "judged"})
+        report = None
+        if session.over:
+            state = session.state
+            assert isinstance(state, YahtzeeState)
+            seat = next((i for i, s in enumerate(session.seats) if s.human), 0)
+            report = final_report(coach, [c.total for c in state.cards], judged, seat)
+        return VerdictsView(
+            unit=coach.unit.to_json(),
+            note=coach.note,
+            verdicts=out,
+            total_cost=sum(j.cost for j in judged),
+            report=report,
+        )
+
+
+@router.get("/sessions/{sid}/verdicts")
+async def verdicts(request: Request, sid: SessionId) -> VerdictsView:
+    """The coach's verdict on each decision of the person in game ``sid`` (a game of
+    ``/api/sessions``), in the game's unit, and the final report once it is over."""
+    return await run_heavy(_verdicts, request, sid)
 
 
 # the panel's search jobs (progress, cancel) add their routes to ``router``
