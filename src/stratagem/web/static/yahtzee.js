@@ -184,6 +184,10 @@ async function loadMeter() {
 }
 
 function renderCard() {
+  keepFocus("table.card button.score", "box", drawCard);
+}
+
+function drawCard() {
   const v = view();
   const pv = play.view;
   const n = v.cards.length;
@@ -256,7 +260,22 @@ async function showHint() {
   if (first) first.focus();
 }
 
+/** Re-rendering replaces buttons: keep the keyboard's place (the same option or box). */
+function keepFocus(selector, key, render) {
+  const active = document.activeElement;
+  const was = active && active.matches(selector) ? active.dataset[key] : null;
+  render();
+  if (was !== null) {
+    const again = [...document.querySelectorAll(selector)].find((b) => b.dataset[key] === was);
+    if (again) again.focus();
+  }
+}
+
 function renderHint() {
+  keepFocus("#hint-table button.play", "action", drawHint);
+}
+
+function drawHint() {
   const percent = isPercent();
   const v = view();
   $("hint-exact").textContent = v.exact ? "exact" : "estimated";
@@ -269,7 +288,7 @@ function renderHint() {
     percent ? el("th", { scope: "col", class: "num" }, "expected final score") : null,
     el("th", { scope: "col" }, "verdict")));
   $("hint-table").querySelector("tbody").replaceChildren(...hintRows.map((r, i) => el("tr", { class: i === 0 ? "best" : "", dataset: { action: r.action } },
-    el("td", {}, el("button", { type: "button", class: "play", title: r.words, onclick: () => playOption(r.action) }, niceAction(r.action))),
+    el("td", {}, el("button", { type: "button", class: "play", title: r.words, dataset: { action: r.action }, onclick: () => playOption(r.action) }, niceAction(r.action))),
     el("td", { class: "num" }, percent ? pct(r.value, 1) : fmt(r.value, 2)),
     el("td", { class: "num" }, percent ? `${fmt(100 * r.cost, 1)} pp` : fmt(r.cost, 2)),
     percent ? el("td", { class: "num" }, fmt(r.expected_score, 1)) : null,
@@ -338,8 +357,8 @@ function renderGame(pv) {
   $("rolls-label").textContent = over || !pv.human_to_move ? "" : ` · ${v.rolls_left} roll${v.rolls_left === 1 ? "" : "s"} left`;
   $("roll").disabled = over || !pv.human_to_move || v.rolls_left === 0;
   $("hint").disabled = over || !pv.human_to_move;
-  if (over || !pv.human_to_move) $("hint-panel").hidden = true;
-  else if (hintRows && !$("hint-panel").hidden) renderHint();
+  if (over || !pv.human_to_move || !hintRows) $("hint-panel").hidden = true;
+  else if (!$("hint-panel").hidden) renderHint();
   $("meter-panel").hidden = pv.seats.length < 2;
   renderDice();
   renderCard();
