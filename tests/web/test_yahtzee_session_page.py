@@ -46,7 +46,9 @@ def call(url: str, body: dict[str, Any] | None = None) -> Any:
 
 
 def open_page(browser: Any, url: str, path: str, **context: Any) -> Any:
-    ctx = browser.new_context(base_url=url, **({"viewport": {"width": 1200, "height": 900}} | context))
+    ctx = browser.new_context(
+        base_url=url, **({"viewport": {"width": 1200, "height": 900}} | context)
+    )
     page = ctx.new_page()
     page.set_default_timeout(120_000)
     errors: list[str] = []

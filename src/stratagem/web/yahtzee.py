@@ -30,6 +30,7 @@ from stratagem.core.arena import load_game, parse_spec
 from stratagem.core.errors import IllegalActionError, InvalidStateError, StratagemError
 from stratagem.core.game import CHANCE
 from stratagem.core.tables import TableCache
+from stratagem.games.yahtzee.coach import set_remaining_policy
 from stratagem.games.yahtzee.distribution import RemainingDistributions
 from stratagem.games.yahtzee.high_score import check_target
 from stratagem.games.yahtzee.match import REMAINING_KIND, REMAINING_VERSION, optimal_remaining
@@ -59,6 +60,10 @@ from stratagem.web.common import (
     settings,
 )
 from stratagem.web.sessions import ID_PATTERN, SessionStore
+
+# a request never builds the remaining-score tables for the coach: the page starts their
+# build as a background job (POST /api/yahtzee/tables/{rules}) and the coach waits for it
+set_remaining_policy("cached")
 
 router: APIRouter = APIRouter(prefix="/api/yahtzee", tags=["yahtzee"], responses=ERROR_RESPONSES)
 

@@ -44,7 +44,7 @@ from typing import Any
 
 from stratagem.core.agent import Advice
 from stratagem.core.coaching import Judged, Unit, judged_from_rows
-from stratagem.core.errors import IllegalActionError, InvalidStateError
+from stratagem.core.errors import IllegalActionError, InvalidStateError, StratagemError
 from stratagem.core.game import State
 from stratagem.games.yahtzee.distribution import RemainingDistributions
 from stratagem.games.yahtzee.rules import UPPER, YahtzeeRules
@@ -54,10 +54,30 @@ from stratagem.games.yahtzee.state import Keep, Score, Scorecard, YahtzeeState
 __all__ = [
     "SOLO_UNIT",
     "WIN_UNIT",
+    "TablesNotReady",
     "YahtzeeCoaching",
     "coaching",
     "final_report",
 ]
+
+
+class TablesNotReady(StratagemError):
+    """The chance of winning needs the remaining-score tables, which are not loaded and
+    may not be built here (a web server builds them in the background, on request)."""
+
+
+_POLICY = {"remaining": "build"}
+
+
+def set_remaining_policy(policy: str) -> None:
+    """``"build"`` (the default: the library and the terminal build the remaining-score
+    tables on first need, minutes, once) or ``"cached"`` (a server: use them only when
+    loaded or in the cache, else raise :class:`TablesNotReady` so that a request never
+    builds 1 GB while a person waits; the server builds them as a background job)."""
+    if policy not in ("build", "cached"):
+        raise ValueError(f"the remaining-table policy is 'build' or 'cached', not {policy!r}")
+    _POLICY["remaining"] = policy
+
 
 SOLO_UNIT = Unit("expected points", "pts", (1.0, 4.0, 10.0))
 """Solitaire: the expected final score (see the module doc for the thresholds)."""
@@ -191,6 +211,13 @@ class YahtzeeCoaching:
 
     def _chance_advisor(self) -> Any:
         if self._chance is None:
+            if _POLICY["remaining"] == "cached" and not self.tables_ready:
+                raise TablesNotReady(
+                    f"the chance of winning needs the remaining-score tables of "
+                    f"{self.rules.name} (about 1 GB), which this server has not loaded yet; "
+                    "the page builds them in the background where the server allows it "
+                    "(POST /api/yahtzee/tables/{rules}); the game goes on meanwhile"
+                )
             from stratagem.games.yahtzee.winning import ChanceAdvisor
 
             self._chance = ChanceAdvisor(self.solution, self._tables)
