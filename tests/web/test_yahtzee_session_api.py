@@ -80,5 +80,5 @@ def test_against_an_agent_the_game_goes_on_while_the_tables_are_missing(
     assert score.startswith("score ")
     view = client.post(f"/api/sessions/{sid}/move", json={"decision": score}).json()
     assert len(view["decisions"]) == 1 and view["to_move"] == 1
-    view = client.post(f"/api/sessions/{sid}/ai").json()
+    view = client.post(f"/api/sessions/{sid}/ai", json={}).json()
     assert len(view["decisions"]) == 2
