@@ -35,8 +35,10 @@ def _optimal(rules: YahtzeeRules) -> Agent:
 
 
 def _win(rules: YahtzeeRules) -> Agent:
+    from stratagem.games.yahtzee.coach import check_remaining
     from stratagem.games.yahtzee.winning import WinAgent
 
+    check_remaining(rules)  # a server never builds its 1 GB tables inside a move
     return WinAgent(solution(rules))
 
 

@@ -79,6 +79,31 @@ def set_remaining_policy(policy: str) -> None:
     _POLICY["remaining"] = policy
 
 
+def remaining_ready(rules: YahtzeeRules) -> bool:
+    """Whether the optimum's remaining-score tables of ``rules`` are loaded or cached."""
+    from stratagem.core.tables import TableCache
+    from stratagem.games.yahtzee import match
+
+    if rules.name in match._TABLES:
+        return True
+    path = TableCache().mapped_path(
+        match.REMAINING_KIND, rules.fingerprint, match.REMAINING_VERSION
+    )
+    return path.is_file()
+
+
+def check_remaining(rules: YahtzeeRules, what: str = "the win-seeking player") -> None:
+    """Under the ``"cached"`` policy, raise :class:`TablesNotReady` unless the tables are
+    loaded or cached (the ``"build"`` policy builds them where they are first needed)."""
+    if _POLICY["remaining"] == "cached" and not remaining_ready(rules):
+        raise TablesNotReady(
+            f"{what} needs the remaining-score tables of {rules.name} (about 1 GB), "
+            "which this server has not loaded yet; the page builds them in the background "
+            "where the server allows it (POST /api/yahtzee/tables/{rules}); the game goes "
+            "on meanwhile"
+        )
+
+
 SOLO_UNIT = Unit("expected points", "pts", (1.0, 4.0, 10.0))
 """Solitaire: the expected final score (see the module doc for the thresholds)."""
 
@@ -197,27 +222,12 @@ class YahtzeeCoaching:
         """Whether the chance of winning can be priced without building tables now."""
         if self.players == 1 or self._tables is not None or self._chance is not None:
             return True
-        from stratagem.games.yahtzee import match
-
-        if self.rules.name in match._TABLES:
-            return True
-        from stratagem.core.tables import TableCache
-
-        return (
-            TableCache()
-            .mapped_path(match.REMAINING_KIND, self.rules.fingerprint, match.REMAINING_VERSION)
-            .is_file()
-        )
+        return remaining_ready(self.rules)
 
     def _chance_advisor(self) -> Any:
         if self._chance is None:
-            if _POLICY["remaining"] == "cached" and not self.tables_ready:
-                raise TablesNotReady(
-                    f"the chance of winning needs the remaining-score tables of "
-                    f"{self.rules.name} (about 1 GB), which this server has not loaded yet; "
-                    "the page builds them in the background where the server allows it "
-                    "(POST /api/yahtzee/tables/{rules}); the game goes on meanwhile"
-                )
+            if self._tables is None:
+                check_remaining(self.rules, "the chance of winning")
             from stratagem.games.yahtzee.winning import ChanceAdvisor
 
             self._chance = ChanceAdvisor(self.solution, self._tables)
