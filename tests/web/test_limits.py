@@ -194,22 +194,6 @@ def _mid_move(store: Any, sid: str, half: Any, attr: str = "state") -> threading
     return t
 
 
-def test_a_yahtzee_read_during_a_move_waits_for_it() -> None:
-    """The dice are away while a move throws them (a chance node): a read then said 400
-    'expected 5 dice, got 0'."""
-    from dataclasses import replace
-
-    app = create_app(tables="off")
-    client = TestClient(app)
-    sid = client.post("/api/yahtzee/games", json={"seed": 1}).json()["id"]
-    store = app.state.sessions["yahtzee"]
-    mover = _mid_move(store, sid, lambda s: replace(s, dice=(), rolling=True))
-    for path in ("", "/legal", "/advice"):
-        r = client.get(f"/api/yahtzee/games/{sid}{path}")
-        assert r.status_code == 200, (path, r.text)
-    mover.join(WAIT)
-
-
 def test_a_pig_read_during_a_move_waits_for_it() -> None:
     """Pig's reads skipped the game's lock: mid-move, the die not yet thrown (a chance
     node) was shown as 'no decision of yours'."""
