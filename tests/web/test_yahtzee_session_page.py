@@ -184,6 +184,11 @@ def test_a_game_finished_by_keys_shows_luck_and_skill_and_its_review_is_the_coac
     page.wait_for_selector("#decisions tbody tr")
     assert page.locator("#decisions tbody tr").count() == len(review["decisions"])
     page.screenshot(path=str(SHOTS / "yahtzee-review.png"), full_page=True)
+    # a reviewed decision's position, read only, on the game's page
+    page.goto(f"/yahtzee?id={sid}&at=0")
+    page.wait_for_selector("#dice .die")
+    assert page.inner_text("#turn-label").startswith("Replay: the position before decision 1")
+    assert page.locator("table.card button.score").count() == 0
     assert not page.errors, page.errors
     page.context.close()
 

@@ -177,9 +177,18 @@ def _start_remaining(request: Request, name: str) -> JobStatus:
         sol = solution(name)
         if cached:
             progress(0.05, "loading the remaining-score tables from the cache (about 1 GB)")
+            table = optimal_remaining(sol)
         else:
-            progress(0.05, "building the remaining-score tables (once; 1-2.5 minutes, about 1 GB)")
-        table = optimal_remaining(sol)
+
+            def states(done: int, total: int) -> None:
+                progress(
+                    0.05 + 0.95 * done / max(total, 1),
+                    f"building the remaining-score tables (once; about 1 GB): "
+                    f"{done:,} of {total:,} card states",
+                )
+
+            progress(0.05, "building the remaining-score tables (once; about 1 GB)")
+            table = optimal_remaining(sol, progress=states)
         advisor(name).with_tables(table)
         return table
 

@@ -39,40 +39,63 @@ async function loadPresets() {
   }
 }
 
-/** Ask the server to prepare the tables of `rules`; show progress until `need` is met. */
-async function prepareTables(rules, { needRemaining = false } = {}) {
+/** Ask the server to prepare the tables of `rules` (solve; with `needRemaining`, also
+ * load or build the remaining-score tables in the background). Resolves once the rules
+ * are solved; a build goes on, its progress shown by watchTables, and `onReady` runs when
+ * the tables are ready (the game is played meanwhile with the advice that needs none). */
+async function prepareTables(rules, { needRemaining = false, onReady = null } = {}) {
   const panel = $("tables-panel");
   let view = await api(`${API}/tables/${rules}`);
   if (!view.solved) {
     panel.classList.remove("hidden");
     $("tables-text").textContent = `solving the ${rules} rules (once; a few seconds)…`;
-    $("tables-bar").style.width = "5%";
+    $("tables-bar").style.width = "0%";
   }
-  // the coach needs only the solved table; the meter, P(target) and the distributions
-  // need the remaining-score tables too
   const remaining = needRemaining || mode === "assistant";
   view = await api(`${API}/tables/${rules}`, { body: { remaining } });
+  if (!remaining || view.remaining.state === "ready") {
+    panel.classList.add("hidden");
+    return view;
+  }
+  watchTables(rules, view, onReady);
+  return view;
+}
+
+let watching = null;
+
+/** Poll the build every second: the real fraction done, the time it has taken (ticking),
+ * and an estimate of the time left once the fraction says enough; the panel goes when the
+ * job ends. */
+async function watchTables(rules, view, onReady) {
+  const panel = $("tables-panel");
+  const ticket = watching = {};
   const show = (v) => {
     const r = v.remaining;
-    if (r.state === "ready" || (!needRemaining && r.state !== "building")) {
-      panel.classList.add("hidden");
-      return;
-    }
+    if (r.state === "ready") { panel.classList.add("hidden"); return; }
     panel.classList.remove("hidden");
     const secs = Math.round(r.seconds);
-    $("tables-text").textContent = r.state === "building"
-      ? `${r.message || "preparing the probability tables"} — ${secs} s so far`
-      : r.state === "failed" ? `building the tables failed: ${r.message}`
-      : "this server does not build the probability tables (they are not in its cache)";
-    $("tables-bar").style.width = `${Math.round(100 * (r.progress ?? 0.05))}%`;
+    const f = r.progress ?? 0;
+    let text;
+    if (r.state === "building") {
+      const left = f > 0.1 && f < 1 ? ` · about ${Math.ceil((r.seconds * (1 - f)) / f)} s left` : "";
+      text = `${r.message || "preparing the probability tables"} — ${Math.round(100 * f)}% · ${secs} s${left}. `
+        + "You can play on: the chance of winning shows when the tables are ready.";
+    } else if (r.state === "failed") {
+      text = `building the probability tables failed: ${r.message}`;
+    } else {
+      text = "this server does not build the probability tables (they are not in its cache): "
+        + "the chance of winning is not available; expected scores are.";
+    }
+    $("tables-text").textContent = text;
+    $("tables-bar").style.width = `${Math.round(100 * f)}%`;
   };
   show(view);
-  while (view.remaining.state === "building" && needRemaining) {
+  while (view.remaining.state === "building" && watching === ticket) {
     await new Promise((res) => setTimeout(res, 1000));
-    view = await api(`${API}/tables/${rules}`);
+    view = await api(`${API}/tables/${rules}`, { quiet: true }).catch(() => view);
     show(view);
   }
-  return view;
+  if (view.remaining.state === "ready" && onReady && watching === ticket) onReady();
 }
 
 // --- play: a session of /api/sessions (PlaySession), the coach's rows and verdicts -----
@@ -86,6 +109,8 @@ let verdicts = null;
 let info = null;
 
 function view() { return play.view ? play.view.view : null; }
+
+function isReplay(pv) { return pv.replay_at !== null && pv.replay_at !== undefined; }
 
 function isPercent() { return !!(play.view && play.view.unit && play.view.unit.percent); }
 
@@ -110,7 +135,7 @@ function seatName(i) {
 function renderDice() {
   const v = view();
   const box = $("dice");
-  const deciding = play.view && play.view.human_to_move && v && v.dice.length;
+  const deciding = play.view && (play.view.human_to_move || isReplay(play.view)) && v && v.dice.length;
   box.replaceChildren(...(deciding ? v.dice : []).map((d, i) => el("button", {
     type: "button", class: "die" + (kept[i] ? " kept" : ""), "aria-pressed": String(kept[i]),
     "aria-label": `die ${i + 1} shows ${d}${kept[i] ? ", kept" : ""}`, dataset: { face: d, index: i },
@@ -352,8 +377,10 @@ function renderGame(pv) {
   const key = `${pv.id}:${pv.decisions.length}`;
   if (key !== keptFor) { kept = [false, false, false, false, false]; keptFor = key; }
   const over = pv.over;
-  $("turn-label").textContent = over ? "Game over" : pv.human_to_move
-    ? `Turn ${v.round} of ${v.rounds}` : `${seatName(pv.to_move)} is playing…`;
+  $("turn-label").textContent = isReplay(pv)
+    ? `Replay: the position before decision ${pv.replay_at + 1} of ${pv.total_decisions} (turn ${v.round})`
+    : over ? "Game over" : pv.human_to_move
+      ? `Turn ${v.round} of ${v.rounds}` : `${seatName(pv.to_move)} is playing…`;
   $("rolls-label").textContent = over || !pv.human_to_move ? "" : ` · ${v.rolls_left} roll${v.rolls_left === 1 ? "" : "s"} left`;
   $("roll").disabled = over || !pv.human_to_move || v.rolls_left === 0;
   $("hint").disabled = over || !pv.human_to_move;
@@ -366,6 +393,13 @@ function renderGame(pv) {
   renderFeedback();
   renderSummary();
   takeback.update();
+}
+
+/** The remaining-score tables became ready: price the position and the decisions. */
+function tablesReady() {
+  hintRows = null;
+  if (play.view && !play.view.over && play.view.human_to_move) loadMeter();
+  loadVerdicts();
 }
 
 function seatBox(i) {
@@ -416,7 +450,7 @@ async function setUpPlay() {
     $("start").disabled = true;
     try {
       const body = newGameBody();
-      await prepareTables(body.rules, { needRemaining: body.seats.length > 1 });
+      await prepareTables(body.rules, { needRemaining: body.seats.length > 1, onReady: tablesReady });
       hintRows = null;
       verdicts = null;
       const pv = await play.start(body);
@@ -438,9 +472,18 @@ async function setUpPlay() {
     else if ((ev.key === "s" || ev.key === "S") && ev.target.matches("button.score")) ev.target.click();
     else if (ev.key === "Backspace" && !takeback.disabled) { ev.preventDefault(); takeback.click(); }
   });
+  if (query.id && query.at !== undefined) {  // a review's link: the position, read only
+    const replay = await api(`/api/sessions/${encodeURIComponent(query.id)}?at=${encodeURIComponent(query.at)}`);
+    play.view = replay;
+    renderGame(replay);
+    $("keys").hidden = true;
+    $("actions").replaceChildren(el("a", { class: "button", href: `/yahtzee?id=${encodeURIComponent(replay.id)}` }, "Back to the game"),
+      el("a", { class: "button", href: `/review?id=${encodeURIComponent(replay.id)}` }, "Back to the review"));
+    return;
+  }
   const resumed = query.id ? await play.resume() : null;
   if (resumed) {
-    await prepareTables(resumed.rules, { needRemaining: resumed.seats.length > 1 });
+    await prepareTables(resumed.rules, { needRemaining: resumed.seats.length > 1, onReady: tablesReady });
     await afterMove();
   } else {
     $("setup").hidden = false;
