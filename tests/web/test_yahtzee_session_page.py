@@ -219,3 +219,63 @@ def test_on_a_phone_the_card_follows_the_dice_without_sideways_scrolling(
     SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
     page.screenshot(path=str(SHOTS / "yahtzee-session-phone.png"), full_page=True)
     page.context.close()
+
+
+def _cache_with_remaining_tables() -> Path | None:
+    """The run's table cache or the user's, whichever holds the yahtzee remaining-score
+    tables (1 GB; the suite never builds them: `stratagem yahtzee advise --dice 11114
+    --rolls-left 2 --target 250 --target-play expected` does, once)."""
+    from stratagem.core.tables import TableCache, user_cache_dir
+    from stratagem.web.yahtzee import _remaining_cached
+
+    for directory in (TableCache().directory, user_cache_dir()):
+        if _remaining_cached("yahtzee", TableCache(directory)):
+            return Path(directory)
+    return None
+
+
+def test_against_the_optimum_the_hint_ranks_by_chance_of_winning(
+    browser: Any, site: Site, solved: Callable[[str], Solution], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seed 2, both seats playing the optimum (boxes first on ties) for 56 decisions: the
+    # person then holds 1 3 4 4 6 with two rolls left, where keeping 4 4 wins more often (10.1%) than the
+    # optimum's keep 6 (8.6%), which has the higher expected score (258.04 against 257.86)
+    found = _cache_with_remaining_tables()
+    if found is None:
+        pytest.skip(
+            "the yahtzee remaining-score tables are in neither this run's nor the user's cache"
+        )
+    monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(found))  # the server reads it per use
+    from stratagem.games.yahtzee.strategies import OptimalStrategy
+
+    best = OptimalStrategy(solved("yahtzee"))
+    session = Session.new("yahtzee", "yahtzee", ["human", "optimal"], seed=2)
+    while True:
+        session.play_agents()
+        if len(session.decisions()) == 56:
+            break
+        session.submit(str(best.advise(session.state)[0].action))
+    state = session.state
+    assert isinstance(state, YahtzeeState) and state.dice == (1, 3, 4, 4, 6)
+    sid = call(f"{site.url}/api/sessions/import", {"record": session.to_json()})["id"]
+    page = open_page(browser, site.url, f"/yahtzee?id={sid}")
+    page.wait_for_selector("#dice .die")
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-table tbody tr")
+    heads = page.locator("#hint-table thead th").all_inner_texts()
+    assert heads[1:4] == ["chance of winning", "cost", "expected final score"]
+    rows = page.locator("#hint-table tbody tr").all()
+    first = rows[0].get_attribute("data-action")
+    points = {
+        r.get_attribute("data-action"): float(r.locator("td").nth(3).inner_text()) for r in rows
+    }
+    assert first == "keep 4 4" and max(points, key=points.get) == "keep 6"  # type: ignore[arg-type]
+    assert rows[0].locator("td").nth(1).inner_text() == "10.1%"
+    page.wait_for_function("document.querySelector('#meter .label').textContent.includes('%')")
+    assert page.inner_text("#meter .label") == "10.1%"
+    assert "Exact if" in page.inner_text("#hint-note")
+    assert serious_violations(page) == []
+    SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    page.screenshot(path=str(SHOTS / "yahtzee-session-win-hint.png"), full_page=True)
+    assert not page.errors, page.errors
+    page.context.close()

@@ -53,8 +53,8 @@ async function prepareTables(rules, { needRemaining = false, onReady = null } = 
   }
   const remaining = needRemaining || mode === "assistant";
   view = await api(`${API}/tables/${rules}`, { body: { remaining } });
-  if (!remaining || view.remaining.state === "ready") {
-    panel.classList.add("hidden");
+  if (!remaining || view.remaining.state === "ready" || (view.remaining_cached && view.remaining.state !== "building")) {
+    panel.classList.add("hidden");  // ready, or in the cache where the coach opens them itself
     return view;
   }
   watchTables(rules, view, onReady);
