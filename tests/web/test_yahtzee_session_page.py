@@ -279,3 +279,21 @@ def test_against_the_optimum_the_hint_ranks_by_chance_of_winning(
     page.screenshot(path=str(SHOTS / "yahtzee-session-win-hint.png"), full_page=True)
     assert not page.errors, page.errors
     page.context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_mode_of_the_page_passes_axe(browser: Any, site: Site, scheme: str) -> None:
+    page = open_page(browser, site.url, "/yahtzee", color_scheme=scheme)
+    page.wait_for_selector("#setup:not([hidden])")
+    assert serious_violations(page) == []  # the new-game form
+    page.click("#start")
+    page.wait_for_selector("#dice .die")
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-table tbody tr")
+    page.locator("#dice .die").first.click()
+    assert serious_violations(page) == []  # the board, a kept die, the hint
+    page.goto("/yahtzee?mode=assistant")
+    page.wait_for_selector("#a-table tbody tr")
+    assert serious_violations(page) == []
+    assert not page.errors, page.errors
+    page.context.close()

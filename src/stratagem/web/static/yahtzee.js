@@ -524,7 +524,7 @@ function buildCardEditor(points = {}) {
       el("td", { class: "num" }, el("input", { type: "number", class: "a-points", "data-box": name, min: "0", max: "1600", value: pts, placeholder: "pts", oninput: onPoints }))));
   }
   const extra = rules.yahtzee_bonus
-    ? el("tr", {}, el("td", {}, "Yahtzee bonuses (count)"), el("td", { class: "num" }, el("input", { id: "a-ybonus", type: "number", min: "0", max: "12", value: "0", oninput: recompute })))
+    ? el("tr", {}, el("td", {}, "Yahtzee bonuses (count)"), el("td", { class: "num" }, el("input", { id: "a-ybonus", type: "number", min: "0", max: "12", value: "0", "aria-label": "Yahtzee bonuses (count)", oninput: recompute })))
     : null;
   $("a-card").replaceChildren(el("thead", {}, el("tr", {}, el("th", {}, "filled box"), el("th", { class: "num" }, "points"))), body, extra ? el("tbody", {}, extra) : "");
 }
