@@ -238,8 +238,9 @@ def test_against_the_optimum_the_hint_ranks_by_chance_of_winning(
     browser: Any, site: Site, solved: Callable[[str], Solution], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Seed 2, both seats playing the optimum (boxes first on ties) for 56 decisions: the
-    # person then holds 1 3 4 4 6 with two rolls left, where keeping 4 4 wins more often (10.1%) than the
-    # optimum's keep 6 (8.6%), which has the higher expected score (258.04 against 257.86)
+    # person then holds 1 3 4 4 6 with two rolls left, where keeping 4 4 wins more often
+    # (10.1%) than the optimum's keep 6 (8.6%), which has the higher expected score
+    # (258.04 against 257.86)
     found = _cache_with_remaining_tables()
     if found is None:
         pytest.skip(
