@@ -621,7 +621,14 @@ def play_command(
     if len(opponents) > 3:
         raise InvalidStateError(f"at most 3 opponents (4 players), not {len(opponents)}")
     r = preset(rules)
-    _solution(r)  # solve (with progress) before the game starts
+    sol = _solution(r)  # solve (with progress) before the game starts
+    if opponents:
+        # the chance of winning reads the optimum's remaining-score tables: opened from
+        # the cache, or built once (minutes, about 1 GB) with a progress bar
+        from stratagem.games.yahtzee.match import optimal_remaining
+
+        with _build_progress(r, "remaining-score tables", False) as progress:
+            optimal_remaining(sol, progress=progress)
     session = Session.new(
         "yahtzee",
         rules,
