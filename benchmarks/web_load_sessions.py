@@ -9,6 +9,10 @@ optimal coach, half Pig against the optimum with the optimal coach; per decision
 ``GET /advice``, ``POST /move`` with the best row, then ``POST /ai`` until the person is
 to move again. Goal: advice p95 < 50 ms for both games with 0 errors, as before.
 
+Each player connects from its own loopback address (127.0.x.y), as people do from their
+own machines: the server's per-client shares (2 heavy jobs: advice and agent moves run
+in the heavy pool) then apply per player, not to all fifty at once.
+
     python benchmarks/web_load_sessions.py [--clients 50] [--seconds 60] [--think 1]
                                            [--markdown docs/results/web_load_sessions.md]
 """
@@ -91,7 +95,8 @@ async def run_clients(port: int, clients: int, seconds: float, think: float) -> 
     stop = time.monotonic() + seconds
     start = time.perf_counter()
     await asyncio.gather(*(
-        player(Connection("127.0.0.1", port), stats, "yahtzee" if i % 2 == 0 else "pig",
+        player(Connection("127.0.0.1", port, f"127.0.{1 + i // 250}.{1 + i % 250}"), stats,
+               "yahtzee" if i % 2 == 0 else "pig",
                stop, i + 1, think)
         for i in range(clients)
     ))  # fmt: skip
@@ -195,8 +200,11 @@ def main() -> int:
         for k, n, a, b, c in ph.rows():
             print(f"{k:<18}{n:>8}{a:>9.1f}{b:>9.1f}{c:>9.1f}")
         print(ph.summary())
-        for err in ph.stats.errors[:5]:
-            print("  error:", err)
+        kinds: dict[str, int] = {}
+        for err in ph.stats.errors:
+            kinds[err[:60]] = kinds.get(err[:60], 0) + 1
+        for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1])[:8]:
+            print(f"  error x{n}: {kind}")
         print("goal:", ph.verdict())
     print(f"games stored: {games[0]} ({games[1]} finished); server peak RSS {rss:.0f} MB")
     if args.markdown is not None:

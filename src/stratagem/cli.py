@@ -50,6 +50,7 @@ def build_app(groups: list[str] | None = None) -> typer.Typer:
         root.add_typer(importlib.import_module(GROUPS[name]).app, name=name)
     root.command()(version)
     root.command()(serve)
+    root.command("review")(importlib.import_module("stratagem.review_cli").review)
     return root
 
 

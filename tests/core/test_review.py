@@ -228,3 +228,41 @@ def test_the_review_is_json_with_the_units_thresholds(nim: GameSpec) -> None:
     assert data["decisions"][0]["index"] == 0 and data["decisions"][0]["decision"] == 0
     assert data["decisions"][0]["played"] == "1" and data["finished"] is True
     assert data["returns"] == [0.0, 1.0] and data["has_chance"] is True
+
+
+class NoChanceNodes:
+    """Nim's coaching, except that it cannot evaluate a position where the die is to roll."""
+
+    def __init__(self, inner: Coaching) -> None:
+        self.inner, self.unit = inner, inner.unit
+
+    def view(self, state: State) -> dict[str, Any]:
+        return self.inner.view(state)
+
+    def rows(self, state: State) -> list[dict[str, Any]]:
+        return self.inner.rows(state)
+
+    def judge(self, state: State, played: str) -> Judged:
+        return self.inner.judge(state, played)
+
+    def evaluation(self, state: State, player: int) -> float | None:
+        return None if state.current_player == -1 else self.inner.evaluation(state, player)
+
+
+def test_without_the_deal_luck_starts_at_the_first_decision(nim: GameSpec) -> None:
+    t = review(seed_one_game(), NoChanceNodes(nim_coaching(nim))).totals
+    # start W(7) = 37/49; luck = 0 - (37/49 - 25/49) = -12/49
+    assert t.start_at == "first decision" and close(t.start, Fraction(37, 49))
+    assert close(t.luck, Fraction(-12, 49))
+
+
+def test_the_review_counts_the_takebacks(nim: GameSpec) -> None:
+    s = Session.new("nim", "nim-7", ["human", "four"], seed=1)
+    s.submit("2")
+    s.play_agents()
+    s.takeback(0)
+    s.submit("3")
+    s.play_agents()
+    r = review(s, nim_coaching(nim))
+    assert r.takebacks == 1 and r.decisions[0].judged.played == "3"
+    assert r.decisions[0].judged.label == "best"

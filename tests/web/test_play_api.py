@@ -160,6 +160,16 @@ def test_branch_opens_the_first_decisions_with_every_seat_human(tmp_path: Path) 
     assert too_far.status_code == 400 and "branch at 0.." in too_far.json()["detail"]
 
 
+def test_a_coach_that_cannot_price_options_is_refused_when_asked(tmp_path: Path) -> None:
+    client = app_on(tmp_path)
+    view = start(client, "pig", coach="random")
+    r = client.get(f"/api/sessions/{view['id']}/advice")
+    if view["has_coaching"]:  # the game's own coaching answers, whatever the coach spec
+        assert r.status_code == 200
+    else:
+        assert r.status_code == 400 and "cannot coach" in r.json()["detail"]
+
+
 def test_advice_needs_coaching_or_a_coach(tmp_path: Path) -> None:
     client = app_on(tmp_path)
     coached = start(client, "pig", ["human", "hold:2"], coach="optimal")
@@ -178,7 +188,7 @@ def test_advice_needs_coaching_or_a_coach(tmp_path: Path) -> None:
         ({"game": "chess", "seats": ["human"]}, 400, "the games are"),
         ({"game": "pig", "seats": ["human", "hold:999999"]}, 400, "seat 1"),
         ({"game": "pig", "seats": ["human", "alphazero"]}, 400, "seat 1"),
-        ({"game": "pig", "seats": ["human", "random"], "coach": "random"}, 400, "coach"),
+        ({"game": "pig", "seats": ["human", "random"], "coach": "hold:0"}, 400, "coach"),
         ({"game": "pig", "seats": ["human"]}, 400, "2-2 players"),
         ({"game": "pig", "rules": "pig:goal=0", "seats": ["human", "random"]}, 400, "goal"),
         ({"game": "pig", "seats": ["human", "random"], "seed": -1}, 422, "seed"),
@@ -236,7 +246,9 @@ def _changed_dice(text: str) -> str:
         (_changed_dice, {}, 400, "chance outcome 1"),
         (lambda t: "x" * (MAX_RECORD_BYTES + 1), {}, 400, "at most 1,000,000"),
         (lambda t: "[]", {}, 400, "JSON object"),
-        (lambda t: t, {"format": "gcg"}, 400, "no game reads records in format 'gcg'"),
+        # Scrabble reads gcg (a JSON record given as GCG: tests/web/test_scrabble_sessions_api.py)
+        (lambda t: t, {"format": "pgn"}, 400, "no game reads records in format 'pgn'"),
+        (lambda t: t, {"format": "gcg"}, 400, "not a GCG game record"),
     ],
 )
 def test_a_hostile_record_is_refused_naming_the_problem_and_nothing_is_stored(
@@ -394,3 +406,32 @@ def test_a_games_file_locked_by_another_process_fails_no_request(tmp_path: Path)
     finally:
         other.execute("ROLLBACK")
         other.close()
+
+
+def test_a_position_of_the_past_is_shown_read_only(tmp_path: Path) -> None:
+    client = app_on(tmp_path)
+    view = play(client, start(client, "pig", ["human", "hold:2"]), 4)
+    total = len(view["decisions"])
+    r = client.get(f"/api/sessions/{view['id']}?at=1")
+    assert r.status_code == 200, r.text
+    past = r.json()
+    assert past["replay_at"] == 1 and past["total_decisions"] == total
+    assert past["decisions"] == view["decisions"][:1] and past["legal"] == []
+    assert not past["human_to_move"] and past["takeback_to"] == []
+    assert past["line"] == view["line"][: len(past["line"])] and past["line"][-1]["by"] == "chance"
+    assert client.get(f"/api/sessions/{view['id']}?at={total + 1}").status_code == 400
+    assert client.get(f"/api/sessions/{view['id']}?at=-1").status_code == 422
+    now = client.get(f"/api/sessions/{view['id']}?at={total}").json()
+    assert now["replay_at"] is None and now["line"] == view["line"]
+
+
+def test_a_games_extras_module_may_declare_its_own_warm_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    import stratagem.web.pig as pig_web
+    from stratagem.web.app import game_routers, game_warmers
+
+    def warm() -> None:
+        """Pig's own warm-up."""
+
+    monkeypatch.setattr(pig_web, "warm", warm, raising=False)
+    warmers = game_warmers(game_routers())
+    assert warmers["pig"] is warm and set(warmers) == set(game_routers())

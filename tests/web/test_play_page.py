@@ -173,7 +173,9 @@ def test_a_game_of_nim_with_takeback_reload_and_a_restart(
     screenshot(tab, "play-nim")
 
 
-def test_my_games_lists_the_game_with_links_to_resume_and_review(site: Site, tab: Any) -> None:
+def test_my_games_lists_the_game_with_links_to_resume_and_review(
+    site: Site, tab: Any, screenshot: Callable[[Any, str], Path]
+) -> None:
     tab.goto(site.url + "/play?game=nim")
     tab.wait_for_selector("#setup:not([hidden])")
     tab.click("#start")
@@ -186,6 +188,7 @@ def test_my_games_lists_the_game_with_links_to_resume_and_review(site: Site, tab
     assert row.locator("a.resume").get_attribute("href") == f"/play?game=nim&id={sid}"
     assert row.locator("a.review").get_attribute("href") == f"/review?id={sid}"
     assert serious_violations(tab) == []
+    screenshot(tab, "my-games")
     row.locator("a.resume").click()
     tab.wait_for_selector(f"#status:has-text('{YOU_TO_MOVE}')")
     assert sid in tab.url
@@ -199,3 +202,25 @@ def test_the_start_page_and_navigation_list_the_registry_games(site: Site, tab: 
     assert nav.get_attribute("href") == "/play?game=nim"
     assert tab.locator("header.site nav a", has_text="My games").count() == 1
     assert serious_violations(tab) == []
+
+
+def test_an_opponents_typed_parameters_come_from_the_registry(site: Site, tab: Any) -> None:
+    tab.goto(site.url + "/play?game=pig")
+    tab.wait_for_selector("#setup:not([hidden])")
+    tab.select_option("#seat1", "hold")
+    n = tab.locator("#seat1-n")
+    spec = next(
+        a
+        for a in tab.evaluate("async () => (await (await fetch('/api/games')).json()).games")
+        if a["name"] == "pig"
+    )
+    (param,) = next(a for a in spec["agents"] if a["name"] == "hold")["params"]
+    assert n.get_attribute("min") == str(param["min"]) and n.get_attribute("max") == str(
+        param["max"]
+    )
+    n.fill("7")
+    tab.click("#start")
+    tab.wait_for_selector(f"#status:has-text('{YOU_TO_MOVE}')")
+    sid = tab.url.split("id=")[1]
+    seats = tab.evaluate(f"async () => (await (await fetch('/api/sessions/{sid}')).json()).seats")
+    assert seats == ["human", "hold:n=7"]

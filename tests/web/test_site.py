@@ -44,7 +44,8 @@ def test_oversized_body_is_refused_with_413() -> None:
 def test_start_page_in_the_browser(page: Any, screenshot: Any) -> None:
     page.goto("/")
     assert page.title() == "Stratagem"
-    assert page.locator("#games section").count() == 4
+    page.wait_for_selector("#games:not([aria-busy])")
+    assert page.locator("#games section").count() == len(available_games())
     screenshot(page, "start")
 
 

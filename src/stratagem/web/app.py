@@ -16,7 +16,7 @@ import importlib
 import importlib.util
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -119,6 +119,20 @@ def game_routers() -> dict[str, APIRouter]:
         module = importlib.import_module(f"stratagem.web.{game}")
         routers[game] = module.router
     return routers
+
+
+def game_warmers(routers: Mapping[str, APIRouter]) -> dict[str, Callable[[], None]]:
+    """Each game's start-up warm-up: its extras module's ``warm()`` if it declares one,
+    else the one :data:`~stratagem.web.warmup.WARMERS` holds for it; the known ones
+    first (cheapest first), then the others."""
+    found: dict[str, Callable[[], None]] = {}
+    for game in [*(g for g in WARMERS if g in routers), *(g for g in routers if g not in WARMERS)]:
+        warm = getattr(importlib.import_module(f"stratagem.web.{game}"), "warm", None)
+        if callable(warm):
+            found[game] = warm
+        elif game in WARMERS:
+            found[game] = WARMERS[game]
+    return found
 
 
 def _param(p: Param) -> ParamInfo:
@@ -253,7 +267,7 @@ def create_app(
     for router in routers.values():
         app.include_router(router)
     if warm_kernels:
-        app.state.warmup.start(WARMERS, routers)
+        app.state.warmup.start(game_warmers(routers), routers)
     games: list[GameInfo] = []
 
     @app.get("/api/games", tags=["site"])

@@ -35,7 +35,6 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
-from stratagem.core.agent import Advisor
 from stratagem.core.coaching import Coaching
 from stratagem.core.errors import (
     IllegalActionError,
@@ -391,7 +390,19 @@ def session_view(play: PlaySession, at: int | None = None) -> SessionView:
         line, steps, legal, replay = line[:cut], steps[:at], [], at
         over, human, takeback_to = False, False, []
         result = ResultView(finished=False, returns=None)
-    view = coaching.view(state) if coaching is not None else {"text": str(state)}
+    # A game of hidden information (Scrabble's racks) shows one person's seat: their view,
+    # their legal moves, no draws while it goes on (scrabble34).
+    hidden = not s.game.perfect_information and not s.over
+    if hidden and not human:
+        legal = []
+    viewer = _viewer(s)
+    view_for = getattr(coaching, "view_for", None)
+    # what the others' decisions show of their hidden tiles (an exchange: how many)
+    public = getattr(coaching, "public_text", None) if hidden else None
+    if view_for is not None:
+        view = view_for(state, viewer)
+    else:
+        view = coaching.view(state) if coaching is not None else {"text": str(state)}
     to_move = state.current_player
     return SessionView(
         id=play.id,
@@ -407,11 +418,23 @@ def session_view(play: PlaySession, at: int | None = None) -> SessionView:
         legal=legal[:MAX_LEGAL_SHOWN],
         legal_more=max(0, len(legal) - MAX_LEGAL_SHOWN),
         decisions=[
-            DecisionView(index=j, player=step.player, text=step.text, by=step.by)  # type: ignore[arg-type]
+            DecisionView(
+                index=j,
+                player=step.player,
+                text=public(step.text) if public and step.player != viewer else step.text,
+                by=step.by,  # type: ignore[arg-type]
+            )
             for j, step in enumerate(steps)
         ],
         takeback_to=takeback_to,
-        line=[StepView(player=step.player, text=step.text, by=step.by) for step in line],
+        line=[
+            StepView(
+                player=step.player,
+                text="" if hidden and step.by == "chance" else step.text,
+                by=step.by,
+            )
+            for step in line
+        ],
         view=view,
         result=result,
         unit=coaching.unit.to_json() if coaching is not None else None,
@@ -420,6 +443,13 @@ def session_view(play: PlaySession, at: int | None = None) -> SessionView:
         total_decisions=len(s.decision_steps()),
         storage=_storage(play.storage, play.room),
     )
+
+
+def _viewer(s: Session) -> int | None:
+    """The seat a view is for: the person to move, else the first person seated."""
+    if not s.over and s.seats[s.to_move].human:
+        return s.to_move
+    return next((p for p, seat in enumerate(s.seats) if seat.human), None)
 
 
 # --- request bodies ----------------------------------------------------------------------
@@ -500,13 +530,9 @@ def _new_session(body: NewSession) -> Session:
             spec.check_agent(body.coach, rules)
         except StratagemError as exc:
             raise InvalidAgentError(f"coach: {exc}") from None
-        # only an agent that prices every option can coach; building it is the one way
-        # to know (it is built again, from its spec, when advice is first asked)
-        if not isinstance(spec.make_agent(rules, body.coach), Advisor):
-            raise InvalidAgentError(
-                f"coach: agent {body.coach} plays but does not price options; "
-                "choose an agent that advises"
-            )
+        # Whether the agent can price options (an Advisor) is known only once it is built,
+        # which may solve a table: that happens on the first advice (a 400 naming it then),
+        # in the heavy pool, not here.
     seed = body.seed if body.seed is not None else secrets.randbits(63)
     return Session(spec, rules, seats, seed, body.coach)
 
@@ -525,7 +551,7 @@ def _changed(
 @router.post("", status_code=201)
 async def create_session(request: Request, body: NewSession) -> SessionView:
     """Start a game: seats are "human" or agent specs, checked through the registry."""
-    session = await (run_light if body.coach is None else run_heavy)(_new_session, body)
+    session = await run_light(_new_session, body)
 
     def start() -> SessionView:
         play = play_room(request).create(session)
@@ -621,6 +647,8 @@ async def advice(request: Request, sid: SessionId) -> AdviceView:
             _check_warm(s.game.name)
             if s.over:
                 raise IllegalActionError("the game is over: there is nothing to advise")
+            if not s.game.perfect_information and not s.waiting_for_human:
+                raise IllegalActionError("advice is for a person to move: an agent is to move")
             coaching = play.coaching
             if coaching is not None:
                 return AdviceView(unit=coaching.unit.to_json(), rows=coaching.rows(s.state))
@@ -701,6 +729,7 @@ async def branch(request: Request, sid: SessionId, body: Branch) -> SessionView:
                 "seed": s.seed,
                 "coach": s.coach_spec,
                 "decisions": decisions[: body.at],
+                **({"dealt": list(s.dealt)} if s.dealt is not None else {}),
             }
             fork = Session.from_record(data)
         new = play_room(request).create(fork)

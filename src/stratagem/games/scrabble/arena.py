@@ -20,6 +20,7 @@ from typing import Any
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.errors import InvalidRulesError
 from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.games.scrabble.coach import coaching
 from stratagem.games.scrabble.endgame import NODE_LIMITS, EndgameAgent
 from stratagem.games.scrabble.heuristic import (
     CLOSING_CHOICES,
@@ -81,7 +82,7 @@ RULE_PARAMS = (
 
 
 def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
-               endgame: str, nodes: int, closing: str) -> Agent:  # fmt: skip
+               endgame: str, nodes: int, closing: str, think: float | None) -> Agent:  # fmt: skip
     tiles = rules.tiles
     if w is not None:
         chosen = parse_weights_text(w)
@@ -90,20 +91,28 @@ def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
     else:
         chosen = load_weights(weights)
     table = load_leaves(leaves, tiles) if leaves else None
-    return HeuristicAgent(tiles, chosen, table, endgame=endgame == "on", endgame_nodes=nodes,
-                          closing=closing)  # fmt: skip
+    agent = HeuristicAgent(tiles, chosen, table, endgame=endgame == "on", endgame_nodes=nodes,
+                           closing=closing)  # fmt: skip
+    agent.think_seconds = think
+    return agent
 
 
-def _equity(rules: Lexicon, leaves: str | None, endgame: str, nodes: int) -> Agent:
+def _equity(rules: Lexicon, leaves: str | None, endgame: str, nodes: int,
+            think: float | None) -> Agent:  # fmt: skip
     tiles = rules.tiles
     table = load_leaves(leaves, tiles) if leaves else shipped_leaves(tiles)
-    return EquityAgent(tiles, table, endgame=endgame == "on", endgame_nodes=nodes)
+    agent = EquityAgent(tiles, table, endgame=endgame == "on", endgame_nodes=nodes)
+    agent.think_seconds = think
+    return agent
 
 
 _ENDGAME = Param("endgame", str, "on", "exact endgame solver once the bag is empty",
                  choices=("on", "off"))  # fmt: skip
 _NODES = Param("nodes", int, ENDGAME_NODES, "node limit of the endgame search a move (the "
                "same move on any machine)", low=NODE_LIMITS[0], high=10**9)  # fmt: skip
+_THINK = Param("think", float, None, "wall-clock seconds the endgame search may take a move "
+               "(a person waiting: the best found by then is played; default: the node limit "
+               "alone)", low=0.1, high=600.0)  # fmt: skip
 
 AGENTS = (
     AgentInfo("greedy", "highest-scoring placement; else exchange all or pass",
@@ -129,13 +138,14 @@ AGENTS = (
          _ENDGAME, _NODES,
          Param("closing", str, "weights", "the closing phase without the solver: by its "
                "weights, or by the equity player's rule (score; going out earns twice the "
-               "other rack, tiles kept cost their value)", choices=CLOSING_CHOICES)),
+               "other rack, tiles kept cost their value)", choices=CLOSING_CHOICES),
+         _THINK),
     ),
     AgentInfo(
         "equity", "score + learned leave value of the tiles kept", _equity,
         (Param("leaves", str, None, "leave-value FILE (default: the shipped table)",
                accepts="a leave-value file"),
-         _ENDGAME, _NODES),
+         _ENDGAME, _NODES, _THINK),
     ),
 )  # fmt: skip
 
@@ -154,4 +164,7 @@ GAME = GameSpec(
     rule_params=RULE_PARAMS,
     rule_positional="lexicon",
     vary=with_word_list,
+    title="Scrabble",
+    coaching=coaching,
+    perfect_information=False,
 )

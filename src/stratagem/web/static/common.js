@@ -497,3 +497,59 @@ export function takebackButton(play, { label = "Take back", id = "takeback" } = 
 export function resumeUrl(page, id) {
   return `${page}${page.includes("?") ? "&" : "?"}id=${encodeURIComponent(id)}`;
 }
+
+/** An input for one typed parameter of an agent (GET /api/games' `params`): a select of
+ * its choices, a number input with its range, or a text input; the default as placeholder. */
+export function paramInput(p, idPrefix) {
+  const id = `${idPrefix}-${p.name}`;
+  const shown = p.default === null || p.default === undefined ? "" : String(p.default);
+  let input;
+  if (p.choices && p.choices.length) {
+    input = el("select", { id, "data-param": p.name },
+      el("option", { value: "" }, `default${shown ? ` (${shown})` : ""}`),
+      ...p.choices.map((c) => el("option", { value: c }, c)));
+  } else if (p.type === "int" || p.type === "float") {
+    input = el("input", { id, type: "number", "data-param": p.name, min: p.min, max: p.max,
+      step: p.type === "int" ? 1 : "any", placeholder: shown });
+  } else if (p.type === "bool") {
+    input = el("select", { id, "data-param": p.name },
+      el("option", { value: "" }, `default${shown ? ` (${shown})` : ""}`),
+      el("option", { value: "true" }, "yes"), el("option", { value: "false" }, "no"));
+  } else {
+    input = el("input", { id, type: "text", "data-param": p.name, placeholder: shown });
+  }
+  return el("label", { title: `${p.help} (${p.kind})` }, p.name, input);
+}
+
+/**
+ * A choice of player for one seat: "You" (when `human`) or any agent of the game, with
+ * the chosen agent's typed parameters as inputs (ranges and defaults from the registry).
+ * `picker.spec()` is the seat's spec: "human" or `name[:key=value,...]` (the parameters
+ * left empty keep their defaults), checked by the server when the game starts.
+ *
+ *   const info = await gameInfo("pig");
+ *   const opponent = agentPicker(info.agents, { id: "opponent", label: "Opponent", value: "optimal" });
+ *   form.append(opponent);  ...  seats: ["human", opponent.spec()]
+ */
+export function agentPicker(agents, { id, label, human = false, value = null } = {}) {
+  const select = el("select", { id, "aria-label": label },
+    human ? el("option", { value: "human" }, "You") : null,
+    ...agents.map((a) => el("option", { value: a.name, title: a.summary }, a.name)));
+  const params = el("span", { class: "row params" });
+  const box = el("fieldset", { class: "row seat" }, el("legend", {}, label), select, params);
+  function showParams() {
+    const agent = agents.find((a) => a.name === select.value);
+    params.replaceChildren(...(agent ? agent.params.map((p) => paramInput(p, id)) : []));
+  }
+  select.addEventListener("change", showParams);
+  if (value !== null) select.value = value;
+  showParams();
+  box.spec = () => {
+    if (select.value === "human") return "human";
+    const values = [...params.querySelectorAll("[data-param]")]
+      .filter((i) => i.value !== "").map((i) => `${i.dataset.param}=${i.value}`);
+    return values.length ? `${select.value}:${values.join(",")}` : select.value;
+  };
+  box.select = select;
+  return box;
+}

@@ -2,7 +2,7 @@
 // position as the game describes it, its legal decisions as buttons, agents from the
 // registry's typed parameters, takeback, export, and the game's id in the URL.
 import {
-  PlaySession, api, confirmNewGame, el, gameInfo, games, readState, siteHeader, takebackButton,
+  PlaySession, agentPicker, api, confirmNewGame, el, gameInfo, games, readState, siteHeader, takebackButton,
 } from "/static/common.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -10,46 +10,9 @@ let info = null;
 const play = new PlaySession({ onView: render });
 const takeback = takebackButton(play);
 
-/** An agent spec from a seat's select and its parameter inputs: `name[:k=v,...]`. */
-function seatSpec(seat) {
-  const name = seat.querySelector("select").value;
-  if (name === "human") return "human";
-  const values = [...seat.querySelectorAll("input[data-param]")]
-    .filter((i) => i.value !== "").map((i) => `${i.dataset.param}=${i.value}`);
-  return values.length ? `${name}:${values.join(",")}` : name;
-}
-
-function paramInput(p, seatIndex) {
-  const id = `seat${seatIndex}-${p.name}`;
-  let input;
-  if (p.choices.length) {
-    input = el("select", { id, "data-param": p.name },
-      el("option", { value: "" }, `default${p.default !== null ? ` (${p.default})` : ""}`),
-      ...p.choices.map((c) => el("option", { value: c }, c)));
-  } else if (p.type === "int" || p.type === "float") {
-    input = el("input", { id, type: "number", "data-param": p.name, min: p.min, max: p.max,
-      step: p.type === "int" ? 1 : "any", placeholder: p.default === null ? "" : String(p.default) });
-  } else {
-    input = el("input", { id, type: "text", "data-param": p.name, placeholder: p.default === null ? "" : String(p.default) });
-  }
-  return el("label", { title: `${p.help} — ${p.kind}` }, p.name, input);
-}
-
 function seatBox(i) {
-  const select = el("select", { id: `seat${i}`, "aria-label": `Player ${i + 1}` },
-    el("option", { value: "human" }, "You"),
-    ...info.agents.map((a) => el("option", { value: a.name, title: a.summary }, a.name)));
-  const params = el("span", { class: "row" });
-  const box = el("fieldset", { class: "row seat" }, el("legend", {}, `Player ${i + 1}`), select, params);
-  select.addEventListener("change", () => {
-    const agent = info.agents.find((a) => a.name === select.value);
-    params.replaceChildren(...(agent ? agent.params.map((p) => paramInput(p, i)) : []));
-  });
-  if (i > 0 && info.agents.length) {
-    select.value = info.agents[0].name;
-    select.dispatchEvent(new Event("change"));
-  }
-  return box;
+  const value = i > 0 && info.agents.length ? info.agents[0].name : "human";
+  return agentPicker(info.agents, { id: `seat${i}`, label: `Player ${i + 1}`, human: true, value });
 }
 
 function drawSeats() {
@@ -69,7 +32,7 @@ function setupForm() {
     const seed = $("#seed").value;
     const body = {
       game: info.name, rules: $("#rules").value,
-      seats: [...document.querySelectorAll("#seats fieldset")].map(seatSpec),
+      seats: [...document.querySelectorAll("#seats fieldset")].map((seat) => seat.spec()),
       seed: seed === "" ? null : Number(seed),
     };
     if (!(await play.startNew(body))) return;

@@ -36,7 +36,7 @@ function render(data, sid) {
   const winners = data.returns ? data.returns.map((r, i) => [r, i]).filter(([r]) => r === 1) : [];
   const oneWinner = data.returns && winners.length === 1 && data.returns.every((r) => r === 0 || r === 1);
   const result = !data.finished || !data.returns ? "The game is not over: this reviews it so far."
-    : oneWinner ? `${seatName(winners[0][1])} won.`
+    : oneWinner ? `Player ${winners[0][1] + 1} (${data.seats[winners[0][1]] === "human" ? "a person" : data.seats[winners[0][1]]}) won.`
       : "Result: " + data.returns.map((r, i) => `${seatName(i)} ${r}`).join(", ") + ".";
   $("summary").textContent = `${data.title} (${data.rules}), ${data.seats.map((_, i) => seatName(i)).join(" against ")}. ${result}`;
   const t = unit.thresholds;
@@ -158,6 +158,7 @@ function renderGraph(data, f) {
 }
 
 function renderDecisions(data, f, sid, showPlayer) {
+  if (showPlayer) $("decisions-title").textContent = "The people's decisions";
   const costTitle = `Cost (${data.unit.short})`;
   const head = el("tr", {},
     el("th", { scope: "col", class: "num" }, "Decision"),
