@@ -59,8 +59,8 @@ def test_the_win_meter_of_a_won_game_is_one(late_tables: object) -> None:
     """A game against the AI where you lead by 300 with two turns left: the coach's chance
     of winning (the page's meter) says 1 (it read 1 + 1e-15 and every read of the game
     was a 500)."""
-    from stratagem.games.yahtzee.arena import solution
     from stratagem.games.yahtzee.coach import YahtzeeCoaching
+    from stratagem.games.yahtzee.coach import solved as solution
     from stratagem.games.yahtzee.rules import preset
 
     rules = preset("yahtzee")

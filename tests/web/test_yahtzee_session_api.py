@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 from stratagem.core.session import Session
 from stratagem.core.tables import TableCache
 from stratagem.games.yahtzee import match
-from stratagem.games.yahtzee.arena import solution
 from stratagem.games.yahtzee.coach import YahtzeeCoaching
+from stratagem.games.yahtzee.coach import solved as solution
 from stratagem.games.yahtzee.rules import preset
 from stratagem.web.app import create_app
 

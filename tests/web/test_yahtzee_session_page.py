@@ -24,9 +24,9 @@ from .test_play_page import Site, serious_violations
 @pytest.fixture(scope="module")
 def solved() -> Callable[[str], Solution]:
     """The registry's per-process memo of solved tables (the coach's)."""
-    from stratagem.games.yahtzee.arena import solution
+    from stratagem.games.yahtzee.coach import solved
 
-    return lambda name: solution(preset(name))
+    return lambda name: solved(preset(name))
 
 
 @pytest.fixture()

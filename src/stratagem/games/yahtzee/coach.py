@@ -79,6 +79,16 @@ def set_remaining_policy(policy: str) -> None:
     _POLICY["remaining"] = policy
 
 
+def solved(rules: YahtzeeRules) -> Solution:
+    """The solved table of ``rules`` from the process's one memo (the game's spec)."""
+    try:  # the spec module is being renamed from arena.py to spec.py (branch registry34)
+        from stratagem.games.yahtzee.spec import solution  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        from stratagem.games.yahtzee.arena import solution
+    found: Solution = solution(rules)
+    return found
+
+
 def remaining_ready(rules: YahtzeeRules) -> bool:
     """Whether the optimum's remaining-score tables of ``rules`` are loaded or cached."""
     from stratagem.core.tables import TableCache
@@ -161,8 +171,6 @@ class YahtzeeCoaching:
         tables: RemainingDistributions | None = None,
     ) -> None:
         if solution is None:
-            from stratagem.games.yahtzee.arena import solution as solved
-
             solution = solved(rules)
         if solution.rules != rules:
             raise InvalidStateError(
