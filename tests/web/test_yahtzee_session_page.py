@@ -148,10 +148,15 @@ def test_a_game_finished_by_keys_shows_luck_and_skill_and_its_review_is_the_coac
     page = open_page(browser, site.url, f"/yahtzee?id={sid}")
     page.wait_for_selector("#dice .die")
     for _ in range(3):  # the last turn by keys: the hint's first row, Enter
+        page.wait_for_selector("#feedback #total-cost")
+        made = int(page.inner_text("#feedback").split("decisions ")[1].split()[0])
         page.keyboard.press("h")
         page.wait_for_selector("#hint-table button.play:focus")
         page.keyboard.press("Enter")
-        page.wait_for_selector("#hint-panel[hidden]", state="attached")  # the move was made
+        page.wait_for_function(
+            "n => document.querySelector('#feedback').textContent.includes('decisions ' + n + ' ')",
+            arg=made + 1,
+        )
         if page.inner_text("#turn-label") == "Game over":
             break
     page.wait_for_selector("#summary:not([hidden]) #report")

@@ -105,6 +105,7 @@ const takeback = takebackButton(play);
 let kept = [false, false, false, false, false];
 let keptFor = "";
 let hintRows = null;
+let hintWanted = false;  // the player asked for the hint in this position
 let verdicts = null;
 let info = null;
 
@@ -164,6 +165,7 @@ async function decide(text) {
     return;
   }
   hintRows = null;
+  hintWanted = false;
   await play.move(text);
   await afterMove();
 }
@@ -274,12 +276,17 @@ function renderFeedback() {
 
 async function showHint() {
   if (!play.view || play.view.over || !play.view.human_to_move) return;
+  hintWanted = true;
   $("hint-panel").hidden = false;
   if (!hintRows) {
+    const key = `${play.id}:${play.view.decisions.length}`;
     $("hint-note").textContent = "pricing every option…";
     const data = await api(`/api/sessions/${encodeURIComponent(play.id)}/advice`);
+    if (!play.view || key !== `${play.id}:${play.view.decisions.length}`) return;  // moved on
     hintRows = data.rows;
   }
+  if (!hintWanted) return;
+  $("hint-panel").hidden = false;
   renderHint();
   const first = $("hint-table").querySelector("button.play");
   if (first) first.focus();
@@ -364,7 +371,7 @@ function renderSummary() {
     el("table", { id: "report", class: "report" }, el("tbody", {}, ...rows)),
     el("p", { id: "report-note" }, `Expected scores are the optimum's expected final scores from the solver's table; luck = final score − ${fmt(r.optimum_expected, 1)} + the points given up.`),
     el("p", {}, `Decisions: ${Object.entries(r.counts).map(([k, c]) => `${k} ${c}`).join(", ")} (thresholds: `
-      + `${Object.entries(r.unit.thresholds).map(([k, t]) => `${k} from ${amount(t, r.unit)}`).join(", ")}).`),
+      + `${Object.entries(r.unit.thresholds).map(([k, t]) => `${k} from ${amount(t, r.unit)}${r.unit.percent ? "" : " points"}`).join(", ")}).`),
     el("p", {}, el("a", { class: "button", id: "read-review", href: play.reviewUrl() }, "Read the review of every decision")));
   box.hidden = false;
 }
@@ -384,8 +391,8 @@ function renderGame(pv) {
   $("rolls-label").textContent = over || !pv.human_to_move ? "" : ` · ${v.rolls_left} roll${v.rolls_left === 1 ? "" : "s"} left`;
   $("roll").disabled = over || !pv.human_to_move || v.rolls_left === 0;
   $("hint").disabled = over || !pv.human_to_move;
-  if (over || !pv.human_to_move || !hintRows) $("hint-panel").hidden = true;
-  else if (!$("hint-panel").hidden) renderHint();
+  if (over || !pv.human_to_move || !hintWanted) $("hint-panel").hidden = true;
+  else if (hintRows) renderHint();
   $("meter-panel").hidden = pv.seats.length < 2;
   renderDice();
   renderCard();
@@ -398,6 +405,7 @@ function renderGame(pv) {
 /** The remaining-score tables became ready: price the position and the decisions. */
 function tablesReady() {
   hintRows = null;
+  hintWanted = false;
   if (play.view && !play.view.over && play.view.human_to_move) loadMeter();
   loadVerdicts();
 }
@@ -463,7 +471,7 @@ async function setUpPlay() {
   $("cancel-setup").addEventListener("click", () => { if (play.view) $("setup").hidden = true; });
   $("roll").addEventListener("click", () => decide(keepAction()));
   $("hint").addEventListener("click", showHint);
-  takeback.addEventListener("click", () => { hintRows = null; setTimeout(loadVerdicts, 300); });
+  takeback.addEventListener("click", () => { hintRows = null; hintWanted = false; setTimeout(loadVerdicts, 300); });
   document.addEventListener("keydown", (ev) => {
     if (ev.target.closest("input, select, textarea, dialog") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (ev.key >= "1" && ev.key <= "5") toggle(Number(ev.key) - 1);
