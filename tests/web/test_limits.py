@@ -130,7 +130,7 @@ def build_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     calls: list[str] = []
 
-    def fake(sol: Any) -> Any:
+    def fake(sol: Any, **_options: Any) -> Any:
         calls.append(sol.rules.name)
         raise web_yahtzee.StratagemError("not built in tests")
 
