@@ -47,8 +47,8 @@ import numpy as np
 
 from stratagem.algorithms.mcts import MCTS
 from stratagem.core.arena import InlineExecutor, LocalExecutor, make_experiment, report, run
-from stratagem.games.scorefour.arena import MCTS_C
 from stratagem.games.scorefour.fast import fast_game, rollout
+from stratagem.games.scorefour.spec import MCTS_C
 from stratagem.games.scorefour.state import ScoreFourState, has_four, random_positions
 
 DEFAULT_SIMS = 20_000  # per compiled decision

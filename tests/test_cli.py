@@ -60,3 +60,24 @@ def test_ctrl_c_while_numba_compiles_prints_one_interrupted_line(tmp_path: Path)
     assert proc.returncode == 130, stderr
     assert stderr.strip().splitlines()[-1] == "interrupted"
     assert "Traceback" not in stderr and stdout == ""
+
+
+def test_every_game_group_comes_from_its_spec_where_the_quick_path_looks() -> None:
+    """The command line lists no game: each group is the spec's ``cli``, and the quick path
+    of ``stratagem <game> ...`` (which does not import the spec) mounts the same app."""
+    from stratagem.cli import _quick_group, game_cli_module, game_groups
+    from stratagem.core.registry import available_games, load_game
+
+    groups = game_groups()
+    assert set(groups) == {g for g in available_games() if load_game(g).cli is not None}
+    assert {"pig", "scorefour", "scrabble", "yahtzee"} <= set(groups)
+    for name, app in groups.items():
+        cli = load_game(name).cli
+        assert cli is not None and cli.module == game_cli_module(name)
+        assert _quick_group(name) is app
+
+
+def test_an_unknown_group_is_left_to_typer_to_refuse() -> None:
+    from stratagem.cli import _quick_group
+
+    assert _quick_group("chess") is None

@@ -1,8 +1,9 @@
 """The ``stratagem`` command line: one sub-command group per game.
 
-Every game's commands live in ``games/<game>/cli.py``; this file only mounts
-them and turns a :class:`~stratagem.core.errors.StratagemError` into a one-line
-``error: ...`` message on standard error with exit status 2.
+Every game's commands live in ``games/<game>/cli.py``, named by the game's spec
+(``GameSpec.cli``) and found through the registry: this file lists no game; it
+mounts the groups and turns a :class:`~stratagem.core.errors.StratagemError`
+into a one-line ``error: ...`` message on standard error with exit status 2.
 
 A command of one group imports only that group (``stratagem yahtzee advise``
 does not load the Pig, Scrabble or arena modules, nor what they import): the
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import _thread
 import importlib
+import importlib.util
 import os
 import signal
 import sys
@@ -26,19 +28,49 @@ import typer
 
 from stratagem import __version__
 from stratagem.core.errors import StratagemError
+from stratagem.core.registry import available_games, load_game
 
-GROUPS = {
-    "yahtzee": "stratagem.games.yahtzee.cli",
-    "pig": "stratagem.games.pig.cli",
-    "scorefour": "stratagem.games.scorefour.cli",
-    "scrabble": "stratagem.games.scrabble.cli",
-    "arena": "stratagem.arena_cli",
-}
-"""Sub-command group -> the module whose ``app`` holds its commands."""
+COMMANDS = {"arena": "stratagem.arena_cli"}
+"""Sub-command groups that are not games -> the module whose ``app`` holds the commands.
+Every game's group comes from its spec (:attr:`GameSpec.cli`), found by the registry."""
+
+
+def game_groups() -> dict[str, typer.Typer]:
+    """``stratagem <game>`` of every game the registry finds that has commands of its own
+    (loads every game's spec)."""
+    groups = {}
+    for name in available_games():
+        cli = load_game(name).cli
+        if cli is not None:
+            groups[name] = cli.load()
+    return groups
+
+
+def _quick_group(name: str) -> typer.Typer | None:
+    """The group of ``stratagem <name> ...`` loading only what it needs.
+
+    A game's spec imports its engines (numba, a second or so), and a quick command must not
+    pay for them: a game whose commands live where its spec names them by convention,
+    ``games/<name>/cli.py``, is mounted from there without reading the spec
+    (``tests/test_cli.py`` checks that every game's spec names exactly that module).
+    ``None``: not a quick group (the full tree is built).
+    """
+    if name in COMMANDS:
+        app: typer.Typer = importlib.import_module(COMMANDS[name]).app
+        return app
+    if name in available_games() and importlib.util.find_spec(game_cli_module(name)):
+        app = importlib.import_module(game_cli_module(name)).app
+        return app
+    return None
+
+
+def game_cli_module(name: str) -> str:
+    """Where a game keeps its commands by convention (what its spec's ``cli`` names)."""
+    return f"stratagem.games.{name}.cli"
 
 
 def build_app(groups: list[str] | None = None) -> typer.Typer:
-    """The command tree with ``groups`` mounted (all of them by default)."""
+    """The command tree with ``groups`` mounted (every game's and the arena's by default)."""
     root = typer.Typer(
         name="stratagem",
         help="Compute, play and explain strong strategies for games of chance.",
@@ -46,8 +78,18 @@ def build_app(groups: list[str] | None = None) -> typer.Typer:
         add_completion=False,
         pretty_exceptions_enable=False,
     )
-    for name in GROUPS if groups is None else groups:
-        root.add_typer(importlib.import_module(GROUPS[name]).app, name=name)
+    mounted: dict[str, typer.Typer] = {}
+    if groups is None:
+        mounted.update(game_groups())
+        mounted.update({name: importlib.import_module(m).app for name, m in COMMANDS.items()})
+    else:
+        for name in groups:
+            group = _quick_group(name) or game_groups().get(name)
+            if group is None:
+                raise StratagemError(f"no command group {name!r}")
+            mounted[name] = group
+    for name, group in mounted.items():
+        root.add_typer(group, name=name)
     root.command()(version)
     root.command()(serve)
     root.command("review")(importlib.import_module("stratagem.review_cli").review)
@@ -160,7 +202,8 @@ def main() -> None:
         signal.signal(signal.SIGINT, _on_ctrl_c)
     first = sys.argv[1] if len(sys.argv) > 1 else ""
     try:
-        build_app([first] if first in GROUPS else None)()
+        quick = bool(first) and not first.startswith("-") and _quick_group(first) is not None
+        build_app([first] if quick else None)()
     except StratagemError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)

@@ -2,8 +2,9 @@
 
 "Add a game": the toy game Nim lives in one folder (tests/core/recipes/nim/);
 putting that folder among stratagem's games (here: the games package's search
-path) and mounting its cli.py with one line is all it takes for the registry,
-the play loop and the arena to run it.
+path) is all it takes for the registry, the play loop, the arena, the command
+line (its spec names its commands) and the OpenSpiel and PettingZoo adapters (its
+spec names its codec) to offer it.
 
 "Add an agent": one AgentInfo entry with one parameter in a game's agent table.
 """
@@ -11,17 +12,19 @@ the play loop and the arena to run it.
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
-import typer
 from typer.testing import CliRunner
 
 import stratagem.games
 from stratagem.arena_cli import app as arena_app
+from stratagem.cli import build_app
 from stratagem.core.arena import make_experiment, report, run
 from stratagem.core.errors import InvalidAgentError
 from stratagem.core.game import State
@@ -60,15 +63,69 @@ def test_recipe_add_a_game(nim_installed: None, tmp_path: Path) -> None:
     assert summary["game"] == "nim" and summary["agents"]["four"]["games"] == 40
     assert summary["agents"]["four"]["win_rate"] > summary["agents"]["random"]["win_rate"]
 
-    # step 2: one line mounts the game's commands beside the others
-    from stratagem.games.nim.cli import app as nim_app
-
-    app = typer.Typer()
-    app.add_typer(arena_app, name="arena")
-    app.add_typer(nim_app, name="nim")  # the one line of src/stratagem/cli.py
+    # step 2: the spec names the game's commands (cli=...); the command line mounts them
+    # beside the others, with no line of its own
+    app = build_app()
     listed = runner.invoke(app, ["arena", "agents", "--game", "nim"])
     assert listed.exit_code == 0 and "leaves a multiple of four" in listed.output
     assert runner.invoke(app, ["nim", "presets"]).output.strip() == "nim-7, nim-12"
+    assert "nim" in runner.invoke(app, ["--help"]).output
+
+
+# A fresh interpreter with the recipe's folder among stratagem's games (step 1), nothing more:
+# what an installed game meets when the adapters and the command line start.
+_WITH_NIM = (
+    "import sys, stratagem.games\n"
+    f"stratagem.games.__path__.append({str(RECIPES)!r})\n"
+)
+
+
+def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.run(
+        [sys.executable, "-c", _WITH_NIM + script, *args],
+        capture_output=True, text=True, env=env, timeout=300, check=False,
+    )  # fmt: skip
+
+
+def test_the_recipe_game_has_its_commands_on_the_command_line() -> None:
+    """``stratagem nim presets`` through the console script's own entry point (the quick path
+    that mounts one group) and ``stratagem --help``."""
+    main = "from stratagem.cli import main\nsys.argv = ['stratagem', *sys.argv[1:]]\nmain()\n"
+    presets = _run(main, "nim", "presets")
+    assert presets.returncode == 0, presets.stderr
+    assert presets.stdout.strip() == "nim-7, nim-12"
+    helped = _run(main, "--help")
+    assert helped.returncode == 0 and "nim" in helped.stdout.split()
+
+
+def test_the_recipe_game_is_in_the_openspiel_and_pettingzoo_adapters() -> None:
+    """Step 3: the codec the spec names (tests/core/recipes/nim/codec.py) is all the adapters
+    need: OpenSpiel's own random simulation test and PettingZoo's API test pass."""
+    pytest.importorskip("pyspiel", reason="needs the interop extra")
+    pytest.importorskip("pettingzoo", reason="needs the interop extra")
+    script = """
+import pyspiel
+from pettingzoo.test import api_test
+import stratagem.interop.openspiel
+from stratagem.interop.pettingzoo import env
+
+game = pyspiel.load_game("stratagem_nim")
+kind = game.get_type()
+print(kind.long_name, kind.min_num_players, kind.max_num_players, kind.utility)
+print(dict(game.get_parameters()))
+pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
+pyspiel.random_sim_test(pyspiel.load_game("stratagem_nim(rules=nim-12)"), num_sims=5,
+                        serialize=False, verbose=False)
+api_test(env("nim", "nim-12"), num_cycles=100)
+print("ok")
+"""
+    done = _run(script)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert lines[0] == "Stratagem Nim 2 2 Utility.ZERO_SUM"
+    assert lines[1] == "{'rules': 'nim-7'}"
+    assert lines[-1] == "ok"
 
 
 class Cautious:
@@ -88,13 +145,13 @@ class Cautious:
 
 def test_recipe_add_an_agent(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     pig = load_game("pig")
-    entry = AgentInfo(  # the one entry the recipe adds to games/pig/arena.py
+    entry = AgentInfo(  # the one entry the recipe adds to games/pig/spec.py
         "cautious", "holds at n, or at 10 when behind", lambda rules, n: Cautious(rules, n),
         (Param("n", int, 20, "the turn total to hold at", low=1, high=100),),
         positional="n",
     )  # fmt: skip
     extended = dataclasses.replace(pig, agents={**pig.agents, "cautious": entry})
-    monkeypatch.setattr(sys.modules["stratagem.games.pig.arena"], "GAME", extended)
+    monkeypatch.setattr(sys.modules["stratagem.games.pig.spec"], "GAME", extended)
 
     agent = load_game("pig").make_agent("pig", "cautious:15")
     assert isinstance(agent, Cautious) and agent.n == 15

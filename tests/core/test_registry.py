@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+import stratagem.games
 from stratagem.cli import app
 from stratagem.core.errors import ArenaError, InvalidAgentError
 from stratagem.core.registry import (
     AgentInfo,
+    Lazy,
     Param,
     available_games,
     load_game,
@@ -22,12 +26,49 @@ runner = CliRunner()
 
 
 def test_every_game_is_found_by_its_folder() -> None:
+    # Stratagem's own four games (the one place a test names them: every other test over
+    # the games is parametrised by available_games())
     assert {"pig", "scorefour", "scrabble", "yahtzee"} <= set(available_games())
     with pytest.raises(ArenaError, match="unknown game 'chess'"):
         load_game("chess")
 
 
-@pytest.mark.parametrize("name", ["pig", "scorefour", "scrabble", "yahtzee"])
+def test_a_game_laid_out_the_old_way_is_told_to_rename_its_spec(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """games/<g>/arena.py was renamed spec.py: a third-party game still using the old name
+    is refused with the fix, not silently missing."""
+    old = tmp_path / "oldgame"
+    old.mkdir()
+    (old / "__init__.py").write_text("")
+    (old / "arena.py").write_text("GAME = None\n")
+    monkeypatch.setattr(stratagem.games, "__path__", [*stratagem.games.__path__, str(tmp_path)])
+    assert "oldgame" not in available_games()
+    with pytest.raises(ArenaError, match=r"games/oldgame/arena.py.*rename.*games/oldgame/spec.py"):
+        load_game("oldgame")
+    assert "stratagem.games.oldgame.arena" not in sys.modules
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_every_capability_a_spec_names_can_be_loaded(name: str) -> None:
+    """A lazy reference is checked only when used: a typo would surface in a user's
+    command; here every one is loaded (the codec too: its module needs no framework)."""
+    game = load_game(name)
+    for ref in (game.rules_text, game.cli, game.codec):
+        if ref is not None:
+            assert ref.load() is not None
+    if game.web is not None and game.web.router is not None:
+        pytest.importorskip("fastapi")
+        assert game.web.router.load() is not None
+
+
+def test_a_lazy_reference_must_name_module_and_object() -> None:
+    with pytest.raises(ValueError, match=r"package\.module:name"):
+        Lazy("stratagem.games.pig.cli")
+    assert Lazy("stratagem.core.errors:ArenaError").module == "stratagem.core.errors"
+
+
+@pytest.mark.parametrize("name", available_games())
 def test_every_declared_default_lies_in_its_own_range(name: str) -> None:
     game = load_game(name)
     assert game.default_rules in game.presets

@@ -177,3 +177,19 @@ def test_mapped_table_truncated_is_rebuilt_with_a_warning(tmp_path: Path, cut: i
     with pytest.warns(UserWarning, match="rebuilding"):
         rebuilt, hit = cache.load_or_build_mapped("demo", "k", 1, _mapped_build)
     assert not hit and rebuilt.array("data").size == 8
+
+
+def test_one_memo_holds_each_solved_table_once_per_process() -> None:
+    """Agents, coaches and pages ask the game's ``solution(rules)``, which asks the one
+    process memo keyed by the rules' fingerprint: one table however many ask."""
+    from stratagem.core.registry import load_game
+    from stratagem.core.tables import solved_memo
+    from stratagem.games.pig.rules import preset
+    from stratagem.games.pig.spec import solution
+
+    rules = preset("coin-3")
+    table = solution(rules)
+    assert solved_memo().get(("pig", rules.fingerprint)) is table
+    agents = [load_game("pig").make_agent("coin-3", "optimal") for _ in range(3)]
+    assert all(agent.solution is table for agent in agents)  # type: ignore[attr-defined]
+    assert solution(preset("coin-3")) is table

@@ -106,43 +106,6 @@ def test_a_situation_state_keeps_the_totals() -> None:
     assert state.situation() == sit
 
 
-def test_a_pig_game_to_the_end_by_the_hints(client: TestClient) -> None:
-    game = client.post("/api/pig/games", json={"preset": "piglet", "seed": 3}).json()
-    assert game["rules"]["description"].startswith("piglet: coin")
-    while not game["over"]:
-        odds = client.get(f"/api/pig/games/{game['id']}/advice").json()
-        assert odds["p_win"] == pytest.approx(game["p_win"])
-        game = client.post(f"/api/pig/games/{game['id']}/act", json={"action": odds["best"]}).json()
-    assert game["given_away"] == pytest.approx(0.0, abs=1e-12)
-    assert game["winner"] in ("you", "ai")
-    assert game["p_win"] == (1.0 if game["winner"] == "you" else 0.0)
-
-
-def test_pig_map_and_rule_of_thumb(client: TestClient) -> None:
-    game = client.post("/api/pig/games", json={"opponent": "hold", "hold_at": 20, "seed": 1})
-    m = client.get(f"/api/pig/games/{game.json()['id']}/map").json()
-    assert m["goal"] == 100 and len(m["roll"]) == 100
-    assert [len(col) for col in m["roll"][:3]] == [100, 99, 98]
-    assert m["roll"][0][0] == 1  # a turn always starts with a roll
-    assert m["rule_hold_at"][0] == 20
-
-
-def test_pig_refuses_bad_variants_and_holding_at_zero(client: TestClient) -> None:
-    r = client.post("/api/pig/games", json={"faces": 3, "bust_faces": [4]})
-    assert r.status_code == 400 and "not on a 3-faced die" in r.json()["detail"]
-    r = client.post("/api/pig/games", json={"goal": 201})
-    assert r.status_code == 422
-    r = client.post("/api/pig/games", json={"opponent": "hold", "hold_at": 150})
-    assert r.status_code == 400 and "hold_at" in r.json()["detail"]
-
-
-def test_sessions_are_bounded_per_game() -> None:
-    client = TestClient(create_app(max_sessions=2, tables="off"))
-    ids = [client.post("/api/pig/games", json={"seed": i}).json()["id"] for i in range(3)]
-    assert client.get(f"/api/pig/games/{ids[0]}").status_code == 410  # evicted, and it says so
-    assert client.get(f"/api/pig/games/{ids[2]}").status_code == 200
-
-
 @pytest.fixture()
 def late_tables_client() -> TestClient:
     """An app whose remaining-score tables cover only the last two turns (built in seconds),

@@ -36,7 +36,7 @@ def test_unknown_page_is_a_json_404(client: TestClient) -> None:
 
 def test_oversized_body_is_refused_with_413() -> None:
     client = TestClient(create_app(max_body_bytes=100))
-    response = client.post("/api/pig/games", content=b"x" * 1000)
+    response = client.post("/api/sessions", content=b"x" * 1000)
     assert response.status_code == 413
     assert "100 bytes" in response.json()["detail"]
 
@@ -53,7 +53,7 @@ def test_start_page_in_the_browser(page: Any, screenshot: Any) -> None:
     ("method", "path", "allow"),
     [
         ("GET", "/api/scorefour/new", "POST"),  # not a malformed session id: a 405
-        ("PUT", "/api/pig/games/ses-0000000000000000", "GET"),
+        ("PUT", "/api/pig/sessions/ses-0000000000000000/map", "GET"),
         ("OPTIONS", "/api/yahtzee/tables/yahtzee", "GET, POST"),
     ],
 )

@@ -13,6 +13,8 @@ from fastapi.testclient import TestClient
 import stratagem.web.warmup as warmup
 from stratagem.web.app import create_app
 
+PIG_GAME = {"game": "pig", "rules": "piglet", "seats": ["human", "optimal"], "seed": 1}
+
 
 @pytest.fixture()
 def slow_scrabble(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
@@ -46,7 +48,7 @@ def test_a_request_for_an_engine_still_compiling_gets_503_and_a_retry_time(
     assert int(r.headers["Retry-After"]) >= 1
     assert "preparing the scrabble engine" in r.json()["detail"]
     # the other games and the reads are served meanwhile
-    assert client.post("/api/pig/games", json={"preset": "piglet", "seed": 1}).status_code == 200
+    assert client.post("/api/sessions", json=PIG_GAME).status_code == 201
     assert client.get("/api/scrabble/options").status_code == 200
     slow_scrabble.set()
     _wait(lambda: client.get("/api/games").json()["engines"]["scrabble"] == "ready")
@@ -56,7 +58,7 @@ def test_a_request_for_an_engine_still_compiling_gets_503_and_a_retry_time(
 def test_without_warm_up_nothing_is_refused() -> None:
     client = TestClient(create_app(tables="off"))
     assert client.get("/api/games").json()["engines"] == {}
-    assert client.post("/api/pig/games", json={"preset": "piglet"}).status_code == 200
+    assert client.post("/api/sessions", json=PIG_GAME).status_code == 201
 
 
 def test_serve_warms_the_kernels(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,13 +18,14 @@ points of equity (Scrabble). Each judged decision says whether its cost is exact
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from stratagem.core.game import State
 
-__all__ = ["LABELS", "Coaching", "Judged", "Label", "Unit"]
+__all__ = ["LABELS", "Coaching", "Judged", "Label", "Unit", "coaching_for"]
 
 Label = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 LABELS: tuple[Label, ...] = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -157,3 +158,26 @@ def judged_from_rows(rows: Sequence[Mapping[str, Any]], played: str, unit: Unit)
         value_best=float(best["value"]),
         explanation=str(row.get("explanation", "")),
     )
+
+
+def coaching_for(game: Any, rules: Any, seats: Sequence[object]) -> Coaching | None:
+    """``game.coaching`` (a :class:`~stratagem.core.registry.GameSpec`'s factory) for a
+    rules object and the seats of a game (``"human"`` or agent specs, or ``Seat``s).
+
+    A factory may take the seats as a keyword, ``coaching(rules, seats=...)``: Pig's
+    coach is the exact best reply to the fixed strategy seated against the person, so
+    its chances are against the opponent actually chosen. Other factories take the rules
+    alone. ``None`` when the game offers no coaching.
+    """
+    factory = getattr(game, "coaching", None)
+    if factory is None:
+        return None
+    try:
+        takes_seats = "seats" in inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # a builtin or a C callable: the plain form
+        takes_seats = False
+    if takes_seats:
+        made: Coaching = factory(rules, seats=[str(s) for s in seats])
+        return made
+    plain: Coaching = factory(rules)
+    return plain

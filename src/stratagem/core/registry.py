@@ -1,6 +1,6 @@
 """Games and their agents, found by name; the one grammar of agent specs.
 
-Each game declares itself in ``games/<game>/arena.py`` as ``GAME``, a
+Each game declares itself in ``games/<game>/spec.py`` as ``GAME``, a
 :class:`GameSpec`: its rule presets, how to start a game, and its agents, each
 an :class:`AgentInfo` whose parameters are :class:`Param` records (name, type,
 default, range, help). The command line, the arena and the web page all build
@@ -60,7 +60,9 @@ __all__ = [
     "AgentInfo",
     "AgentSpec",
     "GameSpec",
+    "Lazy",
     "Param",
+    "WebExtras",
     "agent_table",
     "available_games",
     "load_game",
@@ -242,6 +244,12 @@ class Param:
     normalise: Callable[[str], str] | None = None
     """Text in one canonical spelling after the checks (a path made absolute, so that a
     results file names the same file from any folder)."""
+    file: bool = False
+    """The value names a file on the machine that reads the spec (a word list, a leave
+    table), unless it is one of :attr:`named`; a server refuses such values from its
+    clients (:func:`names_file`)."""
+    named: tuple[str, ...] = ()
+    """Values of a :attr:`file` parameter that name no file (``weights=tuned``)."""
 
     def __post_init__(self) -> None:
         if self.type in (int, float) and (self.low is None or self.high is None):
@@ -427,9 +435,53 @@ def agent_table(*agents: AgentInfo) -> dict[str, AgentInfo]:
     return table
 
 
+_TARGET = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class Lazy:
+    """An object of another module, named ``package.module:name`` and imported only when
+    :meth:`load` is called.
+
+    A game's capabilities that live above it (its command group, its codec for the
+    adapters, its web extras) are named so: the spec stays cheap to read, and the
+    layers import each other only downwards (the adapters load the game's codec, the
+    game never imports the adapters).
+
+    >>> Lazy("stratagem.core.errors:ArenaError").load().__name__
+    'ArenaError'
+    """
+
+    target: str
+
+    def __post_init__(self) -> None:
+        if not _TARGET.fullmatch(self.target):
+            raise ValueError(f"a lazy reference reads package.module:name, got {self.target!r}")
+
+    @property
+    def module(self) -> str:
+        return self.target.partition(":")[0]
+
+    def load(self) -> Any:
+        module, _, name = self.target.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True)
+class WebExtras:
+    """What the web layer adds for one game beyond the one REST shape every game shares."""
+
+    router: Lazy | None = None
+    """The game's own routes (Yahtzee's tables and distributions, the Scrabble assistant):
+    a FastAPI ``APIRouter``."""
+    page: str | None = None
+    """The game's own page, a file of ``stratagem/web/static`` (``yahtzee.html``), served at
+    ``/<name>``; ``None``: the generic play page (``/play?game=<name>``)."""
+
+
 @dataclass(frozen=True)
 class GameSpec:
-    """What core needs of a game; ``games/<name>/arena.py`` defines one as ``GAME``.
+    """What core needs of a game; ``games/<name>/spec.py`` defines one as ``GAME``.
 
     ``rules`` turns a preset name into the game's rules object (cached by the
     game where building it is costly); ``new`` is the state class's
@@ -476,6 +528,21 @@ class GameSpec:
     """``coaching(rules)``: the game's :class:`~stratagem.core.coaching.Coaching` (its
     picture of a position, its coach's rows, its unit and judge), which the session's
     renderers and the review use; ``None``: the game offers play only."""
+
+    rules_text: Lazy | None = None
+    """``all_rules()``: every preset's rules in plain words, a list of
+    :class:`~stratagem.core.rules_text.PresetRules` (served by ``GET /api/<game>/rules``);
+    ``None``: the game has no rules text."""
+    cli: Lazy | None = None
+    """The typer app mounted as ``stratagem <name>`` (``stratagem.games.<name>.cli:app``);
+    ``None``: the game has no commands of its own (the arena's commands still play it)."""
+    codec: Lazy | None = None
+    """The game's :class:`~stratagem.interop.codecs.CodecSource`: integer action ids and
+    observations, through which the OpenSpiel and PettingZoo adapters (and Gymnasium)
+    play it; ``None``: the adapters do not offer the game."""
+    web: WebExtras | None = None
+    """The game's own page and routes on the web page; ``None``: the generic play page and
+    the shared REST shape only."""
 
     @property
     def display_title(self) -> str:
@@ -620,15 +687,35 @@ class GameSpec:
         }
 
 
-def available_games() -> list[str]:
-    """Games that have an ``arena`` module (found by convention, no registration)."""
+SPEC_MODULE = "spec"
+"""The module of a game's package that holds its :class:`GameSpec` as ``GAME``."""
+
+OLD_SPEC_MODULE = "arena"
+"""What :data:`SPEC_MODULE` was called before (``games/<g>/arena.py``); a game still laid
+out so is refused with a message saying to rename the file, not silently skipped."""
+
+
+def _games_with(module_name: str) -> list[str]:
     import stratagem.games as games_pkg
 
     names = []
     for module in pkgutil.iter_modules(games_pkg.__path__):
-        if module.ispkg and importlib.util.find_spec(f"stratagem.games.{module.name}.arena"):
+        full = f"stratagem.games.{module.name}.{module_name}"
+        if module.ispkg and importlib.util.find_spec(full):
             names.append(module.name)
     return sorted(names)
+
+
+def available_games() -> list[str]:
+    """Games that have a ``spec`` module (found by convention, no registration)."""
+    return _games_with(SPEC_MODULE)
+
+
+def _old_layout_error(name: str) -> ArenaError:
+    return ArenaError(
+        f"game {name!r} declares its GAME in games/{name}/{OLD_SPEC_MODULE}.py, the old name of "
+        f"the game's spec module: rename the file to games/{name}/{SPEC_MODULE}.py"
+    )
 
 
 GameSource = Callable[[str], GameSpec]
@@ -672,7 +759,7 @@ def game_source(prefix: str) -> GameSource | None:
 
 
 def load_game(name: str) -> GameSpec:
-    """The :class:`GameSpec` of ``stratagem.games.<name>.arena``.
+    """The :class:`GameSpec` of ``stratagem.games.<name>.spec``.
 
     ``<prefix>:<game>`` names a game from elsewhere, loaded by the source registered
     for the prefix (:func:`register_game_source`): ``openspiel:<game>`` plays a game of
@@ -689,8 +776,10 @@ def load_game(name: str) -> GameSpec:
         return source(name)
     games = available_games()
     if name not in games:
+        if _NAME.fullmatch(name) and name in _games_with(OLD_SPEC_MODULE):
+            raise _old_layout_error(name)
         raise ArenaError(f"unknown game {name!r}; the games are: {', '.join(games)}")
-    module = importlib.import_module(f"stratagem.games.{name}.arena")
+    module = importlib.import_module(f"stratagem.games.{name}.{SPEC_MODULE}")
     game: GameSpec = module.GAME
     return game
 
@@ -709,3 +798,15 @@ def make_agent(game: str | GameSpec, rules: Any, spec: str | AgentSpec) -> Agent
     """
     g = load_game(game) if isinstance(game, str) else game
     return g.make_agent(rules, spec)
+
+
+def names_file(param: Param, value: object) -> bool:
+    """Whether ``value`` given for ``param`` names a file on this machine (a server must
+    not let a client choose one).
+
+    >>> names_file(Param("weights", str, "tuned", "", file=True, named=("tuned",)), "tuned")
+    False
+    >>> names_file(Param("leaves", str, None, "", file=True), "/etc/passwd")
+    True
+    """
+    return param.file and value is not None and str(value) not in param.named

@@ -1,6 +1,7 @@
 """Rules in plain words, one text per preset, written from the rules objects themselves.
 
-Each game has a ``games/<game>/rules_text.py`` whose ``all_rules()`` returns one
+Each game names in its spec (:attr:`~stratagem.core.registry.GameSpec.rules_text`) a
+function, ``games/<game>/rules_text.py``'s ``all_rules()``, that returns one
 :class:`PresetRules` per preset. The numbers in the text are read from the
 engine's rules objects (and, where the engine keeps a number in its scoring code
 rather than in a field, from scoring an example), so the page cannot drift from
@@ -9,12 +10,9 @@ the game the solvers play.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
 from stratagem.core.errors import InvalidRulesError
-
-GAMES_WITH_RULES = ("yahtzee", "pig", "scorefour", "scrabble")
 
 
 @dataclass(frozen=True)
@@ -36,12 +34,22 @@ class PresetRules:
         return "\n\n".join(self.paragraphs)
 
 
+def games_with_rules() -> list[str]:
+    """The games that give their rules in plain words (:attr:`GameSpec.rules_text`)."""
+    from stratagem.core.registry import available_games, load_game
+
+    return [name for name in available_games() if load_game(name).rules_text is not None]
+
+
 def rules_of(game: str) -> list[PresetRules]:
-    """Every preset's rules of ``game``; an unknown game raises :class:`InvalidRulesError`."""
-    if game not in GAMES_WITH_RULES:
+    """Every preset's rules of ``game``; an unknown game, or one without a rules text, raises
+    :class:`InvalidRulesError`."""
+    from stratagem.core.registry import available_games, load_game
+
+    text = load_game(game).rules_text if game in available_games() else None
+    if text is None:
         raise InvalidRulesError(
-            f"no rules for game {game!r}; the games are: {', '.join(GAMES_WITH_RULES)}"
+            f"no rules for game {game!r}; the games are: {', '.join(games_with_rules())}"
         )
-    module = importlib.import_module(f"stratagem.games.{game}.rules_text")
-    found: list[PresetRules] = module.all_rules()
+    found: list[PresetRules] = text.load()()
     return found

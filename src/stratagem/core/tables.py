@@ -648,3 +648,31 @@ def _nbytes(table: object) -> int:
         return int(table.nbytes)
     fields = vars(table) if hasattr(table, "__dict__") else {}
     return int(sum(v.nbytes for v in fields.values() if isinstance(v, np.ndarray)))
+
+
+DEFAULT_MEMO_BYTES = 1 << 30
+"""Bound of the process's memo of solved tables (1 GiB: Yahtzee's few hundred MB and
+many Pig variants fit)."""
+
+_PROCESS_MEMO = SolvedMemo(DEFAULT_MEMO_BYTES)
+
+
+def solved_memo() -> SolvedMemo:
+    """The process's one memo of solved tables, keyed by ``(game, rules fingerprint)``.
+
+    Every agent, coach, command and web route that needs a game's solved table asks here
+    (through the game's ``solution(rules)``), so a table is solved or loaded once per
+    process and held once, however many sessions, agents and pages use it.
+    """
+    return _PROCESS_MEMO
+
+
+def solved(game: str, fingerprint: str, solve: Callable[[], T]) -> T:
+    """The solved table of ``game`` under the rules with ``fingerprint``, from the
+    process's memo (:func:`solved_memo`), made by ``solve()`` the first time.
+
+    >>> a = solved("doc-example", "f00d", lambda: np.zeros(4))
+    >>> solved("doc-example", "f00d", lambda: np.ones(4)) is a
+    True
+    """
+    return _PROCESS_MEMO.get_or_solve((game, fingerprint), solve)

@@ -41,9 +41,9 @@ layout of each game is in its codec's docstring.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import numpy as np
 
@@ -59,6 +59,9 @@ from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.rules import NUM_DICE, UPPER, YahtzeeRules
 from stratagem.games.yahtzee.state import MAX_PLAYERS, Keep, Roll, Score, YahtzeeState
 from stratagem.interop import InteropError
+
+if TYPE_CHECKING:
+    from stratagem.core.registry import GameSpec
 
 S = TypeVar("S")
 
@@ -78,6 +81,13 @@ class Codec(Generic[S]):
     observation_size: int
     observation_low: np.ndarray
     observation_high: np.ndarray
+    max_length: int
+    """The most decisions and chance events a game can have (OpenSpiel's
+    ``max_game_length``; a game without a bound gives a large number)."""
+    min_score: float = 0.0
+    max_score: float = 1.0
+    """The lowest and highest return of a seat in a game scored by points; a game won or
+    lost gives -1 / +1 to the adapters whatever these say."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Codec[S]:
         return self  # a codec does not change once made; states that hold one share it
@@ -138,6 +148,11 @@ class Codec(Generic[S]):
         """A string that identifies the position (what OpenSpiel's ``str(state)`` shows)."""
         return str(state)
 
+    def scores(self, state: S) -> list[float] | None:
+        """Each player's points so far, for rewards paid step by step (Yahtzee, Scrabble);
+        ``None``: the game pays its returns at the end only."""
+        return None
+
     def apply(self, state: S, action: Action) -> S:
         """The state after one of our actions (what the adapters step with)."""
         return cast(S, state.apply(action))  # type: ignore[attr-defined]
@@ -158,11 +173,15 @@ class Codec(Generic[S]):
         return out
 
 
-_TITLES = {"pig": "Pig", "scorefour": "Score Four", "yahtzee": "Yahtzee", "scrabble": "Scrabble"}
+def _title(game: str) -> str:
+    """The game's name for people, from the registry (the name itself if it has none)."""
+    from stratagem.core.registry import available_games, load_game
+
+    return load_game(game).display_title if game in available_games() else game
 
 
 def _not_legal(game: str, action_id: object, legal: Sequence[int]) -> InteropError:
-    game = _TITLES.get(game, game)
+    game = _title(game)
     shown = ", ".join(map(str, legal[:20])) + (" ..." if len(legal) > 20 else "")
     return InteropError(
         f"{action_id!r} is not a legal {game} action id here; the legal ids are: {shown or 'none'}"
@@ -192,6 +211,10 @@ class PigCodec(Codec[PigState]):
     num_players: int = 2
     num_actions: int = 2
     observation_size: int = 7
+
+    # A game of Pig has no bound on its length (both players may bust for ever, with
+    # probability 0); OpenSpiel needs a number.
+    max_length: int = 1 << 30
 
     def __post_init__(self) -> None:
         self.num_chance_outcomes = self.rules.faces
@@ -262,6 +285,7 @@ class ScoreFourCodec(Codec[ScoreFourState]):
     num_actions: int = PEGS
     num_chance_outcomes: int = 0
     observation_size: int = 2 * CELLS
+    max_length: int = CELLS
 
     def __post_init__(self) -> None:
         self.observation_low = np.zeros(2 * CELLS, dtype=np.float32)
@@ -349,6 +373,7 @@ class YahtzeeCodec(Codec[YahtzeeState]):
                    for cat in self.categories]  # fmt: skip
         bonus_max = rules.yahtzee_bonus * (len(self.categories) - 1)
         self.max_score = sum(box_max) + rules.upper_bonus + bonus_max
+        self.max_length = n * c * 6
         upper_max = NUM_DICE * sum(range(1, len(UPPER) + 1))
         player_high = [1.0] * c + [float(x) for x in box_max]
         player_high += [float(upper_max), float(bonus_max), float(self.max_score)]
@@ -435,6 +460,9 @@ class YahtzeeCodec(Codec[YahtzeeState]):
 
     def observation_text(self, state: YahtzeeState, observer: int) -> str:
         return self.key(state)
+
+    def scores(self, state: YahtzeeState) -> list[float]:
+        return [float(card.total) for card in state.cards]
 
 
 # --- Scrabble -----------------------------------------------------------------------------
@@ -637,6 +665,9 @@ class ScrabbleCodec(Codec[ScrabbleState]):
             + f"; turn {state.turn}, {state.scoreless} scoreless; {status}{choice}"
         )
 
+    def scores(self, state: ScrabbleState) -> list[float]:
+        return [float(x) for x in _position(state).scores]
+
     def observation_text(self, state: ScrabbleState, observer: int) -> str:
         choice = _choice_text(state) if state.current_player == observer else ""
         state = _position(state)
@@ -707,45 +738,168 @@ def _choice_text(state: ScrabbleState | MoveChoice) -> str:
     return ""
 
 
-# --- by name ------------------------------------------------------------------------------
+# --- each game's codec, named by its spec ------------------------------------------------
+
+
+CodecMaker = Callable[["GameSpec", str, int, Mapping[str, Any]], Codec[Any]]
+"""``make(game, rules, players, options)``: a game's codec for a rules spec, a number of
+players in the game's range, and its options (every one given, defaults filled in)."""
+
+
+@dataclass(frozen=True)
+class CodecSource:
+    """How the adapters make a game's codec: what a game's spec names as its ``codec``
+    (:attr:`~stratagem.core.registry.GameSpec.codec`).
+
+    Every adapter takes the same parameters: ``rules`` (a rules spec; offered when the game
+    has more than one preset), ``players`` (when the game's number of players varies) and
+    the game's own ``options`` with their defaults (a default keeps the rules' own value).
+    OpenSpiel sees them as the game's parameter specification.
+    """
+
+    make: CodecMaker
+    options: Mapping[str, Any] = field(default_factory=dict)
+    default_players: int | None = None
+    """Players when none are asked for; ``None``: the fewest the game takes."""
+    deterministic: bool = False
+    """No chance events (OpenSpiel's deterministic chance mode)."""
+
+    def parameters(self, game: GameSpec) -> dict[str, Any]:
+        """The parameters and their defaults (OpenSpiel's parameter specification)."""
+        out: dict[str, Any] = {}
+        if len(game.presets) > 1:
+            out["rules"] = game.default_rules
+        if game.min_players < game.max_players:
+            out["players"] = self.default_players or game.min_players
+        return {**out, **self.options}
+
+    def codec(self, game: GameSpec, params: Mapping[str, Any]) -> Codec[Any]:
+        """The codec for ``params`` (the parameters given; the rest take their defaults)."""
+        known = self.parameters(game)
+        unknown = sorted(set(params) - set(known) - {"rules", "players"})
+        if unknown:
+            takes = ", ".join(k for k in known if k not in ("rules", "players"))
+            raise InteropError(
+                f"{game.display_title} takes "
+                + (f"the options {takes}" if takes else "no options besides rules and players")
+                + f"; got {unknown}"
+            )
+        merged = {**known, **params}
+        players = int(merged.get("players", self.default_players or game.min_players))
+        if not game.min_players <= players <= game.max_players:
+            count = (
+                f"{game.min_players}"
+                if game.min_players == game.max_players
+                else f"{game.min_players} to {game.max_players}"
+            )
+            raise InteropError(f"{game.display_title} is played by {count} players, not {players}")
+        rules = str(merged.get("rules", game.default_rules))
+        return self.make(game, rules, players, {k: merged[k] for k in self.options})
+
+
+def game_spec(game: str) -> GameSpec:
+    """A game of the registry that the adapters offer (its spec names a codec)."""
+    from stratagem.core.errors import ArenaError
+    from stratagem.core.registry import load_game
+
+    try:
+        spec = load_game(game)
+    except ArenaError as exc:
+        raise InteropError(str(exc)) from None
+    if spec.codec is None:
+        raise InteropError(f"the adapters do not offer {game}: its spec names no codec")
+    return spec
+
+
+def codec_source(game: GameSpec) -> CodecSource:
+    """The :class:`CodecSource` the game's spec names."""
+    if game.codec is None:
+        raise InteropError(f"the adapters do not offer {game.name}: its spec names no codec")
+    source = game.codec.load()
+    if not isinstance(source, CodecSource):
+        raise InteropError(f"{game.codec.target} is not a CodecSource")
+    return source
+
+
+def adapted_games() -> list[str]:
+    """Every game of the registry whose spec names a codec (what the adapters offer)."""
+    from stratagem.core.registry import available_games, load_game
+
+    return [name for name in available_games() if load_game(name).codec is not None]
 
 
 def codec(
     game: str, rules: str | None = None, players: int | None = None, **options: Any
 ) -> Codec[Any]:
-    """The codec of one of our games by name (``pig``, ``scorefour``, ``yahtzee``, ``scrabble``).
+    """The codec of one of the registry's games by name (``pig``, ``scorefour``, ...).
 
-    ``rules`` is a preset name; Pig takes its rule options (``goal``, ``faces``,
-    ``bust_faces``, ``bust_scores_one``, ``catch_up_turn``) and Scrabble a
-    ``lexicon`` path (default: the tile set's built-in lexicon).
+    ``rules`` is a rules spec (a preset name, or ``pig:goal=50``); Pig takes its rule
+    options (``goal``, ``faces``, ``bust_faces``, ``bust_scores_one``, ``catch_up_turn``)
+    and Scrabble a ``lexicon`` path (default: the tile set's built-in lexicon).
 
     >>> codec("yahtzee", "yatzy").num_actions
     477
     """
-    if game == "pig":
-        from stratagem.games.pig.rules import preset as pig_preset
+    spec = game_spec(game)
+    params: dict[str, Any] = dict(options)
+    if rules is not None:
+        params["rules"] = rules
+    if players is not None:
+        params["players"] = players
+    return codec_source(spec).codec(spec, params)
 
-        if players not in (None, 2):
-            raise InteropError(f"Pig is played by 2 players, not {players}")
-        return PigCodec(pig_preset(rules or "pig").with_options(**options))
-    if game in ("scorefour", "yahtzee") and options:
-        raise InteropError(f"{game} takes no options besides rules and players: {sorted(options)}")
-    if game == "scorefour":
-        if players not in (None, 2):
-            raise InteropError(f"Score Four is played by 2 players, not {players}")
-        return ScoreFourCodec()
-    if game == "yahtzee":
-        from stratagem.games.yahtzee.rules import preset as yahtzee_preset
 
-        return YahtzeeCodec(yahtzee_preset(rules or "yahtzee"), 1 if players is None else players)
-    if game == "scrabble":
-        from stratagem.games.scrabble.lexicon import get_lexicon
+def _pig(game: GameSpec, rules: str, players: int, options: Mapping[str, Any]) -> Codec[Any]:
+    given: dict[str, Any] = {
+        "bust_scores_one": bool(options["bust_scores_one"]),
+        "catch_up_turn": bool(options["catch_up_turn"]),
+    }
+    if options["goal"]:
+        given["goal"] = int(options["goal"])
+    if options["faces"]:
+        given["faces"] = int(options["faces"])
+    if options["bust_face"] and options["bust_faces"]:
+        raise InteropError("give bust_face (one face) or bust_faces (several), not both")
+    if options["bust_face"]:
+        given["bust_faces"] = (int(options["bust_face"]),)
+    faces = options["bust_faces"]
+    if faces:
+        try:
+            listed = faces.split() if isinstance(faces, str) else faces
+            given["bust_faces"] = tuple(int(f) for f in listed)
+        except (TypeError, ValueError):
+            raise InteropError(
+                f"bust_faces lists faces separated by spaces, e.g. '1 6', got {faces!r}"
+            ) from None
+    pig_rules = cast(PigRules, game.rules_object(rules))
+    return PigCodec(pig_rules.with_options(**given))
 
-        lexicon = get_lexicon(options.pop("lexicon", None), rules or "english")
-        if options:
-            raise InteropError(f"Scrabble takes only rules, players and lexicon: {sorted(options)}")
-        return ScrabbleCodec(lexicon, 2 if players is None else players)
-    raise InteropError(f"unknown game {game!r}; the games are: pig, scorefour, yahtzee, scrabble")
+
+PIG = CodecSource(
+    _pig,
+    {"goal": 0, "faces": 0, "bust_face": 0, "bust_faces": "", "bust_scores_one": False,
+     "catch_up_turn": False},
+)  # fmt: skip
+"""Pig: ``rules`` and the rule options (0 or empty keeps the preset's value)."""
+
+SCORE_FOUR = CodecSource(lambda game, rules, players, options: ScoreFourCodec(), deterministic=True)
+"""Score Four: one rule set, two players, no chance."""
+
+YAHTZEE = CodecSource(
+    lambda game, rules, players, options: YahtzeeCodec(game.rules_object(rules), players)
+)
+"""Yahtzee or Yatzy for 1-4 players (one by default)."""
+
+
+def _scrabble(game: GameSpec, rules: str, players: int, options: Mapping[str, Any]) -> Codec[Any]:
+    from stratagem.games.scrabble.lexicon import get_lexicon
+
+    return ScrabbleCodec(get_lexicon(str(options["lexicon"] or "") or None, rules), players)
+
+
+SCRABBLE = CodecSource(_scrabble, {"lexicon": ""})
+"""Scrabble on a tile set (``rules``) for 2-4 players; ``lexicon`` a word-list path (empty:
+the tile set's built-in lexicon)."""
 
 
 def is_chance(state: Any) -> bool:

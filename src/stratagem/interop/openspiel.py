@@ -1,6 +1,7 @@
 """Our games as Python OpenSpiel games, OpenSpiel bots as our agents, and back.
 
-Importing this module registers four games with ``pyspiel``:
+Importing this module registers with ``pyspiel`` every game of the registry whose spec
+names a codec (``GameSpec.codec``), as ``stratagem_<name>``; Stratagem's own four:
 
 =====================  ==========================================================
 ``stratagem_pig``      Pig (``rules`` preset, ``goal``, ``faces``, ``bust_face``
@@ -13,8 +14,10 @@ Importing this module registers four games with ``pyspiel``:
                        ``lexicon`` word-list path; empty: the built-in one)
 =====================  ==========================================================
 
-Pig and Score Four are zero-sum with returns +1 / -1 (0 for a draw), as in
-OpenSpiel's own games; our win probability ``p`` is ``(1 + v) / 2`` of their
+A game whose spec adds no more (the recipe's Nim) takes ``rules`` when it has
+several presets and ``players`` when their number varies.
+Games won or lost by two players (Pig, Score Four) are zero-sum with returns +1 / -1
+(0 for a draw), as in OpenSpiel's own games; our win probability ``p`` is ``(1 + v) / 2`` of their
 value ``v``. Yahtzee and Scrabble return the final scores (general sum).
 Every game is sequential with terminal rewards. Pig, Yahtzee and Score Four
 have perfect information; their information state string is the history
@@ -42,7 +45,7 @@ states, and :func:`arena_game` an arena game ``openspiel:<game string>``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -54,20 +57,12 @@ from stratagem.core.errors import StratagemError
 from stratagem.core.game import CHANCE, TERMINAL, Action, State
 from stratagem.core.registry import Param, agent_table
 from stratagem.interop import InteropError, require
-from stratagem.interop.codecs import (
-    Codec,
-    MoveBlock,
-    PigCodec,
-    ScoreFourCodec,
-    ScrabbleCodec,
-    YahtzeeCodec,
-)
+from stratagem.interop.codecs import Codec, MoveBlock, adapted_games, codec_source, game_spec
 
 require("pyspiel")
 import pyspiel  # noqa: E402
 
 _T = pyspiel.GameType
-_WIN_GAMES = ("stratagem_pig", "stratagem_scorefour")
 
 
 class _Box:
@@ -82,113 +77,60 @@ class _Box:
         return self
 
 
-def _pig_codec(params: Mapping[str, Any]) -> Codec[Any]:
-    from stratagem.games.pig.rules import preset
-
-    options: dict[str, Any] = {
-        "bust_scores_one": bool(params["bust_scores_one"]),
-        "catch_up_turn": bool(params["catch_up_turn"]),
-    }
-    if params["goal"]:
-        options["goal"] = int(params["goal"])
-    if params["faces"]:
-        options["faces"] = int(params["faces"])
-    if params["bust_face"] and params["bust_faces"]:
-        raise InteropError("give bust_face (one face) or bust_faces (several), not both")
-    if params["bust_face"]:
-        options["bust_faces"] = (int(params["bust_face"]),)
-    if params["bust_faces"]:
-        try:
-            options["bust_faces"] = tuple(int(f) for f in str(params["bust_faces"]).split())
-        except ValueError:
-            raise InteropError(
-                f"bust_faces lists faces separated by spaces, e.g. '1 6', "
-                f"got {params['bust_faces']!r}"
-            ) from None
-    return PigCodec(preset(str(params["rules"])).with_options(**options))
+def _registry_games() -> dict[str, GameSpec]:
+    """Every game of the registry that names a codec, by its OpenSpiel short name."""
+    return {f"stratagem_{name}": game_spec(name) for name in adapted_games()}
 
 
-def _yahtzee_codec(params: Mapping[str, Any]) -> Codec[Any]:
-    from stratagem.games.yahtzee.rules import preset
-
-    return YahtzeeCodec(preset(str(params["rules"])), int(params["players"]))
-
-
-def _scrabble_codec(params: Mapping[str, Any]) -> Codec[Any]:
-    from stratagem.games.scrabble.lexicon import get_lexicon
-
-    lexicon = get_lexicon(str(params["lexicon"]) or None, str(params["rules"]))
-    return ScrabbleCodec(lexicon, int(params["players"]))
-
-
-_GAMES: dict[str, tuple[str, Callable[[Mapping[str, Any]], Codec[Any]], dict[str, Any]]] = {
-    "stratagem_pig": (
-        "Stratagem Pig",
-        _pig_codec,
-        {"rules": "pig", "goal": 0, "faces": 0, "bust_face": 0, "bust_faces": "",
-         "bust_scores_one": False, "catch_up_turn": False},
-    ),
-    "stratagem_yahtzee": ("Stratagem Yahtzee", _yahtzee_codec, {"rules": "yahtzee", "players": 1}),
-    "stratagem_scorefour": ("Stratagem Score Four", lambda p: ScoreFourCodec(), {}),
-    "stratagem_scrabble": (
-        "Stratagem Scrabble", _scrabble_codec, {"rules": "english", "players": 2, "lexicon": ""},
-    ),
-}  # fmt: skip
+_GAMES = _registry_games()
 
 
 def _game_type(short_name: str) -> Any:
-    long_name, _, defaults = _GAMES[short_name]
-    chance = {"stratagem_scorefour": _T.ChanceMode.DETERMINISTIC}
-    players = {"stratagem_yahtzee": (1, 4), "stratagem_scrabble": (2, 4)}
-    low, high = players.get(short_name, (2, 2))
-    imperfect = short_name == "stratagem_scrabble"
+    game = _GAMES[short_name]
+    source = codec_source(game)
     return _T(
         short_name=short_name,
-        long_name=long_name,
+        long_name=f"Stratagem {game.display_title}",
         dynamics=_T.Dynamics.SEQUENTIAL,
-        chance_mode=chance.get(short_name, _T.ChanceMode.EXPLICIT_STOCHASTIC),
-        information=(
-            _T.Information.IMPERFECT_INFORMATION
-            if imperfect
-            else _T.Information.PERFECT_INFORMATION
+        chance_mode=(
+            _T.ChanceMode.DETERMINISTIC
+            if source.deterministic
+            else _T.ChanceMode.EXPLICIT_STOCHASTIC
         ),
-        utility=_T.Utility.ZERO_SUM if short_name in _WIN_GAMES else _T.Utility.GENERAL_SUM,
+        information=(
+            _T.Information.PERFECT_INFORMATION
+            if game.perfect_information
+            else _T.Information.IMPERFECT_INFORMATION
+        ),
+        utility=_T.Utility.ZERO_SUM if _won(game) else _T.Utility.GENERAL_SUM,
         reward_model=_T.RewardModel.TERMINAL,
-        max_num_players=high,
-        min_num_players=low,
+        max_num_players=game.max_players,
+        min_num_players=game.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=defaults,
+        parameter_specification=source.parameters(game),
     )
 
 
-def _game_info(short_name: str, codec: Codec[Any]) -> Any:
-    if short_name in _WIN_GAMES:
+def _won(game: GameSpec) -> bool:
+    """A two-player game won or lost: zero-sum, returns +1 / -1 as OpenSpiel's own."""
+    return game.result == "win" and game.max_players == 2
+
+
+def _game_info(game: GameSpec, codec: Codec[Any]) -> Any:
+    if _won(game):
         low, high, total = -1.0, 1.0, 0.0
-    elif isinstance(codec, YahtzeeCodec):
-        low, high, total = 0.0, float(codec.max_score), None
     else:
-        assert isinstance(codec, ScrabbleCodec)
         low, high, total = float(codec.min_score), float(codec.max_score), None
-    if isinstance(codec, PigCodec):
-        # A game of Pig has no bound on its length (both players may bust forever,
-        # with probability 0); OpenSpiel needs a number.
-        length = 1 << 30
-    elif isinstance(codec, YahtzeeCodec):
-        length = codec.num_players * codec.num_boxes * 6
-    elif isinstance(codec, ScrabbleCodec):
-        length = codec.max_length
-    else:
-        length = 64
     kwargs: dict[str, Any] = {
         "num_distinct_actions": codec.num_actions,
         "max_chance_outcomes": codec.num_chance_outcomes,
         "num_players": codec.num_players,
         "min_utility": low,
         "max_utility": high,
-        "max_game_length": length,
+        "max_game_length": codec.max_length,
     }
     if total is not None:
         kwargs["utility_sum"] = total
@@ -201,14 +143,14 @@ class StratagemGame(pyspiel.Game):  # type: ignore[misc]
     short_name = ""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        _, make, defaults = _GAMES[self.short_name]
-        merged = {**defaults, **(params or {})}
+        game = _GAMES[self.short_name]
         try:
-            self.codec = make(merged)
+            self.codec = codec_source(game).codec(game, dict(params or {}))
         except StratagemError as exc:
             raise ValueError(f"{self.short_name}: {exc}") from None
+        self.private = not game.perfect_information
         super().__init__(
-            _game_type(self.short_name), _game_info(self.short_name, self.codec), dict(params or {})
+            _game_type(self.short_name), _game_info(game, self.codec), dict(params or {})
         )
 
     def new_initial_state(self) -> StratagemState:
@@ -222,7 +164,7 @@ class StratagemGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            return _HistoryObserver(self.short_name == "stratagem_scrabble")
+            return _HistoryObserver(self.private)
         return _Observer(self.codec)
 
 
@@ -234,9 +176,9 @@ class StratagemState(pyspiel.State):  # type: ignore[misc]
         self._codec = game.codec
         self._box = _Box(ours)
         self._pending: tuple[int, ...] = ()
-        self._win = game.short_name in _WIN_GAMES
+        self._win = _won(_GAMES[game.short_name])
         # (who saw it in full or -1 for everyone, full text, text for the others)
-        self._private = game.short_name == "stratagem_scrabble"
+        self._private = game.private
         self._seen = _Box(())
 
     @property
@@ -358,39 +300,31 @@ class _HistoryObserver:
         return state.seen_by(player) if self.private else str(state.history_str())
 
 
-# One class per game, defined here (not made with type()) so that pickle finds them by
-# name: games and states pickle, as OpenSpiel's own Python games do.
+# One class per game, made here and set as this module's attribute under its own name
+# (StratagemPigGame, StratagemScorefourGame, ...) so that pickle finds it: games and
+# states pickle, as OpenSpiel's own Python games do.
 
 
-class StratagemPigGame(StratagemGame):
-    """Pig (see the module docstring for its parameters)."""
-
-    short_name = "stratagem_pig"
-
-
-class StratagemYahtzeeGame(StratagemGame):
-    """Yahtzee or Yatzy for 1-4 players."""
-
-    short_name = "stratagem_yahtzee"
+def _class_name(short_name: str) -> str:
+    words = short_name.removeprefix("stratagem_").replace("-", "_").split("_")
+    return "Stratagem" + "".join(w.capitalize() for w in words) + "Game"
 
 
-class StratagemScorefourGame(StratagemGame):
-    """Score Four."""
+def _game_class(short_name: str) -> type[StratagemGame]:
+    game = _GAMES[short_name]
+    name = _class_name(short_name)
+    cls = type(name, (StratagemGame,), {
+        "short_name": short_name,
+        "__doc__": f"{game.display_title} (see the module docstring for its parameters).",
+        "__module__": __name__,
+        "__qualname__": name,
+    })  # fmt: skip
+    globals()[name] = cls
+    return cls
 
-    short_name = "stratagem_scorefour"
 
-
-class StratagemScrabbleGame(StratagemGame):
-    """Scrabble for 2-4 players on a word list."""
-
-    short_name = "stratagem_scrabble"
-
-
-GAME_CLASSES: dict[str, type[StratagemGame]] = {
-    cls.short_name: cls
-    for cls in (StratagemPigGame, StratagemYahtzeeGame, StratagemScorefourGame,
-                StratagemScrabbleGame)
-}  # fmt: skip
+GAME_CLASSES: dict[str, type[StratagemGame]] = {name: _game_class(name) for name in _GAMES}
+"""Every game of the registry that names a codec, as an OpenSpiel game class."""
 for _name in _GAMES:
     if _name not in pyspiel.registered_names():
         pyspiel.register_game(_game_type(_name), GAME_CLASSES[_name])
@@ -514,19 +448,14 @@ def _rules_name(rules: Any) -> str:
 
 
 def _spiel_game_of(game: str, rules: str) -> StratagemGame:
-    """Our registered OpenSpiel game for one of our arena games and presets."""
-    params: dict[str, Any]
-    if game == "pig":
-        params = {"rules": rules}
-    elif game == "yahtzee":
-        params = {"rules": rules, "players": 1}
-    elif game == "scrabble":
-        params = {"rules": rules}
-    elif game == "scorefour":
-        params = {}
-    else:
+    """Our registered OpenSpiel game for one of our arena games and presets (its default
+    number of players: solitaire for Yahtzee, whose bot sees the mover's own card)."""
+    short_name = f"stratagem_{game}"
+    if short_name not in GAME_CLASSES:
         raise ArenaError(f"no OpenSpiel adapter for {game}")
-    return GAME_CLASSES[f"stratagem_{game}"](params)
+    spec = _GAMES[short_name]
+    params = {"rules": rules} if "rules" in codec_source(spec).parameters(spec) else {}
+    return GAME_CLASSES[short_name](params)
 
 
 _MCTS_PARAMS = (

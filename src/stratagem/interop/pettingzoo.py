@@ -1,4 +1,7 @@
-"""PettingZoo AEC environments: Pig, Score Four, Yahtzee (2-4 players) and Scrabble.
+"""PettingZoo AEC environments: every game of the registry whose spec names a codec.
+
+:func:`env` makes any of them by name (the recipe's Nim as well); Pig, Score Four,
+Yahtzee (2-4 players) and Scrabble have a function of their own.
 
 Each agent (``player_0``, ``player_1``, ...) observes a dict:
 ``{"observation": float32 vector, "action_mask": int8 vector}``; the vector
@@ -16,10 +19,12 @@ with two blanks) is played in two steps by the same agent: a block of moves,
 then the move in it (see :mod:`stratagem.interop.codecs`); the block step
 pays no reward.
 
-Rewards: in Pig and Score Four +1 to the winner and -1 to the loser at the
-end (0 each for a Score Four draw); in Yahtzee and Scrabble each step pays
-every player the change of their score, so an episode's rewards add up to the
-final score. An illegal action id raises :class:`~stratagem.interop.InteropError`.
+Rewards: in a game won or lost (Pig, Score Four) +1 to the winner and -1 to
+the loser at the end (0 each for a Score Four draw); in a game whose codec
+keeps a running score (Yahtzee, Scrabble) each step pays every player the
+change of their score, so an episode's rewards add up to the final score;
+otherwise each player's return at the end. An illegal action id raises
+:class:`~stratagem.interop.InteropError`.
 
 >>> env = pig_env(goal=20)
 >>> env.reset(seed=1)
@@ -36,6 +41,7 @@ import numpy as np
 
 from stratagem.core.game import CHANCE
 from stratagem.core.game import sample_chance as _sample_chance
+from stratagem.core.registry import load_game
 from stratagem.interop import require
 from stratagem.interop.codecs import Codec, codec
 
@@ -64,7 +70,8 @@ class StratagemAEC(AECEnv):  # type: ignore[misc]
         self.metadata = {**type(self).metadata, "name": f"stratagem_{game_codec.name}_v0"}  # type: ignore[misc]
         self.possible_agents = [f"player_{i}" for i in range(game_codec.num_players)]
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
-        self._scores = game_codec.name in ("yahtzee", "scrabble")
+        self._scores = game_codec.scores(game_codec.new_state()) is not None
+        self._won = load_game(game_codec.name).result == "win"
         obs = spaces.Dict(
             {
                 "observation": spaces.Box(
@@ -96,10 +103,9 @@ class StratagemAEC(AECEnv):  # type: ignore[misc]
 
     def _values(self) -> list[float]:
         """Each player's score so far (Yahtzee, Scrabble)."""
-        state = self.position
-        if hasattr(state, "cards"):
-            return [float(card.total) for card in state.cards]
-        return [float(s) for s in state.scores]
+        values = self.codec.scores(self.position)
+        assert values is not None
+        return values
 
     def _settle_chance(self) -> None:
         while self.position.current_player == CHANCE:
@@ -148,7 +154,7 @@ class StratagemAEC(AECEnv):  # type: ignore[misc]
         if self.position.is_terminal():
             if before is None:
                 for a, r in zip(self.possible_agents, self.position.returns()):
-                    self.rewards[a] = 2.0 * float(r) - 1.0
+                    self.rewards[a] = 2.0 * float(r) - 1.0 if self._won else float(r)
             self.terminations = {a: True for a in self.agents}
         else:
             self.agent_selection = self.possible_agents[self.position.current_player]
@@ -183,6 +189,16 @@ class StratagemAEC(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
+
+
+def env(
+    game: str, rules: str | None = None, players: int | None = None,
+    render_mode: str | None = None, **options: Any,
+) -> StratagemAEC:  # fmt: skip
+    """Any game of the registry whose spec names a codec (``GameSpec.codec``), by name:
+    ``rules`` a rules spec, ``players`` in the game's range, the game's own options
+    (:func:`~stratagem.interop.codecs.codec`)."""
+    return StratagemAEC(codec(game, rules, players, **options), render_mode)
 
 
 def pig_env(rules: str = "pig", render_mode: str | None = None, **options: Any) -> StratagemAEC:

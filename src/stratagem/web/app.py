@@ -6,7 +6,7 @@ game's extras router is ``stratagem.web.<game>`` when that module exists, its pa
 ``static/<game>.html`` when that file exists (else the generic ``/play?game=<game>``).
 
 >>> paths = create_app().openapi()["paths"]
->>> "/api/sessions/{sid}/move" in paths, "/api/pig/games/{sid}/advice" in paths
+>>> "/api/sessions/{sid}/move" in paths, "/api/pig/sessions/{sid}/map" in paths
 (True, True)
 """
 

@@ -25,6 +25,7 @@ Other routers use :func:`open_session`::
 from __future__ import annotations
 
 import contextlib
+import json
 import secrets
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -35,14 +36,14 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
-from stratagem.core.coaching import Coaching
+from stratagem.core.coaching import Coaching, coaching_for
 from stratagem.core.errors import (
     IllegalActionError,
     InvalidAgentError,
     RecordError,
     StratagemError,
 )
-from stratagem.core.registry import GameSpec, load_game
+from stratagem.core.registry import GameSpec, load_game, names_file
 from stratagem.core.session import (
     HUMAN,
     MAX_DECISIONS,
@@ -158,7 +159,8 @@ class PlaySession:
         if not self._coaching_built:
             spec = self.session.game
             if spec.coaching is not None:
-                self._coaching = spec.coaching(spec.rules_object(self.session.rules))
+                rules = spec.rules_object(self.session.rules)
+                self._coaching = coaching_for(spec, rules, self.session.seats)
             self._coaching_built = True
         return self._coaching
 
@@ -506,8 +508,43 @@ def _check_warm(game: str) -> None:
         warmup.check(game)
 
 
+class NamesServerFile(StratagemError):
+    """A spec from a client names a file on the server (HTTP 400): only the server's
+    operator chooses files (``serve --lexicon``)."""
+
+
+def _refuse_files(spec: GameSpec, rules: str | None, seats: list[str], coach: str | None) -> None:
+    """Refuse, before any work, a rules or agent spec that names a file on the server (a
+    word list, a leave table, a rule table): the page may only choose what the server
+    offers, never read the server's files."""
+    if rules is not None:
+        _preset, values = spec.parse_rules(rules)
+        for p in spec.rule_params:
+            if names_file(p, values.get(p.name)):
+                raise NamesServerFile(
+                    f"rules {rules!r}: the page cannot name a file on the server ({p.name}); "
+                    "the server's operator chooses word lists with serve --lexicon"
+                )
+    for who, text in [(f"seat {i}", t) for i, t in enumerate(seats)] + [("coach", coach)]:
+        if text is None or text == HUMAN:
+            continue
+        try:
+            parsed = spec.check_agent(text)
+            info = spec.agent_info(parsed.name)
+            values = info.values(parsed)
+        except StratagemError as exc:
+            raise InvalidAgentError(f"{who}: {exc}") from None
+        for p in info.params:
+            if names_file(p, values.get(p.name)):
+                raise NamesServerFile(
+                    f"{who}: {text!r} names a file on the server ({p.name}); the page can "
+                    "only choose the agents' shipped tables"
+                )
+
+
 def _new_session(body: NewSession) -> Session:
     spec = load_game(body.game)
+    _refuse_files(spec, body.rules, list(body.seats), body.coach)
     rules = spec.check_rules(body.rules if body.rules is not None else spec.default_rules)
     n = len(body.seats)
     if not spec.min_players <= n <= spec.max_players:
@@ -769,6 +806,30 @@ def _codec(spec: GameSpec, fmt: str) -> RecordCodec:
     return codec
 
 
+def _refuse_record_files(text: str) -> None:
+    """Refuse a JSON record whose rules, seats or coach name a file on the server, before
+    the record is replayed (which would read it). What else is wrong with the record is
+    left to :meth:`Session.from_json`, which names it."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+        return
+    try:
+        spec = load_game(data["game"])
+    except StratagemError:
+        return
+    rules = data.get("rules") if isinstance(data.get("rules"), str) else None
+    seats = [
+        seat["spec"]
+        for seat in data.get("seats") or []
+        if isinstance(seat, dict) and isinstance(seat.get("spec"), str)
+    ]
+    coach = data.get("coach") if isinstance(data.get("coach"), str) else None
+    _refuse_files(spec, rules, seats, coach)
+
+
 def _read_record(body: Import) -> Session:
     size = len(body.record.encode("utf-8"))
     if size > MAX_RECORD_BYTES:
@@ -776,6 +837,7 @@ def _read_record(body: Import) -> Session:
             f"the record is {size:,} bytes; a game record is at most {MAX_RECORD_BYTES:,}"
         )
     if body.format == "json":
+        _refuse_record_files(body.record)
         return Session.from_json(body.record, game=body.game)
     if body.game is not None:
         return _codec(load_game(body.game), body.format).read(body.record)

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from stratagem.core.arena import load_game, parse_spec
 from stratagem.core.errors import IllegalActionError, InvalidRulesError, InvalidStateError
 from stratagem.core.session import MAX_DECISIONS
-from stratagem.games.scrabble.arena import lexicon_rules
+from stratagem.games.scrabble.spec import lexicon_rules
 from stratagem.games.scrabble.assistant import (
     DEFAULT_THINK,
     MAX_POSITION_CHARS,

@@ -28,14 +28,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from stratagem.core.agent import Advice
 from stratagem.core.errors import InvalidStateError, StratagemError
-from stratagem.core.tables import TableCache
+from stratagem.core.tables import TableCache, solved_memo
 from stratagem.games.yahtzee.coach import estimate_rows, set_remaining_policy
 from stratagem.games.yahtzee.distribution import RemainingDistributions
 from stratagem.games.yahtzee.high_score import check_target
 from stratagem.games.yahtzee.match import REMAINING_KIND, REMAINING_VERSION, optimal_remaining
 from stratagem.games.yahtzee.outcomes import OptionDistributions
 from stratagem.games.yahtzee.rules import PRESETS, UPPER, preset
-from stratagem.games.yahtzee.solver import Solution, solve
+from stratagem.games.yahtzee.solver import Solution
+from stratagem.games.yahtzee.spec import solution as preset_solution
 from stratagem.games.yahtzee.state import (
     Keep,
     Score,
@@ -91,8 +92,6 @@ SMALL, LARGE = 1.0, 5.0
 
 
 _LOCK = threading.Lock()
-_SOLVE_LOCKS: dict[str, threading.Lock] = {}
-_SOLUTIONS: dict[str, Solution] = {}
 _ADVISORS: dict[str, _Advisor] = {}
 
 
@@ -118,15 +117,8 @@ class _Advisor:
 
 
 def solution(name: str, progress: Any = None) -> Solution:
-    """The solved table of a preset (solved once per process, cached on disk)."""
-    rules = preset(name)
-    with _LOCK:
-        lock = _SOLVE_LOCKS.setdefault(name, threading.Lock())
-    with lock:
-        found = _SOLUTIONS.get(name)
-        if found is None:
-            found = _SOLUTIONS[name] = solve(rules, progress=progress)
-        return found
+    """The solved table of a preset (the process's one memo: solved once, cached on disk)."""
+    return preset_solution(preset(name), progress)
 
 
 def advisor(name: str) -> _Advisor:
@@ -196,7 +188,7 @@ def _start_remaining(request: Request, name: str) -> JobStatus:
 
 
 def _tables_view(request: Request, name: str) -> TablesView:
-    sol = _SOLUTIONS.get(name)
+    sol: Solution | None = solved_memo().get(("yahtzee", preset(name).fingerprint))
     rem = jobs(request).status(_remaining_key(name))
     return TablesView(
         rules=name,  # type: ignore[arg-type]

@@ -30,6 +30,8 @@ def _cache(pig_solved: Callable[[PigRules], PigSolution]) -> None:
         (["simulate", "--games", str(GAMES_MAX + 1)], "--games"),
         (["simulate", "--games", "0"], "--games"),
         (["play", "--seed", str(SEED_MAX + 1)], "--seed"),
+        (["play", "--rules", "piglet", "--ai", "hold:11"], "1..10"),
+        (["play", "--ai", "nobody"], "unknown agent 'nobody'"),
         (["rules", "--max-rows", str(MAX_ROWS + 1)], "--max-rows"),
         (["solve", "--goal", str(MAX_GOAL + 1)], "--goal"),
         (["solve", "--faces", "1"], "--faces"),

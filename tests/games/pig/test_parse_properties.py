@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stratagem.core.errors import StratagemError
-from stratagem.games.pig.arena import GAME
 from stratagem.games.pig.cli import make_rules
 from stratagem.games.pig.rules import preset
+from stratagem.games.pig.spec import GAME
 from stratagem.games.pig.state import check_position
 from stratagem.games.pig.strategies import OptimalAgent, RuleAgent, RuleTable
 from tests.agent_specs import agent_or_refusal, specs

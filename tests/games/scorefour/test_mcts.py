@@ -14,9 +14,9 @@ from stratagem.core.arena import InlineExecutor, make_experiment, play_game, rep
 from stratagem.core.errors import InvalidAgentError
 from stratagem.core.registry import load_game, make_agent
 from stratagem.games.scorefour._kernels import CENTRALITY
-from stratagem.games.scorefour.arena import GAME, MCTS_C
 from stratagem.games.scorefour.board import parse_peg
 from stratagem.games.scorefour.fast import fast_game
+from stratagem.games.scorefour.spec import GAME, MCTS_C
 from stratagem.games.scorefour.state import RULES, ScoreFourState
 
 # Hand-made positions (levels bottom to top, each a1 b1 c1 d1 a2 .. d4) and

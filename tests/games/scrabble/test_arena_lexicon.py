@@ -8,7 +8,7 @@ import pytest
 
 from stratagem.core.arena import load_game, make_experiment, read_results
 from stratagem.core.errors import ArenaError, InvalidRulesError
-from stratagem.games.scrabble import arena as scrabble_arena
+from stratagem.games.scrabble import spec as scrabble_arena
 from stratagem.games.scrabble import lexicon as lexicon_module
 from tests.cli_outcome import outcome
 from tests.games.scrabble.conftest import SMALL_WORDS

@@ -79,7 +79,7 @@ def test_a_missing_shipped_list_says_to_reinstall(
 def default_english(run_tmp: Path):  # type: ignore[no-untyped-def]
     """The arena's (and so the CLI's and the page's) built-in English lexicon, built once
     for the xdist workers in the user's table cache (``$STRATAGEM_CACHE_DIR`` in CI)."""
-    from stratagem.games.scrabble.arena import lexicon
+    from stratagem.games.scrabble.spec import lexicon
 
     with warnings.catch_warnings(), exclusive(run_tmp / "lexcache", "default-english"):
         warnings.simplefilter("ignore")  # the skipped-words report

@@ -18,7 +18,7 @@ def test_arena_plays_a_greedy_game(tmp_path, monkeypatch) -> None:  # type: igno
     monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(tmp_path))
     game = load_game("scrabble")
     assert game.check_rules("czech") == "czech"
-    arena = importlib.import_module("stratagem.games.scrabble.arena")
+    arena = importlib.import_module("stratagem.games.scrabble.spec")
     arena.lexicon.cache_clear()
     returns, decisions = play_game(game, "english", ["greedy", "random"], deal_seed=3)
     assert len(returns) == 2 and decisions > 5

@@ -36,8 +36,8 @@ def test_highest_final_score_of_each_preset(name: str, highest: int) -> None:
 def nothing_solved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty table cache, and solving made an error: a command that checks its target
     too late fails at once instead of building tables."""
-    import stratagem.games.yahtzee.arena as yahtzee_arena
     import stratagem.games.yahtzee.cli as yahtzee_cli
+    import stratagem.games.yahtzee.spec as yahtzee_arena
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a table was solved before the target was checked")

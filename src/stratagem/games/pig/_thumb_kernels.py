@@ -34,11 +34,13 @@ from stratagem.games.pig._kernels import (
 
 
 @njit(cache=True)
-def _side(i, j, G, is_starter, use_grid, hold_at, roll, changes, other, ov0, ov1, c0, c1):
-    """Coefficients ``c0[k] + c1[k] * bust`` of the mover on i against j, k = 0..goal-1-i.
+def _side(i, j, G, is_starter, use_grid, hold_at, roll, changes, other, over, coef):
+    """Coefficients ``coef[0, k] + coef[1, k] * bust`` of the mover on i against j,
+    k = 0..goal-1-i.
 
     ``changes``: the totals past the goal where the mover's choice changes (the
-    catch-up starter's; see :mod:`stratagem.games.pig._kernels`)."""
+    catch-up starter's; see :mod:`stratagem.games.pig._kernels`); ``over``: the same
+    two rows of coefficients for the totals past the goal (scratch)."""
     goal, base, adds, faces, reach, over_len = G.goal, G.base, G.adds, G.faces, G.reach, G.over_len
     pb = bust_chance(G)
     th = goal
@@ -47,8 +49,8 @@ def _side(i, j, G, is_starter, use_grid, hold_at, roll, changes, other, ov0, ov1
         for idx in range(th - goal - 1, -1, -1):
             t = goal + idx
             if holds_past(changes, t):
-                ov0[idx] = 1.0 - beat_probability(reach, j, t)
-                ov1[idx] = 0.0
+                over[0, idx] = 1.0 - beat_probability(reach, j, t)
+                over[1, idx] = 0.0
                 continue
             s0 = 0.0
             s1 = pb
@@ -56,114 +58,90 @@ def _side(i, j, G, is_starter, use_grid, hold_at, roll, changes, other, ov0, ov1
                 if t + a >= th:
                     s0 += (1.0 - beat_probability(reach, j, t + a)) / faces
                 else:
-                    s0 += ov0[idx + a] / faces
-                    s1 += ov1[idx + a] / faces
-            ov0[idx] = s0
-            ov1[idx] = s1
+                    s0 += over[0, idx + a] / faces
+                    s1 += over[1, idx + a] / faces
+            over[0, idx] = s0
+            over[1, idx] = s1
     row = base[i] + j * (goal - i)
     for k in range(goal - 1 - i, -1, -1):
         holds = False
         if k > 0:
             holds = k >= hold_at if use_grid else roll[row + k] == 0
         if holds:
-            c0[k] = 1.0 - other[base[j] + (i + k) * (goal - j)]
-            c1[k] = 0.0
+            coef[0, k] = 1.0 - other[base[j] + (i + k) * (goal - j)]
+            coef[1, k] = 0.0
             continue
         s0 = 0.0
         s1 = pb
         for a in adds:
             t = i + k + a
             if t < goal:
-                s0 += c0[k + a] / faces
-                s1 += c1[k + a] / faces
+                s0 += coef[0, k + a] / faces
+                s1 += coef[1, k + a] / faces
             elif not is_starter:
                 s0 += 1.0 / faces
             elif t >= th:
                 s0 += (1.0 - beat_probability(reach, j, t)) / faces
             else:
-                s0 += ov0[t - goal] / faces
-                s1 += ov1[t - goal] / faces
-        c0[k] = s0
-        c1[k] = s1
+                s0 += over[0, t - goal] / faces
+                s1 += over[1, t - goal] / faces
+        coef[0, k] = s0
+        coef[1, k] = s1
 
 
 @njit(cache=True)
-def duel(grid, b_roll, b_thresh, a_starter, G, a_table, b_table):
-    """Fill A's and B's win-probability tables; A plays ``grid``, B the fixed policy."""
+def _duel(use_grid, grid, a_roll, a_thresh, b_roll, b_thresh, a_starter, G, a_table, b_table):
+    """Fill A's and B's win-probability tables; B plays its fixed policy, A the hold grid
+    (``use_grid``) or a fixed policy of its own (``a_roll``, ``a_thresh``)."""
     goal, base, catch_up = G.goal, G.base, G.catch_up
-    at_goal = np.full(1, goal, dtype=np.int64)  # A holds as soon as it reaches the goal
+    at_goal = np.full(1, goal, dtype=np.int64)  # a grid holds once it reaches the goal
     a_is_starter = catch_up and a_starter
     b_is_starter = catch_up and not a_starter
-    n_over = G.over_len + G.faces + 1
-    ov0 = np.zeros(n_over)
-    ov1 = np.zeros(n_over)
-    ac0 = np.zeros(goal)
-    ac1 = np.zeros(goal)
-    bc0 = np.zeros(goal)
-    bc1 = np.zeros(goal)
+    over = np.zeros((2, G.over_len + G.faces + 1))
+    a_coef = np.zeros((2, goal))
+    b_coef = np.zeros((2, goal))
     for s in range(2 * (goal - 1), -1, -1):
         lo = max(0, s - (goal - 1))
         hi = min(s, goal - 1)
         for i in range(lo, hi + 1):
             j = s - i
-            _side(i, j, G, a_is_starter, True, grid[i, j], b_roll, at_goal, b_table, ov0, ov1,
-                  ac0, ac1)  # fmt: skip
-            _side(j, i, G, b_is_starter, False, 0, b_roll, b_thresh[j, i], a_table, ov0, ov1, bc0,
-                  bc1)  # fmt: skip
+            if use_grid:
+                _side(i, j, G, a_is_starter, True, grid[i, j], a_roll, at_goal, b_table, over,
+                      a_coef)  # fmt: skip
+            else:
+                _side(i, j, G, a_is_starter, False, 0, a_roll, a_thresh[i, j], b_table, over,
+                      a_coef)  # fmt: skip
+            _side(j, i, G, b_is_starter, False, 0, b_roll, b_thresh[j, i], a_table, over, b_coef)
             if G.bust_scores_one:  # a bust banks a point: a later stage, already known
                 a_bust = bust_value(i, j, G, b_table, a_is_starter)
                 b_bust = bust_value(j, i, G, a_table, b_is_starter)
             else:
                 # x = A(i, j, 0) = ac0 + ac1 * (1 - y), y = B(j, i, 0) = bc0 + bc1 * (1 - x)
-                x = (ac0[0] + ac1[0] - ac1[0] * (bc0[0] + bc1[0])) / (1.0 - ac1[0] * bc1[0])
-                y = bc0[0] + bc1[0] * (1.0 - x)
+                ac0, ac1, bc0, bc1 = a_coef[0, 0], a_coef[1, 0], b_coef[0, 0], b_coef[1, 0]
+                x = (ac0 + ac1 - ac1 * (bc0 + bc1)) / (1.0 - ac1 * bc1)
+                y = bc0 + bc1 * (1.0 - x)
                 a_bust = 1.0 - y
                 b_bust = 1.0 - x
             a_row = base[i] + j * (goal - i)
             for k in range(goal - i):
-                a_table[a_row + k] = ac0[k] + ac1[k] * a_bust
+                a_table[a_row + k] = a_coef[0, k] + a_coef[1, k] * a_bust
             b_row = base[j] + i * (goal - j)
             for k in range(goal - j):
-                b_table[b_row + k] = bc0[k] + bc1[k] * b_bust
+                b_table[b_row + k] = b_coef[0, k] + b_coef[1, k] * b_bust
+
+
+@njit(cache=True)
+def duel(grid, b_roll, b_thresh, a_starter, G, a_table, b_table):
+    """Fill A's and B's win-probability tables; A plays ``grid``, B the fixed policy."""
+    _duel(True, grid, b_roll, b_thresh, b_roll, b_thresh, a_starter, G, a_table, b_table)
 
 
 @njit(cache=True)
 def duel_policies(a_roll, a_thresh, b_roll, b_thresh, a_starter, G, a_table, b_table):
     """:func:`duel` with A following a fixed roll table and threshold too: both tables of
     two fixed policies, exactly, in one pass (no sweeps, whatever the policies)."""
-    goal, base, catch_up = G.goal, G.base, G.catch_up
-    a_is_starter = catch_up and a_starter
-    b_is_starter = catch_up and not a_starter
-    n_over = G.over_len + G.faces + 1
-    ov0 = np.zeros(n_over)
-    ov1 = np.zeros(n_over)
-    ac0 = np.zeros(goal)
-    ac1 = np.zeros(goal)
-    bc0 = np.zeros(goal)
-    bc1 = np.zeros(goal)
-    for s in range(2 * (goal - 1), -1, -1):
-        lo = max(0, s - (goal - 1))
-        hi = min(s, goal - 1)
-        for i in range(lo, hi + 1):
-            j = s - i
-            _side(i, j, G, a_is_starter, False, 0, a_roll, a_thresh[i, j], b_table, ov0, ov1,
-                  ac0, ac1)  # fmt: skip
-            _side(j, i, G, b_is_starter, False, 0, b_roll, b_thresh[j, i], a_table, ov0, ov1,
-                  bc0, bc1)  # fmt: skip
-            if G.bust_scores_one:
-                a_bust = bust_value(i, j, G, b_table, a_is_starter)
-                b_bust = bust_value(j, i, G, a_table, b_is_starter)
-            else:
-                x = (ac0[0] + ac1[0] - ac1[0] * (bc0[0] + bc1[0])) / (1.0 - ac1[0] * bc1[0])
-                y = bc0[0] + bc1[0] * (1.0 - x)
-                a_bust = 1.0 - y
-                b_bust = 1.0 - x
-            a_row = base[i] + j * (goal - i)
-            for k in range(goal - i):
-                a_table[a_row + k] = ac0[k] + ac1[k] * a_bust
-            b_row = base[j] + i * (goal - j)
-            for k in range(goal - j):
-                b_table[b_row + k] = bc0[k] + bc1[k] * b_bust
+    grid = np.zeros((1, 1), dtype=np.int64)  # not read: A follows its roll table
+    _duel(False, grid, a_roll, a_thresh, b_roll, b_thresh, a_starter, G, a_table, b_table)
 
 
 @njit(cache=True, parallel=True)

@@ -14,20 +14,19 @@ import time
 from collections.abc import Callable
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 from rich.console import Console
 
-from stratagem.cli_options import JsonOpt, OptionalSeedOpt, RulesOpt, SeedOpt, emit_json
+from stratagem.cli_options import AiOpt, JsonOpt, OptionalSeedOpt, RulesOpt, SeedOpt, emit_json
 from stratagem.cli_progress import progress_reporter
 from stratagem.cli_types import GAMES_MAX
 from stratagem.core.errors import InvalidAgentError, InvalidRulesError
 from stratagem.core.registry import make_agent
 from stratagem.core.series import run_series
 from stratagem.core.stats import finite_or_none
-from stratagem.games.pig.arena import GAME
 from stratagem.games.pig.rules import DEFAULT_PRESET, MAX_FACES, MAX_GOAL, PigRules
 from stratagem.games.pig.solver import PigSolution, evaluate, solve
+from stratagem.games.pig.spec import GAME
 from stratagem.games.pig.strategies import MatchResult, OptimalAgent, RuleAgent, agent_policies
 from stratagem.games.pig.thumb import MAX_ROWS
 
@@ -454,13 +453,23 @@ def rules_command(
 def play_command(
     *,
     rules: PigRules,
+    ai: AiOpt = "optimal",
     ai_first: Annotated[bool, typer.Option("--ai-first", help="Let the AI start.")] = False,
     second: Annotated[bool, typer.Option("--second", hidden=True, help="Old --ai-first.")] = False,
     seed: OptionalSeedOpt = None,
 ) -> None:
-    """Play against the optimal AI, seeing your chance to win before every decision."""
-    from stratagem.games.pig.play import play_terminal
+    """Play against an AI (the optimum by default), seeing your chance to win before every
+    decision: against a fixed strategy (--ai hold:25) the chance against it, with the best
+    reply to it as the coach. t takes a decision back."""
+    import secrets
 
-    play_terminal(
-        _solution(rules), np.random.default_rng(seed), human=1 if ai_first or second else 0
-    )
+    from stratagem.core.session import HUMAN, Session
+    from stratagem.games.pig.coach import PigCoaching
+    from stratagem.games.pig.play import play_terminal, rules_spec
+
+    spec = rules_spec(rules)
+    GAME.check_agent(ai, rules)
+    seats = [ai, HUMAN] if ai_first or second else [HUMAN, ai]
+    _solution(rules)  # the optimum's table, with progress, before the coach reads it
+    session = Session.new(GAME, spec, seats, secrets.randbits(63) if seed is None else seed)
+    play_terminal(session, PigCoaching(rules, seats))

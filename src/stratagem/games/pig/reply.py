@@ -185,6 +185,18 @@ class BestReply:
         ``p_hold`` is ``None`` at turn total 0."""
         return self._view(starter).action_values(me, opp, turn, starter)
 
+    def opponent_action_values(
+        self, me: int, opp: int, turn: int, starter: bool = True
+    ) -> tuple[float, float | None]:
+        """``(p_roll, p_hold)`` of the *opponent* to move, on ``me`` (its score) against
+        ``opp`` (the reply's): its chance when it rolls / holds now and then follows its
+        own policy, the reply answering. ``starter``: whether the opponent started.
+
+        The opponent's value tables were solved beside the reply's, so this is a look-up
+        as for the reply's own moves (past the goal a rule of thumb holds, where the
+        value of holding is exact)."""
+        return self._view(not starter).action_values(me, opp, turn, starter)
+
     def p_win(self, me: int, opp: int, turn: int, starter: bool = True) -> float:
         """The reply's chance of winning from the position, against the opponent."""
         return self._view(starter).p_win(me, opp, turn, starter)

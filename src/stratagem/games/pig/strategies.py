@@ -2,7 +2,7 @@
 
 Every agent can be turned into a fixed :class:`Policy` for exact evaluation;
 spec strings (``optimal``, ``hold:20``, ``keep-pace``, ``table:FILE``) name them
-through the registry in :mod:`stratagem.games.pig.arena`. All agents hold as
+through the registry in :mod:`stratagem.games.pig.spec`. All agents hold as
 soon as holding wins (the goal, or above the target in a last catch-up turn)
 and, in a last catch-up turn, roll until they are past the target.
 

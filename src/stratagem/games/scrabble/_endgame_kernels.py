@@ -286,22 +286,22 @@ def node_key(board_hash, have0, have1, player, scoreless):
 
 
 @njit(cache=True, inline="always")
+def _check_arrays(work):
+    """What a cross-check reads and writes, unpacked once before a loop over squares: the
+    word graph's arrays, then the check masks and sums of both directions."""
+    w = work.words
+    ch = work.checks
+    return (w.child, w.terminal, w.mask, w.root, w.values, w.nletters,
+            ch.cmask[0], ch.csum[0], ch.cmask[1], ch.csum[1])  # fmt: skip
+
+
+@njit(cache=True, inline="always")
 def _all_checks(work, empty):
     """Cross-checks and anchors of every square, for both directions (index 0: along
     rows of the board; 1: along rows of the transposed board, that is down)."""
-    w = work.words
-    ch = work.checks
-    an = ch.anchor
+    an = work.checks.anchor
     board, board_t = work.board, work.board_t
-    child, terminal, mask, root, values, nletters = (
-        w.child,
-        w.terminal,
-        w.mask,
-        w.root,
-        w.values,
-        w.nletters,
-    )
-    cm0, cs0, cm1, cs1 = ch.cmask[0], ch.csum[0], ch.cmask[1], ch.csum[1]
+    child, terminal, mask, root, values, nletters, cm0, cs0, cm1, cs1 = _check_arrays(work)
     for r in range(SIZE):
         for c in range(SIZE):
             square_check(board, r, c, child, terminal, mask, root, values, nletters, cm0, cs0)
@@ -358,19 +358,9 @@ def _touched(board, pool, m, dirt, bound):
 def _recheck(work, m, bound, nb):
     """Recompute what move ``m``'s tiles change: the listed cross-checks, and the anchors
     around its squares (after laying it, and again after taking it back)."""
-    w = work.words
-    ch = work.checks
-    an = ch.anchor
+    an = work.checks.anchor
     board, board_t = work.board, work.board_t
-    child, terminal, mask, root, values, nletters = (
-        w.child,
-        w.terminal,
-        w.mask,
-        w.root,
-        w.values,
-        w.nletters,
-    )
-    cm0, cs0, cm1, cs1 = ch.cmask[0], ch.csum[0], ch.cmask[1], ch.csum[1]
+    child, terminal, mask, root, values, nletters, cm0, cs0, cm1, cs1 = _check_arrays(work)
     for k in range(nb):
         o = bound[k] // (SIZE * SIZE)
         sq = bound[k] % (SIZE * SIZE)

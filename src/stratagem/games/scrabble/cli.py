@@ -66,7 +66,7 @@ TilesOpt = Annotated[str | None, typer.Option("--tiles", hidden=True, help="Old 
 def _lexicon(path: Path | None, rules: str, tiles: str | None, quiet: bool = False) -> Lexicon:
     """The lexicon of ``--rules`` (a tile set, or ``TILES:lexicon=FILE`` read by the registry
     as the arena reads it) or of ``--lexicon FILE`` with the ``--rules`` tile set."""
-    from stratagem.games.scrabble.arena import GAME
+    from stratagem.games.scrabble.spec import GAME
 
     tiles, values = GAME.parse_rules(tiles if tiles is not None else rules)
     if "lexicon" in values:
@@ -253,9 +253,9 @@ def _explain(
     spec = parse_spec(player)
     if spec.name not in ("heuristic", "equity"):
         raise StratagemError(f"--player takes heuristic[:...] or equity[:...], got {player!r}")
-    from stratagem.games.scrabble import arena as scrabble_arena
+    from stratagem.games.scrabble import spec as scrabble_spec
 
-    agent = scrabble_arena.GAME.make_agent(lex, spec)
+    agent = scrabble_spec.GAME.make_agent(lex, spec)
     racks = [tuple(int(x) for x in rack_counts), (0,) * (lex.tiles.size + 1)]
     if state is None:
         bag = tuple(int(x) for x in lex.tiles.bag_counts - rack_counts)
@@ -392,7 +392,7 @@ def _play_session(seed: int | None, ai_first: bool, ai: str, lexicon: Path | Non
 
     from stratagem.core.files import write_atomic
     from stratagem.core.session import Session
-    from stratagem.games.scrabble.arena import GAME, lexicon_rules
+    from stratagem.games.scrabble.spec import GAME, lexicon_rules
     from stratagem.games.scrabble.gcg_session import session_to_gcg
     from stratagem.games.scrabble.play import play_session
 
@@ -574,6 +574,7 @@ def learn_leaves_cmd(
 
 @app.command("tune")
 def tune_cmd(
+    *,  # options only, named by the command line (no function of 12+ positional arguments)
     out_dir: Annotated[Path, typer.Option("--out", help="Run directory (checkpoint, history).")],
     generations: Annotated[int, typer.Option("--generations", help="Generations in all.")] = 20,
     population: Annotated[int, typer.Option("--population", help="Players per generation.")] = 20,

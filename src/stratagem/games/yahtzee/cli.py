@@ -425,7 +425,7 @@ def _high_score_target(policy: str, rules: YahtzeeRules) -> int | None:
     parsed = parse_spec(policy)
     if parsed.name != "high-score":
         return None
-    from stratagem.games.yahtzee.arena import GAME
+    from stratagem.games.yahtzee.spec import GAME
 
     GAME.check_agent(parsed, rules)
     target: int = GAME.agent_info(parsed.name).values(parsed)["target"]

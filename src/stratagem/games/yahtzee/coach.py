@@ -81,10 +81,8 @@ def set_remaining_policy(policy: str) -> None:
 
 def solved(rules: YahtzeeRules) -> Solution:
     """The solved table of ``rules`` from the process's one memo (the game's spec)."""
-    try:  # the spec module is being renamed from arena.py to spec.py (branch registry34)
-        from stratagem.games.yahtzee.spec import solution  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        from stratagem.games.yahtzee.arena import solution
+    from stratagem.games.yahtzee.spec import solution
+
     found: Solution = solution(rules)
     return found
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.errors import InvalidRulesError
-from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
 from stratagem.games.scrabble.coach import coaching
 from stratagem.games.scrabble.endgame import NODE_LIMITS, EndgameAgent
 from stratagem.games.scrabble.heuristic import (
@@ -76,7 +76,7 @@ def with_word_list(tiles: str, values: Mapping[str, Any]) -> Lexicon:
 
 RULE_PARAMS = (
     Param("lexicon", str, None, "play on this word list (UTF-8, one word a line) with the "
-          "preset's tile set", accepts="a word-list file", normalise=_absolute),
+          "preset's tile set", accepts="a word-list file", normalise=_absolute, file=True),
 )  # fmt: skip
 """``english:lexicon=FILE`` (or ``english:FILE``): any word list with a tile set's tiles."""
 
@@ -130,11 +130,12 @@ AGENTS = (
         (Param("weights", str, "tuned", "tuned (default), source (the source's final "
                "weights), leave (tuned with the leave term, in Czech for the Czech tiles) or a "
                "weights FILE",
-               accepts="tuned, source, leave or a weights file"),
+               accepts="tuned, source, leave or a weights file", file=True,
+               named=("tuned", "source", "leave")),
          Param("w", str, None, "the weights inline, 20 or 25 numbers joined by / "
                "(phase by phase)", accepts="numbers joined by /"),
          Param("leaves", str, None, "leave-value FILE for the leave term (default: shipped)",
-               accepts="a leave-value file"),
+               accepts="a leave-value file", file=True),
          _ENDGAME, _NODES,
          Param("closing", str, "weights", "the closing phase without the solver: by its "
                "weights, or by the equity player's rule (score; going out earns twice the "
@@ -144,7 +145,7 @@ AGENTS = (
     AgentInfo(
         "equity", "score + learned leave value of the tiles kept", _equity,
         (Param("leaves", str, None, "leave-value FILE (default: the shipped table)",
-               accepts="a leave-value file"),
+               accepts="a leave-value file", file=True),
          _ENDGAME, _NODES, _THINK),
     ),
 )  # fmt: skip
@@ -152,6 +153,11 @@ AGENTS = (
 GAME = GameSpec(
     name="scrabble",
     summary="Scrabble with a built-in lexicon and its tile set",
+    rules_text=Lazy("stratagem.games.scrabble.rules_text:all_rules"),
+    cli=Lazy("stratagem.games.scrabble.cli:app"),
+    codec=Lazy("stratagem.interop.codecs:SCRABBLE"),
+    web=WebExtras(Lazy("stratagem.web.scrabble:router"), page="scrabble.html"),
+    perfect_information=False,  # the racks are hidden
     presets=tuple(TILE_SETS),
     default_rules="english",
     min_players=2,
@@ -166,5 +172,4 @@ GAME = GameSpec(
     vary=with_word_list,
     title="Scrabble",
     coaching=coaching,
-    perfect_information=False,
 )

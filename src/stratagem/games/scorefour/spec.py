@@ -13,7 +13,7 @@ from stratagem.algorithms.decision_analysis import DecisionAnalysisConfig
 from stratagem.algorithms.mcts_compiled import FastGame
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.game import State
-from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
 from stratagem.games.scorefour.board import CELLS
 from stratagem.games.scorefour.players import (
     MAX_DA_DEPTH,
@@ -103,6 +103,10 @@ AGENTS = (
 GAME = GameSpec(
     name="scorefour",
     summary="four in a row on a 4x4x4 grid of pegs (Score Four)",
+    rules_text=Lazy("stratagem.games.scorefour.rules_text:all_rules"),
+    cli=Lazy("stratagem.games.scorefour.cli:app"),
+    codec=Lazy("stratagem.interop.codecs:SCORE_FOUR"),
+    web=WebExtras(Lazy("stratagem.web.scorefour:router"), page="scorefour.html"),
     presets=(RULES,),
     default_rules=RULES,
     min_players=2,

@@ -7,7 +7,6 @@ and the web page all build Pig agents from here (see :mod:`stratagem.core.regist
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +15,13 @@ import numpy as np
 from stratagem.algorithms import mcts
 from stratagem.algorithms.mcts_compiled import FastGame
 from stratagem.core.agent import Agent, RandomAgent
+from stratagem.core.coaching import Coaching
 from stratagem.core.errors import InvalidAgentError, InvalidRulesError
 from stratagem.core.files import FileInputError, read_user_text
 from stratagem.core.game import State
-from stratagem.core.registry import AgentInfo, GameSpec, Param, agent_table
+from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
 from stratagem.core.series import SeriesResult
+from stratagem.core.tables import solved
 from stratagem.games.pig.rules import MAX_FACES, MAX_GOAL, PRESETS, PigRules, preset
 from stratagem.games.pig.solver import PigSolution, solve
 from stratagem.games.pig.state import PigState
@@ -31,6 +32,7 @@ from stratagem.games.pig.strategies import (
     OptimalAgent,
     RuleAgent,
     RuleTable,
+    check_hold,
     simulate,
 )
 
@@ -38,10 +40,10 @@ MAX_TABLE_BYTES = 1 << 20
 """Largest rule-table file read."""
 
 
-@lru_cache(maxsize=8)
 def solution(rules: PigRules) -> PigSolution:
-    """The solved table of ``rules``, loaded once per process and shared by every agent."""
-    return solve(rules)
+    """The solved table of ``rules``, solved or loaded once per process and shared by every
+    agent, coach and page (the process's one memo, keyed by the rules' fingerprint)."""
+    return solved("pig", rules.fingerprint, lambda: solve(rules))
 
 
 def _optimal(rules: PigRules) -> Agent:
@@ -65,6 +67,12 @@ def _table(rules: PigRules, file: str) -> Agent:
         return RuleTable.parse(text, rules, name=f"table:{file}")
     except InvalidRulesError as exc:
         raise InvalidAgentError(str(exc)) from None
+
+
+def _coaching(rules: PigRules, seats: Sequence[object] | None = None) -> Coaching:
+    from stratagem.games.pig.coach import coaching  # the coach imports this module
+
+    return coaching(rules, seats)
 
 
 def _fast(rules: PigRules) -> FastGame:
@@ -98,6 +106,7 @@ AGENTS = (
         (Param("n", int, None, "the turn total to hold at", low=1, high=MAX_HOLD,
                required=True),),
         positional="n",
+        check=lambda rules, values: check_hold(rules, values["n"], "the N of hold:N"),
     ),
     AgentInfo(
         "keep-pace", "Neller & Presser's keep pace and end race", _keep_pace,
@@ -110,7 +119,7 @@ AGENTS = (
     AgentInfo(
         "table", "a rule table file (stratagem pig rules)", _table,
         (Param("file", str, None, "path of the rule table", required=True,
-               accepts="file path"),),
+               accepts="file path", file=True),),
         positional="file",
     ),
     AgentInfo("random", "uniformly random legal action", lambda rules: RandomAgent()),
@@ -164,6 +173,10 @@ def variant(name: str, values: Mapping[str, Any]) -> PigRules:
 GAME = GameSpec(
     name="pig",
     summary="the dice game of Pig and its variants: roll to build a turn total, 1 busts",
+    rules_text=Lazy("stratagem.games.pig.rules_text:all_rules"),
+    cli=Lazy("stratagem.games.pig.cli:app"),
+    codec=Lazy("stratagem.interop.codecs:PIG"),
+    web=WebExtras(Lazy("stratagem.web.pig:router"), page="pig.html"),
     presets=tuple(PRESETS),
     default_rules="pig",
     min_players=2,
@@ -176,4 +189,5 @@ GAME = GameSpec(
     rules_type=PigRules,
     rule_params=RULE_PARAMS,
     vary=variant,
+    coaching=_coaching,
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from stratagem.core.agent import RandomAgent
-from stratagem.core.registry import AgentInfo, GameSpec, agent_table
+from stratagem.core.registry import AgentInfo, GameSpec, Lazy, agent_table
 
 from .coach import NimCoaching
 from .players import MultipleOfFour
@@ -20,6 +20,8 @@ GAME = GameSpec(
     new=NimState.new,
     result="win",
     coaching=NimCoaching,
+    cli=Lazy("stratagem.games.nim.cli:app"),  # stratagem nim ...
+    codec=Lazy("stratagem.games.nim.codec:NIM"),  # the OpenSpiel and PettingZoo adapters
     agents=agent_table(
         AgentInfo("four", "leaves a multiple of four", lambda rules: MultipleOfFour()),
         AgentInfo("random", "uniformly random legal move", lambda rules: RandomAgent()),
