@@ -79,10 +79,12 @@ HIGHEST_TARGET = max(highest_final_score(r) for r in PRESETS.values())
 """The spec's static range for ``target``; :func:`_check_high_score` narrows it per rules."""
 
 
-def _coaching(rules: YahtzeeRules, players: int | None = None) -> Any:
+def _coaching(
+    rules: YahtzeeRules, players: int | None = None, seats: Sequence[str] | None = None
+) -> Any:
     from stratagem.games.yahtzee.coach import coaching
 
-    return coaching(rules, players)
+    return coaching(rules, len(seats) if seats is not None else players)
 
 
 def _policy(name: str, summary: str) -> AgentInfo:
