@@ -207,3 +207,13 @@ def test_the_final_report_separates_luck_from_the_points_lost(
     # the final score = the optimum's expectation + luck - what the decisions cost
     assert final == pytest.approx(report["optimum_expected"] + report["luck"] - lost)
     assert sum(report["counts"].values()) == 6
+
+
+def test_the_seats_of_a_game_bind_the_unit_before_any_position() -> None:
+    from stratagem.core.coaching import coaching_for
+
+    spec = load_game("yahtzee")
+    duel = coaching_for(spec, RULES, ["human", "optimal"])
+    solo = coaching_for(spec, RULES, ["human"])
+    assert isinstance(duel, YahtzeeCoaching) and isinstance(solo, YahtzeeCoaching)
+    assert (duel.players, duel.unit, solo.players, solo.unit) == (2, WIN_UNIT, 1, SOLO_UNIT)
