@@ -56,24 +56,25 @@ def test_certain_targets_are_priced_one_not_a_server_error(late_client: TestClie
 
 
 def test_the_win_meter_of_a_won_game_is_one(late_tables: object) -> None:
-    """An AI game where you lead by 300 with two turns left: the meter says 1 (it read
-    1 + 1e-15 and every read of the game was a 500)."""
-    app = create_app(tables="off")
-    late_client = TestClient(app, raise_server_exceptions=False)
-    game = late_client.post("/api/yahtzee/games", json={"mode": "ai", "seed": 105}).json()
-    app.state.jobs.put("yahtzee-remaining:yahtzee", late_tables)  # covers the late cards only
-    store = app.state.sessions["yahtzee"]
-    with store.use(game["id"]) as g:
-        rules = g.state.rules
-        points = {"twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18,
-                  "three_of_a_kind": 30, "four_of_a_kind": 30, "full_house": 25,
-                  "small_straight": 30, "large_straight": 40, "yahtzee": 50}  # fmt: skip
-        you = Scorecard(rules, tuple(points.get(c) for c in CATS))
-        ai = Scorecard(rules, tuple(None if c == "chance" else 0 for c in CATS))
-        g.state = YahtzeeState(rules, (you, ai), 0, (6, 6, 6, 6, 6), 2, False)
-    r = late_client.get(f"/api/yahtzee/games/{game['id']}")
-    assert r.status_code == 200, r.text
-    assert r.json()["win_chance"] == 1.0
+    """A game against the AI where you lead by 300 with two turns left: the coach's chance
+    of winning (the page's meter) says 1 (it read 1 + 1e-15 and every read of the game
+    was a 500)."""
+    from stratagem.games.yahtzee.coach import YahtzeeCoaching
+    from stratagem.games.yahtzee.coach import solved as solution
+    from stratagem.games.yahtzee.rules import preset
+
+    rules = preset("yahtzee")
+    coach = YahtzeeCoaching(rules, 2, solution(rules), late_tables)  # type: ignore[arg-type]
+    points = {"twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18,
+              "three_of_a_kind": 30, "four_of_a_kind": 30, "full_house": 25,
+              "small_straight": 30, "large_straight": 40, "yahtzee": 50}  # fmt: skip
+    you = Scorecard(rules, tuple(points.get(c) for c in CATS))
+    ai = Scorecard(rules, tuple(None if c == "chance" else 0 for c in CATS))
+    state = YahtzeeState(rules, (you, ai), 0, (6, 6, 6, 6, 6), 2, False)
+    rows = coach.rows(state)
+    assert rows[0]["value"] == 1.0
+    assert all(0.0 <= r["value"] <= 1.0 for r in rows)
+    assert coach.evaluation(state, 0) == 1.0 and coach.evaluation(state, 1) == 0.0
 
 
 @pytest.mark.slow
@@ -97,14 +98,18 @@ def test_the_issue_s_requests_with_the_full_tables() -> None:
         r = client.post("/api/yahtzee/advise", json=body)
         assert r.status_code == 200, (target, r.text)
         assert all(0 <= o["p_target"] <= 1 for o in r.json()["options"])
-    game = client.post("/api/yahtzee/games", json={"mode": "ai", "seed": 105}).json()
+    body = {"game": "yahtzee", "seats": ["human", "optimal"], "seed": 105}
+    game = client.post("/api/sessions", json=body).json()
     steps = 0
     while not game["over"]:
-        hint = client.get(f"/api/yahtzee/games/{game['id']}/advice").json()
-        r = client.post(f"/api/yahtzee/games/{game['id']}/act",
-                        json={"action": hint["options"][0]["action"]})  # fmt: skip
+        if not game["human_to_move"]:
+            game = client.post(f"/api/sessions/{game['id']}/ai", json={}).json()
+            continue
+        hint = client.get(f"/api/sessions/{game['id']}/advice").json()
+        assert all(0 <= r["value"] <= 1 for r in hint["rows"])
+        r = client.post(f"/api/sessions/{game['id']}/move",
+                        json={"decision": hint["rows"][0]["action"]})  # fmt: skip
         assert r.status_code == 200, (steps, r.text)
         game = r.json()
-        assert game["win_chance"] is None or 0 <= game["win_chance"] <= 1
         steps += 1
     assert steps > 33

@@ -10,7 +10,7 @@ from stratagem.core.rules_text import rules_of
 
 # the page, what shows once its board is up, and the preset its selector shows by default
 PAGES = [
-    ("yahtzee", "/yahtzee?mode=coach", "#dice .die", "yahtzee"),
+    ("yahtzee", "/yahtzee", "#rules option", "yahtzee"),
     ("pig", "/pig", "#preset option", "pig"),
     ("scorefour", "/scorefour", "#board, svg, table", "scorefour"),
     ("scrabble", "/scrabble?mode=play", "#status:has-text('Your move')", "english"),
@@ -41,7 +41,7 @@ def test_the_rules_open_from_the_board_in_one_click(
 
 
 def test_the_yahtzee_dialog_opens_at_the_preset_chosen_on_the_board(page: Any) -> None:
-    page.goto("/yahtzee?mode=coach")
+    page.goto("/yahtzee")
     page.locator("#rules option[value=yatzy]").wait_for(state="attached")
     page.select_option("#rules", "yatzy")
     page.locator("#rules-open").click()
@@ -52,7 +52,10 @@ def test_the_yahtzee_dialog_opens_at_the_preset_chosen_on_the_board(page: Any) -
         page.locator('#rules-dialog details[data-preset="yahtzee"]').get_attribute("open") is None
     )
     # keys typed while the rules are open do not play: R does not roll the dice
+    page.keyboard.press("Escape")
+    page.click("#start")
     page.locator("#dice .die").first.wait_for()
+    page.locator("#rules-open").click()
     rolls = page.locator("#rolls-label").inner_text()
     page.keyboard.press("r")
     page.wait_for_timeout(500)

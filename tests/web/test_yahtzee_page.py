@@ -1,4 +1,4 @@
-"""The Yahtzee page in chromium: a whole coach game by clicks, the assistant."""
+"""The Yahtzee page's assistant in chromium (games on the page: test_yahtzee_session_page.py)."""
 
 from __future__ import annotations
 
@@ -6,61 +6,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-
-def _follow_hint(page: Any) -> None:
-    """Ask for the hint and play its first (best) option by clicking dice, Roll or a box."""
-    page.keyboard.press("h")
-    first = page.locator("#hint-table tbody tr").first
-    first.wait_for()
-    action = first.get_attribute("data-action")
-    feedback = page.locator("#feedback .small").inner_text()
-    decisions = int(feedback.split("decisions ")[1].split()[0])
-    if action.startswith("score "):
-        page.locator(f'#card tr[data-box="{action[6:]}"]').click()
-    else:
-        want = [] if action == "keep -" else [int(x) for x in action[5:].split()]
-        dice = page.locator("#dice .die")
-        for i in range(5):
-            face = int(dice.nth(i).get_attribute("data-face"))
-            if face in want:
-                want.remove(face)
-                dice.nth(i).click()
-        assert not want
-        page.keyboard.press("r")
-    page.wait_for_function(
-        "n => document.querySelector('#feedback .small') && "
-        "document.querySelector('#feedback .small').textContent.includes('decisions ' + n + ' ')",
-        arg=decisions + 1,
-    )
-
-
-def test_a_whole_coach_game_by_the_hints_loses_nothing(page: Any, screenshot: Any) -> None:
-    page.goto("/yahtzee?mode=coach&seed=7")
-    page.locator("#dice .die").first.wait_for()
-    screenshot(page, "yahtzee-coach-start")
-    turns = 0
-    while page.locator("#summary").is_hidden():
-        _follow_hint(page)
-        turns += 1
-        assert turns < 13 * 3 + 1
-        if turns == 3:
-            page.keyboard.press("h")
-            page.locator("#hint-table tbody tr").first.wait_for()
-            screenshot(page, "yahtzee-coach-hint")
-    assert page.locator("#final-mean-loss").inner_text() == "0.0"
-    assert "No mistakes" in page.locator("#summary").inner_text()
-    screenshot(page, "yahtzee-coach-end")
-
-
-def test_a_costly_decision_is_priced_and_listed_for_replay(page: Any, screenshot: Any) -> None:
-    page.goto("/yahtzee?mode=coach&seed=3")
-    page.locator("#dice .die").first.wait_for()
-    page.locator('#card tr[data-box="chance"]').click()  # scoring chance on turn one is a mistake
-    page.locator("#last-cost").wait_for()
-    text = page.locator("#last-cost").inner_text()
-    assert "cost" in text and "best was" in text
-    screenshot(page, "yahtzee-coach-mistake")
 
 
 @pytest.mark.parametrize("rules", ["yatzy"])
@@ -96,28 +41,6 @@ def test_assistant_prices_a_pasted_position(page: Any, screenshot: Any, rules: s
     page.locator("#m-table tbody tr td.num").first.wait_for()
     assert page.locator("#m-table tbody tr").count() == page.locator("#a-table tbody tr").count()
     screenshot(page, "yahtzee-assistant")
-
-
-def test_against_the_ai_both_cards_and_the_ais_turn_are_shown(page: Any, screenshot: Any) -> None:
-    page.goto("/yahtzee?mode=ai&seed=9")
-    page.locator("#dice .die").first.wait_for()
-    assert page.locator("#card thead th").count() == 3  # box, you, AI
-    for _ in range(3):
-        _follow_hint(page)
-    page.locator("#ai-log div").first.wait_for()
-    ai_total = int(page.locator("#total-ai").inner_text())
-    assert ai_total > 0 or "score" in page.locator("#ai-log").inner_text()
-    screenshot(page, "yahtzee-ai")
-
-
-def test_the_coach_page_on_a_phone_in_dark_mode(phone: Any, screenshot: Any) -> None:
-    phone.goto("/yahtzee?mode=coach&seed=1")
-    phone.locator("#dice .die").first.wait_for()
-    phone.locator("#dice .die").nth(0).tap()
-    assert phone.locator("#dice .die.kept").count() == 1
-    width = phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, f"the page scrolls sideways on a phone ({width} px)"
-    screenshot(phone, "yahtzee-coach-phone-dark")
 
 
 def cache_with_remaining_tables(run_cache: Path) -> Path | None:

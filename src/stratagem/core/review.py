@@ -227,6 +227,9 @@ def review(
             f"max_positions must be a whole number 1..{MAX_POSITIONS_LIMIT:,}, "
             f"got {max_positions!r}"
         )
+    # the picture of the first position first: a coach may fit its unit to the table
+    # (Yahtzee's: expected points alone, chance of winning against opponents)
+    coaching.view(session.state_at(0))
     unit = coaching.unit
     player = reviewed_player(session)
     steps = session.decision_steps()

@@ -1,4 +1,8 @@
-"""The Yahtzee/Yatzy API: coach and AI games, the assistant, distributions, MCTS.
+"""Yahtzee/Yatzy's extras beside the one REST shape (games are played through
+``/api/sessions``, :mod:`stratagem.web.play`): the assistant, the tables and their
+build, distributions, MCTS, and the coach's verdicts on a session's decisions. The
+numbers are the game's own (:mod:`stratagem.games.yahtzee.coach` and the modules
+below); nothing is computed here.
 
 Numbers come from the library: expected final scores from the solved table
 (:class:`~stratagem.games.yahtzee.strategies.OptimalStrategy`, exact),
@@ -14,21 +18,18 @@ whose progress the page polls.
 
 from __future__ import annotations
 
-import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-import numpy as np
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from stratagem.core.agent import Advice, Agent
-from stratagem.core.arena import load_game, parse_spec
-from stratagem.core.errors import IllegalActionError, InvalidStateError, StratagemError
-from stratagem.core.game import CHANCE
+from stratagem.core.agent import Advice
+from stratagem.core.errors import InvalidStateError, StratagemError
 from stratagem.core.tables import TableCache, solved_memo
+from stratagem.games.yahtzee.coach import estimate_rows, set_remaining_policy
 from stratagem.games.yahtzee.distribution import RemainingDistributions
 from stratagem.games.yahtzee.high_score import check_target
 from stratagem.games.yahtzee.match import REMAINING_KIND, REMAINING_VERSION, optimal_remaining
@@ -50,15 +51,16 @@ from stratagem.web.common import (
     ERROR_RESPONSES,
     JobStatus,
     Probability,
-    current_client,
-    in_session,
     jobs,
     run_heavy,
     run_light,
-    sessions,
     settings,
 )
-from stratagem.web.sessions import ID_PATTERN, SessionStore
+from stratagem.web.sessions import ID_PATTERN
+
+# a request never builds the remaining-score tables for the coach: the page starts their
+# build as a background job (POST /api/yahtzee/tables/{rules}) and the coach waits for it
+set_remaining_policy("cached")
 
 router: APIRouter = APIRouter(prefix="/api/yahtzee", tags=["yahtzee"], responses=ERROR_RESPONSES)
 
@@ -167,9 +169,18 @@ def _start_remaining(request: Request, name: str) -> JobStatus:
         sol = solution(name)
         if cached:
             progress(0.05, "loading the remaining-score tables from the cache (about 1 GB)")
+            table = optimal_remaining(sol)
         else:
-            progress(0.05, "building the remaining-score tables (once; 1-2.5 minutes, about 1 GB)")
-        table = optimal_remaining(sol)
+
+            def states(done: int, total: int) -> None:
+                progress(
+                    0.05 + 0.95 * done / max(total, 1),
+                    f"building the remaining-score tables (once; about 1 GB): "
+                    f"{done:,} of {total:,} card states",
+                )
+
+            progress(0.05, "building the remaining-score tables (once; about 1 GB)")
+            table = optimal_remaining(sol, progress=states)
         advisor(name).with_tables(table)
         return table
 
@@ -321,337 +332,10 @@ class PresetView(BaseModel):
     yahtzee_box: str
 
 
-class NewGame(BaseModel):
-    model_config = ConfigDict(strict=True)  # 0 is not false, false is not 0
-
-    rules: RulesName = "yahtzee"
-    mode: Literal["coach", "ai"] = "coach"
-    opponent: Literal["optimal", "win"] = "optimal"
-    seed: int | None = Field(None, ge=0, le=2**63 - 1)
-
-
-class ActRequest(BaseModel):
-    model_config = ConfigDict(strict=True)  # 0 is not false, false is not 0
-
-    action: ActionText
-
-
-class CardView(BaseModel):
-    boxes: dict[str, int | None]
-    upper_total: int
-    upper_bonus: int
-    yahtzee_bonus: int
-    total: int
-
-
-class DecisionView(BaseModel):
-    index: int
-    turn: int
-    dice: list[int]
-    rolls_left: int
-    action: str
-    best: str
-    value: float
-    best_value: float
-    regret: float
-    size: Literal["none", "small", "medium", "large"]
-    position: Position
-
-
-class AiStep(BaseModel):
-    dice: list[int]
-    rolls_left: int
-    action: str
-
-
-class Summary(BaseModel):
-    final: list[int]
-    decisions: int
-    total_loss: float
-    mean_loss: float
-    counts: dict[str, int]
-    mistakes: list[DecisionView]
-    result: str
-    optimum_expected: float = Field(
-        description="the optimal strategy's expected final score from the start (solver's table)"
-    )
-    luck: float = Field(
-        description="final score - optimum_expected + total_loss: what the dice gave beyond "
-        "expectation, in points"
-    )
-
-
-class GameView(BaseModel):
-    id: str
-    rules: RulesName
-    mode: Literal["coach", "ai"]
-    opponent: str | None
-    categories: list[str]
-    over: bool
-    turn: int
-    dice: list[int]
-    rolls_left: int
-    cards: list[CardView]
-    legal: list[str]
-    box_points: dict[str, int] = Field(description="what the dice would score in each legal box")
-    last: DecisionView | None
-    decisions: int
-    total_loss: float
-    mean_loss: float | None
-    ai_turn: list[AiStep]
-    win_chance: Probability | None = None
-    win_note: str = ""
-    summary: Summary | None
-
-
-class LegalView(BaseModel):
-    actions: list[str]
-
-
-# --- games -------------------------------------------------------------------------------
-
-
-@dataclass
-class _Decision:
-    turn: int
-    sit: Situation
-    action: str
-    best: str
-    value: float
-    best_value: float
-    regret: float
-
-
-@dataclass
-class YahtzeeGame:
-    rules: str
-    mode: str
-    opponent: str | None
-    state: YahtzeeState
-    rng: np.random.Generator
-    ai: Agent | None = None
-    decisions: list[_Decision] = field(default_factory=list)
-    ai_turn: list[AiStep] = field(default_factory=list)
-
-    def advance(self) -> None:
-        """Roll the dice and play the AI until the human has a decision or the game ends."""
-        state = self.state
-        while not state.is_terminal():
-            player = state.current_player
-            if player == CHANCE:
-                roll = state.sample_chance(self.rng)
-                state = state.apply(roll)
-            elif player == 1:
-                assert self.ai is not None
-                action = self.ai.act(state, self.rng)
-                self.ai_turn.append(
-                    AiStep(dice=list(state.dice), rolls_left=state.rolls_left, action=str(action))
-                )
-                state = state.apply(action)
-            else:
-                break
-        self.state = state
-
-
 def _solved(rules: str) -> bool:
     """Whether the preset's table is loaded: requests then cost look-ups (the light pool);
     before, the first one solves or loads it (the heavy pool)."""
     return rules in _ADVISORS
-
-
-def _size(regret: float) -> Literal["none", "small", "medium", "large"]:
-    if regret <= 1e-9:
-        return "none"
-    if regret < SMALL:
-        return "small"
-    if regret < LARGE:
-        return "medium"
-    return "large"
-
-
-def _position(rules: str, sit: Situation) -> Position:
-    return Position(
-        rules=rules,  # type: ignore[arg-type]
-        dice=list(sit.dice),
-        rolls_left=sit.rolls_left,
-        filled=sorted(sit.filled, key=sit.rules.categories.index),  # type: ignore[arg-type]
-        upper=sit.upper,
-        yahtzee_box=sit.yahtzee_box,  # type: ignore[arg-type]
-        score=sit.score,
-    )
-
-
-def _decision_view(game: YahtzeeGame, i: int) -> DecisionView:
-    d = game.decisions[i]
-    return DecisionView(
-        index=i,
-        turn=d.turn,
-        dice=list(d.sit.dice),
-        rolls_left=d.sit.rolls_left,
-        action=d.action,
-        best=d.best,
-        value=d.value,
-        best_value=d.best_value,
-        regret=d.regret,
-        size=_size(d.regret),
-        position=_position(game.rules, d.sit),
-    )
-
-
-def _card_view(card: Scorecard) -> CardView:
-    return CardView(
-        boxes=dict(zip(card.rules.categories, card.boxes)),
-        upper_total=card.upper_total,
-        upper_bonus=card.upper_bonus_points,
-        yahtzee_bonus=card.yahtzee_bonus_points,
-        total=card.total,
-    )
-
-
-def _win_chance(request: Request, game: YahtzeeGame) -> tuple[float | None, str]:
-    state = game.state
-    if game.mode != "ai":
-        return None, ""
-    if state.is_terminal():
-        a, b = state.cards[0].total, state.cards[1].total
-        return (1.0 if a > b else 0.5 if a == b else 0.0), "the game is over"
-    table = remaining(request, game.rules)
-    if table is None:
-        status = jobs(request).status(_remaining_key(game.rules))
-        if status.state == "missing":
-            return None, "the probability tables are not built on this server"
-        return None, f"preparing the probability tables ({status.message or status.state})"
-    adv = advisor(game.rules)
-    adv.with_tables(table)
-    assert adv.chance is not None
-    with adv.lock:
-        options = adv.chance.advise_win(state)
-    return (
-        options[0].value,
-        "exact if you play the best turn for winning and both players then play the "
-        "expected-score optimum",
-    )
-
-
-def _view(request: Request, sid: str, game: YahtzeeGame) -> GameView:
-    state = game.state
-    over = state.is_terminal()
-    legal = [] if over else [str(a) for a in state.legal_actions()]
-    box_points = (
-        {}
-        if over
-        else {name: pts + bonus for name, (pts, bonus) in state.card.options(state.dice).items()}
-    )
-    loss = sum(d.regret for d in game.decisions)
-    n = len(game.decisions)
-    win, note = _win_chance(request, game)
-    summary = None
-    if over:
-        counts = {s: 0 for s in ("none", "small", "medium", "large")}
-        for d in game.decisions:
-            counts[_size(d.regret)] += 1
-        finals = [card.total for card in state.cards]
-        result = f"final score {finals[0]}"
-        if game.mode == "ai":
-            verdict = (
-                "you win"
-                if finals[0] > finals[1]
-                else "a tie"
-                if finals[0] == finals[1]
-                else "the AI wins"
-            )
-            result = f"you {finals[0]}, AI {finals[1]}: {verdict}"
-        summary = Summary(
-            final=finals,
-            decisions=n,
-            total_loss=loss,
-            mean_loss=loss / max(n, 1),
-            counts=counts,
-            optimum_expected=advisor(game.rules).solution.expected_score,
-            luck=finals[0] - advisor(game.rules).solution.expected_score + loss,
-            mistakes=[
-                _decision_view(game, i)
-                for i in sorted(range(n), key=lambda i: -game.decisions[i].regret)
-                if game.decisions[i].regret > 1e-9
-            ],
-            result=result,
-        )
-    return GameView(
-        id=sid,
-        rules=game.rules,  # type: ignore[arg-type]
-        mode=game.mode,  # type: ignore[arg-type]
-        opponent=game.opponent,
-        categories=list(state.rules.categories),
-        over=over,
-        turn=min(len(state.cards[0].filled) + 1, state.rules.num_categories),
-        dice=list(state.dice) if not over else [],
-        rolls_left=state.rolls_left if not over else 0,
-        cards=[_card_view(c) for c in state.cards],
-        legal=legal,
-        box_points=box_points,
-        last=_decision_view(game, n - 1) if n else None,
-        decisions=n,
-        total_loss=loss,
-        mean_loss=loss / n if n else None,
-        ai_turn=game.ai_turn,
-        win_chance=win,
-        win_note=note,
-        summary=summary,
-    )
-
-
-def _new_game(request: Request, body: NewGame, owner: str) -> tuple[str, YahtzeeGame]:
-    rules = preset(body.rules)
-    advisor(body.rules)  # solve (or load) before the game starts
-    ai: Agent | None = None
-    opponent = None
-    players = 1
-    if body.mode == "ai":
-        players, opponent = 2, body.opponent
-        if body.opponent == "win" and remaining(request, body.rules) is None:
-            status = jobs(request).status(_remaining_key(body.rules))
-            raise StratagemError(
-                "the win-seeking AI needs the remaining-score tables, which are not ready "
-                f"({status.state}{': ' + status.message if status.message else ''}); "
-                f"poll GET /api/yahtzee/tables/{body.rules} or play the optimal AI"
-            )
-        ai = load_game("yahtzee").make_agent(body.rules, parse_spec(body.opponent))
-    seed = body.seed if body.seed is not None else secrets.randbits(63)
-    game = YahtzeeGame(
-        body.rules, body.mode, opponent, YahtzeeState.new(rules, players),
-        np.random.default_rng(seed), ai,
-    )  # fmt: skip
-    game.advance()
-    sid = sessions(request, "yahtzee").create(game, owner=owner)
-    return sid, game
-
-
-def _act(request: Request, game: YahtzeeGame, text: str) -> None:
-    state = game.state
-    if state.is_terminal():
-        raise IllegalActionError("the game is over; start a new one")
-    action = parse_action(text)
-    sit = state.situation()
-    options = advisor(game.rules).advise(sit)
-    chosen = next((a for a in options if a.action == action), None)
-    if chosen is None:
-        legal = ", ".join(str(a) for a in state.legal_actions())
-        raise IllegalActionError(f"cannot {text}: the options are {legal}")
-    game.decisions.append(
-        _Decision(
-            turn=len(state.card.filled) + 1,
-            sit=sit,
-            action=str(action),
-            best=str(options[0].action),
-            value=chosen.value,
-            best_value=options[0].value,
-            regret=chosen.regret,
-        )
-    )
-    if isinstance(action, Score):
-        game.ai_turn = []  # the AI's turn that follows is logged afresh
-    game.state = state.apply(action)
-    game.advance()
 
 
 # --- endpoints ---------------------------------------------------------------------------
@@ -698,62 +382,6 @@ async def prepare_tables(request: Request, rules: RulesName, body: PrepareTables
     if body.remaining:
         _start_remaining(request, rules)
     return _tables_view(request, rules)
-
-
-def _store(request: Request) -> SessionStore:
-    return sessions(request, "yahtzee")
-
-
-@router.post("/games")
-async def new_game(request: Request, body: NewGame) -> GameView:
-    """Start a coach game (solitaire) or a game against the AI; the dice are thrown."""
-    owner = current_client()
-
-    def run() -> GameView:
-        sid, game = _new_game(request, body, owner)
-        return _view(request, sid, game)
-
-    return await (run_light(run) if _solved(body.rules) else run_heavy(run))
-
-
-@router.get("/games/{sid}")
-async def game_state(request: Request, sid: SessionId) -> GameView:
-    """The game as it stands (read under the game's lock: never a move half made)."""
-    return await in_session(_store(request), sid, YahtzeeGame, lambda g: _view(request, sid, g))
-
-
-@router.get("/games/{sid}/legal")
-async def legal_actions(request: Request, sid: SessionId) -> LegalView:
-    def view(game: YahtzeeGame) -> LegalView:
-        state = game.state
-        return LegalView(
-            actions=[] if state.is_terminal() else [str(a) for a in state.legal_actions()]
-        )
-
-    return await in_session(_store(request), sid, YahtzeeGame, view)
-
-
-@router.post("/games/{sid}/act")
-async def act(request: Request, sid: SessionId, body: ActRequest) -> GameView:
-    """Play the human's decision (then the dice are thrown and the AI plays its turn)."""
-
-    def run(game: YahtzeeGame) -> GameView:
-        _act(request, game, body.action)
-        return _view(request, sid, game)
-
-    return await in_session(_store(request), sid, YahtzeeGame, run)
-
-
-@router.get("/games/{sid}/advice")
-async def game_advice(request: Request, sid: SessionId) -> AdviceView:
-    """Every option of the human's decision with its expected final score (the hint)."""
-
-    def run(game: YahtzeeGame) -> AdviceView:
-        if game.state.is_terminal():
-            raise InvalidStateError("the game is over: there is nothing to advise")
-        return _advise(request, _position(game.rules, game.state.situation()), None)
-
-    return await in_session(_store(request), sid, YahtzeeGame, run)
 
 
 def _advise(request: Request, pos: Position, target: int | None) -> AdviceView:
@@ -899,21 +527,7 @@ def _mcts(
         situation_state(sit), exact, simulations=body.simulations, c=body.c,
         rollout=body.rollout, seed=body.seed, progress=progress, cancelled=cancelled,
     )  # fmt: skip
-    rows = [
-        MctsRow(
-            action=r.action,
-            mean=r.mean,
-            se=r.se,
-            sd=r.sd,
-            n=r.n,
-            histogram=r.histogram,
-            verdict=r.verdict,
-            tied_with_best=r.verdict in ("best", "tied"),
-            exact_value=r.exact_value,
-            distance=r.distance,
-        )
-        for r in report.rows
-    ]
+    rows = [MctsRow(**row) for row in estimate_rows(report)]
     return MctsView(
         rules=body.rules, simulations=body.simulations, rollout=body.rollout,
         method=report.method, min_playouts=report.min_playouts,
@@ -929,6 +543,76 @@ async def mcts(request: Request, body: MctsRequest) -> MctsView:
     best (estimated; the exact expected score is beside it). With progress and a cancel:
     ``POST /api/yahtzee/mcts/jobs``."""
     return await run_heavy(_mcts, request, body)
+
+
+# --- verdicts of a session (the one REST shape's games, web/play.py) -------------------
+
+
+_VERDICTS: OrderedDict[str, dict[str, Any]] = OrderedDict()
+_VERDICTS_LOCK = threading.Lock()
+MAX_VERDICTS = 4096
+"""Verdicts remembered, keyed by the game's deal and the decisions up to the one judged."""
+
+
+class VerdictsView(BaseModel):
+    """The coach's verdicts on the person's decisions so far (the page's feedback line
+    and running totals); each is :meth:`~stratagem.core.coaching.Judged.to_json` with the
+    decision number. ``report`` (when the game is over): luck against skill in expected
+    points, :func:`stratagem.games.yahtzee.coach.final_report`."""
+
+    unit: dict[str, Any]
+    note: str
+    verdicts: list[dict[str, Any]]
+    total_cost: float
+    report: dict[str, Any] | None
+
+
+def _verdicts(request: Request, sid: str) -> VerdictsView:
+    from stratagem.games.yahtzee.coach import YahtzeeCoaching, final_report
+    from stratagem.web.play import open_session
+
+    with open_session(request, sid) as play:
+        session = play.session
+        coach = play.coaching
+        if session.game.name != "yahtzee" or not isinstance(coach, YahtzeeCoaching):
+            raise InvalidStateError(f"game {sid} is not a Yahtzee game")
+        texts = session.decisions()
+        head = f"{session.rules}|{session.seed}|{len(session.seats)}|"
+        out: list[dict[str, Any]] = []
+        judged = []
+        for j in session.human_decisions():
+            key = head + "\n".join(texts[: j + 1])
+            with _VERDICTS_LOCK:
+                hit = _VERDICTS.get(key)
+            if hit is None:
+                verdict = coach.judge(session.state_at(j), texts[j])
+                hit = {"decision": j, "judged": verdict, **verdict.to_json()}
+                with _VERDICTS_LOCK:
+                    _VERDICTS[key] = hit
+                    while len(_VERDICTS) > MAX_VERDICTS:
+                        _VERDICTS.popitem(last=False)
+            judged.append(hit["judged"])
+            out.append({k: v for k, v in hit.items() if k != "judged"})
+        report = None
+        if session.over:
+            state = session.state
+            assert isinstance(state, YahtzeeState)
+            seat = next((i for i, s in enumerate(session.seats) if s.human), 0)
+            report = final_report(coach, [c.total for c in state.cards], judged, seat)
+        return VerdictsView(
+            unit=coach.unit.to_json(),
+            note=coach.note,
+            verdicts=out,
+            total_cost=sum(j.cost for j in judged),
+            report=report,
+        )
+
+
+@router.get("/sessions/{sid}/verdicts")
+async def verdicts(request: Request, sid: SessionId) -> VerdictsView:
+    """The coach's verdict on each decision of the person in game ``sid`` (a game of
+    ``/api/sessions``), in the game's unit, and the final report once it is over."""
+    return await run_heavy(_verdicts, request, sid)
 
 
 # the panel's search jobs (progress, cancel) add their routes to ``router``

@@ -8,14 +8,16 @@ import re
 import sys
 from collections.abc import Callable
 
-import numpy as np
 import pexpect
 import pytest
 
+from stratagem.core.session import Session
+from stratagem.games.yahtzee.coach import YahtzeeCoaching
+from stratagem.games.yahtzee.distribution import remaining_distributions
 from stratagem.games.yahtzee.play import parse_command, play_terminal
-from stratagem.games.yahtzee.rules import YAHTZEE_CATEGORIES
+from stratagem.games.yahtzee.rules import YAHTZEE_CATEGORIES, preset
 from stratagem.games.yahtzee.solver import Solution
-from stratagem.games.yahtzee.state import Keep, Score
+from stratagem.games.yahtzee.state import Keep, Score, YahtzeeState
 from stratagem.games.yahtzee.strategies import OptimalStrategy
 from tests.terminal import Terminal
 
@@ -70,8 +72,9 @@ def test_a_bad_move_is_priced_and_a_mistyped_one_is_refused(
 ) -> None:
     # in-process (the pexpect test above covers the terminal): what `yahtzee play --seed 2` runs
     term = Terminal.scripted(["keep 7", "score nonsense", "s yahtzee", "card", "quit"])
-    strategy = OptimalStrategy(solved("yahtzee"))
-    play_terminal(strategy, np.random.default_rng(2), read=term.read, write=term.write)
+    session = Session.new("yahtzee", "yahtzee", ["human"], seed=2)
+    coach = YahtzeeCoaching(preset("yahtzee"), 1, solved("yahtzee"))
+    play_terminal(session, coach, read=term.read, write=term.write)
     term.expect(PROMPT)
     term.expect("cannot keep 7")
     term.expect(PROMPT)
@@ -87,6 +90,60 @@ def test_a_bad_move_is_priced_and_a_mistyped_one_is_refused(
     assert term.prompts == 5
 
 
+def test_back_takes_a_decision_back_and_the_dice_come_again(
+    solved: Callable[[str], Solution],
+) -> None:
+    term = Terminal.scripted(["s yahtzee", "back", "back", "quit"])
+    session = Session.new("yahtzee", "yahtzee", ["human"], seed=2)
+    coach = YahtzeeCoaching(preset("yahtzee"), 1, solved("yahtzee"))
+    play_terminal(session, coach, read=term.read, write=term.write)
+    first = term.expect(PROMPT).group(1)
+    term.expect(PROMPT)  # the next turn's dice
+    term.expect(r"taken back \(1 decision\)")
+    assert term.expect(PROMPT).group(1) == first  # the same throw: no fishing for dice
+    term.expect("no decision of a person to take back")
+    assert session.decisions() == []
+
+
+def test_against_an_opponent_the_coach_prices_the_chance_of_winning(
+    solved: Callable[[str], Solution],
+) -> None:
+    # the opening twelve rounds played by the optimum for the person too, then the last
+    # round in the terminal (the last-turn tables take seconds; the full ones minutes)
+    sol = solved("yahtzee")
+    rules = preset("yahtzee")
+    session = Session.new("yahtzee", "yahtzee", ["human", "optimal"], seed=3)
+    best = OptimalStrategy(sol)
+    while True:
+        session.play_agents()
+        state = session.state
+        assert isinstance(state, YahtzeeState)
+        if len(state.card.filled) == rules.num_categories - 1:
+            break
+        session.submit(str(best.advise(state)[0].action))
+    tables = remaining_distributions(sol, min_filled=rules.num_categories - 1)
+    coach = YahtzeeCoaching(rules, 2, sol, tables)
+
+    asked = [False]
+
+    def answer(_prompt: str, screen: str) -> str:
+        """'?' at each prompt, then the hint's first row."""
+        asked[0] = not asked[0]
+        if asked[0]:
+            return "?"
+        best = re.search(r"1\. (keep [-1-6 ]+?|score \w+)\s", screen)
+        assert best is not None, screen
+        return best.group(1)
+
+    term = Terminal(answer)
+    play_terminal(session, coach, read=term.read, write=term.write)
+    assert session.over
+    term.expect(r"1\. \S.*%\s+regret\s+0\.00%")  # chances of winning in the hint
+    term.expect(r"player 2 \(optimal\): ")  # the opponent's moves are shown
+    term.expect(r"result: (win|loss|tie)")
+    term.expect(r"chance of winning given up: [\d.]+ percentage points")
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -99,6 +156,8 @@ def test_a_bad_move_is_priced_and_a_mistyped_one_is_refused(
         ("s large straight", Score("large_straight")),
         ("?", "?"),
         ("q", "quit"),
+        ("back", "back"),
+        ("undo", "back"),
     ],
 )
 def test_commands_accept_the_short_forms(text: str, expected: object) -> None:

@@ -11,7 +11,6 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -601,14 +600,42 @@ def zoo_command(rules: RulesOption = "yahtzee-free-joker", as_json: JsonOption =
 def play_command(
     rules: RulesOption = DEFAULT_PRESET,
     seed: OptionalSeedOpt = None,
+    opponent: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--opponent",
+            help="An opponent's agent spec (as `arena agents --game yahtzee` lists them); "
+            "repeat for up to 3 opponents. None: a solitaire game.",
+        ),
+    ] = None,
 ) -> None:
-    """Play a solitaire game in the terminal; '?' shows the advisor's table."""
+    """Play a game in the terminal (alone or against agents); '?' shows the coach's
+    table, 'back' takes a decision back."""
+    import secrets
+
+    from stratagem.core.session import Session
+    from stratagem.games.yahtzee.coach import YahtzeeCoaching
     from stratagem.games.yahtzee.play import play_terminal
 
+    opponents = list(opponent or [])
+    if len(opponents) > 3:
+        raise InvalidStateError(f"at most 3 opponents (4 players), not {len(opponents)}")
     r = preset(rules)
-    strategy = OptimalStrategy(_solution(r))
-    rng = np.random.default_rng(seed)
-    play_terminal(strategy, rng)
+    sol = _solution(r)  # solve (with progress) before the game starts
+    if opponents:
+        # the chance of winning reads the optimum's remaining-score tables: opened from
+        # the cache, or built once (minutes, about 1 GB) with a progress bar
+        from stratagem.games.yahtzee.match import optimal_remaining
+
+        with _build_progress(r, "remaining-score tables", False) as progress:
+            optimal_remaining(sol, progress=progress)
+    session = Session.new(
+        "yahtzee",
+        rules,
+        ["human", *opponents],
+        seed=seed if seed is not None else secrets.randbits(63),
+    )
+    play_terminal(session, YahtzeeCoaching(r, len(session.seats)))
 
 
 @app.command("high-score")

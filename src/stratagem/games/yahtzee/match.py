@@ -30,7 +30,7 @@ are boxes; the higher total wins. Three players are compiled:
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -57,7 +57,10 @@ REMAINING_VERSION = 2
 
 
 def optimal_remaining(
-    solution: Solution, cache: TableCache | None = None, use_cache: bool = True
+    solution: Solution,
+    cache: TableCache | None = None,
+    use_cache: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> RemainingDistributions:
     """The optimal policy's remaining-score tables in single precision.
 
@@ -66,6 +69,7 @@ def optimal_remaining(
     second), and each distribution is checked against its segment's checksum
     when first read. A structurally corrupt file is rebuilt with a warning; a
     changed segment raises :class:`~stratagem.core.errors.CacheError` naming it.
+    ``progress(done, total)``: states built so far, during a build (a page's bar).
     """
     key = solution.rules.name
     if key in _TABLES:
@@ -80,7 +84,9 @@ def optimal_remaining(
         def sink(filled: int, ids: np.ndarray, data: np.ndarray) -> None:
             writer.append("data", data)
 
-        t = remaining_distributions(solution, "optimal", dtype=np.float32, sink=sink, keep="last")
+        t = remaining_distributions(
+            solution, "optimal", dtype=np.float32, sink=sink, keep="last", progress=progress
+        )
         # Offsets into the stored data: the layers were appended full card first.
         offsets = np.zeros_like(t.offsets)
         layers = reachable_states(solution.rules, solution.arrays)

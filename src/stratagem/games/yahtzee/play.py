@@ -1,39 +1,47 @@
-"""A solitaire game in the terminal, with the optimal advisor one ``?`` away.
+"""Yahtzee in the terminal: a renderer of a play :class:`~stratagem.core.session.Session`.
 
-Every decision is priced against the optimum; at the end the player sees the
-average expected points lost per decision (Verhoeff's proficiency measure).
+The session holds the game (seats, the deal, takeback); the coach
+(:class:`~.coach.YahtzeeCoaching`) prices every option and every decision in the unit
+of the game being played: expected points alone, chance of winning against
+opponents. This module only reads commands and prints what those two return.
+
+Alone, the final line is the average expected points lost per decision (Verhoeff's
+proficiency measure) beside the optimum's expected score.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
+from stratagem.core.coaching import Judged
 from stratagem.core.errors import StratagemError
 from stratagem.core.files import bounded_input
-from stratagem.core.game import sample_chance
-from stratagem.games.yahtzee.state import Keep, Roll, Score, YahtzeeState
-from stratagem.games.yahtzee.strategies import OptimalStrategy
+from stratagem.core.session import Session
+from stratagem.games.yahtzee.coach import YahtzeeCoaching, final_report
+from stratagem.games.yahtzee.state import Keep, Score, YahtzeeState
 
 HELP = """commands:
   keep 1 1 4   (or: k 114)   keep these dice and reroll the others
   keep -       (or: reroll)  reroll all five dice
   score BOX    (or: s BOX)   score the dice in a box (a unique prefix is enough)
-  ?                          the advisor's table: every option priced
-  card                       show the score card
+  ?                          the coach's table: every option priced
+  card                       show the score cards
+  back                       take back your last decision (the dice stay the same)
   help                       this text
   quit                       leave the game"""
 
+WORDS = ("?", "help", "card", "quit", "back")
+
 
 def parse_command(text: str, categories: tuple[str, ...]) -> Keep | Score | str:
-    """A Keep or Score, or one of the words ``?``, ``help``, ``card``, ``quit``."""
+    """A Keep or Score, or one of the words ``?``, ``help``, ``card``, ``back``, ``quit``."""
     words = text.strip().lower().split()
     if not words:
         raise StratagemError("type a command ('help' lists them)")
     head, rest = words[0], words[1:]
-    if head in ("?", "help", "card", "quit", "exit", "q") and not rest:
-        return {"exit": "quit", "q": "quit"}.get(head, head)
+    aliases = {"exit": "quit", "q": "quit", "undo": "back", "takeback": "back"}
+    if (head in WORDS or head in aliases) and not rest:
+        return aliases.get(head, head)
     if head in ("reroll", "r") and not rest:
         return Keep(())
     if head in ("keep", "k"):
@@ -58,55 +66,69 @@ def parse_command(text: str, categories: tuple[str, ...]) -> Keep | Score | str:
     raise StratagemError(f"unknown command {text.strip()!r} ('help' lists them)")
 
 
-def card_lines(state: YahtzeeState) -> list[str]:
-    """The score card, with what the dice showing would score in each legal box."""
-    card = state.card
-    options = {} if state.rolling else card.options(state.dice)
-    lines = []
-    for name, value in zip(card.rules.categories, card.boxes):
+def card_lines(view: dict[str, object], seat: int, names: list[str]) -> list[str]:
+    """One card of the coach's view, with what the dice would score in each open box
+    (shown on the card of the player to move)."""
+    cards = view["cards"]
+    assert isinstance(cards, list)
+    card = cards[seat]
+    options = view["box_points"] if view["player"] == seat else {}
+    assert isinstance(options, dict)
+    lines = [f"  {names[seat]}"] if len(cards) > 1 else []
+    for name, value in card["boxes"].items():
         if value is not None:
             lines.append(f"  {name:<16}{value:>4}")
         elif name in options:
-            points, bonus = options[name]
-            extra = f" +{bonus} bonus" if bonus else ""
-            lines.append(f"  {name:<16}   .   (now: {points}{extra})")
+            lines.append(f"  {name:<16}   .   (now: {options[name]})")
         else:
             lines.append(f"  {name:<16}   .")
+    bonus = card["upper_bonus"] + card["yahtzee_bonus"]
     lines.append(
-        f"  upper total {card.upper_total}/{card.rules.upper_bonus_threshold}"
-        f"  bonuses {card.upper_bonus_points + card.yahtzee_bonus_points}  total {card.total}"
+        f"  upper total {card['upper_total']}/{card['upper_bonus_threshold']}"
+        f"  bonuses {bonus}  total {card['total']}"
     )
     return lines
 
 
+def _amount(coach: YahtzeeCoaching, value: float) -> str:
+    return f"{100 * value:6.2f}%" if coach.unit.percent else f"{value:9.3f}"
+
+
 def play_terminal(
-    strategy: OptimalStrategy,
-    rng: np.random.Generator,
+    session: Session,
+    coach: YahtzeeCoaching,
     read: Callable[[str], str] = bounded_input,
     write: Callable[[str], None] = print,
-) -> tuple[int, float, int]:
-    """Play one game; returns ``(final score, total loss, decisions)``."""
-    rules = strategy.rules
-    state = YahtzeeState.new(rules, 1)
-    loss = 0.0
-    decisions = 0
+) -> Session:
+    """Play ``session`` to its end (or until the person quits); returns it."""
+    rules = coach.rules
+    names = [
+        "you" if seat.human else f"player {i + 1} ({seat})" for i, seat in enumerate(session.seats)
+    ]
+    judged: dict[int, Judged] = {}  # decision number -> the coach's verdict
     write(f"Yahtzee ({rules.name}). Type 'help' for the commands, '?' for advice.")
-    while not state.is_terminal():
-        if state.rolling:
-            roll = sample_chance(state, rng)
-            assert isinstance(roll, Roll)
-            state = state.apply(roll)
-            if state.rolls_left == 2:
-                write("")
-                write("\n".join(card_lines(state)))
-            continue
+    write(coach.note)
+    shown_turn: tuple[int, int] | None = None
+    while not session.over:
+        for step in session.play_agents():
+            write(f"  {names[step.player]}: {step.text}")
+        if session.over:
+            break
+        state = session.state
+        assert isinstance(state, YahtzeeState)
+        view = coach.view(state)
+        turn = (state.player, len(state.card.filled))
+        if turn != shown_turn and state.rolls_left == 2:
+            write("")
+            write("\n".join(card_lines(view, state.player, names)))
+            shown_turn = turn
         dice = " ".join(map(str, state.dice))
         try:
             text = read(f"dice: {dice}   rolls left: {state.rolls_left} > ")
         except EOFError:
             write("")
             write("game abandoned")
-            return state.card.total, loss, decisions
+            return session
         try:
             command = parse_command(text, rules.categories)
         except StratagemError as exc:
@@ -114,40 +136,76 @@ def play_terminal(
             continue
         if command == "quit":
             write("game abandoned")
-            return state.card.total, loss, decisions
+            return session
         if command == "help":
             write(HELP)
             continue
         if command == "card":
-            write("\n".join(card_lines(state)))
+            for seat in range(len(session.seats)):
+                write("\n".join(card_lines(view, seat, names)))
             continue
-        advice = strategy.advise(state)
+        if command == "back":
+            try:
+                back = session.takeback()
+            except StratagemError as exc:
+                write(f"  {exc}")
+                continue
+            for j in [j for j in judged if j >= back.to]:
+                del judged[j]
+            shown_turn = None
+            write(f"  taken back ({back.undone} decision{'s' if back.undone != 1 else ''})")
+            continue
         if command == "?":
-            for rank, a in enumerate(advice, start=1):
-                write(f"  {rank:>3}. {a.action!s:<24} {a.value:9.3f}   regret {a.regret:7.3f}")
+            for rank, row in enumerate(coach.rows(state), start=1):
+                value = _amount(coach, row["value"])
+                cost = _amount(coach, row["cost"])
+                points = f"   {row['expected_score']:8.2f} pts" if coach.unit.percent else ""
+                write(
+                    f"  {rank:>3}. {row['action']:<24} {value}   regret {cost}{points}"
+                    f"   {row['label']}"
+                )
             continue
-        chosen = next((a for a in advice if a.action == command), None)
-        if chosen is None:
+        assert isinstance(command, Keep | Score)
+        text = str(command)
+        if text not in session.legal_texts():
             if isinstance(command, Keep) and state.rolls_left == 0:
                 write("  no rerolls left: score a box")
             elif isinstance(command, Keep):
                 write(f"  cannot {command}: the dice are {dice}")
             else:
-                legal = ", ".join(str(a.action)[6:] for a in advice if isinstance(a.action, Score))
-                write(f"  cannot {command}; the boxes open to these dice: {legal}")
+                boxes = ", ".join(view["box_points"])
+                write(f"  cannot {command}; the boxes open to these dice: {boxes}")
             continue
-        decisions += 1
-        loss += chosen.regret
-        if chosen.regret > 1e-9:
-            write(f"  cost {chosen.regret:.3f} expected points; best was {advice[0].action}")
-        state = state.apply(command)
-    final = state.card.total
+        number = len(session.decisions())
+        verdict = coach.judge(state, text)
+        judged[number] = verdict
+        if verdict.cost > 1e-9:
+            write(f"  cost {coach.amount(verdict.cost)}; best was {verdict.best} ({verdict.label})")
+        session.submit(text)
+    final = session.state
+    assert isinstance(final, YahtzeeState)
+    view = coach.view(final)
     write("")
-    write("\n".join(card_lines(state)))
-    write(f"final score: {final}")
+    for seat in range(len(session.seats)):
+        write("\n".join(card_lines(view, seat, names)))
+    totals = [card.total for card in final.cards]
+    human = next((i for i, s in enumerate(session.seats) if s.human), 0)
+    verdicts = [judged[j] for j in sorted(judged)]
+    report = final_report(coach, totals, verdicts, human)
+    write(f"final score: {totals[human]}")
+    if len(totals) > 1:
+        write("scores: " + ", ".join(f"{n} {t}" for n, t in zip(names, totals, strict=True)))
+        write(f"result: {report['result']}")
+    n = report["decisions"]
+    lost = report["expected_points_lost"]
     write(
-        f"decisions: {decisions}  expected points lost: {loss:.3f}  "
-        f"average loss per decision: {loss / max(decisions, 1):.4f}"
+        f"decisions: {n}  expected points lost: {lost:.3f}  "
+        f"average loss per decision: {lost / max(n, 1):.4f}"
     )
-    write(f"(the optimal strategy averages {strategy.solution.expected_score:.2f})")
-    return final, loss, decisions
+    if coach.unit.percent:
+        write(f"chance of winning given up: {100 * report['total_cost']:.1f} percentage points")
+    write(
+        f"the optimal strategy averages {report['optimum_expected']:.1f}; "
+        f"luck {report['luck']:+.1f}, skill {-lost:+.1f} (final = optimum + luck + skill)"
+    )
+    return session

@@ -53,8 +53,10 @@ def _optimal(rules: YahtzeeRules) -> Agent:
 
 
 def _win(rules: YahtzeeRules) -> Agent:
+    from stratagem.games.yahtzee.coach import check_remaining
     from stratagem.games.yahtzee.winning import WinAgent
 
+    check_remaining(rules)  # a server never builds its 1 GB tables inside a move
     return WinAgent(solution(rules))
 
 
@@ -75,6 +77,14 @@ def _check_high_score(rules: YahtzeeRules, values: dict[str, Any]) -> None:
 
 HIGHEST_TARGET = max(highest_final_score(r) for r in PRESETS.values())
 """The spec's static range for ``target``; :func:`_check_high_score` narrows it per rules."""
+
+
+def _coaching(
+    rules: YahtzeeRules, players: int | None = None, seats: Sequence[str] | None = None
+) -> Any:
+    from stratagem.games.yahtzee.coach import coaching
+
+    return coaching(rules, len(seats) if seats is not None else players)
 
 
 def _policy(name: str, summary: str) -> AgentInfo:
@@ -180,4 +190,7 @@ GAME = GameSpec(
         float(highest_score(r) if isinstance(r, Variant) else highest_final_score(r)),
     ),
     rules_type=YahtzeeRules,
+    # coaching(rules[, players]): expected points alone, chance of winning against others;
+    # without players, bound to the first position's player count
+    coaching=_coaching,
 )

@@ -1,6 +1,10 @@
-// Yahtzee / Yatzy: coach, play against the AI, assistant.
+// Yahtzee / Yatzy: a game of /api/sessions (alone with the coach, or against 1-3 agents of
+// the registry) and the assistant. The numbers come from the game's coach
+// (games/yahtzee/coach.py) through /api/sessions/{id}/advice and
+// /api/yahtzee/sessions/{id}/verdicts; this page only renders them.
 import {
-  ApiError, api, el, fmt, pct, histogram, readState, writeState, setMeter, siteHeader, showError, svgEl,
+  ApiError, PlaySession, api, confirmNewGame, el, fmt, gameInfo, pct, histogram, readState, writeState, setMeter,
+  siteHeader, showError, svgEl, takebackButton,
 } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,7 +20,7 @@ const PIPS = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
 let presets = {};
 const query = readState();
-const mode = ["coach", "ai", "assistant"].includes(query.mode) ? query.mode : "coach";
+const mode = query.mode === "assistant" ? "assistant" : "play";
 
 // --- shared -------------------------------------------------------------------------------
 
@@ -35,305 +39,463 @@ async function loadPresets() {
   }
 }
 
-/** Ask the server to prepare the tables of `rules`; show progress until `need` is met. */
-async function prepareTables(rules, { needRemaining = false } = {}) {
+/** Ask the server to prepare the tables of `rules` (solve; with `needRemaining`, also
+ * load or build the remaining-score tables in the background). Resolves once the rules
+ * are solved; a build goes on, its progress shown by watchTables, and `onReady` runs when
+ * the tables are ready (the game is played meanwhile with the advice that needs none). */
+async function prepareTables(rules, { needRemaining = false, onReady = null } = {}) {
   const panel = $("tables-panel");
   let view = await api(`${API}/tables/${rules}`);
   if (!view.solved) {
     panel.classList.remove("hidden");
     $("tables-text").textContent = `solving the ${rules} rules (once; a few seconds)…`;
-    $("tables-bar").style.width = "5%";
+    $("tables-bar").style.width = "0%";
   }
-  // the coach needs only the solved table; the meter, P(target) and the distributions
-  // need the remaining-score tables too
-  const remaining = mode !== "coach";
+  const remaining = needRemaining || mode === "assistant";
   view = await api(`${API}/tables/${rules}`, { body: { remaining } });
-  const show = (v) => {
-    const r = v.remaining;
-    if (r.state === "ready" || (!needRemaining && r.state !== "building")) {
-      panel.classList.add("hidden");
-      return;
-    }
-    panel.classList.remove("hidden");
-    const secs = Math.round(r.seconds);
-    $("tables-text").textContent = r.state === "building"
-      ? `${r.message || "preparing the probability tables"} — ${secs} s so far`
-      : r.state === "failed" ? `building the tables failed: ${r.message}`
-      : "this server does not build the probability tables (they are not in its cache)";
-    $("tables-bar").style.width = `${Math.round(100 * (r.progress ?? 0.05))}%`;
-  };
-  show(view);
-  while (view.remaining.state === "building" && needRemaining) {
-    await new Promise((res) => setTimeout(res, 1000));
-    view = await api(`${API}/tables/${rules}`);
-    show(view);
+  if (!remaining || view.remaining.state === "ready" || (view.remaining_cached && view.remaining.state !== "building")) {
+    panel.classList.add("hidden");  // ready, or in the cache where the coach opens them itself
+    return view;
   }
+  watchTables(rules, view, onReady);
   return view;
 }
 
-// --- play (coach and AI) ------------------------------------------------------------------
+let watching = null;
 
-let game = null;
+/** Poll the build every second: the real fraction done, the time it has taken (ticking),
+ * and an estimate of the time left once the fraction says enough; the panel goes when the
+ * job ends. */
+async function watchTables(rules, view, onReady) {
+  const panel = $("tables-panel");
+  const ticket = watching = {};
+  const show = (v) => {
+    const r = v.remaining;
+    if (r.state === "ready") { panel.classList.add("hidden"); return; }
+    panel.classList.remove("hidden");
+    const secs = Math.round(r.seconds);
+    const f = r.progress ?? 0;
+    let text;
+    if (r.state === "building") {
+      const left = f > 0.1 && f < 1 ? ` · about ${Math.ceil((r.seconds * (1 - f)) / f)} s left` : "";
+      text = `${r.message || "preparing the probability tables"} — ${Math.round(100 * f)}% · ${secs} s${left}. `
+        + "You can play on: the chance of winning shows when the tables are ready.";
+    } else if (r.state === "failed") {
+      text = `building the probability tables failed: ${r.message}`;
+    } else {
+      text = "this server does not build the probability tables (they are not in its cache): "
+        + "the chance of winning is not available; expected scores are.";
+    }
+    $("tables-text").textContent = text;
+    $("tables-bar").style.width = `${Math.round(100 * f)}%`;
+  };
+  show(view);
+  while (view.remaining.state === "building" && watching === ticket) {
+    await new Promise((res) => setTimeout(res, 1000));
+    view = await api(`${API}/tables/${rules}`, { quiet: true }).catch(() => view);
+    show(view);
+  }
+  if (view.remaining.state === "ready" && onReady && watching === ticket) onReady();
+}
+
+// --- play: a session of /api/sessions (PlaySession), the coach's rows and verdicts -----
+
+const play = new PlaySession({ onView: renderGame });
+const takeback = takebackButton(play);
 let kept = [false, false, false, false, false];
-let hintShown = false;
-let busy = false;
+let keptFor = "";
+let hintRows = null;
+let hintWanted = false;  // the player asked for the hint in this position
+let verdicts = null;
+let info = null;
+
+function view() { return play.view ? play.view.view : null; }
+
+function isReplay(pv) { return pv.replay_at !== null && pv.replay_at !== undefined; }
+
+function isPercent() { return !!(play.view && play.view.unit && play.view.unit.percent); }
+
+function amount(x, unit = play.view && play.view.unit) {
+  if (x === null || x === undefined) return "–";
+  return unit && unit.percent ? `${fmt(100 * x, 1)}%` : fmt(x, 1);
+}
+
+function costWords(x, unit = play.view && play.view.unit) {
+  return unit && unit.percent ? `${fmt(100 * x, 1)} percentage points of your chance of winning` : `${fmt(x, 1)} expected points`;
+}
+
+function labelTag(label) {
+  return el("span", { class: `lab lab-${label}` }, label);
+}
+
+function seatName(i) {
+  const seat = play.view.seats[i];
+  return seat === "human" ? "you" : `${seat} (${i + 1})`;
+}
 
 function renderDice() {
+  const v = view();
   const box = $("dice");
-  box.replaceChildren();
-  const dice = game && !game.over ? game.dice : [];
-  dice.forEach((d, i) => {
-    box.append(el("button", {
-      class: "die" + (kept[i] ? " kept" : ""), "aria-pressed": String(kept[i]),
-      "aria-label": `die ${i + 1} shows ${d}${kept[i] ? ", kept" : ""}`, dataset: { face: d, index: i },
-      onclick: () => toggle(i),
-      disabled: game.rolls_left === 0,
-    }, String(d), el("span", { class: "key" }, String(i + 1))));
-  });
+  const deciding = play.view && (play.view.human_to_move || isReplay(play.view)) && v && v.dice.length;
+  box.replaceChildren(...(deciding ? v.dice : []).map((d, i) => el("button", {
+    type: "button", class: "die" + (kept[i] ? " kept" : ""), "aria-pressed": String(kept[i]),
+    "aria-label": `die ${i + 1} shows ${d}${kept[i] ? ", kept" : ""}`, dataset: { face: d, index: i },
+    onclick: () => toggle(i), disabled: v.rolls_left === 0,
+  }, String(d), el("span", { class: "key", "aria-hidden": "true" }, String(i + 1)))));
 }
 
 function toggle(i) {
-  if (!game || game.over || game.rolls_left === 0 || busy) return;
+  const v = view();
+  if (!v || !play.view.human_to_move || v.rolls_left === 0 || play.busy || i >= v.dice.length) return;
   kept[i] = !kept[i];
   renderDice();
+  const b = $("dice").querySelectorAll("button")[i];
+  if (b && document.activeElement && document.activeElement.closest("#dice")) b.focus();
 }
 
 function keepAction() {
-  const faces = game.dice.filter((_, i) => kept[i]).sort((a, b) => a - b);
+  const faces = view().dice.filter((_, i) => kept[i]).sort((a, b) => a - b);
   return faces.length ? "keep " + faces.join(" ") : "keep -";
 }
 
-async function act(action) {
-  if (busy || !game || game.over) return;
-  busy = true;
+async function decide(text) {
+  if (play.busy || !play.view || !play.view.human_to_move) return;
+  if (!play.view.legal.includes(text)) {
+    showError(`cannot ${text} now`);
+    return;
+  }
+  hintRows = null;
+  hintWanted = false;
+  await play.move(text);
+  await afterMove();
+}
+
+async function afterMove() {
+  await play.runAgents();
+  renderGame(play.view);
+  await loadVerdicts();
+  if (play.view && !play.view.over && play.view.seats.length > 1 && play.view.human_to_move) loadMeter();
+}
+
+async function loadVerdicts() {
+  if (!play.id) return;
+  const id = play.id;
   try {
-    game = await api(`${API}/games/${game.id}/act`, { body: { action } });
-    kept = [false, false, false, false, false];
-    hintShown = false;
-    renderGame();
-  } finally {
-    busy = false;
+    const data = await api(`${API}/sessions/${encodeURIComponent(id)}/verdicts`, { quiet: true });
+    if (play.id !== id) return;
+    verdicts = data;
+  } catch (err) {
+    verdicts = null;
+    $("feedback").replaceChildren(el("div", {}, `The coach is not ready: ${err.message}`));
+    return;
+  }
+  renderFeedback();
+  renderSummary();
+}
+
+async function loadMeter() {
+  const id = play.id;
+  $("meter-panel").hidden = false;
+  $("meter-note").textContent = "pricing the position…";
+  try {
+    const data = await api(`/api/sessions/${encodeURIComponent(id)}/advice`, { quiet: true });
+    if (play.id !== id) return;
+    hintRows = data.rows;
+    const best = data.rows[0];
+    setMeter($("meter"), best.value, pct(best.value, 1));
+    $("meter-note").textContent = view().note;
+    if (!$("hint-panel").hidden) renderHint();
+  } catch (err) {
+    $("meter-note").textContent = `The chance of winning is not available: ${err.message}`;
   }
 }
 
 function renderCard() {
-  const table = $("card");
-  const ai = game.mode === "ai";
-  const head = el("tr", {}, el("th", {}, "box"), el("th", { class: "num" }, "you"), ai ? el("th", { class: "num" }, "AI") : null);
-  const rows = [el("thead", {}, head)];
+  keepFocus("table.card button.score", "box", drawCard);
+}
+
+function drawCard() {
+  const v = view();
+  const pv = play.view;
+  const n = v.cards.length;
+  const me = pv.seats.indexOf("human");
+  const canScore = pv.human_to_move && !pv.over;
+  const lastScore = pv.decisions.length ? pv.decisions[pv.decisions.length - 1] : null;
+  const head = el("tr", {}, el("th", { scope: "col" }, "box"),
+    ...v.cards.map((_, i) => el("th", { scope: "col", class: "num" }, n === 1 ? "you" : seatName(i))));
   const body = el("tbody");
-  const you = game.cards[0];
-  const canScore = !game.over;
-  for (const name of game.categories) {
-    const mine = you.boxes[name];
-    const open = mine === null;
-    const can = canScore && open && name in game.box_points;
-    const lastAction = game.last && game.last.action === `score ${name}` && game.last.index === game.decisions - 1;
-    const cellYou = open
-      ? el("td", { class: "num preview" }, can ? String(game.box_points[name]) : "")
-      : el("td", { class: "num" }, String(mine));
-    const tr = el("tr", {
-      class: ["box-row", open ? "open" : "filled", can ? "can" : "", lastAction ? "last" : ""].join(" "),
-      dataset: { box: name },
-      onclick: can ? () => act(`score ${name}`) : null,
-      title: can ? `score ${game.box_points[name]} in ${NICE[name] || name}` : null,
-    }, el("td", { class: "box" }, NICE[name] || name), cellYou,
-    ai ? el("td", { class: "num" }, game.cards[1].boxes[name] ?? "") : null);
-    body.append(tr);
-    if (name === "sixes") {
-      const p = presets[game.rules];
-      body.append(el("tr", { class: "sum" }, el("td", {}, `Upper total (bonus ${p.upper_bonus} at ${p.upper_bonus_threshold})`),
-        el("td", { class: "num" }, `${you.upper_total} +${you.upper_bonus}`),
-        ai ? el("td", { class: "num" }, `${game.cards[1].upper_total} +${game.cards[1].upper_bonus}`) : null));
+  for (const name of v.categories) {
+    const can = canScore && name in v.box_points && v.cards[pv.to_move].boxes[name] === null;
+    const cells = v.cards.map((card, i) => {
+      const value = card.boxes[name];
+      if (value !== null) return el("td", { class: "num" }, String(value));
+      if (can && i === pv.to_move) {
+        return el("td", { class: "num" }, el("button", {
+          type: "button", class: "score", dataset: { box: name },
+          "aria-label": `score ${v.box_points[name]} in ${NICE[name] || name}`,
+          onclick: () => decide(`score ${name}`),
+        }, `→ ${v.box_points[name]}`));
+      }
+      return el("td", { class: "num" }, "");
+    });
+    const last = lastScore && lastScore.text === `score ${name}`;
+    body.append(el("tr", { class: ["box-row", can ? "open can" : "", last ? "last" : ""].join(" "), dataset: { box: name } },
+      el("th", { scope: "row", class: "box" }, NICE[name] || name), ...cells));
+    if (name === v.upper[v.upper.length - 1]) {
+      body.append(el("tr", { class: "sum" }, el("th", { scope: "row" }, "Upper total (bonus)"),
+        ...v.cards.map((c) => el("td", { class: "num", title: c.upper_bonus ? "bonus won" : `${c.upper_bonus_needed} more for the bonus` },
+          `${c.upper_total}/${c.upper_bonus_threshold}` + (c.upper_bonus ? ` +${c.upper_bonus}` : c.upper_bonus_possible ? "" : " ✗")))));
     }
   }
-  if (presets[game.rules].yahtzee_bonus) {
-    body.append(el("tr", {}, el("td", {}, "Yahtzee bonus"), el("td", { class: "num" }, String(you.yahtzee_bonus)),
-      ai ? el("td", { class: "num" }, String(game.cards[1].yahtzee_bonus)) : null));
+  if (v.cards.some((c) => c.yahtzee_bonus)) {
+    body.append(el("tr", {}, el("th", { scope: "row" }, "Yahtzee bonus"), ...v.cards.map((c) => el("td", { class: "num" }, String(c.yahtzee_bonus)))));
   }
-  body.append(el("tr", { class: "sum" }, el("td", {}, "Total"), el("td", { class: "num", id: "total-you" }, String(you.total)),
-    ai ? el("td", { class: "num", id: "total-ai" }, String(game.cards[1].total)) : null));
-  rows.push(body);
-  table.replaceChildren(...rows);
+  body.append(el("tr", { class: "sum" }, el("th", { scope: "row" }, "Total"),
+    ...v.cards.map((c, i) => el("td", { class: "num", id: i === me ? "total-you" : `total-${i}` }, String(c.total)))));
+  $("card").replaceChildren(el("caption", { class: "small muted" }, "Score card: Tab to a box and press Enter or S to score it"), el("thead", {}, head), body);
 }
 
 function renderFeedback() {
   const box = $("feedback");
-  const last = game.last;
-  const mean = game.mean_loss === null ? "–" : fmt(game.mean_loss, 1);
-  const stats = el("div", { class: "small muted" }, `decisions ${game.decisions} · expected points lost ${fmt(game.total_loss, 1)} · mean loss per decision `,
-    el("span", { id: "mean-loss" }, mean));
+  if (!verdicts) { box.replaceChildren(); return; }
+  const unit = verdicts.unit;
+  const n = verdicts.verdicts.length;
+  const stats = el("div", { class: "small" }, `decisions ${n} · ${unit.percent ? "chance of winning given up" : "expected points lost"} `,
+    el("span", { id: "total-cost" }, amount(verdicts.total_cost, unit)));
+  const last = n ? verdicts.verdicts[n - 1] : null;
   if (!last) {
     box.replaceChildren(el("div", {}, "Your first decision: keep dice and roll, or score a box."), stats);
     return;
   }
-  const line = last.regret <= 1e-9
-    ? el("div", { class: "good", id: "last-cost" }, `✓ ${niceAction(last.action)}: the best choice (expected ${fmt(last.value, 2)})`)
-    : el("div", { class: last.size === "large" ? "bad" : "warn", id: "last-cost" },
-      `${niceAction(last.action)} cost ${fmt(last.regret, 1)} points (${last.size}); best was ${niceAction(last.best)} (expected final score ${fmt(last.best_value, 1)} vs ${fmt(last.value, 1)})`);
-  box.replaceChildren(line, stats);
+  const line = last.cost <= 1e-9
+    ? el("div", { id: "last-cost" }, labelTag("best"), ` ${niceAction(last.played)}: the best choice`)
+    : el("div", { id: "last-cost" }, labelTag(last.label),
+      ` ${niceAction(last.played)} cost ${costWords(last.cost, unit)}; best was ${niceAction(last.best)}.`);
+  box.replaceChildren(line, el("div", { class: "small" }, last.explanation), stats);
 }
 
 async function showHint() {
-  if (!game || game.over) return;
-  const data = await api(`${API}/games/${game.id}/advice`);
-  const tbody = $("hint-table").querySelector("tbody");
-  tbody.replaceChildren(...data.options.map((o, i) => el("tr", {
-    class: "clickable" + (i === 0 ? " best" : ""), dataset: { action: o.action },
-    title: "play this option", onclick: () => playOption(o.action),
-  }, el("td", {}, niceAction(o.action)), el("td", { class: "num" }, fmt(o.value, 3)), el("td", { class: "num" }, fmt(o.regret, 3)))));
-  $("hint-panel").classList.remove("hidden");
-  hintShown = true;
+  if (!play.view || play.view.over || !play.view.human_to_move) return;
+  hintWanted = true;
+  $("hint-panel").hidden = false;
+  if (!hintRows) {
+    const key = `${play.id}:${play.view.decisions.length}`;
+    $("hint-note").textContent = "pricing every option…";
+    const data = await api(`/api/sessions/${encodeURIComponent(play.id)}/advice`);
+    if (!play.view || key !== `${play.id}:${play.view.decisions.length}`) return;  // moved on
+    hintRows = data.rows;
+  }
+  if (!hintWanted) return;
+  $("hint-panel").hidden = false;
+  renderHint();
+  const first = $("hint-table").querySelector("button.play");
+  if (first) first.focus();
+}
+
+/** Re-rendering replaces buttons: keep the keyboard's place (the same option or box). */
+function keepFocus(selector, key, render) {
+  const active = document.activeElement;
+  const was = active && active.matches(selector) ? active.dataset[key] : null;
+  render();
+  if (was !== null) {
+    const again = [...document.querySelectorAll(selector)].find((b) => b.dataset[key] === was);
+    if (again) again.focus();
+  }
+}
+
+function renderHint() {
+  keepFocus("#hint-table button.play", "action", drawHint);
+}
+
+function drawHint() {
+  const percent = isPercent();
+  const v = view();
+  $("hint-exact").textContent = v.exact ? "exact" : "estimated";
+  $("hint-exact").className = `tag ${v.exact ? "y-exact" : "y-estimated"}`;
+  $("hint-note").textContent = v.note;
+  $("hint-table").querySelector("thead").replaceChildren(el("tr", {},
+    el("th", { scope: "col" }, "option (Enter plays it)"),
+    el("th", { scope: "col", class: "num" }, percent ? "chance of winning" : "expected final score"),
+    el("th", { scope: "col", class: "num" }, "cost"),
+    percent ? el("th", { scope: "col", class: "num" }, "expected final score") : null,
+    el("th", { scope: "col" }, "verdict")));
+  $("hint-table").querySelector("tbody").replaceChildren(...hintRows.map((r, i) => el("tr", { class: i === 0 ? "best" : "", dataset: { action: r.action } },
+    el("td", {}, el("button", { type: "button", class: "play", title: r.words, dataset: { action: r.action }, onclick: () => playOption(r.action) }, niceAction(r.action))),
+    el("td", { class: "num" }, percent ? pct(r.value, 1) : fmt(r.value, 2)),
+    el("td", { class: "num" }, percent ? `${fmt(100 * r.cost, 1)} pp` : fmt(r.cost, 2)),
+    percent ? el("td", { class: "num" }, fmt(r.expected_score, 1)) : null,
+    el("td", {}, labelTag(r.label)))));
 }
 
 function playOption(action) {
-  if (action.startsWith("score ")) return act(action);
-  // mark the dice of the keep, then roll: the same as clicking them
-  const want = action === "keep -" ? [] : action.slice(5).split(" ").map(Number);
-  kept = game.dice.map(() => false);
-  game.dice.forEach((d, i) => {
-    const j = want.indexOf(d);
-    if (j >= 0) { kept[i] = true; want.splice(j, 1); }
-  });
-  renderDice();
-  return act(keepAction());
+  return decide(action);
 }
 
 function renderAiLog() {
-  const log = $("ai-log");
-  if (!game.ai_turn.length) {
-    log.replaceChildren(el("span", { class: "muted" }, "—"));
-    return;
+  const pv = play.view;
+  if (pv.seats.length < 2) { $("ai-log-panel").hidden = true; return; }
+  // the agents' decisions since the person's last decision (the line holds every step)
+  const steps = [];
+  for (let i = pv.line.length - 1; i >= 0; i--) {
+    const s = pv.line[i];
+    if (s.by === "human") break;
+    if (s.by === "agent") steps.unshift(s);
   }
-  log.replaceChildren(...game.ai_turn.map((s) => el("div", {}, `${s.dice.join(" ")} (${s.rolls_left} rolls left) → ${niceAction(s.action)}`)));
-}
-
-function renderMeter() {
-  const meter = $("meter");
-  if (game.win_chance === null || game.win_chance === undefined) {
-    meter.querySelector(".fill").style.width = "0";
-    meter.querySelector(".label").textContent = "…";
-  } else {
-    setMeter(meter, game.win_chance, pct(game.win_chance, 1));
-  }
-  $("meter-note").textContent = game.win_note;
+  $("ai-log-panel").hidden = false;
+  $("ai-log").replaceChildren(...(steps.length ? steps.map((s) => el("div", {}, `${seatName(s.player)}: ${niceAction(s.text)}`))
+    : [el("span", {}, "—")]));
 }
 
 function renderSummary() {
   const box = $("summary");
-  if (!game.over) {
-    box.classList.add("hidden");
-    return;
-  }
-  const s = game.summary;
-  const skill = s.total_loss, luck = s.luck, opt = s.optimum_expected;
+  const pv = play.view;
+  if (!pv || !pv.over || !verdicts || !verdicts.report) { box.hidden = true; return; }
+  const r = verdicts.report;
+  const me = Math.max(0, pv.seats.indexOf("human"));
+  const lost = r.expected_points_lost;
   const sign = (x) => (x >= 0 ? "+" : "−") + fmt(Math.abs(x), 1);
-  const items = [
-    el("h2", {}, "Game over: " + s.result),
-    el("table", { id: "report", class: "report" },
-      el("tbody", {},
-        el("tr", {}, el("th", {}, "The optimum's expected final score"), el("td", { class: "num", id: "report-optimum" }, fmt(opt, 1))),
-        el("tr", {}, el("th", {}, "Skill: points your decisions cost (sum of regrets)"), el("td", { class: "num", id: "report-skill" }, "−" + fmt(skill, 1))),
-        el("tr", {}, el("th", {}, "Luck: what the dice gave beyond expectation"), el("td", { class: "num", id: "report-luck" }, sign(luck))),
-        el("tr", { class: "total" }, el("th", {}, "Your final score"), el("td", { class: "num", id: "report-final" }, String(s.final[0]))))),
-    el("p", { class: "muted", id: "report-note" },
-      `Expected scores are expected final scores of optimal play, from the solver's table. The cost of a decision is how many expected points it gave up against the best option; `
-      + `luck is your final score minus the optimum's expected score plus the cost of your decisions, so ${fmt(opt, 1)} − ${fmt(skill, 1)} ${luck >= 0 ? "+" : "−"} ${fmt(Math.abs(luck), 1)} = ${s.final[0]}.`),
-    el("p", {}, "Mean cost per decision: ", el("strong", { id: "final-mean-loss" }, fmt(s.mean_loss, 1)),
-      ` expected points over ${s.decisions} decisions.`),
-    el("p", {}, `Decisions by cost: best ${s.counts.none}, small (< 1 point) ${s.counts.small}, `
-      + `medium (1–5) ${s.counts.medium}, large (≥ 5) ${s.counts.large}.`),
+  const result = pv.seats.length > 1
+    ? `${r.result === "win" ? "you win" : r.result === "tie" ? "a tie" : "you lose"}: ${r.final.map((t, i) => `${seatName(i)} ${t}`).join(", ")}`
+    : `final score ${r.final[me]}`;
+  const rows = [
+    el("tr", {}, el("th", { scope: "row" }, `The optimum's expected final score (${pv.rules})`), el("td", { class: "num", id: "report-optimum" }, fmt(r.optimum_expected, 1))),
+    el("tr", {}, el("th", { scope: "row" }, "Skill: expected points your decisions gave up"), el("td", { class: "num", id: "report-skill" }, "−" + fmt(lost, 1))),
+    el("tr", {}, el("th", { scope: "row" }, "Luck: what the dice gave beyond expectation"), el("td", { class: "num", id: "report-luck" }, sign(r.luck))),
+    el("tr", { class: "total" }, el("th", { scope: "row" }, "Your final score"), el("td", { class: "num", id: "report-final" }, String(r.final[me]))),
   ];
-  if (s.mistakes.length) {
-    const tbody = el("tbody");
-    for (const m of s.mistakes) {
-      const link = assistantUrl(m.position);
-      tbody.append(el("tr", { class: `mistake size-${m.size}` },
-        el("td", {}, String(m.turn)), el("td", {}, m.dice.join(" ")), el("td", { class: "num" }, String(m.rolls_left)),
-        el("td", {}, niceAction(m.action)), el("td", {}, niceAction(m.best)),
-        el("td", { class: "num" }, fmt(m.regret, 1)), el("td", {}, el("span", { class: "tag " + (m.size === "large" ? "bad" : "estimated") }, m.size)),
-        el("td", {}, el("a", { href: link, class: "replay" }, "replay"))));
-    }
-    items.push(el("div", { class: "scroll" }, el("table", { id: "mistakes" },
-      el("thead", {}, el("tr", {}, ...["turn", "dice", "rolls left", "you", "best", "cost", "size", ""].map((h) => el("th", {}, h)))), tbody)));
-  } else {
-    items.push(el("p", { class: "good" }, "No mistakes: every decision was optimal."));
+  if (r.unit.percent) {
+    rows.splice(2, 0, el("tr", {}, el("th", { scope: "row" }, "Chance of winning your decisions gave up"), el("td", { class: "num" }, `${fmt(100 * r.total_cost, 1)} pp`)));
   }
-  box.replaceChildren(...items);
-  box.classList.remove("hidden");
+  box.replaceChildren(
+    el("h2", {}, "Game over: " + result),
+    el("table", { id: "report", class: "report" }, el("tbody", {}, ...rows)),
+    el("p", { id: "report-note" }, `Expected scores are the optimum's expected final scores from the solver's table; luck = final score − ${fmt(r.optimum_expected, 1)} + the points given up.`),
+    el("p", {}, `Decisions: ${Object.entries(r.counts).map(([k, c]) => `${k} ${c}`).join(", ")} (thresholds: `
+      + `${Object.entries(r.unit.thresholds).map(([k, t]) => `${k} from ${amount(t, r.unit)}${r.unit.percent ? "" : " points"}`).join(", ")}).`),
+    el("p", {}, el("a", { class: "button", id: "read-review", href: play.reviewUrl() }, "Read the review of every decision")));
+  box.hidden = false;
 }
 
-function renderGame() {
+function renderGame(pv) {
+  if (!pv) return;
+  const v = pv.view;
   $("board").hidden = false;
-  const over = game.over;
-  $("turn-label").textContent = over ? "Game over" : `Turn ${game.turn} of ${game.categories.length}`;
-  $("rolls-label").textContent = over ? "" : `${game.rolls_left} roll${game.rolls_left === 1 ? "" : "s"} left`;
-  $("roll").disabled = over || game.rolls_left === 0;
-  $("hint").disabled = over;
+  $("setup").hidden = true;
+  const key = `${pv.id}:${pv.decisions.length}`;
+  if (key !== keptFor) { kept = [false, false, false, false, false]; keptFor = key; }
+  const over = pv.over;
+  $("turn-label").textContent = isReplay(pv)
+    ? `Replay: the position before decision ${pv.replay_at + 1} of ${pv.total_decisions} (turn ${v.round})`
+    : over ? "Game over" : pv.human_to_move
+      ? `Turn ${v.round} of ${v.rounds}` : `${seatName(pv.to_move)} is playing…`;
+  $("rolls-label").textContent = over || !pv.human_to_move ? "" : ` · ${v.rolls_left} roll${v.rolls_left === 1 ? "" : "s"} left`;
+  $("roll").disabled = over || !pv.human_to_move || v.rolls_left === 0;
+  $("hint").disabled = over || !pv.human_to_move;
+  if (over || !pv.human_to_move || !hintWanted) $("hint-panel").hidden = true;
+  else if (hintRows) renderHint();
+  $("meter-panel").hidden = pv.seats.length < 2;
   renderDice();
   renderCard();
+  renderAiLog();
   renderFeedback();
-  if (!hintShown) $("hint-panel").classList.add("hidden");
-  if (game.mode === "ai") {
-    renderAiLog();
-    renderMeter();
-  }
   renderSummary();
-  writeState({ mode, rules: game.rules, ...(game.mode === "ai" ? { ai: game.opponent } : {}) });
+  takeback.update();
 }
 
-async function newGame() {
-  const rules = $("rules").value;
-  const opponent = $("opponent").value;
-  $("new-game").disabled = true;
-  try {
-    const view = await prepareTables(rules, { needRemaining: mode === "ai" && opponent === "win" });
-    if (mode === "ai" && opponent === "win" && view.remaining.state !== "ready") {
-      showError("the win-seeking AI needs the probability tables, which this server does not have; play the optimal AI");
-      return;
-    }
-    const body = { rules, mode, opponent };
-    if (query.seed !== undefined) body.seed = Number(query.seed);
-    game = await api(`${API}/games`, { body });
-    kept = [false, false, false, false, false];
-    hintShown = false;
-    renderGame();
-    if (mode === "ai" && game.win_chance === null && view.remaining.state === "building") pollMeter();
-  } finally {
-    $("new-game").disabled = false;
-  }
+/** The remaining-score tables became ready: price the position and the decisions. */
+function tablesReady() {
+  hintRows = null;
+  hintWanted = false;
+  if (play.view && !play.view.over && play.view.human_to_move) loadMeter();
+  loadVerdicts();
 }
 
-async function pollMeter() {
-  // the tables were still loading when the game started: refresh the meter when ready
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 1500));
-    if (!game || game.over) return;
-    const fresh = await api(`${API}/games/${game.id}`, { quiet: true }).catch(() => null);
-    if (!fresh) return;
-    game.win_chance = fresh.win_chance;
-    game.win_note = fresh.win_note;
-    renderMeter();
-    if (fresh.win_chance !== null) return;
-  }
+function seatBox(i) {
+  const select = el("select", { id: `opponent${i}`, "aria-label": `Opponent ${i + 1}` },
+    ...info.agents.filter((a) => !a.params.some((p) => p.default === null))
+      .map((a) => el("option", { value: a.name, title: a.summary }, a.name)));
+  select.value = "optimal";
+  return el("label", {}, `Opponent ${i + 1} `, select);
 }
 
-function setUpPlay() {
+function drawSeats() {
+  const n = Number($("opponents").value);
+  $("seats").replaceChildren(...Array.from({ length: n }, (_, i) => seatBox(i)));
+}
+
+function newGameBody() {
+  const n = Number($("opponents").value);
+  const seats = ["human", ...Array.from({ length: n }, (_, i) => $(`opponent${i}`).value)];
+  const seed = $("seed").value;
+  return { game: "yahtzee", rules: $("rules").value, seats, seed: seed === "" ? null : Number(seed), coach: "optimal" };
+}
+
+function openSetup() {
+  if (!confirmNewGame(play.view)) return;
+  $("setup").hidden = false;
+  $("rules").focus();
+}
+
+function actions() {
+  const newGame = el("button", { type: "button", id: "new-game" }, "New game");
+  newGame.addEventListener("click", openSetup);
+  const exportRecord = el("button", { type: "button", id: "export" }, "Export record");
+  exportRecord.addEventListener("click", () => play.exportRecord("json"));
+  const review = el("a", { class: "button", id: "review", href: "/review" }, "Review");
+  review.addEventListener("click", (ev) => { if (play.id) review.href = play.reviewUrl(); else ev.preventDefault(); });
+  $("actions").replaceChildren(takeback, newGame, exportRecord, review, el("a", { class: "button", href: "/games" }, "My games"));
+}
+
+async function setUpPlay() {
   $("play").classList.remove("hidden");
-  for (const node of document.querySelectorAll(".ai-only")) node.classList.toggle("hidden", mode !== "ai");
+  info = await gameInfo("yahtzee");
   if (query.rules && presets[query.rules]) $("rules").value = query.rules;
-  if (query.ai === "win") $("opponent").value = "win";
-  $("new-game").addEventListener("click", newGame);
-  $("roll").addEventListener("click", () => act(keepAction()));
-  $("hint").addEventListener("click", showHint);
-  document.addEventListener("keydown", (ev) => {
-    if (ev.target.closest("input, select, textarea") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    if (ev.key >= "1" && ev.key <= "5") toggle(Number(ev.key) - 1);
-    else if (ev.key === "r" || ev.key === "R") act(keepAction());
-    else if (ev.key === "h" || ev.key === "H") showHint();
-    else if (ev.key === "n" || ev.key === "N") newGame();
+  $("opponents").addEventListener("change", drawSeats);
+  drawSeats();
+  actions();
+  $("setup").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("start").disabled = true;
+    try {
+      const body = newGameBody();
+      await prepareTables(body.rules, { needRemaining: body.seats.length > 1, onReady: tablesReady });
+      hintRows = null;
+      verdicts = null;
+      const pv = await play.start(body);
+      if (!pv) return;
+      await afterMove();
+    } finally {
+      $("start").disabled = false;
+    }
   });
-  newGame();
+  $("cancel-setup").addEventListener("click", () => { if (play.view) $("setup").hidden = true; });
+  $("roll").addEventListener("click", () => decide(keepAction()));
+  $("hint").addEventListener("click", showHint);
+  takeback.addEventListener("click", () => { hintRows = null; hintWanted = false; setTimeout(loadVerdicts, 300); });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.closest("input, select, textarea, dialog") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.key >= "1" && ev.key <= "5") toggle(Number(ev.key) - 1);
+    else if (ev.key === "r" || ev.key === "R") decide(keepAction());
+    else if (ev.key === "h" || ev.key === "H") showHint();
+    else if ((ev.key === "s" || ev.key === "S") && ev.target.matches("button.score")) ev.target.click();
+    else if (ev.key === "Backspace" && !takeback.disabled) { ev.preventDefault(); takeback.click(); }
+  });
+  if (query.id && query.at !== undefined) {  // a review's link: the position, read only
+    const replay = await api(`/api/sessions/${encodeURIComponent(query.id)}?at=${encodeURIComponent(query.at)}`);
+    play.view = replay;
+    renderGame(replay);
+    $("keys").hidden = true;
+    $("actions").replaceChildren(el("a", { class: "button", href: `/yahtzee?id=${encodeURIComponent(replay.id)}` }, "Back to the game"),
+      el("a", { class: "button", href: `/review?id=${encodeURIComponent(replay.id)}` }, "Back to the review"));
+    return;
+  }
+  const resumed = query.id ? await play.resume() : null;
+  if (resumed) {
+    await prepareTables(resumed.rules, { needRemaining: resumed.seats.length > 1, onReady: tablesReady });
+    await afterMove();
+  } else {
+    $("setup").hidden = false;
+  }
 }
 
 // --- assistant ----------------------------------------------------------------------------
@@ -370,7 +532,7 @@ function buildCardEditor(points = {}) {
       el("td", { class: "num" }, el("input", { type: "number", class: "a-points", "data-box": name, min: "0", max: "1600", value: pts, placeholder: "pts", oninput: onPoints }))));
   }
   const extra = rules.yahtzee_bonus
-    ? el("tr", {}, el("td", {}, "Yahtzee bonuses (count)"), el("td", { class: "num" }, el("input", { id: "a-ybonus", type: "number", min: "0", max: "12", value: "0", oninput: recompute })))
+    ? el("tr", {}, el("td", {}, "Yahtzee bonuses (count)"), el("td", { class: "num" }, el("input", { id: "a-ybonus", type: "number", min: "0", max: "12", value: "0", "aria-label": "Yahtzee bonuses (count)", oninput: recompute })))
     : null;
   $("a-card").replaceChildren(el("thead", {}, el("tr", {}, el("th", {}, "filled box"), el("th", { class: "num" }, "points"))), body, extra ? el("tbody", {}, extra) : "");
 }
@@ -744,7 +906,7 @@ async function setUpAssistant() {
 async function main() {
   $("header").replaceWith(siteHeader("yahtzee"));
   for (const a of $("tabs").querySelectorAll("a")) a.classList.toggle("active", a.dataset.mode === mode);
-  document.title = { coach: "Yahtzee coach", ai: "Yahtzee against the AI", assistant: "Yahtzee assistant" }[mode] + " — Stratagem";
+  document.title = { play: "Yahtzee", assistant: "Yahtzee assistant" }[mode] + " — Stratagem";
   await loadPresets();
   if (mode === "assistant") setUpAssistant();
   else setUpPlay();

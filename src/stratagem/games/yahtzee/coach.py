@@ -1,0 +1,440 @@
+"""What the Yahtzee page, the terminal game and the review show: the coach.
+
+:class:`YahtzeeCoaching` is Yahtzee's :class:`~stratagem.core.coaching.Coaching`. It
+prices a decision in the unit that fits the game being played:
+
+* **solitaire** (one card): *expected points*, the expected final score of each option
+  when the rest of the game is played by the expected-score optimum, exact from the
+  solved table (:class:`~.strategies.OptimalStrategy`; 254.59 from the start of a
+  ``yahtzee`` game, 248.44 for ``yatzy``);
+* **against opponents** (2 to 4 cards): *chance of winning*, the chance of finishing
+  ahead of every opponent (a tie counts half) when this turn is played as the option
+  says and every player then plays the expected-score optimum (the project's
+  win-seeking player, :class:`~.winning.ChanceAdvisor`). With one opponent the number
+  is exact under that assumption; with two or three it treats the opponents' scores as
+  independent of one another's ties and is marked estimated. The expected final score
+  of each option stays beside it as a second column.
+
+Thresholds (the smallest cost of an inaccuracy, a mistake, a blunder):
+
+* expected points: **1, 4, 10**. The optimum's final score has a standard deviation of
+  about 60 points, so a loss under a point is invisible in any one game; 4 points is
+  the order of giving up a likely small straight's worth of a turn; 10 points is about
+  a fifth of the Yahtzee box's 50 or the 35-point upper bonus lost outright.
+* chance of winning: **0.5, 2, 5 percentage points**, the same sizes in the other unit:
+  between two optimal players the final-score difference has a standard deviation of
+  about 85 points, so one expected point moves the chance of winning by about
+  ``0.4 / 85`` = 0.5 percentage points near an even game.
+
+The module also holds what the page used to compute itself: the final report's
+totals (expected points lost, luck against the optimum's expected score) and the
+Monte Carlo panel's rows as plain data.
+
+>>> from stratagem.games.yahtzee.rules import preset
+>>> SOLO_UNIT.label(0.5), SOLO_UNIT.label(4.0), WIN_UNIT.label(0.03)
+('good', 'mistake', 'mistake')
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+from stratagem.core.agent import Advice
+from stratagem.core.coaching import Judged, Unit, judged_from_rows
+from stratagem.core.errors import IllegalActionError, InvalidStateError, StratagemError
+from stratagem.core.game import State
+from stratagem.games.yahtzee.distribution import RemainingDistributions
+from stratagem.games.yahtzee.rules import UPPER, YahtzeeRules
+from stratagem.games.yahtzee.solver import Solution
+from stratagem.games.yahtzee.state import Keep, Score, Scorecard, YahtzeeState
+
+__all__ = [
+    "SOLO_UNIT",
+    "WIN_UNIT",
+    "TablesNotReady",
+    "YahtzeeCoaching",
+    "coaching",
+    "final_report",
+]
+
+
+class TablesNotReady(StratagemError):
+    """The chance of winning needs the remaining-score tables, which are not loaded and
+    may not be built here (a web server builds them in the background, on request)."""
+
+
+_POLICY = {"remaining": "build"}
+
+
+def set_remaining_policy(policy: str) -> None:
+    """``"build"`` (the default: the library and the terminal build the remaining-score
+    tables on first need, minutes, once) or ``"cached"`` (a server: use them only when
+    loaded or in the cache, else raise :class:`TablesNotReady` so that a request never
+    builds 1 GB while a person waits; the server builds them as a background job)."""
+    if policy not in ("build", "cached"):
+        raise ValueError(f"the remaining-table policy is 'build' or 'cached', not {policy!r}")
+    _POLICY["remaining"] = policy
+
+
+def solved(rules: YahtzeeRules) -> Solution:
+    """The solved table of ``rules`` from the process's one memo (the game's spec)."""
+    from stratagem.games.yahtzee.spec import solution
+
+    found: Solution = solution(rules)
+    return found
+
+
+def remaining_ready(rules: YahtzeeRules) -> bool:
+    """Whether the optimum's remaining-score tables of ``rules`` are loaded or cached."""
+    from stratagem.core.tables import TableCache
+    from stratagem.games.yahtzee import match
+
+    if rules.name in match._TABLES:
+        return True
+    path = TableCache().mapped_path(
+        match.REMAINING_KIND, rules.fingerprint, match.REMAINING_VERSION
+    )
+    return path.is_file()
+
+
+def check_remaining(rules: YahtzeeRules, what: str = "the win-seeking player") -> None:
+    """Under the ``"cached"`` policy, raise :class:`TablesNotReady` unless the tables are
+    loaded or cached (the ``"build"`` policy builds them where they are first needed)."""
+    if _POLICY["remaining"] == "cached" and not remaining_ready(rules):
+        raise TablesNotReady(
+            f"{what} needs the remaining-score tables of {rules.name} (about 1 GB), "
+            "which this server has not loaded yet; the page builds them in the background "
+            "where the server allows it (POST /api/yahtzee/tables/{rules}); the game goes "
+            "on meanwhile"
+        )
+
+
+SOLO_UNIT = Unit("expected points", "pts", (1.0, 4.0, 10.0))
+"""Solitaire: the expected final score (see the module doc for the thresholds)."""
+
+WIN_UNIT = Unit("chance of winning", "win %", (0.005, 0.02, 0.05), percent=True)
+"""Against opponents: the chance of finishing ahead (a tie counts half)."""
+
+SOLO_NOTE = (
+    "Exact: each option's expected final score when the rest of the game is played by "
+    "the expected-score optimum (the solved table)."
+)
+WIN_NOTE_EXACT = (
+    "Exact if this turn is played as the option says and both players then play the "
+    "expected-score optimum; the expected final score is the second column."
+)
+WIN_NOTE_ESTIMATED = (
+    "Estimated: this turn played as the option says and every player then playing the "
+    "expected-score optimum, with the opponents' scores taken as independent (ties among "
+    "three or more players are approximated); the expected final score is the second column."
+)
+
+
+def _words(action: Keep | Score, state: YahtzeeState) -> str:
+    """The option in words: what it scores now, or which dice it rerolls."""
+    if isinstance(action, Score):
+        points, bonus = state.card.options(state.dice)[action.category]
+        name = action.category.replace("_", " ")
+        extra = f" and a {bonus}-point Yahtzee bonus" if bonus else ""
+        return f"score {points} in {name} now{extra}, ending the turn"
+    thrown = len(state.dice) - len(action.dice)
+    if not action.dice:
+        return "reroll all five dice"
+    if thrown == 0:
+        return "keep all five dice (wastes a roll)"
+    kept = " ".join(map(str, action.dice))
+    return f"keep {kept} and reroll {thrown} {'die' if thrown == 1 else 'dice'}"
+
+
+class YahtzeeCoaching:
+    """Yahtzee's coach for one rule set and one number of players (see the module doc).
+
+    ``players`` fixes the unit: 1 is expected points, 2-4 chance of winning; ``None``
+    (the registry's ``coaching(rules)``, which knows no seats) binds the coach to the
+    player count of the first position it is shown, and refuses other counts after. The
+    solved table is read from the registry's per-process memo; the remaining-score
+    tables (about 1 GB, memory-mapped from the cache; minutes to build the first time)
+    are opened on the first question that needs them (``tables`` gives them instead:
+    tests pass the late-game part).
+    """
+
+    def __init__(
+        self,
+        rules: YahtzeeRules,
+        players: int | None = 1,
+        solution: Solution | None = None,
+        tables: RemainingDistributions | None = None,
+    ) -> None:
+        if solution is None:
+            solution = solved(rules)
+        if solution.rules != rules:
+            raise InvalidStateError(
+                f"the solved table is for {solution.rules.name}, not {rules.name}"
+            )
+        from stratagem.games.yahtzee.strategies import OptimalStrategy
+
+        self.rules = rules
+        self.solution = solution
+        self.optimal = OptimalStrategy(solution)
+        self._tables = tables
+        self._chance: Any = None
+        self._lock = threading.Lock()  # the advisors' memos are not thread-safe
+        self.players: int | None = None
+        self.unit = SOLO_UNIT
+        self.exact = True
+        self.note = SOLO_NOTE
+        if players is not None:
+            self._bind(players)
+
+    def _bind(self, players: int) -> None:
+        """Fix the number of players, and with it the unit, the note and exactness."""
+        if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
+            raise InvalidStateError(f"Yahtzee's coach takes 1 to 4 players, not {players!r}")
+        self.players = players
+        self.unit = SOLO_UNIT if players == 1 else WIN_UNIT
+        self.exact = players <= 2
+        self.note = (
+            SOLO_NOTE if players == 1 else (WIN_NOTE_EXACT if players == 2 else WIN_NOTE_ESTIMATED)
+        )
+
+    # --- checks ------------------------------------------------------------------------
+
+    def _check(self, state: State) -> YahtzeeState:
+        if not isinstance(state, YahtzeeState):
+            raise InvalidStateError("Yahtzee's coach needs a Yahtzee position")
+        if state.rules != self.rules:
+            raise InvalidStateError(f"this coach is for {self.rules.name}, not {state.rules.name}")
+        if self.players is None:
+            self._bind(state.num_players)
+        if state.num_players != self.players:
+            raise InvalidStateError(
+                f"this coach is for {self.players} player(s), the game has {state.num_players}"
+            )
+        return state
+
+    def _decision(self, state: State) -> YahtzeeState:
+        s = self._check(state)
+        if s.is_terminal():
+            raise IllegalActionError("the game is over: there is no decision to price")
+        if s.rolling:
+            raise IllegalActionError("the dice are to be thrown: there is no decision yet")
+        return s
+
+    @property
+    def tables_ready(self) -> bool:
+        """Whether the chance of winning can be priced without building tables now."""
+        if self.players == 1 or self._tables is not None or self._chance is not None:
+            return True
+        return remaining_ready(self.rules)
+
+    def _chance_advisor(self) -> Any:
+        if self._chance is None:
+            if self._tables is None:
+                check_remaining(self.rules, "the chance of winning")
+            from stratagem.games.yahtzee.winning import ChanceAdvisor
+
+            self._chance = ChanceAdvisor(self.solution, self._tables)
+        return self._chance
+
+    # --- the protocol ------------------------------------------------------------------
+
+    def view(self, state: State) -> dict[str, Any]:
+        """Dice, rolls left, whose turn, every card (boxes, upper total and the bonus
+        still needed, bonuses, total) and what the dice would score in each open box."""
+        s = self._check(state)
+        over = s.is_terminal()
+        deciding = not over and not s.rolling
+        box_points = (
+            {name: pts + bonus for name, (pts, bonus) in s.card.options(s.dice).items()}
+            if deciding
+            else {}
+        )
+        return {
+            "rules": self.rules.name,
+            "categories": list(self.rules.categories),
+            "upper": [c for c in self.rules.categories if c in UPPER],
+            "player": None if over else s.player,
+            "over": over,
+            "round": None if over else min(len(s.card.filled) + 1, self.rules.num_categories),
+            "rounds": self.rules.num_categories,
+            "dice": list(s.dice) if deciding else [],
+            "rolls_left": s.rolls_left if deciding else 0,
+            "cards": [self._card(c) for c in s.cards],
+            "box_points": box_points,
+            "unit": self.unit.to_json(),
+            "note": self.note,
+            "exact": self.exact,
+        }
+
+    def _card(self, card: Scorecard) -> dict[str, Any]:
+        threshold = self.rules.upper_bonus_threshold
+        upper_open = [c for c in UPPER if c in self.rules.categories and c not in card.filled]
+        return {
+            "boxes": dict(zip(self.rules.categories, card.boxes, strict=True)),
+            "upper_total": card.upper_total,
+            "upper_bonus": card.upper_bonus_points,
+            "upper_bonus_threshold": threshold,
+            "upper_bonus_needed": max(0, threshold - card.upper_total),
+            "upper_bonus_possible": card.upper_total
+            + sum(5 * (UPPER.index(c) + 1) for c in upper_open)
+            >= threshold,
+            "yahtzee_bonus": card.yahtzee_bonus_points,
+            "total": card.total,
+            "full": card.is_full,
+        }
+
+    def rows(self, state: State) -> list[dict[str, Any]]:
+        """Every option, best first in the unit, each with its expected final score
+        (``expected_score``, exact) and, against opponents, its chance of winning
+        (``win_chance``); ``words`` says what the option does."""
+        s = self._decision(state)
+        with self._lock:
+            expected = self.optimal.advise_situation(s.situation())
+            wins = self._chance_advisor().advise_win(s) if s.num_players > 1 else None
+        best_points = expected[0].value
+        by_text = {str(a.action): a for a in expected}
+        ranked: Sequence[Advice] = wins if wins is not None else expected
+        rows = []
+        for a in ranked:
+            text = str(a.action)
+            points = by_text[text].value
+            cost = max(0.0, a.regret)
+            assert isinstance(a.action, Keep | Score)
+            row: dict[str, Any] = {
+                "action": text,
+                "value": a.value,
+                "cost": cost,
+                "exact": self.exact,
+                "label": self.unit.label(cost),
+                "expected_score": points,
+                "expected_cost": max(0.0, best_points - points),
+                "words": _words(a.action, s),
+            }
+            if wins is not None:
+                row["win_chance"] = a.value
+            rows.append(row)
+        return rows
+
+    def judge(self, state: State, played: str) -> Judged:
+        """The verdict on ``played`` (an action's text): its cost in the unit, the best
+        option, and (``extra``) the cost in expected points too."""
+        s = self._decision(state)
+        rows = self.rows(s)
+        texts = {r["action"] for r in rows}
+        if played not in texts:
+            legal = ", ".join(sorted(texts))
+            raise IllegalActionError(f"{played!r} is not an option here; the options are {legal}")
+        judged = judged_from_rows(rows, played, self.unit)
+        row = next(r for r in rows if r["action"] == played)
+        best = rows[0]
+        if judged.cost <= 1e-9:
+            explanation = f"{played} is the best option ({row['words']})"
+        else:
+            explanation = (
+                f"the best was to {best['words']} ({best['action']}), worth "
+                f"{self.amount(judged.cost)} more than {played}"
+            )
+        return Judged(
+            played=judged.played,
+            best=judged.best,
+            cost=judged.cost,
+            exact=judged.exact,
+            label=judged.label,
+            value_played=judged.value_played,
+            value_best=judged.value_best,
+            explanation=explanation,
+            extra={
+                "expected_score": row["expected_score"],
+                "expected_cost": row["expected_cost"],
+                "words": row["words"],
+            },
+        )
+
+    def amount(self, cost: float) -> str:
+        """A cost in words: '1.3 expected points', '2.0 percentage points of ...'."""
+        if self.unit.percent:
+            return f"{100 * cost:.1f} percentage points of the chance of winning"
+        return f"{cost:.1f} expected points"
+
+    def evaluation(self, state: State, player: int) -> float | None:
+        """``player``'s expected final score (solitaire) or chance of winning (against
+        opponents) with best play from here; ``None`` where it cannot be said cheaply
+        (a throw pending mid-turn; a player not to move among three or more)."""
+        s = self._check(state)
+        if not 0 <= player < s.num_players:
+            raise InvalidStateError(f"player {player} is not at this table of {s.num_players}")
+        if s.is_terminal():
+            totals = [c.total for c in s.cards]
+            if self.players == 1:
+                return float(totals[0])
+            top = max(totals)
+            if totals[player] < top:
+                return 0.0
+            return 1.0 / totals.count(top)
+        if self.players == 1:
+            if s.rolling:
+                if s.rolls_left != 3:
+                    return None
+                card = s.card
+                return float(card.total) + self.solution.state_value(
+                    card.mask, card.upper_total, card.flag
+                )
+            return float(self.rows(s)[0]["value"])
+        if s.rolling:
+            return None
+        best = float(self.rows(s)[0]["value"])
+        if player == s.player:
+            return best
+        if self.players == 2:
+            return 1.0 - best
+        return None
+
+
+def coaching(rules: YahtzeeRules, players: int | None = None) -> YahtzeeCoaching:
+    """The registry's factory (``GameSpec.coaching``): the coach for ``players`` cards,
+    or (``None``) for as many as the first position it is shown has."""
+    return YahtzeeCoaching(rules, players)
+
+
+def final_report(
+    coach: YahtzeeCoaching, finals: Sequence[int], judged: Sequence[Judged], seat: int = 0
+) -> dict[str, Any]:
+    """The end-of-game report of one seat: the decisions' total cost, the counts per
+    label, and (in expected points, whatever the unit) luck separated from skill:
+    ``luck = final - optimum's expected score + expected points lost``, so that
+    ``final = optimum + luck - lost``. One decimal is meaningful; the numbers are
+    returned unrounded."""
+    optimum = coach.solution.expected_score
+    lost_points = sum(
+        float(j.extra.get("expected_cost", j.cost if not coach.unit.percent else 0.0))
+        for j in judged
+    )
+    counts = {label: 0 for label in ("best", "good", "inaccuracy", "mistake", "blunder")}
+    for j in judged:
+        counts[j.label] += 1
+    final = finals[seat]
+    report: dict[str, Any] = {
+        "final": list(finals),
+        "decisions": len(judged),
+        "unit": coach.unit.to_json(),
+        "total_cost": sum(j.cost for j in judged),
+        "expected_points_lost": lost_points,
+        "optimum_expected": optimum,
+        "luck": final - optimum + lost_points,
+        "counts": counts,
+    }
+    if len(finals) > 1:
+        top = max(finals)
+        report["result"] = (
+            "win" if final == top and finals.count(top) == 1 else "tie" if final == top else "loss"
+        )
+    return report
+
+
+def estimate_rows(report: Any) -> list[dict[str, Any]]:
+    """The Monte Carlo panel's rows as plain data (``monte_carlo.OptionEstimate``), with
+    ``tied_with_best`` (the verdict is best or tied) for the page."""
+    return [{**asdict(r), "tied_with_best": r.verdict in ("best", "tied")} for r in report.rows]
