@@ -77,8 +77,10 @@ class Connection:
     this client costs a small fraction of that, so the latencies are the server's.
     """
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, local_host: str | None = None) -> None:
         self.host, self.port = host, port
+        self.local = None if local_host is None else (local_host, 0)
+        """The client's own address (127.0.0.x: each player its own, as people are)."""
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -101,7 +103,9 @@ class Connection:
 
     async def _exchange(self, message: bytes) -> tuple[int, bytes]:
         if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            self.reader, self.writer = await asyncio.open_connection(
+                self.host, self.port, local_addr=self.local
+            )
         assert self.reader is not None
         self.writer.write(message)
         await self.writer.drain()

@@ -20,6 +20,7 @@ interrupted run resumes. Results are appended to ``runs/yahtzee_duel/results.jso
     nice -n 10 .venv/bin/python experiments/yahtzee_duel.py --variant yahtzee:ones,twos:bonus
     nice -n 10 .venv/bin/python experiments/yahtzee_duel.py --standard
     .venv/bin/python experiments/yahtzee_duel.py --report-only
+    .venv/bin/python experiments/yahtzee_duel.py --plot-only   # from yahtzee_two_player.json
 """
 
 from __future__ import annotations
@@ -172,8 +173,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", action="append", default=[], help="preset:box,box[:bonus]")
     ap.add_argument("--standard", action="store_true", help="every variant of the report")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--plot-only", action="store_true", help="the plot from the JSON record")
     ap.add_argument("--ray", metavar="VARIANT", help="check the Ray executor on this variant")
     args = ap.parse_args(argv)
+    if args.plot_only:
+        plot_from_record()
+        return 0
     variants = [duel.parse_variant(t) for t in args.variant]
     if args.standard:
         variants += STANDARD
@@ -217,15 +222,22 @@ def full_counts() -> dict[str, list[list[int]]]:
     return out
 
 
+def _short(variant: object) -> str:
+    """A variant's label for the plot: the preset left out, the seven lower boxes named so."""
+    text = str(variant).replace("yahtzee[", "[", 1)
+    return text.replace("+".join(LOWER), "the seven lower boxes")
+
+
 def plot(results: dict[str, dict[str, object]], counts: dict[str, list[list[int]]]) -> None:
+    """Gains and level sizes; the legends sit below their axes, clear of bars and curves."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(14, 7), width_ratios=(1.1, 1))
     rows = [r for r in results.values() if r["cards"] > 2]
-    names = [str(r["variant"]).replace("yahtzee[", "[") for r in rows]
+    names = [_short(r["variant"]) for r in rows]
     gains = [max(float(r["gain_first"]), float(r["gain_second"])) for r in rows]
     edge = [0.5 - float(r["values"]["max-max"]) for r in rows]
     y = np.arange(len(rows))
@@ -233,20 +245,26 @@ def plot(results: dict[str, dict[str, object]], counts: dict[str, list[list[int]
     ax1.barh(y + 0.2, edge, 0.4, label="second player's edge under optimal play")
     ax1.set_yticks(y, names, fontsize=7)
     ax1.set_xlabel("win chance")
-    ax1.legend(fontsize=7)
+    ax1.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=1)
     ax1.set_title("Is the expected-score optimum a best response to itself?")
     for name, levels in counts.items():
         ax2.semilogy([x[1] for x in levels], label=f"full {name} (counted)")
     for r in rows:
         per = r["values_per_level"]
         if len(per) >= 8:
-            ax2.semilogy(per, "--", lw=1, label=str(r["variant"]).replace("yahtzee", ""))
+            ax2.semilogy(per, "--", lw=1, label=_short(r["variant"]))
     ax2.set_xlabel("level (turns played)")
     ax2.set_ylabel("stored values (card pair x open score difference)")
-    ax2.legend(fontsize=6)
+    ax2.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=2)
     ax2.set_title("Size of each level")
     fig.tight_layout()
-    fig.savefig(PLOT, dpi=110)
+    fig.savefig(PLOT, dpi=110, bbox_inches="tight")
+
+
+def plot_from_record() -> None:
+    """The plot again from the report's JSON record (no runs/ needed; numbers unchanged)."""
+    record = json.loads(DOC.with_suffix(".json").read_text())
+    plot({r["variant"]: r for r in record["variants"]}, record["full_counts"])
 
 
 def _f(x: float, digits: int = 6) -> str:
@@ -506,12 +524,17 @@ level t+1 at the pairs (b, s) for the successors s of a (a with one more box fil
 
 NOT_DONE = """* The cluster partition (column shards and the transpose between levels) is a plan,
   not code; the local Ray run ships the whole next level to every task.
-* The win-seeking player of `winning.py` against the exact strategy: it needs the
-  remaining-score distributions of a full rule set, not of a variant; not evaluated.
-* Three and four players (issue item 4): not started.
-* The exact strategy of the largest variant as an arena agent and web opponent: not done.
-  The arena's Yahtzee state (`state.YahtzeeState`) always carries the full card of a
-  preset, so a variant's strategy needs a variant state and game entry first.
+* The win-seeking player of `winning.py` is now evaluated exactly on the variants (the
+  solver's mode `seek`): [yahtzee_two_player_seek.md](yahtzee_two_player_seek.md).
+* Three and four players: [yahtzee_field.md](yahtzee_field.md) (the win-seeking player
+  against a field, measured; three players solved exactly on the smallest cards).
+* The exact strategy of every solved variant is the arena agent `duel-optimal`, on rules
+  that name the variant (`yahtzee:boxes=ones+twos+threes+full_house+yahtzee,bonus=true`;
+  games on a reduced card are `duel_play.VariantState`, and `optimal` there is the
+  variant's expected-score optimum); the page lists it with the other agents. Arena
+  games of it against the ES optimum reproduce the solver's `win-es`/`es-win`
+  (tests/games/yahtzee/test_duel_play.py). The Yahtzee page's own board still shows the
+  full card.
 * Ctrl-C and progress work per block (about 2 million values, one compiled call); a
   killed run loses at most the level in progress (levels are the unit written to disk).
 * The existing high-score / target machinery is not used as a check: its tables are

@@ -92,6 +92,7 @@ def build_app(groups: list[str] | None = None) -> typer.Typer:
         root.add_typer(group, name=name)
     root.command()(version)
     root.command()(serve)
+    root.command("review")(importlib.import_module("stratagem.review_cli").review)
     return root
 
 
@@ -106,11 +107,15 @@ def serve(
     lexicon: Annotated[
         Path | None, typer.Option(help="a server-side Scrabble word list (one word a line)")
     ] = None,
+    data: Annotated[
+        Path | None,
+        typer.Option(help="folder of the games database (default: the per-user data folder)"),
+    ] = None,
 ) -> None:
     """Start the web page (play, coach and assistant for every game) at http://HOST:PORT/."""
     from stratagem.web.serve import serve as run
 
-    run(host, port, lexicon)
+    run(host, port, lexicon, data)
 
 
 _FULL: typer.Typer | None = None

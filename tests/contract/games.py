@@ -61,11 +61,14 @@ def small_lexicon() -> Any:
 def contract(name: str, rules: Any) -> Contract:
     """The contract of game ``name`` under ``rules`` (its rules object)."""
     if name == "yahtzee":
+        from stratagem.games.yahtzee.duel import Variant
+        from stratagem.games.yahtzee.duel_play import highest_score
         from stratagem.games.yahtzee.state import highest_final_score, parse_action
 
+        most = highest_score(rules) if isinstance(rules, Variant) else highest_final_score(rules)
         return Contract(
             Forms(read_action=lambda text, state: parse_action(text)),
-            Outcomes(0.0, float(highest_final_score(rules))),
+            Outcomes(0.0, float(most)),
         )
     if name == "scorefour":
         from stratagem.games.scorefour.board import parse_peg, peg_name
@@ -123,7 +126,11 @@ def contract_rules(name: str) -> list[tuple[str, Callable[[GameSpec], Any]]]:
         return [("small-english", lambda game: small_lexicon())]
     with registered(name) as game:
         presets = game.presets
-    return [(p, lambda game, p=p: game.rules_object(p)) for p in presets]
+    made = [(p, lambda game, p=p: game.rules_object(p)) for p in presets]
+    if name == "yahtzee":  # a reduced card (duel variant) too
+        variant = "yahtzee:boxes=ones+twos+chance,bonus=true"
+        made.append((variant, lambda game: game.rules_object(variant)))
+    return made
 
 
 def new_state(game: GameSpec, rules: Any, players: int) -> State:

@@ -23,6 +23,7 @@ def start_game(page: Any, challenge: str = "none", think: str = "2") -> None:
     page.select_option("#ai", "greedy")
     page.select_option("#challenge", challenge)
     page.select_option("#think", think)
+    page.once("dialog", lambda d: d.accept())  # "New game" during a game asks first
     page.click("#new-game")
     page.wait_for_selector("#status:has-text('Your move')")
     page.wait_for_function("() => document.querySelectorAll('#history div').length === 0"

@@ -107,3 +107,29 @@ def test_a_word_list_of_either_tile_set_is_served(tmp_path: Path, no_server: lis
     result = invoke(["serve", "--port", str(_free_port()), "--lexicon", str(path)])
     assert result.exit_code == 0, result.output
     assert "Stratagem is running at" in result.stdout and len(no_server) == 1
+
+
+def test_serve_keeps_games_in_the_data_folder_and_says_where(
+    tmp_path: Path, no_server: list[object]
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from tests.cli_outcome import invoke
+
+    result = invoke(["serve", "--port", str(_free_port()), "--data", str(tmp_path / "d")])
+    assert result.exit_code == 0, result.output
+    assert f"games are saved in {tmp_path / 'd' / 'games.sqlite3'}" in result.stdout
+    (app,) = no_server
+    client = TestClient(app)  # type: ignore[arg-type]
+    made = client.post("/api/sessions", json={"game": "pig", "seats": ["human", "hold:2"]})
+    assert made.json()["storage"]["persistent"]
+
+
+def test_a_data_path_that_is_a_file_is_refused(tmp_path: Path, no_server: list[object]) -> None:
+    from tests.cli_outcome import invoke
+
+    path = tmp_path / "games"
+    path.write_text("not a folder")
+    result = invoke(["serve", "--port", str(_free_port()), "--data", str(path)])
+    assert result.exit_code == 2 and "--data must be a folder" in result.stderr
+    assert not no_server

@@ -244,6 +244,12 @@ class Param:
     normalise: Callable[[str], str] | None = None
     """Text in one canonical spelling after the checks (a path made absolute, so that a
     results file names the same file from any folder)."""
+    file: bool = False
+    """The value names a file on the machine that reads the spec (a word list, a leave
+    table), unless it is one of :attr:`named`; a server refuses such values from its
+    clients (:func:`names_file`)."""
+    named: tuple[str, ...] = ()
+    """Values of a :attr:`file` parameter that name no file (``weights=tuned``)."""
 
     def __post_init__(self) -> None:
         if self.type in (int, float) and (self.low is None or self.high is None):
@@ -792,3 +798,15 @@ def make_agent(game: str | GameSpec, rules: Any, spec: str | AgentSpec) -> Agent
     """
     g = load_game(game) if isinstance(game, str) else game
     return g.make_agent(rules, spec)
+
+
+def names_file(param: Param, value: object) -> bool:
+    """Whether ``value`` given for ``param`` names a file on this machine (a server must
+    not let a client choose one).
+
+    >>> names_file(Param("weights", str, "tuned", "", file=True, named=("tuned",)), "tuned")
+    False
+    >>> names_file(Param("leaves", str, None, "", file=True), "/etc/passwd")
+    True
+    """
+    return param.file and value is not None and str(value) not in param.named

@@ -94,6 +94,7 @@ _RECORD_KEYS = {
     "chance",
     "takebacks",
     "result",
+    "dealt",
 }
 
 
@@ -167,6 +168,7 @@ class Session:
         seats: Sequence[Seat],
         seed: int,
         coach: str | None = None,
+        dealt: Sequence[str] | None = None,
     ) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise ArenaError(f"a game's seed must be a whole number 0..{MAX_SEED}, got {seed!r}")
@@ -182,6 +184,9 @@ class Session:
         self.coach_spec = coach
         self._deal = Deal(seed)
         self._states: list[State] = [game.new_state(self.rules, len(self.seats))]
+        self.dealt = None if dealt is None else tuple(dealt)
+        if self.dealt is not None and not hasattr(self._states[0], "chance_from_text"):
+            raise RecordError(f"a {game.name} game cannot be replayed with a recorded deal")
         self._line: list[Step] = []
         self._decision_index: list[int] = []  # line index of each decision
         self._agents: dict[int, Agent] = {}
@@ -378,6 +383,7 @@ class Session:
             "chance": self.chance_texts(),
             "takebacks": [{"to": t.to, "undone": t.undone} for t in self.takebacks],
             "result": self.result(),
+            **({} if self.dealt is None else {"dealt": list(self.dealt)}),
         }
 
     def to_json(self) -> str:
@@ -443,8 +449,9 @@ class Session:
             )
         decisions = _texts(data, "decisions", required=True) or []
         chance = _texts(data, "chance", required=False)
+        dealt = _texts(data, "dealt", required=False)
         try:
-            session = cls(spec, rules, seats, seed, coach)
+            session = cls(spec, rules, seats, seed, coach, dealt)
         except StratagemError as exc:
             raise RecordError(f"record: {exc}") from None
         session._replay(decisions)
@@ -455,8 +462,9 @@ class Session:
                 raise RecordError(
                     f"the record lists {len(chance)} chance outcomes, the game has {len(got)}"
                 )
+            by = f"seed {seed}" if dealt is None else "the recorded deal"
             raise RecordError(
-                f"chance outcome {k + 1} of the record is {chance[k]!r} but seed {seed} deals "
+                f"chance outcome {k + 1} of the record is {chance[k]!r} but {by} deals "
                 f"{got[k]!r}: the record was changed, or written with another deal"
             )
         session.takebacks = _read_takebacks(data.get("takebacks"), len(decisions))
@@ -477,10 +485,27 @@ class Session:
         words = np.frombuffer(digest, dtype=np.uint32)
         return np.random.default_rng([self.seed, 3, *(int(w) for w in words)])
 
+    def _recorded_chance(self, state: State) -> Action | None:
+        """The recorded deal's outcome of this chance node (the k-th of the line), when the
+        session has one and it can happen here; else None (the seed deals)."""
+        if self.dealt is None:
+            return None
+        k = sum(1 for step in self._line if step.player == CHANCE)
+        if k >= len(self.dealt):
+            return None
+        try:
+            outcome: Action = state.chance_from_text(self.dealt[k])  # type: ignore[attr-defined]
+            state.apply(outcome)
+        except StratagemError:
+            return None
+        return outcome
+
     def _resolve_chance(self) -> None:
         state = self.state
         while state.current_player == CHANCE:
-            outcome = sample_chance(state, self.chance_generator(state))
+            outcome = self._recorded_chance(state)
+            if outcome is None:
+                outcome = sample_chance(state, self.chance_generator(state))
             self._line.append(Step(CHANCE, outcome, str(outcome), "chance"))
             state = state.apply(outcome)
             self._states.append(state)

@@ -207,24 +207,27 @@ def install_error_handlers(app: FastAPI) -> None:
 class BodySizeLimit:
     """ASGI middleware refusing request bodies over ``max_bytes`` with 413."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, larger: dict[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.larger = larger or {}
+        """Paths that take larger bodies (importing a game record), with their limit."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        max_bytes = self.larger.get(scope.get("path", ""), self.max_bytes)
         too_big = JSONResponse(
-            {"detail": f"request body over the limit of {self.max_bytes} bytes"}, status_code=413
+            {"detail": f"request body over the limit of {max_bytes} bytes"}, status_code=413
         )
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
                     declared = int(value)
                 except ValueError:
-                    declared = self.max_bytes + 1
-                if declared > self.max_bytes:
+                    declared = max_bytes + 1
+                if declared > max_bytes:
                     await too_big(scope, receive, send)
                     return
         seen = 0
@@ -238,7 +241,7 @@ class BodySizeLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
+                if seen > max_bytes:
                     raise TooLarge
             return message
 

@@ -6,19 +6,17 @@ the games' rules objects; this module only serves it.
 
 from __future__ import annotations
 
+import importlib.util
 from functools import cache
-from typing import Literal, get_args
 
 from fastapi import APIRouter
 from pydantic import BaseModel
 
+from stratagem.core.registry import available_games
 from stratagem.core.rules_text import rules_of
 from stratagem.web.common import ERROR_RESPONSES
 
 router = APIRouter(tags=["site"], responses=ERROR_RESPONSES)
-
-GameName = Literal["yahtzee", "pig", "scorefour", "scrabble"]
-
 
 class PresetRulesView(BaseModel):
     preset: str
@@ -62,5 +60,17 @@ def _route(game: str) -> None:
     )  # fmt: skip
 
 
-for _game in get_args(GameName):
+def games_with_rules() -> list[str]:
+    """The registry's games that describe their rules (``games/<g>/rules_text.py``)."""
+    found = []
+    for game in available_games():
+        try:
+            if importlib.util.find_spec(f"stratagem.games.{game}.rules_text") is not None:
+                found.append(game)
+        except (ImportError, ValueError):
+            continue
+    return found
+
+
+for _game in games_with_rules():
     _route(_game)

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import secrets
 import threading
-import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path as FilePath
 from typing import Annotated, Any, Literal
 
@@ -30,53 +29,54 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from stratagem.core.arena import load_game, parse_spec
 from stratagem.core.errors import IllegalActionError, InvalidRulesError, InvalidStateError
+from stratagem.core.session import MAX_DECISIONS
+from stratagem.games.scrabble.assistant import (
+    DEFAULT_THINK,
+    MAX_POSITION_CHARS,
+    THINK_RANGE,
+    Analysis,
+    analyse,
+    read_move,
+    top_placements,
+)
 from stratagem.games.scrabble.board import (
     BINGO,
     PREMIUM_ROWS,
     RACK_SIZE,
     Placement,
-    new_tiles,
-    parse_coordinate,
 )
 from stratagem.games.scrabble.challenge import (
     RULE_HELP,
     ChallengeWindow,
     ai_challenges,
-    board_phonies,
     lay_word,
     phonies,
 )
+from stratagem.games.scrabble.coach import candidate_row, lexicon_lock, placement_squares
 from stratagem.games.scrabble.gcg import GameRecord, read_gcg, record_of_game, write_gcg
+from stratagem.games.scrabble.gcg_session import GcgCodec
 from stratagem.games.scrabble.heuristic import (
     COACH_SPEC,
-    FEATURE_NAMES,
     PLAY_ENDGAME_NODES,
     SCORE_WEIGHT,
     Candidate,
-    explain,
     judge,
     make_coach,
     phase_of,
 )
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, default_name, load_lexicon
-from stratagem.games.scrabble.movegen import move_generator
 from stratagem.games.scrabble.play import (
     Challenge,
-    choose_spelling,
     end_adjustments,
-    parse_move,
-    refuse_placement,
     typed,
 )
 from stratagem.games.scrabble.position import (
-    check_within_set,
-    read_position,
-    tiles_on_board,
     write_position,
 )
+from stratagem.games.scrabble.spec import lexicon_rules
 from stratagem.games.scrabble.state import PASS, Exchange, Pass, ScrabbleState
 from stratagem.games.scrabble.tiles import TILE_SETS, tile_set
-from stratagem.games.scrabble.tracking import Tracking, parse_unseen, track, track_state
+from stratagem.games.scrabble.tracking import Tracking, track_state
 from stratagem.web.common import (
     ERROR_RESPONSES,
     in_session,
@@ -85,18 +85,12 @@ from stratagem.web.common import (
     sessions,
     settings,
 )
+from stratagem.web.play import open_session, register_record_format
 from stratagem.web.sessions import ID_PATTERN, SessionStore
 
 MAX_TOP = 50
 """Most moves the API lists at once."""
-DEFAULT_THINK = 5.0
-"""Seconds the AI may think a move, and the assistant a position, unless the player says."""
-THINK_RANGE = (0.5, 30.0)
-"""The thinking budgets a page may ask for (seconds): a request then runs at most its budget
-plus the move generation (well under a second)."""
 ChallengeRule = Literal["none", "single", "double"]
-MAX_POSITION_CHARS = 4000
-"""A position text is about 400 characters; anything past this is refused."""
 RACK_PATTERN = r"^[^\s]{0,7}$"
 TILE_NAMES = tuple(TILE_SETS)
 
@@ -142,6 +136,9 @@ endgame search; docs/results/scrabble_ga.md), the source's player, then the weak
 AI_NAMES = tuple(o.name for o in OPPONENTS)
 _OPPONENT_SPECS = {o.name: o.spec for o in OPPONENTS}
 
+register_record_format("scrabble", "gcg", GcgCodec())
+"""``GET /api/sessions/{sid}/record?format=gcg`` and ``POST /api/sessions/import`` in GCG."""
+
 router = APIRouter(prefix="/api/scrabble", tags=["scrabble"], responses=ERROR_RESPONSES)
 
 TilesName = Literal["english", "czech"]
@@ -156,7 +153,12 @@ class LexiconEntry:
     """A loaded lexicon and the lock that guards its (shared, reused) move generator."""
 
     lexicon: Lexicon
-    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def lock(self) -> threading.Lock:
+        """The lexicon's one lock (:func:`~stratagem.games.scrabble.coach.lexicon_lock`),
+        shared with the coaching of the sessions on it."""
+        return lexicon_lock(self.lexicon)
 
 
 _LEXICONS: dict[tuple[str, str], LexiconEntry] = {}
@@ -209,12 +211,6 @@ class TurnRecord:
     """move, challenge (a challenge's verdict) or end (the end-of-game rack adjustment)."""
     withdrawn: bool = False
     """A placement challenged off: its tiles went back, its score does not count."""
-
-
-def placement_squares(state: ScrabbleState, move: Placement) -> list[tuple[int, int, str]]:
-    """The squares a placement lays a tile on, with the letter (lower case for a blank)."""
-    laid = new_tiles(state.board_array, move, state.tiles)
-    return [(r, c, state.tiles.square_text(code)) for r, c, code in laid]
 
 
 @dataclass
@@ -410,223 +406,8 @@ class ScrabbleGame:
                 "no moves to list: "
                 + ("the game is over" if self.state.is_terminal() else "not your turn")
             )
-        return top_placements(self.entry, self.state.board_array, self.state.rack_array(), top)
-
-
-def read_move(text: str, state: ScrabbleState) -> Placement | Exchange | Pass:
-    """The CLI's :func:`~stratagem.games.scrabble.play.parse_move`, without listing every move.
-
-    A placement is looked up among the generated moves that start on its square in
-    its direction with its length (a rack with a blank has tens of thousands of
-    placements; only these few become objects). Anything else, and every error,
-    goes through the CLI's parser or its checks, so the messages are the same.
-    """
-    words = text.split()
-    if len(words) != 2 or words[0].lower() in ("x", "exchange"):
-        return parse_move(text, state)
-    try:
-        row, col, across = parse_coordinate(words[0])
-    except IllegalActionError:
-        return parse_move(text, state)
-    typed = words[1]
-    info, codes = move_generator(state.lexicon).raw(state.board_array, state.rack_array())
-    hits = np.flatnonzero(
-        (info[:, 0] == row) & (info[:, 1] == col) & (info[:, 2] == (0 if across else 1))
-        & (info[:, 3] == len(typed))
-    )  # fmt: skip
-    order = hits[np.argsort(-info[hits, 4], kind="stable")]
-    square = state.tiles.square_text
-    found = []
-    for k in order:
-        word = "".join(square(int(x)) for x in codes[k, : len(typed)])
-        if word.upper() == typed.upper():
-            found.append(Placement(row, col, across, word, int(info[k, 4])))
-    chosen = choose_spelling(typed, found)
-    if chosen is not None:
-        return chosen
-    # Not legal: say why, with the CLI parser's checks (without its full move list).
-    for ch in typed:
-        if state.tiles.letter_index(ch) is None:
-            return parse_move(text, state)  # names the foreign letter before listing moves
-    refuse_placement(state, words[0], typed)
-
-
-def top_placements(
-    entry: LexiconEntry, board: np.ndarray, rack: np.ndarray, top: int
-) -> tuple[list[Placement], int]:
-    """The ``top`` best placements (in the order of ``MoveGenerator.moves``) and the count.
-
-    Only the moves listed become :class:`Placement` objects: a rack with a blank has
-    tens of thousands of placements on a busy board.
-    """
-    lex = entry.lexicon
-    with entry.lock:
-        info, words = move_generator(lex).raw(board, rack)
-    order = np.argsort(-info[:, 4], kind="stable")[:top]
-    moves = []
-    for k in order:
-        row, col, down, length, score, _ = (int(x) for x in info[k])
-        text = "".join(lex.tiles.square_text(int(x)) for x in words[k, :length])
-        moves.append(Placement(row, col, not down, text, score))
-    return moves, int(info.shape[0])
-
-
-SCORE_ONLY = np.zeros(len(FEATURE_NAMES))
-SCORE_ONLY[FEATURE_NAMES.index("score")] = SCORE_WEIGHT
-"""Weights that rank by the score alone (the assistant's ``rank=score``)."""
-
-
-@dataclass
-class Analysis:
-    """The assistant's answer: the position with the rack, the moves listed, and the coach."""
-
-    state: ScrabbleState
-    rack: np.ndarray
-    moves: list[Candidate]
-    total: int
-    phase: str
-    weights: np.ndarray
-    best: float
-    """The coach's best value, in points (what ``behind`` is measured from)."""
-    tracking: Tracking | None = None
-    phonies: list[tuple[str, list[tuple[int, int]]]] = field(default_factory=list)
-    endgame: Any = None
-    """The endgame search's result when the bag is empty (two players)."""
-    budget: float = DEFAULT_THINK
-
-
-def with_unseen(state: ScrabbleState, rack_counts: np.ndarray, unseen: str | None) -> tuple[
-        ScrabbleState, Tracking]:  # fmt: skip
-    """The position with the player's rack and the unseen tiles placed: on the opponent's rack
-    when they fit one (the bag is then empty: the endgame, with the opponent's rack known),
-    else 7 of them there and the rest in the bag (the coach looks at the bag's size only).
-    ``unseen``, when given, must be what the board and rack leave of the set."""
-    tiles = state.tiles
-    derived = track(tiles, state.board_array, rack_counts, 0)
-    rest = np.array(derived.unseen, dtype=np.int64)
-    if unseen is not None:
-        given = parse_unseen(tiles, unseen)
-        if not np.array_equal(given, rest):
-            names = [*tiles.letters, "?"]
-            extra = "".join(names[i] * int(n) for i, n in enumerate(given - rest) if n > 0)
-            missing = "".join(names[i] * int(n) for i, n in enumerate(rest - given) if n > 0)
-            raise InvalidStateError(
-                "the unseen tiles given are not what the board and rack leave of the "
-                f"{tiles.name} set ({derived.text or 'none'}): "
-                + "; ".join(x for x in (f"too many {extra}" if extra else "",
-                                        f"missing {missing}" if missing else "") if x)
-            )  # fmt: skip
-    if state.num_players != 2:
-        racks = list(state.racks)
-        racks[state.player] = tuple(int(x) for x in rack_counts)
-        st = replace(state, racks=tuple(racks))
-        return st, track_state(st, st.player)
-    opp = np.zeros_like(rest)
-    if rest.sum() <= RACK_SIZE:
-        opp, bag = rest, np.zeros_like(rest)
-    else:
-        left = RACK_SIZE
-        for i in range(len(rest)):  # any 7: hidden, and the coach does not look at them
-            take = min(left, int(rest[i]))
-            opp[i] = take
-            left -= take
-        bag = rest - opp
-    racks = [(0,) * (tiles.size + 1)] * 2
-    racks[state.player] = tuple(int(x) for x in rack_counts)
-    racks[1 - state.player] = tuple(int(x) for x in opp)
-    st = replace(state, racks=tuple(racks), bag=tuple(int(x) for x in bag))
-    return st, track(tiles, st.board_array, rack_counts, int(opp.sum()))
-
-
-def analyse(
-    entry: LexiconEntry, position: str, rack: str | None, top: int, rank: str = "value",
-    unseen: str | None = None, scores: list[int] | None = None, budget: float = DEFAULT_THINK,
-) -> Analysis:  # fmt: skip
-    """Read a position and a rack (default: the player to move's); list its ``top`` moves,
-    ranked by the coach's value (``rank="value"``: placements, exchanges and the pass) or by
-    the score alone (``"score"``: placements only). The unseen tiles are derived from the
-    board and rack (or checked against ``unseen``); ``scores`` replace the position's. When
-    they fit the opponent's rack the bag is empty, and the endgame search answers too, within
-    ``budget`` seconds on the wall clock (the best found by then)."""
-    began = time.monotonic()
-    if len(position) > MAX_POSITION_CHARS:
-        raise InvalidStateError(
-            f"a position is at most {MAX_POSITION_CHARS} characters, got {len(position)}"
-        )
-    if not THINK_RANGE[0] <= budget <= THINK_RANGE[1]:
-        raise InvalidStateError(
-            f"the budget is {THINK_RANGE[0]:g} to {THINK_RANGE[1]:g} seconds, got {budget}"
-        )
-    state = read_position(position, entry.lexicon)
-    tiles = state.tiles
-    if rack is None:
-        rack_counts = state.rack_array()
-    else:
-        rack_counts = tiles.rack_counts(rack, RACK_SIZE)
-        used = rack_counts + tiles_on_board(tiles, state.board_array)
-        check_within_set(tiles, used, f"the board and rack {rack!r} hold")
-    if scores is not None:
-        if len(scores) != state.num_players:
-            raise InvalidStateError(f"scores: {len(scores)} given for {state.num_players} players")
-        state = replace(state, scores=tuple(scores))
-    opponents = [q for q in range(state.num_players) if q != state.player]
-    told = _has_bag_line(position) or any(sum(state.racks[q]) for q in opponents)
-    if unseen is None and told:
-        # the position says where the unseen tiles are (a bag line, the opponents' racks):
-        # keep them, with the rack asked about
-        racks = list(state.racks)
-        racks[state.player] = tuple(int(x) for x in rack_counts)
-        state = replace(state, racks=tuple(racks))
-        hidden = np.array(state.bag, dtype=np.int64)
-        for q in opponents:
-            hidden += np.array(state.racks[q], dtype=np.int64)
-        tracking = Tracking(tiles, tuple(int(x) for x in hidden),
-                            sum(sum(state.racks[q]) for q in opponents))  # fmt: skip
-    else:
-        state, tracking = with_unseen(state, rack_counts, unseen)
-    phonies = board_phonies(state)
-    coach = make_coach(tiles.name)
-    phase = phase_of(state)
-    with entry.lock:
-        table = coach.table(state)  # one move generation for the ranking and the coach
-        best, total = coach.ranked(state, top if rank == "value" else 1, table)
-        moves = best
-        if rank == "score":
-            # ordered by score alone, each row valued as the coach values it (with the
-            # closing rule's points once the bag is empty)
-            plain = table._replace(bonus=np.zeros_like(table.bonus),
-                                   xbonus=np.zeros_like(table.xbonus))  # fmt: skip
-            by_score, total = coach.evaluator.ranked(state, SCORE_ONLY, top, table=plain)
-            moves = [
-                c
-                for m in by_score
-                if isinstance(m.action, Placement)
-                and (c := coach.candidate(state, m.action, table)) is not None
-            ]
-        result = None
-        if (state.num_players == 2 and state.bag_size() == 0 and sum(state.racks[0]) > 0
-                and sum(state.racks[1]) > 0):  # fmt: skip
-            from stratagem.games.scrabble.endgame import solve_endgame
-
-            left = budget - (time.monotonic() - began) - ENDGAME_MARGIN
-            result = solve_endgame(state, time_limit=THINK_RANGE[1] * 4,
-                                   wall_limit=max(0.1, left))  # fmt: skip
-    return Analysis(state, rack_counts, moves, total, phase, coach.weights_for(phase),
-                    best[0].value / SCORE_WEIGHT, tracking, phonies, result,
-                    budget)  # fmt: skip
-
-
-def _has_bag_line(position: str) -> bool:
-    """Whether a position text gives its bag (``bag:``) rather than leaving it derived."""
-    return any(
-        line.split("#", 1)[0].strip().lower().replace(" ", "").startswith("bag:")
-        for line in position.splitlines()
-    )
-
-
-ENDGAME_MARGIN = 0.3
-"""Seconds of an assistant's budget kept back from the endgame search for what follows it
-(the line of play, the answer)."""
+        s = self.state
+        return top_placements(self.entry.lexicon, s.board_array, s.rack_array(), top)
 
 
 # --- the HTTP layer -----------------------------------------------------------------------
@@ -869,38 +650,29 @@ class LexiconView(BaseModel):
     words: int | None = None
     source: str | None = None
     name: str = Field("", description="the word list's name, as the page shows it")
+    rules: str | None = Field(None, description="the rules spec that plays on it (sessions)")
 
 
 def _advice_rows(
     state: ScrabbleState, cands: list[Candidate], weights: np.ndarray, phase: str, best: float
 ) -> list[AdviceRow]:
-    """Rows of candidates with the coach's ``weights`` (its value: the weighed terms + the
-    closing rule's points), ``behind`` the coach's ``best`` value (points)."""
+    """Rows of candidates with the coach's ``weights``, ``behind`` the coach's ``best`` value
+    (points): :func:`~stratagem.games.scrabble.coach.candidate_row`, as this API names them."""
     rows = []
     for c in cands:
-        a = c.action
-        if isinstance(a, Placement):
-            kind, move, score = "placement", str(a).rsplit(" ", 1)[0], a.score
-            laid = [
-                LaidTile(row=r, col=col, letter=ch) for r, col, ch in placement_squares(state, a)
-            ]
-        elif isinstance(a, Exchange):
-            kind, move, score, laid = "exchange", f"x {a.tiles}", 0, []
-        else:
-            kind, move, score, laid = "pass", "pass", 0, []
-        value = float(c.features @ weights) / SCORE_WEIGHT + c.closing
+        row = candidate_row(state, c, weights, phase, best)
         rows.append(
             AdviceRow(
-                action=str(a),
-                move=move,
-                kind=kind,  # type: ignore[arg-type]
-                score=score,
-                leave=round(c.leave_points(weights), 2),
-                closing=round(c.closing, 2),
-                value=round(value, 2),
-                behind=round(max(0.0, best - value), 2),
-                why=explain(c, weights, phase),
-                tiles=laid,
+                action=row["action"],
+                move=row["move"],
+                kind=row["kind"],
+                score=row["score"],
+                leave=row["leave"],
+                closing=row["closing"],
+                value=row["value"],
+                behind=row["cost"],
+                why=row["why"],
+                tiles=[LaidTile(**t) for t in row["tiles"]],
             )
         )
     return rows
@@ -1006,12 +778,117 @@ def options(request: Request) -> OptionsView:
                     words=None if entry is None else entry.lexicon.word_count,
                     source=None if entry is None else entry.lexicon.source,
                     name=_lexicon_name(tiles, choice, settings(request).lexicon),
+                    rules=_session_rules(tiles, choice, settings(request).lexicon),
                 )
             )
     agents = [
         OpponentView(name=o.name, spec=o.spec, label=o.label, about=o.about) for o in OPPONENTS
     ]
     return OptionsView(agents=agents, lexicons=out)
+
+
+def _session_rules(tiles: str, choice: str, server_path: FilePath | None) -> str | None:
+    if choice == "builtin":
+        return tiles
+    return None if server_path is None else lexicon_rules(server_path, tiles)
+
+
+class SessionPosition(BaseModel):
+    """A position of a played game (``/api/sessions``) for the assistant and the replay."""
+
+    id: str
+    at: int = Field(ge=0, description="the decision number: the position it was made from")
+    decisions: int = Field(ge=0, description="the game's decisions in all")
+    tiles: TilesName
+    rules: str
+    board: list[str]
+    player: int = Field(ge=0, description="the player to decide")
+    rack: str
+    scores: list[int]
+    position: str = Field(description="the position text for the assistant (the opponents' "
+                          "racks only once the game is over)")  # fmt: skip
+    played: str | None = Field(None, description="the decision taken here, if it was taken")
+    judged: dict[str, Any] | None = Field(None, description="the coach's verdict on it")
+
+
+@router.get("/sessions/{sid}/position")
+async def session_position(
+    request: Request,
+    sid: SessionId,
+    at: Annotated[int, Query(ge=0, le=MAX_DECISIONS, description="a decision number")],
+) -> SessionPosition:
+    """The position of decision ``at`` of a Scrabble session, with the decision taken there
+    and the coach's verdict on it: "open this move in the assistant" from the review, and
+    the read-only replay. In a game still going on, only a person's own positions, with
+    only their own rack."""
+
+    def work() -> SessionPosition:
+        with open_session(request, sid) as play:
+            s = play.session
+            if s.game.name != "scrabble":
+                raise IllegalActionError(f"game {sid} is a {s.game.name} game, not Scrabble")
+            n = len(s.decisions())
+            if at > n or (at == n and s.over):
+                raise IllegalActionError(
+                    f"this game has decisions 0..{n - 1 if s.over else n}; there is no {at}"
+                )
+            state = s.state_at(at)
+            assert isinstance(state, ScrabbleState)
+            if not s.over and not s.seats[state.player].human:
+                raise IllegalActionError(
+                    "that position is the agent's and its rack is hidden until the game is over"
+                )
+            if s.over:
+                text = write_position(state)
+            else:
+                text = (f"to_move: 0\nscores: {state.scores[state.player]} "
+                        + " ".join(str(x) for q, x in enumerate(state.scores) if q != state.player)
+                        + "\nboard:\n" + "\n".join(state.board_rows()) + "\n")  # fmt: skip
+            played = s.decisions()[at] if at < n else None
+            judged = None
+            if played is not None and play.coaching is not None:
+                judged = play.coaching.judge(state, played).to_json()
+            return SessionPosition(
+                id=play.id, at=at, decisions=n, tiles=state.tiles.name,  # type: ignore[arg-type]
+                rules=s.rules, board=state.board_rows(), player=state.player,
+                rack=state.rack_text(), scores=list(state.scores), position=text,
+                played=played, judged=judged,
+            )  # fmt: skip
+
+    return await run_heavy(work)
+
+
+class ReadMove(BaseModel):
+    move: str = Field(min_length=1, max_length=40, description="8H WORD, H8 WORD, x ABC, pass")
+
+
+class ReadDecision(BaseModel):
+    decision: str = Field(description="the session's text of the move (POST .../move takes it)")
+
+
+@router.post("/sessions/{sid}/read")
+async def read_session_move(request: Request, sid: SessionId, body: ReadMove) -> ReadDecision:
+    """A move in the CLI's notation (``8H WORD``: the whole word, lower case for blanks in a
+    mixed-case word; ``x ABC``; ``pass``) read on a session's position into the text the
+    session records (``8H WORD 30``), with the CLI's messages for what is wrong. The person
+    must be to move (the move is read against their rack)."""
+
+    def work() -> ReadDecision:
+        with open_session(request, sid) as play:
+            s = play.session
+            if s.game.name != "scrabble":
+                raise IllegalActionError(f"game {sid} is a {s.game.name} game, not Scrabble")
+            if not s.waiting_for_human:
+                raise IllegalActionError(
+                    "the game is over" if s.over else "it is the agent's turn, not a person's"
+                )
+            state = s.state
+            assert isinstance(state, ScrabbleState)
+            with lexicon_lock(state.lexicon):
+                action = read_move(body.move, state)
+            return ReadDecision(decision=str(action))
+
+    return await run_heavy(work)
 
 
 @router.post("/new")
@@ -1127,7 +1004,7 @@ async def analyse_position(query: Analyse, request: Request) -> AnalyseView:
 
     def work() -> AnalyseView:
         entry = _entry(request, query.tiles, query.lexicon)
-        a = analyse(entry, query.position, query.rack, query.top, query.rank, query.unseen,
+        a = analyse(entry.lexicon, query.position, query.rack, query.top, query.rank, query.unseen,
                     query.scores, query.budget)  # fmt: skip
         return analyse_view(a, query.rank)
 
@@ -1237,7 +1114,7 @@ async def open_gcg(query: OpenGcg, request: Request) -> GcgView:
             )
         turn = game.turns[query.at - 1]
         state = game.position_at(query.at - 1)
-        a = analyse(entry, write_position(state), None, query.top, "value", None, None,
+        a = analyse(entry.lexicon, write_position(state), None, query.top, "value", None, None,
                     query.budget)  # fmt: skip
         row = None
         bad: list[str] = []

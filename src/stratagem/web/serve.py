@@ -34,9 +34,18 @@ def check_listen(host: str, port: int) -> None:
             raise StratagemError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, lexicon: Path | None = None) -> None:
-    """Start the server in the foreground (Ctrl-C stops it)."""
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    lexicon: Path | None = None,
+    data: Path | None = None,
+) -> None:
+    """Start the server in the foreground (Ctrl-C stops it). Games are saved in
+    ``data/games.sqlite3`` (default: the per-user data folder); a folder that cannot be
+    used is said at start-up, and the games then live in memory only."""
     check_port(port)
+    if data is not None and data.exists() and not data.is_dir():
+        raise StratagemError(f"--data must be a folder, and {data} is a file")
     try:
         import uvicorn
 
@@ -47,9 +56,19 @@ def serve(host: str = "127.0.0.1", port: int = 8000, lexicon: Path | None = None
             "pip install 'stratagem[web]'"
         ) from None
     check_listen(host, port)
-    app = create_app(lexicon=lexicon, warm_kernels=True)  # compiles in the background
+    from stratagem.core.store import GameStore
+
+    store = GameStore.in_folder(data)
+    # compiles in the background
+    app = create_app(lexicon=lexicon, warm_kernels=True, data=store)
     shown = f"[{host}]" if _is_ipv6(host) else host
     print(f"Stratagem is running at http://{shown}:{port}/  (Ctrl-C stops it)", flush=True)
+    print(
+        f"games: {store.status.message}"
+        if store.persistent
+        else f"warning: {store.status.message}",
+        flush=True,
+    )
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: listening on {host}: other machines can reach this server", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")

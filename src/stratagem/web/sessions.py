@@ -117,8 +117,19 @@ class SessionStore:
         """Store ``obj`` and return its new id. Over ``per_owner`` games of ``owner``, its
         own least recently used goes; over ``max_sessions``, the least recently used."""
         sid = ID_PREFIX + secrets.token_urlsafe(18)
+        self.put(sid, obj, owner)
+        return sid
+
+    def put(self, sid: str, obj: object, owner: str | None = None) -> object:
+        """Keep ``obj`` under a given id (a game read back from disk keeps its id), under
+        the same bounds as :meth:`create`; an object already there stays and is returned
+        (two requests that loaded the same game at once share the first)."""
         now = self._clock()
         with self._lock:
+            present = self._entries.get(sid)
+            if present is not None:
+                return present.obj
+            self._gone.pop(sid, None)
             self._expire(now)
             if owner is not None and self.per_owner is not None:
                 while self._owned.get(owner, 0) >= self.per_owner:
@@ -133,7 +144,7 @@ class SessionStore:
             self._entries[sid] = _Entry(obj, now, owner)
             if owner is not None:
                 self._owned[owner] = self._owned.get(owner, 0) + 1
-        return sid
+        return obj
 
     def _entry(self, sid: str) -> _Entry:
         now = self._clock()

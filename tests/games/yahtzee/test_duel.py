@@ -335,3 +335,24 @@ def test_blocks_run_in_other_processes_give_the_same_tables(tmp_path, monkeypatc
         assert a is not None and b is not None and a.loss is not None and b.loss is not None
         assert np.array_equal(a.data, b.data)
         assert np.array_equal(a.loss, b.loss)
+
+
+def test_the_win_seeker_improves_on_the_es_optimum_and_no_more_than_a_best_response(tmp_path):
+    """``seek`` is one step of policy improvement on the ES optimum against a fixed ES
+    opponent (a Markov decision problem), so es-es <= seek-es <= max-es in either seat."""
+    v = Variant("yahtzee", ("ones", "twos", "chance"), upper_bonus=True)
+    es = Run(v, ("es", "es"), tmp_path)
+    values = {
+        modes: Run(v, modes, tmp_path, reference=es).solve()
+        for modes in (("seek", "es"), ("es", "seek"), ("max", "es"), ("es", "max"))
+    }
+    assert 0.5 < values[("seek", "es")] <= values[("max", "es")] + 1e-12
+    assert 0.5 > values[("es", "seek")] >= values[("es", "max")] - 1e-12
+
+
+def test_a_following_side_needs_its_own_reference(tmp_path):
+    v = Variant("yahtzee", ("ones", "twos"))
+    with pytest.raises(InvalidRulesError, match="'seek' side needs the es/es run"):
+        Run(v, ("seek", "es"), tmp_path, reference=Run(v, ("max", "max"), tmp_path))
+    with pytest.raises(InvalidRulesError, match="follow different runs"):
+        Run(v, ("seek", "win"), tmp_path, reference=Run(v, ("es", "es"), tmp_path))

@@ -110,7 +110,7 @@ AGENTS = (
     AgentInfo(
         "table", "a rule table file (stratagem pig rules)", _table,
         (Param("file", str, None, "path of the rule table", required=True,
-               accepts="file path"),),
+               accepts="file path", file=True),),
         positional="file",
     ),
     AgentInfo("random", "uniformly random legal action", lambda rules: RandomAgent()),

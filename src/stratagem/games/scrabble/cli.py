@@ -363,6 +363,9 @@ def play(
         raise StratagemError(f"--think takes 0.1 to 600 seconds, got {think}")
     if record is not None:
         check_writable_target(record, "record file")
+    if challenge == "none":  # a session: the same model as the page (takeback, records)
+        _play_session(seed, ai_first, ai, lexicon, rules, tiles, think, record)
+        return
     tile_name = tiles if tiles is not None else rules
     agent = make_agent("scrabble", tile_name, ai)  # before the word list is read
     if hasattr(agent, "think_seconds"):
@@ -378,6 +381,43 @@ def play(
         game = record_of_game([(e.player, e.state, e.action) for e in events], end, nicks,
                               note=f"stratagem, {lex.source}, challenge {challenge}")  # fmt: skip
         write_atomic(record, write_gcg(game).encode())
+        out.print(f"wrote the game's record to {record}")
+
+
+def _play_session(seed: int | None, ai_first: bool, ai: str, lexicon: Path | None, rules: str,
+                  tiles: str | None, think: float, record: Path | None) -> None:  # fmt: skip
+    """``scrabble play`` without a challenge rule: a :class:`~stratagem.core.session.Session`
+    rendered by :func:`~.play.play_session`; ``--record`` writes it as GCG."""
+    import secrets
+
+    from stratagem.core.files import write_atomic
+    from stratagem.core.session import Session
+    from stratagem.games.scrabble.gcg_session import session_to_gcg
+    from stratagem.games.scrabble.play import play_session
+    from stratagem.games.scrabble.spec import GAME, lexicon_rules
+
+    preset, values = GAME.parse_rules(tiles if tiles is not None else rules)
+    if lexicon is not None and "lexicon" in values:
+        raise InvalidRulesError(
+            "two word lists: give it once, --lexicon FILE or --rules TILES:lexicon=FILE"
+        )
+    path = lexicon if lexicon is not None else values.get("lexicon")
+    spec_rules = preset if path is None else lexicon_rules(path, preset)
+    name = ai.split(":", 1)[0]
+    takes_think = name in GAME.agents and any(p.name == "think" for p in GAME.agents[name].params)
+    if takes_think and "think=" not in ai:
+        ai = f"{ai}{',' if ':' in ai else ':'}think={think:g}"
+    seats = [ai, "human"] if ai_first else ["human", ai]
+    session = Session.new(GAME, spec_rules, seats,
+                          seed=seed if seed is not None else secrets.randbelow(2**63))  # fmt: skip
+    _lexicon(lexicon, rules, tiles)  # the word list's notes, once
+    play_session(session)
+    if record is not None and session.decisions():
+        viewer = 1 if ai_first else 0
+        nicks = ("ai", "you") if ai_first else ("you", "ai")
+        text = session_to_gcg(session, viewer=viewer, nicks=nicks,
+                              note=f"stratagem, {session.rules}, seed {session.seed}")  # fmt: skip
+        write_atomic(record, text.encode())
         out.print(f"wrote the game's record to {record}")
 
 

@@ -21,6 +21,7 @@ from stratagem.core.agent import Agent
 from stratagem.core.errors import IllegalActionError, StratagemError
 from stratagem.core.files import bounded_input
 from stratagem.core.registry import make_agent
+from stratagem.core.session import Session
 from stratagem.games.scrabble.board import (
     COLUMNS,
     PREMIUM_ROWS,
@@ -191,6 +192,106 @@ def tracking_lines(state: ScrabbleState, player: int) -> list[str]:
     t = track_state(state, player)
     head = "unseen (the AI's rack" + (")" if t.bag == 0 else " + the bag)")
     return [f"{head}: {t.grid() or '-'}", "  " + t.summary()]
+
+
+def play_session(
+    session: Session,
+    read: Callable[[str], str] = bounded_input,
+    write: Callable[[str], None] = print,
+) -> bool:
+    """Render ``session`` (two seats: a person and an agent, or two people) in the terminal
+    until it ends: the board, the person's rack, the unseen tiles, and the session's moves.
+    ``?`` lists the coach's rows (:class:`~.coach.ScrabbleCoaching`), ``u`` takes back your
+    last move, ``q`` leaves the game (a session can be saved and resumed). Returns whether
+    the game ended. Games under a challenge rule are played by :func:`play_terminal`."""
+    from stratagem.games.scrabble.coach import ScrabbleCoaching
+
+    state = session.state
+    assert isinstance(state, ScrabbleState)
+    coaching = ScrabbleCoaching(state.lexicon)
+    people = [p for p, seat in enumerate(session.seats) if seat.human]
+    write(f"Scrabble ({session.rules}; {state.lexicon.source}). {HELP}; u takes back your "
+          "last move.")  # fmt: skip
+    while not session.over:
+        if not session.waiting_for_human:
+            if session.state.bag_size() == 0:  # type: ignore[attr-defined]
+                write("AI thinks (the endgame search)...")
+            step = session.ai_move()
+            write(f"AI plays {coaching.public_text(step.text) if not session.over else step.text}")
+            continue
+        state = session.state
+        assert isinstance(state, ScrabbleState)
+        me = session.to_move
+        write("")
+        write(draw_board(state))
+        scores = ", ".join(f"{'you' if q == me else f'player {q + 1}'} {state.scores[q]}"
+                           for q in range(state.num_players))  # fmt: skip
+        write(f"score: {scores}; bag {state.bag_size()} tiles")
+        for line in tracking_lines(state, me):
+            write(line)
+        while True:
+            try:
+                text = read(f"your rack {state.rack_text(me)} > ")
+            except EOFError:
+                write("")
+                write("game left (it can be resumed from its record)")
+                return False
+            cmd = text.strip()
+            low = cmd.lower()
+            if low in ("q", "quit"):
+                write("game left (it can be resumed from its record)")
+                return False
+            if low in ("help", "h"):
+                write(HELP + "; u takes back your last move")
+                continue
+            if cmd == "?":
+                closing = state.bag_size() == 0
+                write(f"the coach's best moves, in {coaching.unit.name} (score + "
+                      + ("going out or minus the tiles kept" if closing else
+                         "the value of the tiles kept") + "):")  # fmt: skip
+                for i, row in enumerate(coaching.rows(state, COACH_TOP), 1):
+                    extra = row["closing"] if closing else row["leave"]
+                    write(f"{i:>4}. {row['move']:<22} score {row['score']:>3}  "
+                          f"{'end' if closing else 'leave'} {extra:+6.1f}  "
+                          f"value {row['value']:6.1f}")  # fmt: skip
+                continue
+            if low in ("u", "undo", "takeback"):
+                try:
+                    taken = session.takeback()
+                except StratagemError as exc:
+                    write(f"  not allowed: {exc}")
+                    continue
+                write(f"  taken back: {taken.undone} move{'s' if taken.undone != 1 else ''}")
+                break
+            try:
+                action = parse_move(cmd, state)
+                verdict = coaching.judge(state, str(action))
+                session.submit(action)
+            except StratagemError as exc:
+                write(f"  not allowed: {exc}")
+                continue
+            if verdict.cost < 0.05:
+                write(f"you play {action}; the coach agrees")
+            else:
+                write(f"you play {action}; the coach gives up {verdict.cost:.1f} points of "
+                      f"equity ({verdict.label}) against {verdict.best}")  # fmt: skip
+            break
+    final = session.state
+    assert isinstance(final, ScrabbleState)
+    logged = [0] * final.num_players
+    for step in session.decision_steps():
+        if isinstance(step.action, Placement):
+            logged[step.player] += step.action.score
+    write("")
+    write(draw_board(final))
+    me = people[0] if people else 0
+    for p, text, points in end_adjustments(final, logged):
+        who = "you" if p == me else "AI"
+        write(f"end of game: {who}, {text} ({points:+d})")
+    you, them = final.scores[me], max(s for q, s in enumerate(final.scores) if q != me)
+    write(f"final score: you {you}, AI {them}")
+    write("you win!" if you > them else ("a draw." if you == them else "the AI wins."))
+    return True
 
 
 def play_terminal(

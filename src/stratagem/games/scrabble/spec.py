@@ -20,6 +20,7 @@ from typing import Any
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.errors import InvalidRulesError
 from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
+from stratagem.games.scrabble.coach import coaching
 from stratagem.games.scrabble.endgame import NODE_LIMITS, EndgameAgent
 from stratagem.games.scrabble.heuristic import (
     CLOSING_CHOICES,
@@ -75,13 +76,13 @@ def with_word_list(tiles: str, values: Mapping[str, Any]) -> Lexicon:
 
 RULE_PARAMS = (
     Param("lexicon", str, None, "play on this word list (UTF-8, one word a line) with the "
-          "preset's tile set", accepts="a word-list file", normalise=_absolute),
+          "preset's tile set", accepts="a word-list file", normalise=_absolute, file=True),
 )  # fmt: skip
 """``english:lexicon=FILE`` (or ``english:FILE``): any word list with a tile set's tiles."""
 
 
 def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
-               endgame: str, nodes: int, closing: str) -> Agent:  # fmt: skip
+               endgame: str, nodes: int, closing: str, think: float | None) -> Agent:  # fmt: skip
     tiles = rules.tiles
     if w is not None:
         chosen = parse_weights_text(w)
@@ -90,20 +91,28 @@ def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
     else:
         chosen = load_weights(weights)
     table = load_leaves(leaves, tiles) if leaves else None
-    return HeuristicAgent(tiles, chosen, table, endgame=endgame == "on", endgame_nodes=nodes,
-                          closing=closing)  # fmt: skip
+    agent = HeuristicAgent(tiles, chosen, table, endgame=endgame == "on", endgame_nodes=nodes,
+                           closing=closing)  # fmt: skip
+    agent.think_seconds = think
+    return agent
 
 
-def _equity(rules: Lexicon, leaves: str | None, endgame: str, nodes: int) -> Agent:
+def _equity(rules: Lexicon, leaves: str | None, endgame: str, nodes: int,
+            think: float | None) -> Agent:  # fmt: skip
     tiles = rules.tiles
     table = load_leaves(leaves, tiles) if leaves else shipped_leaves(tiles)
-    return EquityAgent(tiles, table, endgame=endgame == "on", endgame_nodes=nodes)
+    agent = EquityAgent(tiles, table, endgame=endgame == "on", endgame_nodes=nodes)
+    agent.think_seconds = think
+    return agent
 
 
 _ENDGAME = Param("endgame", str, "on", "exact endgame solver once the bag is empty",
                  choices=("on", "off"))  # fmt: skip
 _NODES = Param("nodes", int, ENDGAME_NODES, "node limit of the endgame search a move (the "
                "same move on any machine)", low=NODE_LIMITS[0], high=10**9)  # fmt: skip
+_THINK = Param("think", float, None, "wall-clock seconds the endgame search may take a move "
+               "(a person waiting: the best found by then is played; default: the node limit "
+               "alone)", low=0.1, high=600.0)  # fmt: skip
 
 AGENTS = (
     AgentInfo("greedy", "highest-scoring placement; else exchange all or pass",
@@ -121,21 +130,23 @@ AGENTS = (
         (Param("weights", str, "tuned", "tuned (default), source (the source's final "
                "weights), leave (tuned with the leave term, in Czech for the Czech tiles) or a "
                "weights FILE",
-               accepts="tuned, source, leave or a weights file"),
+               accepts="tuned, source, leave or a weights file", file=True,
+               named=("tuned", "source", "leave")),
          Param("w", str, None, "the weights inline, 20 or 25 numbers joined by / "
                "(phase by phase)", accepts="numbers joined by /"),
          Param("leaves", str, None, "leave-value FILE for the leave term (default: shipped)",
-               accepts="a leave-value file"),
+               accepts="a leave-value file", file=True),
          _ENDGAME, _NODES,
          Param("closing", str, "weights", "the closing phase without the solver: by its "
                "weights, or by the equity player's rule (score; going out earns twice the "
-               "other rack, tiles kept cost their value)", choices=CLOSING_CHOICES)),
+               "other rack, tiles kept cost their value)", choices=CLOSING_CHOICES),
+         _THINK),
     ),
     AgentInfo(
         "equity", "score + learned leave value of the tiles kept", _equity,
         (Param("leaves", str, None, "leave-value FILE (default: the shipped table)",
-               accepts="a leave-value file"),
-         _ENDGAME, _NODES),
+               accepts="a leave-value file", file=True),
+         _ENDGAME, _NODES, _THINK),
     ),
 )  # fmt: skip
 
@@ -146,7 +157,6 @@ GAME = GameSpec(
     cli=Lazy("stratagem.games.scrabble.cli:app"),
     codec=Lazy("stratagem.interop.codecs:SCRABBLE"),
     web=WebExtras(Lazy("stratagem.web.scrabble:router"), page="scrabble.html"),
-    perfect_information=False,  # the racks are hidden
     presets=tuple(TILE_SETS),
     default_rules="english",
     min_players=2,
@@ -159,4 +169,7 @@ GAME = GameSpec(
     rule_params=RULE_PARAMS,
     rule_positional="lexicon",
     vary=with_word_list,
+    title="Scrabble",
+    coaching=coaching,
+    perfect_information=False,
 )

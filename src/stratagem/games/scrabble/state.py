@@ -172,6 +172,23 @@ class ScrabbleState:
         picks = rng.choice(len(pool), size=k, replace=False)
         return tuple(sorted(int(x) for x in pool[picks]))
 
+    def chance_from_text(self, text: str) -> tuple[int, ...]:
+        """A draw from its ``str`` (``(0, 4, 4)``, ``()``), checked to be this node's draw:
+        how a session replays a recorded deal (a GCG game's racks)."""
+        body = text.strip()
+        if not (body.startswith("(") and body.endswith(")")) or len(body) > 64:
+            raise IllegalActionError(f"{text!r} is not a draw: tile numbers in parentheses")
+        parts = [p.strip() for p in body[1:-1].split(",") if p.strip()]
+        if not all(p.isdigit() for p in parts):
+            raise IllegalActionError(f"{text!r} is not a draw: tile numbers in parentheses")
+        drawn = tuple(sorted(int(p) for p in parts))
+        if self.drawer < 0 or len(drawn) != self._draw_count():
+            raise IllegalActionError(f"{text!r} is not a draw of this position")
+        counts = _count(drawn)
+        if any(not 0 <= t < len(self.bag) or self.bag[t] < n for t, n in counts.items()):
+            raise IllegalActionError(f"{text!r}: those tiles are not in the bag")
+        return drawn
+
     def chance_outcomes(self) -> list[tuple[tuple[int, ...], float]]:
         """Every multiset the drawer may draw, with its probability.
 

@@ -19,7 +19,10 @@ i.e. a best response to the other side; both ``max`` is the win-optimal
 solution), ``es`` (the expected-score optimum restricted to the variant:
 Glenn's solitaire strategy, solved by the project's solitaire kernels on the
 variant's card), ``win`` (the win-optimal strategy, read from the ``max``/
-``max`` run, played against whatever the other side does).
+``max`` run, played against whatever the other side does), ``seek`` (the
+win-seeking player of :mod:`.winning` / :mod:`.match`: each turn the choice with
+the largest win chance when both sides play the expected-score optimum
+afterwards, i.e. the ``es``/``es`` run's values one turn ahead).
 
 >>> v = Variant("yahtzee", ("ones", "twos"))
 >>> v.num_boxes, v.threshold
@@ -52,9 +55,11 @@ DK = LazyModule("stratagem.games.yahtzee._dist_kernels")
 DUEL = LazyModule("stratagem.games.yahtzee._duel_kernels")
 
 FORMAT_VERSION = 1
-Mode = Literal["max", "es", "win"]
-MODES: tuple[Mode, ...] = ("max", "es", "win")
-_KERNEL_MODE = {"max": 0, "es": 1, "win": 2}
+Mode = Literal["max", "es", "win", "seek"]
+MODES: tuple[Mode, ...] = ("max", "es", "win", "seek")
+_KERNEL_MODE = {"max": 0, "es": 1, "win": 2, "seek": 2}
+_REFERENCE: dict[Mode, tuple[Mode, Mode]] = {"win": ("max", "max"), "seek": ("es", "es")}
+"""The run whose values a following side (``win``, ``seek``) maximises."""
 
 MAX_BYTES = 4 << 30
 """The most memory a run may need here (two levels at once, plus a reference level)."""
@@ -426,10 +431,15 @@ class Run:
         for m in self.modes:
             if m not in MODES:
                 raise InvalidRulesError(f"unknown mode {m!r}; use one of {', '.join(MODES)}")
-        if "win" in self.modes and (
-            self.reference is None or self.reference.modes != ("max", "max")
-        ):
-            raise InvalidRulesError("a 'win' side needs the max/max run as its reference")
+        following = {m for m in self.modes if m in _REFERENCE}
+        if len(following) > 1:
+            raise InvalidRulesError("'win' and 'seek' follow different runs: not in one run")
+        for m in following:
+            want = _REFERENCE[m]
+            if self.reference is None or self.reference.modes != want:
+                raise InvalidRulesError(
+                    f"a {m!r} side needs the {want[0]}/{want[1]} run as its reference"
+                )
         if self.directory is None:
             self.directory = default_cache_dir() / "yahtzee-duel" / self.variant.fingerprint
         self.cards = Cards.build(self.variant)
@@ -524,7 +534,7 @@ class Run:
         shape = level_shape(cards, t)
         mode = self.modes[t % 2]
         ref: Level | None = None
-        if mode == "win" and nxt is not None:
+        if mode in _REFERENCE and nxt is not None:
             assert self.reference is not None
             ref = self.reference.load(t + 1)
             if ref is None:
@@ -605,18 +615,55 @@ def solo_tail(variant: Variant, mode: Literal["max", "es"]) -> list[Level]:
     return levels
 
 
-def decision(run: Run, t: int, a: int, b: int, d: int, roll: int, left: int) -> dict[str, object]:
-    """One decision of ``run`` (a ``max``/``max`` run) as a person reads it: the best
-    choice and the expected-score optimum's, each with its win chance (followed by
-    ``run``'s play). Recomputed in numpy from the next level, one score difference only."""
-    if run.modes != ("max", "max"):
-        raise InvalidRulesError("decisions are read from the max/max run")
+@dataclass(frozen=True)
+class TurnTables:
+    """One turn of a ``max``/``max`` run at one score difference, as choices see it:
+    ``box[(c, k)]`` is the mover's win chance after scoring roll k in open box c, and
+    ``keep[left][k]`` the chance after keeping k with ``left`` rerolls left before the
+    keep (a whole roll kept is the roll's value with one reroll fewer). Both sides play
+    the run's (win-optimal) strategy afterwards."""
+
+    open_boxes: tuple[int, ...]
+    box: dict[tuple[int, int], float]
+    keep: dict[int, np.ndarray]
+
+    def best_box(self, roll: int) -> int:
+        """The box the kernel chooses for ``roll`` (the first of equals, in card order)."""
+        best, choice = -1.0, -1
+        for c in self.open_boxes:
+            v = self.box[(c, roll)]
+            if v > best:
+                best, choice = v, c
+        return choice
+
+    def best_keep(self, roll: int, left: int) -> int:
+        """The keep the kernel chooses for ``roll`` with ``left`` rerolls (``_best_sub``'s
+        rule: the whole roll first, a smaller keep only when strictly better)."""
+        return int(self.keep_choices(left)[roll])
+
+    def keep_choices(self, left: int) -> np.ndarray:
+        """:meth:`best_keep` of every keep at once (``[k]``: the keep chosen from k)."""
+        E = self.keep[left]
+        M = np.empty(D.NUM_KEEPS)
+        C = np.empty(D.NUM_KEEPS, dtype=np.int64)
+        for k in range(D.NUM_KEEPS):
+            best, choice = E[k], k
+            for j in range(D.SUB_COUNT[k]):
+                s = D.SUB[k, j]
+                if M[s] > best:
+                    best, choice = M[s], C[s]
+            M[k], C[k] = best, choice
+        return C
+
+
+def turn_tables(run: Run, t: int, a: int, b: int, d: int, nxt: Level | None) -> TurnTables:
+    """The :class:`TurnTables` of pair (a, b) at difference d on level t, recomputed in
+    numpy from ``nxt`` (the run's level t + 1, ``None`` at the last level)."""
     cards, variant = run.cards, run.variant
     i, j = level_layers(t)
     mask, u = (int(x) for x in cards.layers[i][a])
     R = variant.kernel
     n = variant.num_boxes
-    nxt = run.load(t + 1) if t + 1 < 2 * n else None
     mb = int(cards.most[j][b])
 
     def after_box(c: int, k: int) -> float:
@@ -628,7 +675,7 @@ def decision(run: Run, t: int, a: int, b: int, d: int, roll: int, left: int) -> 
         return 1.0 - float(DUEL.next_value(nxt.off, nxt.data, False, b, mb, a1,
                                            int(cards.most[i + 1][a1]), e))  # fmt: skip
 
-    open_boxes = [c for c in range(n) if not (mask >> c) & 1]
+    open_boxes = tuple(c for c in range(n) if not (mask >> c) & 1)
     box_value = {(c, k): after_box(c, k) for c in open_boxes
                  for k in range(D.ROLL_START, D.NUM_KEEPS)}  # fmt: skip
     E = np.zeros(D.NUM_KEEPS)
@@ -643,13 +690,28 @@ def decision(run: Run, t: int, a: int, b: int, d: int, roll: int, left: int) -> 
         for k in range(D.NUM_KEEPS):
             best[k] = max([E[k], *(best[D.SUB[k, s]] for s in range(D.SUB_COUNT[k]))])
         E[D.ROLL_START :] = best[D.ROLL_START :]
+    return TurnTables(open_boxes, box_value, tables)
+
+
+def decision(run: Run, t: int, a: int, b: int, d: int, roll: int, left: int) -> dict[str, object]:
+    """One decision of ``run`` (a ``max``/``max`` run) as a person reads it: the best
+    choice and the expected-score optimum's, each with its win chance (followed by
+    ``run``'s play). Recomputed in numpy from the next level, one score difference only."""
+    if run.modes != ("max", "max"):
+        raise InvalidRulesError("decisions are read from the max/max run")
+    cards, variant = run.cards, run.variant
+    i, _j = level_layers(t)
+    n = variant.num_boxes
+    nxt = run.load(t + 1) if t + 1 < 2 * n else None
+    turn = turn_tables(run, t, a, b, d, nxt)
+    open_boxes, box_value = turn.open_boxes, turn.box
     V = es_values(variant)
     keep2, keep1, cat = es_policy(variant, cards, V, i)
     if left == 0:
         options = {f"score {variant.boxes[c]}": box_value[(c, roll)] for c in open_boxes}
         es_choice = f"score {variant.boxes[int(cat[a, roll])]}"
     else:
-        keep_e = tables[left]
+        keep_e = turn.keep[left]
         r = roll - D.ROLL_START
         subs = [int(x) for x in D.SUBKEEPS[r, : D.SUBKEEP_COUNT[r]]]
         options = {f"keep {describe_roll(k)}": float(keep_e[k]) for k in subs}

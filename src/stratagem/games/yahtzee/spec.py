@@ -14,13 +14,23 @@ import numpy as np
 
 from stratagem.algorithms import mcts
 from stratagem.core.agent import Agent, RandomAgent
+from stratagem.core.errors import InvalidAgentError
 from stratagem.core.game import State
 from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
 from stratagem.core.series import SeriesResult
 from stratagem.core.tables import solved
+from stratagem.games.yahtzee.duel import Variant
+from stratagem.games.yahtzee.duel_play import (
+    DUEL_OPTIMAL,
+    RULE_PARAMS,
+    VariantOptimalAgent,
+    highest_score,
+    new_state,
+    variant_rules,
+)
 from stratagem.games.yahtzee.rules import PRESETS, YahtzeeRules, preset
 from stratagem.games.yahtzee.solver import Solution, solve
-from stratagem.games.yahtzee.state import YahtzeeState, highest_final_score
+from stratagem.games.yahtzee.state import highest_final_score
 from stratagem.games.yahtzee.strategies import OptimalStrategy, simulate
 
 
@@ -28,10 +38,17 @@ def solution(rules: YahtzeeRules, progress: Any = None) -> Solution:
     """The solved table of ``rules``, solved or loaded once per process and shared by every
     agent, coach and page (the process's one memo, keyed by the rules' fingerprint);
     ``progress`` reports a first solve."""
+    if not isinstance(rules, YahtzeeRules):  # a reduced card (duel_play.Variant)
+        raise InvalidAgentError(
+            f"this agent plays a preset's full card, not {getattr(rules, 'name', rules)}; "
+            "on a reduced card play optimal, duel-optimal, random or mcts"
+        )
     return solved("yahtzee", rules.fingerprint, lambda: solve(rules, progress=progress))
 
 
 def _optimal(rules: YahtzeeRules) -> Agent:
+    if isinstance(rules, Variant):
+        return VariantOptimalAgent(rules)
     return OptimalStrategy(solution(rules))
 
 
@@ -51,6 +68,8 @@ def _check_high_score(rules: YahtzeeRules, values: dict[str, Any]) -> None:
     """The target against the rules' highest final score, before anything is solved."""
     from stratagem.games.yahtzee.high_score import check_target
 
+    if isinstance(rules, Variant):
+        solution(rules)  # refuses a reduced card, naming the agents that play one
     check_target(values["target"], rules)
 
 
@@ -128,6 +147,7 @@ AGENTS = (
     _policy("yahtzee-only", "keeps its most common face; most points now"),
     _policy("yahtzee-and-straights", "as yahtzee-only, but also chases open straights"),
     _policy("heuristic", "one-turn expectimax over a hand-written worth of the card"),
+    DUEL_OPTIMAL,
     AgentInfo("random", "uniformly random legal action", lambda rules: RandomAgent()),
     mcts.agent_info(
         "Monte Carlo tree search with chance nodes (compiled playouts)",
@@ -148,11 +168,16 @@ GAME = GameSpec(
     min_players=1,
     max_players=4,
     rules=preset,
-    new=YahtzeeState.new,
+    new=new_state,  # a preset's full card, or a reduced one (rules yahtzee:boxes=...)
+    rule_params=RULE_PARAMS,
+    vary=variant_rules,
     result="score",
     agents=agent_table(*AGENTS),
     series=_series,
     # the range of a final score, for the arena's report
-    returns_range=lambda r: (0.0, float(highest_final_score(r))),
+    returns_range=lambda r: (
+        0.0,
+        float(highest_score(r) if isinstance(r, Variant) else highest_final_score(r)),
+    ),
     rules_type=YahtzeeRules,
 )

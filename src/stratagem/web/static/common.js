@@ -204,24 +204,51 @@ export async function pollUntil(fn, ms = 800) {
   }
 }
 
-/** The site header shared by every page. */
-export function siteHeader(active) {
-  const nav = el("nav", {},
-    ...[["yahtzee", "Yahtzee"], ["pig", "Pig"], ["scorefour", "Score Four"], ["scrabble", "Scrabble"]]
-      .map(([g, name]) => el("a", { href: `/${g}`, "aria-current": g === active ? "page" : null }, name)));
-  const rules = active
+let gamesPromise = null;
+/** The games this server offers (GET /api/games, fetched once per page): name, title,
+ * page, presets, default_rules, rule_params, min/max players, agents with their typed
+ * params, unit, has_coaching, record_formats. Every list of games on the site comes from it. */
+export function games() {
+  if (!gamesPromise) {
+    gamesPromise = api("/api/games", { quiet: true }).then((d) => d.games).catch((err) => {
+      gamesPromise = null;
+      throw err;
+    });
+  }
+  return gamesPromise;
+}
+
+/** One game's entry of `games()` (null when the server does not offer it). */
+export async function gameInfo(name) {
+  return (await games()).find((g) => g.name === name) || null;
+}
+
+/** The site header shared by every page; its navigation lists the registry's games
+ * (filled in when GET /api/games answers) and "My games". */
+export function siteHeader(active, { rules: withRules = true } = {}) {
+  const nav = el("nav", { "aria-label": "Games" });
+  const mine = el("a", { href: "/games", "aria-current": active === "games" ? "page" : null }, "My games");
+  games().then((list) => {
+    nav.replaceChildren(...list.map((g) => el("a", {
+      href: g.page, "aria-current": g.name === active ? "page" : null,
+    }, g.title)), mine);
+  }).catch(() => nav.replaceChildren(mine));
+  nav.append(mine);
+  const rules = active && active !== "games" && withRules
     ? el("button", { type: "button", id: "rules-open", class: "rules-open", onclick: () => showRules(active) }, "Rules")
     : null;
   return el("header", { class: "site" }, el("a", { class: "home", href: "/" }, "Stratagem"), nav, rules);
 }
 
-// The preset each page is showing (its visible selector), so the rules open at it.
-const PRESET_SELECTS = { yahtzee: ["#rules", "#a-rules"], pig: ["#preset"], scrabble: ["#tiles", "#a-tiles"] };
+// The preset a page is showing, so the rules open at it: a visible select marked
+// data-rules-preset, else one of the selects the game pages name their presets by.
+const PRESET_SELECTS = ["[data-rules-preset]", "#rules", "#a-rules", "#preset", "#tiles", "#a-tiles"];
 
-function shownPreset(game) {
-  for (const sel of PRESET_SELECTS[game] || []) {
-    const node = document.querySelector(sel);
-    if (node && node.offsetParent !== null && node.value) return node.value;
+function shownPreset() {
+  for (const sel of PRESET_SELECTS) {
+    for (const node of document.querySelectorAll(sel)) {
+      if (node.offsetParent !== null && node.value) return node.value;
+    }
   }
   return null;
 }
@@ -237,7 +264,7 @@ export async function showRules(game) {
     document.body.append(dialog);
   }
   const data = await api(`/api/${game}/rules`);
-  const current = shownPreset(game) || data.presets[0].preset;
+  const current = shownPreset() || data.presets[0].preset;
   const items = [el("div", { class: "row" }, el("h2", { id: "rules-title" }, "Rules"),
     el("button", { type: "button", id: "rules-close", onclick: () => dialog.close() }, "Close"))];
   if (data.presets.length > 1) {
@@ -265,3 +292,264 @@ export async function showRules(game) {
 window.addEventListener("unhandledrejection", (ev) => {
   if (ev.reason instanceof ApiError) ev.preventDefault();
 });
+
+// --- play sessions: the one REST shape (/api/sessions) for every game's page ---------------
+
+/** The game's record for download: `/api/sessions/{id}/record?format=...` (json, or a
+ * format of the game's own such as gcg). */
+export function recordUrl(id, format = "json") {
+  return `/api/sessions/${encodeURIComponent(id)}/record?format=${encodeURIComponent(format)}`;
+}
+
+/** Download the record of game `id` (an <a download> click). */
+export function downloadRecord(id, format = "json") {
+  const a = el("a", { href: recordUrl(id, format), download: "" });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+/** Show (or hide) the note that games are not being saved: `storage` of a SessionView or
+ * of GET /api/sessions. The note is the element #storage-note, made when missing. */
+export function storageNote(storage) {
+  let note = document.getElementById("storage-note");
+  if (!storage || storage.ok) {
+    if (note) note.hidden = true;
+    return;
+  }
+  if (!note) {
+    note = el("p", { id: "storage-note", class: "storage-note", role: "status" });
+    const main = document.querySelector("main") || document.body;
+    main.prepend(note);
+  }
+  note.textContent = `Not saved: ${storage.message}. You can go on playing; the game lives in this server's memory.`;
+  note.hidden = false;
+}
+
+/** Whether "New game" may go ahead: at once when there is no game in progress, else
+ * after the player confirms that the game in progress is left (it stays in My games). */
+export function confirmNewGame(view) {
+  if (!view || view.over || !view.decisions || view.decisions.length === 0) return true;
+  return window.confirm("Leave the game in progress and start a new one? (It stays in My games.)");
+}
+
+/**
+ * One game on a page, through /api/sessions. The game's id is kept in the page URL
+ * (`?id=`, history.replaceState), so a reload, Back or a shared URL restore it.
+ *
+ *   const play = new PlaySession({ onView: render });
+ *   await play.resumeOrStart(() => ({ game: "pig", seats: ["human", "optimal"] }));
+ *   await play.move("roll");          // a person's decision, by its text
+ *   await play.runAgents();           // agents move one by one, onView after each
+ *   await play.takeback();            // back to the person's last decision
+ *   await play.startNew(body);        // asks first when a game is in progress
+ *   play.exportRecord("json");
+ *
+ * Every method resolves to the SessionView (or null when nothing was done) and calls
+ * `onView(view)`; errors are shown in the error banner and rethrown as ApiError.
+ */
+export class PlaySession {
+  constructor({ onView = () => {}, idParam = "id", agentDelay = 250 } = {}) {
+    this.onView = onView;
+    this.idParam = idParam;
+    this.agentDelay = agentDelay;
+    this.view = null;
+    this.busy = false;
+  }
+
+  get id() {
+    return this.view ? this.view.id : null;
+  }
+
+  _show(view) {
+    this.view = view;
+    const state = readState();
+    if (state[this.idParam] !== view.id) writeState({ ...state, [this.idParam]: view.id });
+    storageNote(view.storage);
+    this.onView(view);
+    return view;
+  }
+
+  async _call(path, body, method) {
+    return this._show(await api(`/api/sessions/${encodeURIComponent(this.id)}${path}`, { body, method }));
+  }
+
+  /** The game of the URL's `?id=` if there is one (null when it is unknown or gone: the
+   * banner says why), else null. */
+  async resume() {
+    const id = readState()[this.idParam];
+    if (!id) return null;
+    try {
+      return this._show(await api(`/api/sessions/${encodeURIComponent(id)}`));
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 404 || err.status === 410 || err.status === 422)) {
+        const state = readState();
+        delete state[this.idParam];
+        writeState(state);
+        return null;
+      }
+      throw err;
+    }
+  }
+
+  /** Resume the URL's game, else start one from `body()` (POST /api/sessions). */
+  async resumeOrStart(body) {
+    return (await this.resume()) || this.start(typeof body === "function" ? body() : body);
+  }
+
+  /** A new game (no questions asked): `{game, rules?, seats, seed?, coach?}`. */
+  async start(body) {
+    return this._show(await api("/api/sessions", { body }));
+  }
+
+  /** A new game, after asking when one is in progress; null when the player declines. */
+  async startNew(body) {
+    if (!confirmNewGame(this.view)) return null;
+    return this.start(typeof body === "function" ? body() : body);
+  }
+
+  /** Open a stored or shared game by its id. */
+  async open(id) {
+    return this._show(await api(`/api/sessions/${encodeURIComponent(id)}`));
+  }
+
+  async refresh() {
+    return this._call("");
+  }
+
+  /** A person's decision, by its text (one of `view.legal`). */
+  async move(text) {
+    return this._call("/move", { decision: text });
+  }
+
+  /** One decision of the agent to move. */
+  async aiMove() {
+    return this._call("/ai", {});
+  }
+
+  /** Agents move one at a time until a person is to move or the game is over; `onView`
+   * after each, `agentDelay` ms apart so a person can follow. */
+  async runAgents() {
+    if (this.busy) return this.view;
+    this.busy = true;
+    try {
+      while (this.view && !this.view.over && !this.view.human_to_move) {
+        await this.aiMove();
+        if (this.agentDelay && !this.view.over && !this.view.human_to_move) {
+          await new Promise((r) => setTimeout(r, this.agentDelay));
+        }
+      }
+    } finally {
+      this.busy = false;
+    }
+    return this.view;
+  }
+
+  /** Take back to a person's decision (`decision` number; default: their last). */
+  async takeback(decision = null) {
+    return this._call("/takeback", { decision });
+  }
+
+  /** The coach's rows for the position now: `{unit, rows}`. */
+  async advice() {
+    return api(`/api/sessions/${encodeURIComponent(this.id)}/advice`);
+  }
+
+  /** A new game of the first `at` decisions with every seat a person's ("open in the
+   * assistant"); the page then shows it (its id goes into the URL). */
+  async branch(at) {
+    return this._show(await api(`/api/sessions/${encodeURIComponent(this.id)}/branch`, { body: { at } }));
+  }
+
+  exportRecord(format = "json") {
+    if (this.id) downloadRecord(this.id, format);
+  }
+
+  /** The review page of this game. */
+  reviewUrl() {
+    return `/review?id=${encodeURIComponent(this.id)}`;
+  }
+}
+
+/** A "Take back" button for `play` (a PlaySession): enabled while the person has a
+ * decision to take back and no agent is moving. Call `update()` from onView. */
+export function takebackButton(play, { label = "Take back", id = "takeback" } = {}) {
+  const button = el("button", { type: "button", id, title: "Take back your last decision (Backspace)" }, label);
+  button.addEventListener("click", async () => {
+    if (button.disabled) return;
+    button.disabled = true;
+    try {
+      await play.takeback();
+    } finally {
+      update();
+    }
+  });
+  function update() {
+    const v = play.view;
+    button.disabled = !v || play.busy || !v.takeback_to || v.takeback_to.length === 0;
+  }
+  button.update = update;
+  update();
+  return button;
+}
+
+/** The page that resumes a stored game: its game page with `?id=`. */
+export function resumeUrl(page, id) {
+  return `${page}${page.includes("?") ? "&" : "?"}id=${encodeURIComponent(id)}`;
+}
+
+/** An input for one typed parameter of an agent (GET /api/games' `params`): a select of
+ * its choices, a number input with its range, or a text input; the default as placeholder. */
+export function paramInput(p, idPrefix) {
+  const id = `${idPrefix}-${p.name}`;
+  const shown = p.default === null || p.default === undefined ? "" : String(p.default);
+  let input;
+  if (p.choices && p.choices.length) {
+    input = el("select", { id, "data-param": p.name },
+      el("option", { value: "" }, `default${shown ? ` (${shown})` : ""}`),
+      ...p.choices.map((c) => el("option", { value: c }, c)));
+  } else if (p.type === "int" || p.type === "float") {
+    input = el("input", { id, type: "number", "data-param": p.name, min: p.min, max: p.max,
+      step: p.type === "int" ? 1 : "any", placeholder: shown });
+  } else if (p.type === "bool") {
+    input = el("select", { id, "data-param": p.name },
+      el("option", { value: "" }, `default${shown ? ` (${shown})` : ""}`),
+      el("option", { value: "true" }, "yes"), el("option", { value: "false" }, "no"));
+  } else {
+    input = el("input", { id, type: "text", "data-param": p.name, placeholder: shown });
+  }
+  return el("label", { title: `${p.help} (${p.kind})` }, p.name, input);
+}
+
+/**
+ * A choice of player for one seat: "You" (when `human`) or any agent of the game, with
+ * the chosen agent's typed parameters as inputs (ranges and defaults from the registry).
+ * `picker.spec()` is the seat's spec: "human" or `name[:key=value,...]` (the parameters
+ * left empty keep their defaults), checked by the server when the game starts.
+ *
+ *   const info = await gameInfo("pig");
+ *   const opponent = agentPicker(info.agents, { id: "opponent", label: "Opponent", value: "optimal" });
+ *   form.append(opponent);  ...  seats: ["human", opponent.spec()]
+ */
+export function agentPicker(agents, { id, label, human = false, value = null } = {}) {
+  const select = el("select", { id, "aria-label": label },
+    human ? el("option", { value: "human" }, "You") : null,
+    ...agents.map((a) => el("option", { value: a.name, title: a.summary }, a.name)));
+  const params = el("span", { class: "row params" });
+  const box = el("fieldset", { class: "row seat" }, el("legend", {}, label), select, params);
+  function showParams() {
+    const agent = agents.find((a) => a.name === select.value);
+    params.replaceChildren(...(agent ? agent.params.map((p) => paramInput(p, id)) : []));
+  }
+  select.addEventListener("change", showParams);
+  if (value !== null) select.value = value;
+  showParams();
+  box.spec = () => {
+    if (select.value === "human") return "human";
+    const values = [...params.querySelectorAll("[data-param]")]
+      .filter((i) => i.value !== "").map((i) => `${i.dataset.param}=${i.value}`);
+    return values.length ? `${select.value}:${values.join(",")}` : select.value;
+  };
+  box.select = select;
+  return box;
+}

@@ -55,7 +55,8 @@ function thinking(label, seconds) {
  * Draw `rows` (15 strings) into `container`. `marks` maps "r,c" to {letter?, cls} drawn on top:
  * pending tiles, a previewed move, the AI's last move, the editor's cursor.
  */
-function drawBoard(container, ts, rows, marks, onSquare) {
+function drawBoard(container, ts, rows, marks, onSquare, focusAt = null) {
+  const hadFocus = container.contains(document.activeElement);
   const cells = [el("span", { class: "sc-label" })];
   for (const c of COLS) cells.push(el("span", { class: "sc-label", "aria-hidden": "true" }, c));
   for (let r = 0; r < 15; r++) {
@@ -82,7 +83,9 @@ function drawBoard(container, ts, rows, marks, onSquare) {
       }
       if (mark.cls) classes.push(...mark.cls.split(" "));
       const attrs = {
-        class: classes.join(" "), type: "button", "aria-label": label, tabindex: "-1",
+        class: classes.join(" "), type: "button", "aria-label": label,
+        // roving tabindex: one square of the board takes Tab, the arrows move it
+        tabindex: focusAt && focusAt[0] === r && focusAt[1] === c ? "0" : "-1",
         dataset: { r: String(r), c: String(c), dir: mark.dir || "" },
         onclick: onSquare ? () => onSquare(r, c) : null,
       };
@@ -90,6 +93,7 @@ function drawBoard(container, ts, rows, marks, onSquare) {
     }
   }
   container.replaceChildren(...cells);
+  if (hadFocus && focusAt) container.querySelector(`[data-r="${focusAt[0]}"][data-c="${focusAt[1]}"]`)?.focus();
 }
 
 /** The CLI notation of tiles laid on `rows`: "8H WORD" with the whole word, or an error text. */
@@ -161,29 +165,102 @@ async function loadOptions() {
   }
   nameLexicons();
   for (const id of Object.values(LEXICON_TILES)) $(id)?.addEventListener("change", nameLexicons);
-  $("ai").replaceChildren(...opts.agents.map((a) => el("option", { value: a.name, title: `${a.about} (${a.spec})` }, a.label)));
+  // The opponents are the registry's agents (GET /api/games), the strongest first.
+  const listed = await api("/api/games");
+  scrabbleInfo = (listed.games || []).find((g) => g.name === "scrabble");
+  const order = ["equity", "heuristic", "greedy", "endgame", "random"];
+  const agents = [...(scrabbleInfo?.agents || [])].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  $("ai").replaceChildren(...agents.map((a) => el("option", { value: a.name, title: `${a.summary} (${a.usage})` }, `${a.name}: ${a.summary}`)));
 }
 
 // --- play ---------------------------------------------------------------------------------
+// A game is a session of the one REST shape (/api/sessions): the page renders its view and
+// sends decisions; the agent's replies are asked for one at a time (POST /ai), so the page
+// shows its thinking. A move typed or laid in the CLI's notation ("8H WORD") is read by the
+// Scrabble extra /api/scrabble/sessions/{id}/read into the session's text ("8H WORD 30").
+// A game under a challenge rule still runs on the older Scrabble routes (/api/scrabble/new):
+// the session model has no challenge window yet (docs/sessions.md).
 
+const SESSIONS = "/api/sessions";
 let game = null;
 let pending = new Map(); // "r,c" -> {letter, index}
 let selected = null; // rack index
 let preview = null; // a hint row shown on the board
 let busy = false;
+let replay = null; // a read-only position of a game (?id=&at=)
+let scrabbleInfo = null; // GET /api/games's Scrabble: agents with their typed parameters
+const verdicts = new Map(); // decision index -> the coach's verdict on your move
+const focus = { play: [7, 7], assistant: [7, 7] }; // the square that takes Tab on each board
 
 function rackLetters() {
   return game ? [...game.rack] : [];
 }
 
+const isSession = () => game && game.mode === "session";
+
+function decisionScore(text) {
+  const w = text.split(" ");
+  return w.length === 3 && /^\d+$/.test(w[2]) ? Number(w[2]) : 0;
+}
+
+/** The squares a placement's word covers ("8H WORD 30": 8H to 8K). */
+function wordSquares(text) {
+  const w = text.split(" ");
+  if (w.length !== 3) return [];
+  const across = /^(\d+)([A-O])$/.exec(w[0]);
+  const down = /^([A-O])(\d+)$/.exec(w[0]);
+  if (!across && !down) return [];
+  const r = Number(across ? across[1] : down[2]) - 1;
+  const c = COLS.indexOf(across ? across[2] : down[1]);
+  return [...w[1]].map((_, i) => ({ row: across ? r : r + i, col: across ? c + i : c }));
+}
+
+function thinkOf(spec) {
+  const m = /think=([\d.]+)/.exec(spec || "");
+  return m ? Number(m[1]) : 5;
+}
+
+/** The page's picture of a session (the shape the older routes answered, plus the session). */
+function fromSession(sv) {
+  const v = sv.view;
+  // the seat shown: the view's (the person to move; between people at one board, each in turn)
+  const human = v.viewer ?? Math.max(0, sv.seats.indexOf("human"));
+  const ai = 1 - human;
+  const history = sv.decisions.map((d) => ({
+    by: d.player === human ? "you" : "ai", kind: "move", text: d.text, index: d.index,
+    score: decisionScore(d.text), squares: wordSquares(d.text),
+    behind: verdicts.get(d.index)?.cost ?? null, best: verdicts.get(d.index)?.cost > 0 ? verdicts.get(d.index).best : null,
+  }));
+  if (sv.over) {
+    const logged = [0, 0];
+    for (const t of history) logged[t.by === "you" ? human : ai] += t.score;
+    for (const p of [0, 1]) {
+      const delta = v.scores[p] - logged[p];
+      if (delta) history.push({ by: p === human ? "you" : "ai", kind: "end", score: delta, squares: [],
+        text: delta > 0 ? `the tiles left on the other rack (${v.racks[1 - p] || "-"})` : `tiles left ${v.racks[p] || ""}` });
+    }
+  }
+  const [mine, theirs] = [v.scores[human], v.scores[ai]];
+  const verdict = mine > theirs ? "you win" : theirs > mine ? "the AI wins" : "a draw";
+  return {
+    mode: "session", id: sv.id, sv, human, tiles: v.tiles, lexicon: v.lexicon, ai: sv.seats[ai],
+    board: v.board, rack: v.racks[human] ?? "", your_score: mine, ai_score: theirs, bag: v.bag,
+    ai_rack_size: v.rack_sizes[ai], your_turn: sv.human_to_move, finished: sv.over,
+    result: sv.over ? `game over: ${verdict}, ${mine} to ${theirs}` : sv.human_to_move ? "your turn" : "the AI's turn",
+    history, tracking: v.tracking, challenge: "none", challenge_help: "invalid words are refused",
+    can_challenge: false, think: thinkOf(sv.seats[ai]), thought: null,
+    storage: sv.storage,
+  };
+}
+
 function drawPlay() {
   const ts = tileSets[game.tiles];
   const marks = new Map();
-  const lastAi = [...game.history].reverse().find((t) => t.by === "ai");
+  const lastAi = [...game.history].reverse().find((t) => t.by === "ai" && t.kind === "move");
   if (lastAi) for (const s of lastAi.squares) marks.set(`${s.row},${s.col}`, { cls: "last-ai" });
   if (preview) for (const t of preview.tiles) marks.set(`${t.row},${t.col}`, { letter: t.letter, cls: "preview" });
   for (const [key, p] of pending) marks.set(key, { letter: p.letter, cls: "pending" });
-  drawBoard($("board"), ts, game.board, marks, onPlaySquare);
+  drawBoard($("board"), ts, game.board, marks, onPlaySquare, focus.play);
 
   const used = new Set([...pending.values()].map((p) => p.index));
   $("rack").replaceChildren(...rackLetters().map((ch, i) => el("button", {
@@ -207,7 +284,19 @@ function drawPlay() {
   $("rules-line").textContent = `Challenges: ${game.challenge} (${game.challenge_help}). The AI thinks up to ${game.think} s a move.`;
   $("thought").textContent = game.thought ? `The AI's ${game.thought}.` : "";
   drawTracking($("unseen"), $("tracking-summary"), $("tracking-where"), game.tracking, "the AI");
-  $("save-gcg").href = `${API}/${game.id}/gcg`;
+  const session = isSession();
+  $("session-links").classList.toggle("hidden", !session);
+  $("takeback").disabled = !session || busy || !game.sv.takeback_to.length;
+  if (session) {
+    $("save-gcg").href = `${SESSIONS}/${game.id}/record?format=gcg`;
+    $("save-json").href = `${SESSIONS}/${game.id}/record`;
+    $("review-link").href = `/review?id=${encodeURIComponent(game.id)}`;
+    $("review-link").textContent = game.finished ? "Review this game" : "Review so far";
+    $("storage").textContent = game.storage && !game.storage.persistent ? game.storage.message : "";
+  } else {
+    $("save-gcg").href = `${API}/${game.id}/gcg`;
+  }
+  $("save-json").classList.toggle("hidden", !session);
   const log = $("history");
   const who = (t) => (t.by === "ai" ? "AI" : "You");
   let n = 0;
@@ -215,7 +304,7 @@ function drawPlay() {
     if (t.kind === "challenge") return el("div", { class: "verdict " + (t.by === "ai" ? "ai" : "mine") }, `${who(t)} challenged: ${t.text}`);
     if (t.kind === "end") return el("div", { class: "end " + (t.by === "ai" ? "ai" : "mine") }, `End: ${who(t)}, ${t.text} (${t.score > 0 ? "+" : t.score < 0 ? "−" : ""}${Math.abs(t.score)})`);
     n += 1;
-    const scored = t.text.startsWith("exchange") || t.text === "pass" ? "" : ` (+${t.score})`;
+    const scored = t.text.startsWith("exchange") || t.text === "pass" || session ? "" : ` (+${t.score})`;
     return el("div", { class: (t.by === "ai" ? "ai" : "mine") + (t.withdrawn ? " withdrawn" : "") },
       `${n}. ${who(t)}: ${t.text}${scored}` + (t.withdrawn ? " — taken back" : ""),
       t.best ? el("span", { class: "coach small" }, ` coach: ${fmt(-t.behind)}, best ${t.best}`) : "");
@@ -237,6 +326,7 @@ function syncNotation() {
 }
 
 function onPlaySquare(r, c) {
+  focus.play = [r, c];
   if (!game || !game.your_turn || busy) return;
   const key = `${r},${c}`;
   preview = null;
@@ -247,7 +337,7 @@ function onPlaySquare(r, c) {
     drawPlay();
     return;
   }
-  if (game.board[r][c] !== "." || selected === null) return;
+  if (game.board[r][c] !== "." || selected === null) { drawPlay(); return; }
   const ts = tileSets[game.tiles];
   let letter = rackLetters()[selected];
   if (letter === "?") {
@@ -261,6 +351,38 @@ function onPlaySquare(r, c) {
   drawPlay();
 }
 
+/** Keys on the play board: arrows move the focus, a letter lays that tile of the rack on the
+ * focused square (then the focus moves on across), Backspace lifts it, Enter plays. */
+function onPlayKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey || !game) return;
+  const [r, c] = focus.play;
+  const step = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[e.key];
+  if (step) {
+    e.preventDefault();
+    focus.play = [Math.min(14, Math.max(0, r + step[0])), Math.min(14, Math.max(0, c + step[1]))];
+    drawPlay();
+    return;
+  }
+  if (!game.your_turn || busy) return;
+  if (e.key === "Enter") { e.preventDefault(); if ($("move").value.trim()) playMove($("move").value); return; }
+  if (e.key === "Backspace" || e.key === "Delete") {
+    e.preventDefault();
+    if (pending.delete(`${r},${c}`)) { $("move").value = ""; syncNotation(); drawPlay(); }
+    return;
+  }
+  if (e.key.length !== 1 || e.key === " ") return;
+  const want = e.key === "?" ? "?" : e.key.toUpperCase();
+  const used = new Set([...pending.values()].map((p) => p.index));
+  let i = rackLetters().findIndex((ch, k) => ch === want && !used.has(k));
+  if (i < 0 && want !== "?" && e.shiftKey) i = rackLetters().findIndex((ch, k) => ch === "?" && !used.has(k));
+  if (i < 0 || game.board[r][c] !== "." || pending.has(`${r},${c}`)) return;
+  e.preventDefault();
+  selected = i;
+  onPlaySquare(r, c);
+  focus.play = [r, Math.min(14, c + 1)];
+  drawPlay();
+}
+
 function resetMove() {
   pending = new Map();
   selected = null;
@@ -268,8 +390,22 @@ function resetMove() {
   $("move").value = "";
 }
 
-async function newGame(event) {
+/** The opponent's agent spec: the registry's agent, with its thinking budget if it takes one. */
+function opponentSpec() {
+  const name = $("ai").value;
+  const agent = scrabbleInfo?.agents.find((a) => a.name === name);
+  const think = agent && agent.params.some((p) => p.name === "think") ? `:think=${$("think").value}` : "";
+  return name + think;
+}
+
+function rulesOf(tiles, choice) {
+  const found = lexiconNames.find((l) => l.tiles === tiles && l.lexicon === choice);
+  return found?.rules || tiles;
+}
+
+async function newGame(event, { ask = true } = {}) {
   event?.preventDefault();
+  if (ask && game && !game.finished && !window.confirm("Start a new game? This one is kept in My games, where you can resume it.")) return;
   busy = true;
   const loading = $("play-loading");
   const started = Date.now();
@@ -282,12 +418,23 @@ async function newGame(event) {
   // Shown only if the answer takes a moment (a lexicon built for the first time).
   const show = setTimeout(() => loading.classList.remove("hidden"), 400);
   $("new-game").disabled = true;
+  const challenge = $("challenge").value;
   try {
-    const body = { tiles: $("tiles").value, lexicon: $("lexicon").value, ai: $("ai").value, ai_first: $("ai-first").checked,
-      challenge: $("challenge").value, think: Number($("think").value) };
-    await tileSet(body.tiles);
-    game = await api(`${API}/new`, { body });
-    writeState({ mode: "play", game: game.id });
+    const tiles = $("tiles").value;
+    await tileSet(tiles);
+    verdicts.clear();
+    if (challenge === "none") {
+      const spec = opponentSpec();
+      const seats = $("ai-first").checked ? [spec, "human"] : ["human", spec];
+      const sv = await api(SESSIONS, { body: { game: "scrabble", rules: rulesOf(tiles, $("lexicon").value), seats } });
+      game = fromSession(sv);
+      writeState({ mode: "play", id: sv.id });
+    } else {
+      const body = { tiles, lexicon: $("lexicon").value, ai: legacyName($("ai").value), ai_first: $("ai-first").checked,
+        challenge, think: Number($("think").value) };
+      game = { ...(await api(`${API}/new`, { body })), mode: "legacy" };
+      writeState({ mode: "play", game: game.id });
+    }
   } finally {
     busy = false;
     clearInterval(timer);
@@ -299,16 +446,23 @@ async function newGame(event) {
   $("hint-panel").classList.add("hidden");
   $("game").hidden = false;
   drawPlay();
-  $("move").focus();
+  if (isSession() && !game.your_turn && !game.finished) await agentsMove();
+  if (game.your_turn) $("move").focus();
 }
 
-/** Send a request that makes the AI move, with its thinking shown against its budget. */
-async function aiTurn(path, body) {
+/** The older routes' opponent names (a challenge game): the registry name, the leave weights
+ * for "heuristic" as the page offered them. */
+function legacyName(name) {
+  return ["equity", "heuristic", "greedy", "random"].includes(name) ? name : "equity";
+}
+
+/** Wait for something that makes the AI move, with its thinking shown against its budget. */
+async function thinkingFor(request) {
   busy = true;
   const stop = thinking((secs) => { $("status").textContent = `The AI is thinking… ${secs.toFixed(0)} s (up to ${game.think} s)`; }, game.think);
   drawPlay();
   try {
-    game = await api(`${API}/${game.id}/${path}`, body ? { body } : { method: "POST" });
+    await request();
     return true;
   } catch {
     return false; // the banner says why; the tiles stay where they were
@@ -318,19 +472,76 @@ async function aiTurn(path, body) {
   }
 }
 
+/** Let the agent move until it is your turn or the game is over (a session). */
+async function agentsMove() {
+  await thinkingFor(async () => {
+    while (!game.sv.over && !game.sv.human_to_move) {
+      game = fromSession(await api(`${SESSIONS}/${game.id}/ai`, { body: {} }));
+      drawPlay();
+    }
+  });
+  drawPlay();
+}
+
 async function playMove(text) {
   if (!game || busy || !text.trim()) return;
-  if (await aiTurn("act", { move: text.trim() })) {
-    resetMove();
-    $("hint-panel").classList.add("hidden");
+  if (!isSession()) {
+    if (await thinkingFor(async () => { game = { ...(await api(`${API}/${game.id}/act`, { body: { move: text.trim() } })), mode: "legacy" }; })) {
+      resetMove();
+      $("hint-panel").classList.add("hidden");
+    }
+    drawPlay();
+    if (game.your_turn) $("move").focus();
+    return;
   }
+  busy = true;
+  let decision;
+  try {
+    decision = (await api(`${API}/sessions/${game.id}/read`, { body: { move: text.trim() } })).decision;
+    const index = game.sv.decisions.length;
+    game = fromSession(await api(`${SESSIONS}/${game.id}/move`, { body: { decision } }));
+    judgeLater(index);
+  } catch {
+    busy = false;
+    drawPlay();
+    return; // the banner says why; the tiles stay where they were
+  }
+  busy = false;
+  resetMove();
+  $("hint-panel").classList.add("hidden");
   drawPlay();
+  if (!game.finished && !game.your_turn) await agentsMove();
   if (game.your_turn) $("move").focus();
+}
+
+/** The coach's verdict on your move, fetched after it (shown in the log when it comes). */
+function judgeLater(index) {
+  const id = game.id;
+  api(`${API}/sessions/${id}/position?at=${index}`, { quiet: true }).then((p) => {
+    if (!p.judged || !game || game.id !== id) return;
+    verdicts.set(index, p.judged);
+    if (!busy) { game = fromSession(game.sv); drawPlay(); }
+  }).catch(() => {});
+}
+
+async function takeBack() {
+  if (!isSession() || busy) return;
+  busy = true;
+  try {
+    game = fromSession(await api(`${SESSIONS}/${game.id}/takeback`, { body: {} }));
+  } finally {
+    busy = false;
+  }
+  for (const k of [...verdicts.keys()]) if (k >= game.sv.decisions.length) verdicts.delete(k);
+  game = fromSession(game.sv);
+  resetMove();
+  $("hint-panel").classList.add("hidden");
+  drawPlay();
 }
 
 async function challengeLast() {
   if (!game || busy || !game.can_challenge) return;
-  await aiTurn("challenge", null);
+  await thinkingFor(async () => { game = { ...(await api(`${API}/${game.id}/challenge`, { method: "POST" })), mode: "legacy" }; });
   resetMove();
   drawPlay();
 }
@@ -344,15 +555,27 @@ function fmt(x) {
 async function showHint() {
   if (!game || !game.your_turn) return;
   const panel = $("hint-panel");
-  const advice = await api(`${API}/${game.id}/advise?top=10`);
-  const closing = advice.phase === "closing";
+  let moves;
+  let closing;
+  let note;
+  if (isSession()) {
+    const advice = await api(`${SESSIONS}/${game.id}/advice`);
+    moves = advice.rows.slice(0, 10).map((r) => ({ ...r, behind: r.cost }));
+    closing = game.sv.view.phase === "closing";
+    note = `In ${advice.unit.name}; inaccuracy from ${advice.unit.thresholds.inaccuracy}, mistake from ${advice.unit.thresholds.mistake}, blunder from ${advice.unit.thresholds.blunder} (estimated).`;
+  } else {
+    const advice = await api(`${API}/${game.id}/advise?top=10`);
+    moves = advice.moves;
+    closing = advice.phase === "closing";
+    note = `${advice.total} legal placements.`;
+  }
   $("hint-note").textContent = (closing
     ? "The bag is empty: ranked by score, plus twice the AI's tiles for going out, minus the tiles you keep. "
     : "Ranked by score + the learned value of the tiles you keep. ")
-    + `${advice.total} legal placements. Click a move to see it on the board and in the move box.`;
+    + `${note} Click a move to see it on the board and in the move box.`;
   $("hint-leave-head").textContent = closing ? "end" : "leave";
   $("hint-why").textContent = "";
-  $("hint-table").querySelector("tbody").replaceChildren(...advice.moves.map((m, i) => el("tr", {
+  $("hint-table").querySelector("tbody").replaceChildren(...moves.map((m) => el("tr", {
     class: "clickable" + (m.behind === 0 ? " best" : ""), tabindex: "0", title: m.why,
     onclick: (e) => choose(m, e.currentTarget),
     onkeydown: (e) => { if (e.key === "Enter") choose(m, e.currentTarget); },
@@ -374,22 +597,71 @@ function choose(move, row) {
   drawPlay();
 }
 
+/** A position of a game, read only (?id=&at=): the board then, the move taken, the coach's word. */
+async function showReplay(id, at) {
+  replay = await api(`${API}/sessions/${encodeURIComponent(id)}/position?at=${at}`);
+  await tileSet(replay.tiles);
+  game = {
+    mode: "replay", id, tiles: replay.tiles, lexicon: replay.rules, ai: "", board: replay.board, rack: replay.rack,
+    your_score: replay.scores[0], ai_score: replay.scores[1], bag: 0, ai_rack_size: 0, your_turn: false,
+    finished: false, result: "", history: [], tracking: { by_letter: [], bag: 0, unseen_total: 0, opponent_tiles: 0, vowels: 0, consonants: 0, blanks: 0 },
+    challenge: "none", challenge_help: "", can_challenge: false, think: 0, thought: null,
+  };
+  $("game").hidden = false;
+  drawPlay();
+  const j = replay.judged;
+  $("status").textContent = `Decision ${at + 1} of ${replay.decisions} (player ${replay.player + 1} to move, rack ${replay.rack}), read only`
+    + (replay.played ? `: played ${replay.played}` : "")
+    + (j ? ` — ${j.label}${j.cost > 0 ? `, ${fmt(-j.cost)} against ${j.best}` : ""}` : "");
+  $("session-links").classList.remove("hidden");
+  $("review-link").href = `/review?id=${encodeURIComponent(id)}`;
+  $("save-gcg").href = `${SESSIONS}/${id}/record?format=gcg`;
+  $("resume-link").href = `/scrabble?id=${encodeURIComponent(id)}`;
+  $("resume-link").classList.remove("hidden");
+  $("assistant-link").href = `/scrabble?mode=assistant&id=${encodeURIComponent(id)}&at=${at}`;
+  $("assistant-link").classList.remove("hidden");
+}
+
 async function startPlay() {
-  $("setup").addEventListener("submit", newGame);
+  $("setup").addEventListener("submit", (e) => newGame(e));
   $("move-form").addEventListener("submit", (e) => { e.preventDefault(); playMove($("move").value); });
   $("clear").addEventListener("click", () => { resetMove(); drawPlay(); });
   $("pass").addEventListener("click", () => playMove("pass"));
   $("hint").addEventListener("click", showHint);
+  $("takeback").addEventListener("click", takeBack);
   $("challenge-btn").addEventListener("click", challengeLast);
+  $("board").addEventListener("keydown", onPlayKey);
   // Enter plays the tiles laid by clicks, Escape takes them back (focus is not in a field then).
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
-    if (e.key === "Enter" && $("move").value.trim()) { e.preventDefault(); playMove($("move").value); }
+    if ($("board").contains(e.target)) return;
+    if (e.key === "Enter" && $("move").value.trim() && !(e.target instanceof HTMLButtonElement)) { e.preventDefault(); playMove($("move").value); }
     if (e.key === "Escape") { resetMove(); drawPlay(); }
   });
-  if (query.game) {
+  if (query.id && query.at !== undefined) {
     try {
-      game = await api(`${API}/${encodeURIComponent(query.game)}`, { quiet: true });
+      await showReplay(query.id, Number(query.at));
+      return;
+    } catch {
+      writeState({ mode: "play", id: query.id });
+    }
+  }
+  if (query.id) {
+    try {
+      const sv = await api(`${SESSIONS}/${encodeURIComponent(query.id)}`);
+      if (sv.game !== "scrabble") throw new Error(`game ${sv.id} is a ${sv.game} game`);
+      await tileSet(sv.view.tiles);
+      game = fromSession(sv);
+      $("game").hidden = false;
+      drawPlay();
+      if (!game.finished && !game.your_turn) await agentsMove();
+      return;
+    } catch {
+      writeState({ mode: "play" });
+    }
+  } else if (query.game) {
+    try {
+      game = { ...(await api(`${API}/${encodeURIComponent(query.game)}`, { quiet: true })), mode: "legacy" };
       await tileSet(game.tiles);
       $("game").hidden = false;
       drawPlay();
@@ -398,7 +670,7 @@ async function startPlay() {
       writeState({ mode: "play" });
     }
   }
-  await newGame();
+  await newGame(null, { ask: false });
 }
 
 // --- assistant ----------------------------------------------------------------------------
@@ -442,8 +714,8 @@ function drawAssistant() {
     if (editor.cursor && editor.cursor[0] === r && editor.cursor[1] === c) editor.across = !editor.across;
     editor.cursor = [r, c];
     drawAssistant();
-    $("a-board").focus();
-  });
+    $("a-board").querySelector(`[data-r="${r}"][data-c="${c}"]`)?.focus();
+  }, editor.cursor || focus.assistant);
 }
 
 function saveAssistantState() {
@@ -549,7 +821,8 @@ function drawExtras() {
       + `Line: ${eg.line.join(", ")}.`;
   }
   const box = $("a-recorded");
-  box.classList.toggle("hidden", !recorded);
+  box.classList.toggle("hidden", !recorded && !sessionMove);
+  if (!recorded && sessionMove) box.replaceChildren(...sessionMoveNodes());
   if (recorded) {
     const row = recorded.recorded_row;
     const verdict = recorded.recorded_phonies.length
@@ -665,6 +938,15 @@ async function startAssistant() {
   }
   $("a-form").addEventListener("submit", findMoves);
   $("a-board").addEventListener("keydown", onEditorKey);
+  // Tab reaches one square of the board (roving tabindex); it becomes the typing cursor.
+  $("a-board").addEventListener("focusin", (e) => {
+    const r = Number(e.target.dataset?.r);
+    const c = Number(e.target.dataset?.c);
+    if (Number.isInteger(r) && Number.isInteger(c) && (!editor.cursor || editor.cursor[0] !== r || editor.cursor[1] !== c)) {
+      editor.cursor = [r, c];
+      drawAssistant();
+    }
+  });
   $("a-clear").addEventListener("click", () => {
     editor.rows = Array(15).fill(EMPTY_ROW);
     results = null;
@@ -706,6 +988,10 @@ async function startAssistant() {
     $("share").textContent = "link copied to the address bar";
   });
   drawAssistant();
+  if (query.id && query.at !== undefined) {
+    await openSessionMove(query.id, Number(query.at));
+    return;
+  }
   if (query.rack || query.board) {
     const ok = await analyse({ tiles, lexicon: $("a-lexicon").value, position: positionText(), rack: $("a-rack").value.trim(), top: Number($("a-top").value), rank: $("a-rank").value });
     const i = Number(query.show);
@@ -714,6 +1000,34 @@ async function startAssistant() {
       drawResults();
     }
   }
+}
+
+/** A move of a played game in the assistant (from the review): its position, the coach's
+ * best moves, and the move played beside them with the coach's verdict. */
+async function openSessionMove(id, at) {
+  let p;
+  try {
+    p = await api(`${API}/sessions/${encodeURIComponent(id)}/position?at=${at}`);
+  } catch (e) {
+    $("a-note").textContent = e.message;
+    return;
+  }
+  $("a-tiles").value = p.tiles;
+  const ok = await analyse({ tiles: p.tiles, lexicon: "builtin", position: p.position, rack: p.rack,
+    top: Number($("a-top").value), rank: "value", budget: Number($("a-budget").value) });
+  if (!ok) return;
+  sessionMove = { id, at, played: p.played, judged: p.judged };
+  drawExtras();
+}
+
+let sessionMove = null; // a move of a played game opened in the assistant
+
+function sessionMoveNodes() {
+  const { id, at, played, judged: j } = sessionMove;
+  return [el("strong", {}, `Decision ${at + 1} of the game, played: ${played ?? "—"}`),
+    j ? ` — ${j.label}: ${j.cost > 0 ? `${fmt(-j.cost)} points of equity against the coach's best ${j.best}` : "the coach's best"}`
+      + ` (rank ${j.extra?.rank ?? "?"} of ${j.extra?.of ?? "?"} moves; estimated)` : "",
+    " ", el("a", { href: `/review?id=${encodeURIComponent(id)}` }, "back to the review")];
 }
 
 // --- start --------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from stratagem.core.agent import RandomAgent
 from stratagem.core.registry import AgentInfo, GameSpec, Lazy, agent_table
 
+from .coach import NimCoaching
 from .players import MultipleOfFour
 from .state import PRESETS, NimState
 
@@ -20,6 +21,7 @@ GAME = GameSpec(
     result="win",
     cli=Lazy("stratagem.games.nim.cli:app"),  # stratagem nim ...
     codec=Lazy("stratagem.games.nim.codec:NIM"),  # the OpenSpiel and PettingZoo adapters
+    coaching=NimCoaching,
     agents=agent_table(
         AgentInfo("four", "leaves a multiple of four", lambda rules: MultipleOfFour()),
         AgentInfo("random", "uniformly random legal move", lambda rules: RandomAgent()),

@@ -1,0 +1,159 @@
+"""Numba kernels of the 3-4 player match (the win-seeking player against a field); nothing else.
+
+A *card* is a row ``(mask, upper total capped at the threshold, Yahtzee flag, points so
+far with bonuses)``, as in :mod:`._match_kernels`; ``cards[g, seat]`` for any number of
+seats. The win-seeking player prices each way its turn can end by its expected *share*
+of the win against the field: every other player's final score is drawn from its optimal
+remaining-score distribution (independently of the others), and a tie at the top among
+k + 1 players gives each 1/(k + 1). With one opponent this is the two-player table of
+:func:`._match_kernels.opponent_table` (a win, or half a tie).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from stratagem.games.yahtzee._kernels import (
+    NUM_KEEPS,
+    _best_keep,
+    best_box,
+    category_points,
+    turn_tables,
+)
+from stratagem.games.yahtzee._match_kernels import (
+    MAX_POINTS,
+    OPTIMAL,
+    WIN,
+    _throw,
+    win_turn_tables,
+)
+from stratagem.games.yahtzee.policy_ids import FW_LEN
+
+__all__ = ["FW_LEN", "OPTIMAL", "WIN"]
+
+
+@njit(cache=True)
+def field_table(cards_g, seat, sid, offsets, lows, lengths, data, fw, below, at, coef):
+    """fw[x] = the expected share of the win of ``seat`` finishing on x points.
+
+    ``below[i, x]`` = P(opponent i finishes below x), ``at[i, x]`` = P(exactly x); the
+    product over opponents of (below + at z) counts, in the coefficient of z^k, the
+    chance that all finish at most x with exactly k of them on x.
+    """
+    n = cards_g.shape[0]
+    L = fw.shape[0]
+    nopp = 0
+    for o in range(n):
+        if o == seat:
+            continue
+        s = sid[cards_g[o, 0], cards_g[o, 1], cards_g[o, 2]]
+        off = offsets[s]
+        base = cards_g[o, 3] + lows[s]
+        ln = lengths[s]
+        acc = 0.0
+        for x in range(L):
+            j = x - base
+            p = 0.0
+            if 0 <= j < ln:
+                p = data[off + j]
+            below[nopp, x] = acc
+            at[nopp, x] = p
+            acc += p
+        nopp += 1
+    for x in range(L):
+        coef[0] = 1.0
+        for k in range(1, nopp + 1):
+            coef[k] = 0.0
+        for i in range(nopp):
+            a = below[i, x]
+            b = at[i, x]
+            for k in range(i + 1, 0, -1):
+                coef[k] = coef[k] * a + coef[k - 1] * b
+            coef[0] *= a
+        v = 0.0
+        for k in range(nopp + 1):
+            v += coef[k] / (k + 1)
+        fw[x] = v
+
+
+@njit(cache=True, parallel=True)
+def play_field_rounds(cards, rng, policy, first_round, last_round, V, T, R, turns_out):
+    """Play rounds ``first_round .. last_round - 1`` of every game in place.
+
+    ``policy[g, seat]`` is OPTIMAL or WIN; seat 0 moves first in every round; each seat
+    throws from its own stream ``rng[g, seat]``. As :func:`._match_kernels.play_rounds`
+    for two players, with the win-seeking player's table against the whole field.
+    """
+    sid, offsets, lows, lengths, data = T
+    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
+    counts, ip = R.counts, R.ip
+    subkeeps, subkeep_count, code_to_keep = R.subkeeps, R.subkeep_count, R.code_to_keep
+    ngames = cards.shape[0]
+    nseats = cards.shape[1]
+    ncat = score.shape[0]
+    nchunks = min(ngames, 256)
+    for chunk in prange(nchunks):
+        e0 = np.empty(NUM_KEEPS)
+        e1 = np.empty(NUM_KEEPS)
+        w = np.empty(NUM_KEEPS)
+        m = np.empty(NUM_KEEPS)
+        cat = np.empty(NUM_KEEPS, dtype=np.int64)
+        memo = np.empty((ncat, MAX_POINTS))
+        fw = np.empty(FW_LEN)
+        below = np.empty((nseats, FW_LEN))
+        at = np.empty((nseats, FW_LEN))
+        coef = np.empty(nseats + 1)
+        held = np.zeros(6, dtype=np.int64)
+        lo = chunk * ngames // nchunks
+        hi = (chunk + 1) * ngames // nchunks
+        for g in range(lo, hi):
+            for _round in range(first_round, last_round):
+                for seat in range(nseats):
+                    mask = cards[g, seat, 0]
+                    u = cards[g, seat, 1]
+                    y = cards[g, seat, 2]
+                    total = cards[g, seat, 3]
+                    pol = policy[g, seat]
+                    if pol == WIN:
+                        field_table(cards[g], seat, sid, offsets, lows, lengths, data, fw,
+                                    below, at, coef)  # fmt: skip
+                        win_turn_tables(mask, u, y, total, fw, T, R, w, e0, e1, m, cat, memo)
+                        turns_out[g, seat] += 1
+                    else:
+                        turn_tables(V, mask, u, y, R, e0, e1, w)
+                    for f in range(6):
+                        held[f] = 0
+                    nheld = 0
+                    roll = 0
+                    for j in range(3):
+                        roll = _throw(held, nheld, rng, g, seat, code_to_keep)
+                        if j == 2:
+                            break
+                        table = e1 if j == 0 else e0
+                        keep = _best_keep(table, roll, subkeeps, subkeep_count)
+                        if pol == WIN:
+                            now = w[roll]
+                        else:
+                            now = best_box(V, mask, u, y, roll, score, upper_face, joker_score,
+                                           counts, ip)[1]  # fmt: skip
+                        if now >= table[keep]:
+                            keep = roll  # score now (a tie scores now)
+                        if keep == roll:
+                            break
+                        nheld = 0
+                        for f in range(6):
+                            held[f] = counts[keep, f]
+                            nheld += held[f]
+                    if pol == WIN:
+                        c = cat[roll]
+                    else:
+                        c = best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts,
+                                     ip)[0]  # fmt: skip
+                    pts, nu, ny, _legal = category_points(
+                        mask, u, y, c, roll, score, upper_face, joker_score, counts, ip
+                    )
+                    cards[g, seat, 0] = mask | (1 << c)
+                    cards[g, seat, 1] = nu
+                    cards[g, seat, 2] = ny
+                    cards[g, seat, 3] = total + pts

@@ -1,0 +1,172 @@
+"""The review page (/review?id=<sid>) in the browser, with the recipe game Nim: its numbers
+are the coach's judge for the same decisions, its thresholds are stated, its graph has a
+table, each decision opens in the assistant by keys, it fits a phone, axe finds nothing
+serious."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stratagem.core.registry import load_game
+from stratagem.core.session import Session
+
+from .test_play_page import Site, nim_games, serious_violations  # noqa: F401  (a fixture)
+
+
+@pytest.fixture()
+def site(nim_games: None, tmp_path: Path) -> Iterator[Site]:  # noqa: F811
+    s = Site(tmp_path / "data")
+    s.start()
+    yield s
+    s.stop()
+
+
+def call(url: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.loads(answer.read())
+
+
+def finished_game(url: str) -> str:
+    """nim-7 against "four", seed 1 (the die adds no stone): the person takes 1 of 7 (a
+    blunder: 3 was best), "four" 2, the person 1 of 4 (the best), "four" the last 3."""
+    game = call(
+        url + "/api/sessions",
+        {"game": "nim", "rules": "nim-7", "seats": ["human", "four"], "seed": 1},
+    )
+    sid = str(game["id"])
+    for take in ("1", "1"):
+        call(f"{url}/api/sessions/{sid}/move", {"decision": take})
+        call(f"{url}/api/sessions/{sid}/ai", {})
+    assert call(f"{url}/api/sessions/{sid}")["over"]
+    return sid
+
+
+def open_review(browser: Any, url: str, sid: str, **context: Any) -> Any:
+    ctx = browser.new_context(**{"viewport": {"width": 1100, "height": 850}, **context})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(60_000)
+    page.goto(f"{url}/review?id={sid}")
+    page.wait_for_selector("#review[aria-busy='false']")
+    page.errors = errors
+    return page
+
+
+@pytest.fixture()
+def review_tab(browser: Any, site: Site) -> Iterator[tuple[Any, str]]:
+    sid = finished_game(site.url)
+    page = open_review(browser, site.url, sid)
+    yield page, sid
+    assert not page.errors, f"script errors on the page: {page.errors}"
+    page.context.close()
+
+
+def cells(page: Any) -> list[list[str]]:
+    return [
+        [c.strip() for c in row.locator("td").all_inner_texts()]
+        for row in page.locator("#decisions tbody tr").all()
+    ]
+
+
+def test_the_pages_numbers_are_the_coachs_judge(site: Site, review_tab: tuple[Any, str]) -> None:
+    page, sid = review_tab
+    record = urllib.request.urlopen(f"{site.url}/api/sessions/{sid}/record", timeout=60).read()
+    session = Session.from_json(record)
+    spec = load_game("nim")
+    assert spec.coaching is not None
+    coaching = spec.coaching(7)
+    rows = cells(page)
+    assert len(rows) == 2
+    for row, j in zip(rows, session.human_decisions(), strict=True):
+        judged = coaching.judge(session.state_at(j), session.decisions()[j])
+        decision, played, best, cost, label = row[:5]
+        assert decision == str(j + 1) and played.splitlines()[0] == judged.played
+        assert cost.split()[0] == f"{100 * judged.cost:.1f}" and "exact" in cost
+        assert label == judged.label
+        assert best.startswith("= played" if judged.best == judged.played else judged.best)
+    assert rows[0][3].startswith("51.0") and rows[0][4] == "blunder"  # 25/49 by hand
+
+
+def test_the_thresholds_totals_and_luck_are_stated(review_tab: tuple[Any, str]) -> None:
+    page, _ = review_tab
+    text = page.locator("#thresholds").inner_text()
+    assert "inaccuracy (from 2.0)" in text and "mistake (from 5.0)" in text
+    assert "blunder (from 10.0)" in text and "chance of winning" in text
+    totals = dict(
+        zip(
+            page.locator("#totals th").all_inner_texts(),
+            page.locator("#totals td").all_inner_texts(),
+            strict=True,
+        )
+    )
+    assert totals["Total cost"] == "51.0" and totals["Blunder"] == "1" and totals["Best"] == "1"
+    assert totals["Luck (outcome − expected)"] == "-17.2"  # -59/343 (tests/core/test_review.py)
+    assert totals["Outcome"] == "0.0"
+    assert "outcome − (start − skill)" in page.locator("#luck-def").inner_text()
+
+
+def test_the_graph_has_a_line_dots_and_a_table(review_tab: tuple[Any, str]) -> None:
+    page, _ = review_tab
+    assert page.locator("#graph path.line").count() == 1
+    assert page.locator("#graph circle.mark").count() == 2
+    assert page.locator("#graph circle.mark.blunder").count() == 1
+    assert "75.5 before the first decision" in page.locator("#graph-desc").text_content()
+    page.locator("#graph-table-box summary").click()
+    values = page.locator("#graph-table tbody td:nth-child(3)").all_inner_texts()
+    assert values == ["75.5", "24.5", "14.3", "0.0", "0.0"]  # 37/49, 12/49, 1/7, 0, 0
+
+
+def test_a_decision_opens_in_the_assistant_by_keys(site: Site, review_tab: tuple[Any, str]) -> None:
+    page, sid = review_tab
+    position = page.locator("#decisions tbody tr").nth(1).locator("a")
+    assert position.get_attribute("href") == f"/play?game=nim&id={sid}&at=2"
+    button = page.locator("#decisions tbody tr").nth(1).locator("button")
+    for _ in range(40):  # Tab from the top of the page to the button
+        page.keyboard.press("Tab")
+        if button.evaluate("b => b === document.activeElement"):
+            break
+    else:
+        pytest.fail("the assistant button is not reachable by Tab")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert "/play?game=nim&id=ses-" in page.url and sid not in page.url
+    new = page.url.split("id=")[1].split("&")[0]
+    branched = call(f"{site.url}/api/sessions/{new}")
+    assert [d["text"] for d in branched["decisions"]] == ["1", "2"]
+    assert branched["seats"] == ["human", "human"] and branched["human_to_move"]
+
+
+def test_the_review_fits_a_phone_and_axe_finds_nothing_serious(
+    browser: Any, site: Site, screenshot: Callable[[Any, str], Path]
+) -> None:
+    sid = finished_game(site.url)
+    for scheme in ("light", "dark"):
+        page = open_review(browser, site.url, sid, color_scheme=scheme)
+        page.locator("#graph-table-box summary").click()
+        assert serious_violations(page) == [], scheme
+        if scheme == "light":
+            screenshot(page, "review-nim")
+        page.context.close()
+    phone = open_review(
+        browser, site.url, sid, viewport={"width": 390, "height": 844}, is_mobile=True
+    )
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width}px wide on a 390px phone"
+    assert phone.locator("#decisions tbody tr").count() == 2
+    phone.context.close()
+
+
+def test_an_unknown_game_says_so(browser: Any, site: Site) -> None:
+    page = open_review(browser, site.url, "ses-nosuchgame0000000000")
+    assert "cannot be reviewed" in page.locator("#status").inner_text()
+    assert "ses-nosuchgame" in page.locator("#status").inner_text()
+    page.context.close()
