@@ -253,9 +253,9 @@ def _explain(
     spec = parse_spec(player)
     if spec.name not in ("heuristic", "equity"):
         raise StratagemError(f"--player takes heuristic[:...] or equity[:...], got {player!r}")
-    from stratagem.games.scrabble import arena as scrabble_arena
+    from stratagem.games.scrabble import spec as scrabble_spec
 
-    agent = scrabble_arena.GAME.make_agent(lex, spec)
+    agent = scrabble_spec.GAME.make_agent(lex, spec)
     racks = [tuple(int(x) for x in rack_counts), (0,) * (lex.tiles.size + 1)]
     if state is None:
         bag = tuple(int(x) for x in lex.tiles.bag_counts - rack_counts)
