@@ -41,7 +41,8 @@ from typing import Any
 import numpy as np
 
 from stratagem.core.game import CHANCE, sample_chance
-from stratagem.interop.codecs import Codec, codec
+from stratagem.core.registry import load_game
+from stratagem.interop.codecs import Codec, codec, codec_source
 
 
 def direct(make: Callable[[], Any], rng: np.random.Generator) -> int:
@@ -137,13 +138,13 @@ def paths_of(name: str, c: Codec[Any], players: int, rules: str | None) -> dict[
     else:
         aec = StratagemAEC(c)
         paths["pettingzoo"] = lambda i: through_pettingzoo(aec, rng_pz, i)
-    short = {"pig": "stratagem_pig", "scorefour": "stratagem_scorefour",
-             "yahtzee": "stratagem_yahtzee", "scrabble": "stratagem_scrabble"}[c.name]  # fmt: skip
-    game_class = spiel_adapter.GAME_CLASSES[short]
+    game_class = spiel_adapter.GAME_CLASSES[f"stratagem_{c.name}"]
     params: dict[str, Any] = {}
-    if c.name in ("yahtzee", "scrabble"):
+    spec = load_game(c.name)
+    known = codec_source(spec).parameters(spec)  # the game's parameters, from its spec
+    if "players" in known:
         params["players"] = players
-    if c.name == "yahtzee":
+    if c.name == "yahtzee":  # the rules this row times (Scrabble's codec brings its own lexicon)
         params["rules"] = rules
     game = game_class(params)
     game.codec = c

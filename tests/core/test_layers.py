@@ -44,6 +44,48 @@ def test_core_imports_nothing_of_stratagem_above_core() -> None:
     assert above, "the scan found not even the registry's discovery import"
 
 
+def _named_modules(path: Path) -> Iterator[str]:
+    """Module names written as text in code (``importlib.import_module(f"stratagem.games.
+    {g}.rules_text")``): an import the import statements do not show. Docstrings are prose,
+    not code, and are left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ):
+            text = node.value
+        elif isinstance(node, ast.JoinedStr):
+            text = "".join(v.value for v in node.values if isinstance(v, ast.Constant))
+        else:
+            continue
+        for layer in ("stratagem.games", "stratagem.interop", "stratagem.web"):
+            if text.startswith(layer):
+                yield layer
+
+
+def test_core_names_no_module_above_it_outside_the_registry_discovery() -> None:
+    """Before the play-session work core/rules_text.py imported each game's rules_text by
+    name, around the registry; now a game's rules text is a capability of its spec."""
+    named = [
+        (path.name, layer)
+        for path in sorted(CORE.glob("*.py"))
+        for layer in _named_modules(path)
+        if path.name != "registry.py"
+    ]
+    assert named == [], f"core names a module above it: {named}"
+    assert set(_named_modules(CORE / "registry.py")) == {"stratagem.games"}
+
+
 @pytest.fixture
 def clean_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(registry, "_SOURCES", {})

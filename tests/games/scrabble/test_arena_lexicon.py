@@ -9,7 +9,7 @@ import pytest
 from stratagem.core.arena import load_game, make_experiment, read_results
 from stratagem.core.errors import ArenaError, InvalidRulesError
 from stratagem.games.scrabble import lexicon as lexicon_module
-from stratagem.games.scrabble import spec as scrabble_arena
+from stratagem.games.scrabble import spec as scrabble_spec
 from tests.cli_outcome import outcome
 from tests.games.scrabble.conftest import SMALL_WORDS
 
@@ -19,7 +19,7 @@ RUN = ["arena", "run", "--game", "scrabble", "--agents", "greedy,greedy", "--wor
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(tmp_path / "cache"))
-    scrabble_arena.lexicon.cache_clear()
+    scrabble_spec.lexicon.cache_clear()
 
 
 def word_list(tmp_path: Path) -> Path:
@@ -36,7 +36,7 @@ def test_a_match_plays_on_the_given_word_list_and_names_it(tmp_path: Path) -> No
     rows = read_results(out)
     assert len(rows) == 2
     assert {r["rules"] for r in rows} == {f"english:{words}"}
-    lex = scrabble_arena.lexicon(f"english:{words}")
+    lex = scrabble_spec.lexicon(f"english:{words}")
     assert lex.word_count == len(set(SMALL_WORDS)) and "QUIZ" in lex and "ZZZ" not in lex
 
 

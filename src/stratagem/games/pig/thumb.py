@@ -65,7 +65,7 @@ import itertools
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, Unpack
 
 import numpy as np
 
@@ -626,21 +626,26 @@ def derive_tables(
     return results
 
 
+class SearchOptions(TypedDict, total=False):
+    """How :func:`derive_tables` searches (its keyword arguments, with its defaults)."""
+
+    role: Role
+    step: int
+    candidates: int
+    starts: int
+
+
 def derive_table(
-    solution: PigSolution,
-    max_rows: int,
-    role: Role = "both",
-    step: int = 5,
-    candidates: int = 96,
-    starts: int = 6,
+    solution: PigSolution, max_rows: int, **options: Unpack[SearchOptions]
 ) -> ThumbResult:
-    """The least costly rule table found with at most ``max_rows`` rows.
+    """The least costly rule table found with at most ``max_rows`` rows (the search's
+    ``options`` are :func:`derive_tables`').
 
     Its cost is computed by :func:`~stratagem.games.pig.solver.evaluate`
     (independently of the search's own evaluator). See the module docstring
     for the search.
     """
-    return derive_tables(solution, max_rows, role, step, candidates, starts)[-1]
+    return derive_tables(solution, max_rows, **options)[-1]
 
 
 def _finish(search: _Search, table: _Table, max_rows: int, start: float) -> ThumbResult:

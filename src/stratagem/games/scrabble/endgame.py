@@ -52,7 +52,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -454,21 +454,25 @@ NODE_LIMITS = (1_024, 10**12)
 """The node limits :func:`solve_endgame` accepts (the kernel checks every 1,024 nodes)."""
 
 
-def solve_endgame(
-    state: ScrabbleState,
-    *,
-    time_limit: float = 30.0,
-    max_depth: int = MAX_DEPTH,
-    node_limit: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    wall_limit: float | None = None,
-) -> EndgameResult:
+class EndgameLimits(TypedDict, total=False):
+    """What bounds a search (the keyword arguments of :meth:`EndgameSolver.solve`, with
+    its defaults)."""
+
+    time_limit: float
+    max_depth: int
+    node_limit: int | None
+    progress: Callable[[int, int], None] | None
+    wall_limit: float | None
+
+
+def solve_endgame(state: ScrabbleState, **limits: Unpack[EndgameLimits]) -> EndgameResult:
     """Search the endgame of ``state`` (bag empty, two players) for the player to move,
     with a fresh transposition table (:class:`EndgameSolver` keeps one between the
     moves of an endgame).
 
     ``time_limit`` (seconds of this process's CPU time, > 0, so that a busy
-    machine does not change the answer much), ``max_depth`` (plies, 1-64) and
+    machine does not change the answer much; 30 by default), ``max_depth`` (plies,
+    1-64; :data:`MAX_DEPTH` by default) and
     ``node_limit`` (nodes over all iterations, 1,024 to 10**12; none by default)
     bound the search; when one stops it before an iteration proves the value, the
     deepest finished iteration answers with ``exact=False``. At least the
@@ -481,10 +485,7 @@ def solve_endgame(
     search for someone who waits for it (the web page): a busy machine then gets less
     CPU time, and the deepest iteration finished within it answers.
     """
-    return EndgameSolver().solve(
-        state, time_limit=time_limit, max_depth=max_depth, node_limit=node_limit,
-        progress=progress, wall_limit=wall_limit,
-    )  # fmt: skip
+    return EndgameSolver().solve(state, **limits)
 
 
 MAX_KEPT_TABLES = 4

@@ -158,7 +158,6 @@ GAME = GameSpec(
     cli=Lazy("stratagem.games.scrabble.cli:app"),
     codec=Lazy("stratagem.interop.codecs:SCRABBLE"),
     web=WebExtras(Lazy("stratagem.web.scrabble:router"), page="scrabble.html"),
-    perfect_information=False,  # the racks are hidden
     presets=tuple(TILE_SETS),
     default_rules="english",
     min_players=2,

@@ -19,9 +19,9 @@ GAME = GameSpec(
     rules=PRESETS.__getitem__,
     new=NimState.new,
     result="win",
-    coaching=NimCoaching,
     cli=Lazy("stratagem.games.nim.cli:app"),  # stratagem nim ...
     codec=Lazy("stratagem.games.nim.codec:NIM"),  # the OpenSpiel and PettingZoo adapters
+    coaching=NimCoaching,
     agents=agent_table(
         AgentInfo("four", "leaves a multiple of four", lambda rules: MultipleOfFour()),
         AgentInfo("random", "uniformly random legal move", lambda rules: RandomAgent()),
