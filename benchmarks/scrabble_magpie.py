@@ -48,11 +48,12 @@ from stratagem.games.scrabble.strategies import GreedyAgent
 from stratagem.games.scrabble.tiles import BLANK_FLAG
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_LEXICON = (REPO / ".." / "shared" / "lexicons" / "enable1.txt").resolve()
+DEFAULT_LEXICON = Path("/work/shared/lexicons/enable1.txt")
 MAGPIE_COMMIT = "183bebc4"  # jvc56/MAGPIE, merge of pull request 604 (2026)
 # ENABLE under a name with MAGPIE's "NWL" prefix: the prefix is how MAGPIE picks its
 # English letter distribution for a lexicon (the words are ENABLE's).
 LEX = "NWLENABLE"
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 DRIVER = Path(__file__).with_name("scrabble_magpie_driver.c")
 
 # The last figures recorded (issue 37, this machine, 200 + 109 positions): MAGPIE's
@@ -125,7 +126,8 @@ def build_magpie(source: str, work: Path, lexicon: Lexicon, words: list[str]) ->
     (data / "layouts" / "standard15.txt").write_text("7,7\n" + "\n".join(LAYOUT) + "\n")
     tiles = lexicon.tiles
     rows = ["?,?,%d,0,0" % tiles.blanks]
-    for i, letter in enumerate(tiles.letters):
+    for letter in sorted(tiles.letters):  # MAGPIE's machine letters: blank 0, then A=1...
+        i = tiles.index[letter]
         vowel = 1 if letter in "AEIOU" else 0
         rows.append(f"{letter},{letter.lower()},{tiles.counts[i]},{tiles.values[i]},{vowel}")
     (data / "letterdistributions" / "english.csv").write_text("\n".join(rows) + "\n")
@@ -217,9 +219,10 @@ def ours_moves(gen: MoveGenerator, board: np.ndarray, rack: np.ndarray) -> dict[
     }
 
 
-def magpie_moves(lines: list[str], items: list[Any]) -> tuple[list[dict[Any, int]], list[int]]:
+def magpie_moves(lines: list[str], items: list[Any], lexicon: Lexicon) -> tuple[list[dict[Any, int]], list[int]]:
     """Parse the driver's move lines into our keys: (down, row, col, square codes)."""
     sets: list[dict[Any, int]] = [{} for _ in items]
+    index = lexicon.tiles.index
     best = [-1] * len(items)
     for line in lines:
         parts = line.split()
@@ -233,7 +236,8 @@ def magpie_moves(lines: list[str], items: list[Any]) -> tuple[list[dict[Any, int
             if ml == 0:
                 codes.append(int(board[r, c]))
             else:
-                codes.append((ml & 0x7F) - 1 + (BLANK_FLAG if ml & 0x80 else 0))
+                letter = index[ALPHABET[(ml & 0x7F) - 1]]
+                codes.append(letter + (BLANK_FLAG if ml & 0x80 else 0))
         if parts[0] == "M":
             sets[idx][(down, row, col, tuple(codes))] = score
         else:
@@ -323,7 +327,9 @@ def main() -> int:
     if driver is not None:
         checked = moves = 0
         for name, items in groups.items():
-            theirs, best = magpie_moves(driver_run(driver, args.work, items, lexicon, "moves"), items)
+            theirs, best = magpie_moves(
+                driver_run(driver, args.work, items, lexicon, "moves"), items, lexicon
+            )
             for k, (board, rack) in enumerate(items):
                 ours = ours_moves(gen, board, rack)
                 if ours != theirs[k]:
