@@ -69,7 +69,7 @@ LAST_RECORDED = {
 
 LAYOUT = [
     "=  '   =   '  =",
-    " -   \"   \"   - ",
+    ' -   "   "   - ',
     "  -   ' '   -  ",
     "'  -   '   -  '",
     "    -     -    ",
@@ -81,7 +81,7 @@ LAYOUT = [
     "    -     -    ",
     "'  -   '   -  '",
     "  -   ' '   -  ",
-    " -   \"   \"   - ",
+    ' -   "   "   - ',
     "=  '   =   '  =",
 ]
 
@@ -125,7 +125,7 @@ def build_magpie(source: str, work: Path, lexicon: Lexicon, words: list[str]) ->
         (data / sub).mkdir(parents=True, exist_ok=True)
     (data / "layouts" / "standard15.txt").write_text("7,7\n" + "\n".join(LAYOUT) + "\n")
     tiles = lexicon.tiles
-    rows = ["?,?,%d,0,0" % tiles.blanks]
+    rows = [f"?,?,{tiles.blanks},0,0"]
     for letter in sorted(tiles.letters):  # MAGPIE's machine letters: blank 0, then A=1...
         i = tiles.index[letter]
         vowel = 1 if letter in "AEIOU" else 0
@@ -148,7 +148,8 @@ def build_magpie(source: str, work: Path, lexicon: Lexicon, words: list[str]) ->
         run(
             ["nice", "-n", "10", "cc", "-O3", "-flto", "-march=native", "-DNDEBUG",
              "-DBOARD_DIM=15", "-DRACK_SIZE=7", "-I", str(src / "cmd"),
-             "-o", str(driver), str(src / "cmd" / "stratagem_driver.c"), *objects, "-lm", "-pthread"],
+             "-o", str(driver), str(src / "cmd" / "stratagem_driver.c"), *objects,
+             "-lm", "-pthread"],
             cwd=src / "cmd", log=log,
         )  # fmt: skip
     if not head.startswith(MAGPIE_COMMIT):
@@ -189,7 +190,9 @@ def positions(lexicon: Lexicon, count: int, seed: int) -> list[tuple[np.ndarray,
 
     game = 0
     while len(found) < 3 * count:
-        play(ScrabbleState.new(lexicon), [agent, agent], np.random.default_rng([seed, game]), record)  # type: ignore[arg-type]
+        play(
+            ScrabbleState.new(lexicon), [agent, agent], np.random.default_rng([seed, game]), record
+        )  # type: ignore[arg-type]
         game += 1
     step = len(found) / count
     return [found[int(i * step)] for i in range(count)]
@@ -219,7 +222,9 @@ def ours_moves(gen: MoveGenerator, board: np.ndarray, rack: np.ndarray) -> dict[
     }
 
 
-def magpie_moves(lines: list[str], items: list[Any], lexicon: Lexicon) -> tuple[list[dict[Any, int]], list[int]]:
+def magpie_moves(
+    lines: list[str], items: list[Any], lexicon: Lexicon
+) -> tuple[list[dict[Any, int]], list[int]]:
     """Parse the driver's move lines into our keys: (down, row, col, square codes)."""
     sets: list[dict[Any, int]] = [{} for _ in items]
     index = lexicon.tiles.index
@@ -245,7 +250,9 @@ def magpie_moves(lines: list[str], items: list[Any], lexicon: Lexicon) -> tuple[
     return sets, best
 
 
-def driver_run(driver: Path, work: Path, items: list[Any], lexicon: Lexicon, mode: str) -> list[str]:
+def driver_run(
+    driver: Path, work: Path, items: list[Any], lexicon: Lexicon, mode: str
+) -> list[str]:
     with tempfile.NamedTemporaryFile("w", suffix=".cgp", dir=work, delete=False) as f:
         f.write("\n".join(cgp(b, r, lexicon) for b, r in items) + "\n")
     try:
@@ -284,7 +291,9 @@ def time_magpie(driver: Path, work: Path, items: list[Any], lexicon: Lexicon) ->
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--lexicon", type=Path, default=DEFAULT_LEXICON)
     ap.add_argument("--magpie", default="/tmp/magpie", help="local clone or URL of MAGPIE")
     ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "stratagem-magpie")
@@ -305,7 +314,8 @@ def main() -> int:
     gen = MoveGenerator(lexicon)
     words = sorted(
         w.strip().upper() for w in args.lexicon.read_text().split()
-        if 2 <= len(w.strip()) <= SIZE and all(ch in lexicon.tiles.index for ch in w.strip().upper())
+        if 2 <= len(w.strip()) <= SIZE
+        and all(ch in lexicon.tiles.index for ch in w.strip().upper())
     )  # fmt: skip
     print(f"collecting {args.positions} positions (seed {args.seed}) ...", flush=True)
     normal = positions(lexicon, args.positions, args.seed)
@@ -348,7 +358,6 @@ def main() -> int:
         print(f"same move sets and best scores on {checked} positions ({moves} moves)", flush=True)
     time_ours(gen, normal[:5])  # compile and warm
     rounds: dict[str, list[list[float]]] = {}
-    small: dict[str, list[np.ndarray]] = {"ours": [], "magpie": []}
     for rnd in range(args.rounds):
         for name, items in groups.items():
             o = time_ours(gen, items)
@@ -357,19 +366,23 @@ def main() -> int:
                 sides.append(("magpie", time_magpie(driver, args.work, items, lexicon)))
             for side, t in sides:
                 for j, what in enumerate(("all", "best")):
-                    rounds.setdefault(f"{side}_{what}_{name}", []).append(len(items) / float(t[:, j].sum()))
-                if name == "normal":
-                    small[side].append(t)
+                    rounds.setdefault(f"{side}_{what}_{name}", []).append(
+                        len(items) / float(t[:, j].sum())
+                    )
         print(f"round {rnd + 1}/{args.rounds} done", flush=True)
-    # fixed cost: the positions with the fewest moves (<= 6), fastest over rounds
-    counts = np.array([len(ours_moves(gen, b, r)) for b, r in normal])
-    few = counts <= 6
-    fixed: dict[str, Any] = {"positions": int(few.sum())}
-    for side, ts in small.items():
-        if ts and few.any():
-            t = np.minimum.reduce(ts)[few] * 1e6
-            fixed[side] = {"all_us": [round(float(t[:, 0].min()), 1), round(float(t[:, 0].max()), 1)],
-                           "best_us": [round(float(t[:, 1].min()), 1), round(float(t[:, 1].max()), 1)]}  # fmt: skip
+    # fixed cost per call: the boards with an empty rack (no move; the cross-sets and the
+    # call itself are all that is left), fastest of 5 calls each
+    bare = [(board, np.zeros_like(rack)) for board, rack in normal[: min(20, len(normal))]]
+    fixed: dict[str, Any] = {"positions": len(bare)}
+    sides_t = [("ours", time_ours(gen, bare))]
+    if driver is not None:
+        sides_t.append(("magpie", time_magpie(driver, args.work, bare, lexicon)))
+    for side, t in sides_t:
+        us = t * 1e6
+        fixed[side] = {
+            what: [round(float(us[:, j].min()), 1), round(float(np.median(us[:, j])), 1)]
+            for j, what in enumerate(("all_us", "best_us"))
+        }
     result["rates"] = {k: [round(min(v)), round(max(v))] for k, v in rounds.items()}
     result["fixed"] = fixed
     if driver is None:
@@ -393,7 +406,8 @@ def table(res: dict[str, Any]) -> list[str]:
         return f"{v[0]:,}-{v[1]:,}"
 
     out = [
-        f"Positions: {res['positions']['normal']} normal racks, {res['positions']['blank']} with a blank "
+        f"Positions: {res['positions']['normal']} normal racks, "
+        f"{res['positions']['blank']} with a blank "
         f"(seed {res['seed']}); MAGPIE {res['magpie_commit']}; rates over the rounds (min-max).",
         "",
         "| what | racks | ours (positions/s) | MAGPIE (positions/s) | ours / MAGPIE |",
@@ -408,17 +422,28 @@ def table(res: dict[str, Any]) -> list[str]:
             out.append(f"| {label} | {name} | {rng(o)} | {rng(m) if m else 'n/a'}"
                        f"{' (recorded)' if rec else ''} | {ratio} |")  # fmt: skip
     f = res["fixed"]
-    out += ["", f"Time per call on the {f['positions']} normal positions with at most 6 moves (µs, min-max):", ""]
+    out += [
+        "",
+        f"Fixed cost per call: the first {f['positions']} boards with an empty rack "
+        "(cross-sets and the call, no move), µs, min / median:",
+        "",
+    ]
     for side in ("ours", "magpie"):
         if side in f:
             out.append(f"- {side}: all moves {f[side]['all_us'][0]}-{f[side]['all_us'][1]}, "
                        f"best only {f[side]['best_us'][0]}-{f[side]['best_us'][1]}")  # fmt: skip
     if "checked" in res:
         c = res["checked"]
-        out += ["", f"Checked before timing: the same move sets (squares, letters, blanks, scores) and "
-                    f"best scores on {c['positions']} positions ({c['moves']:,} moves)."]  # fmt: skip
+        out += [
+            "",
+            "Checked before timing: the same move sets (squares, letters, blanks, scores) and "
+            f"best scores on {c['positions']} positions ({c['moves']:,} moves).",
+        ]
     if rec:
-        out += ["", f"MAGPIE not built here: {res.get('magpie_note')}; its figures are {rec['source']}."]
+        out += [
+            "",
+            f"MAGPIE not built here: {res.get('magpie_note')}; its figures are {rec['source']}.",
+        ]
     return out
 
 
