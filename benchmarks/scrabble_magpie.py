@@ -425,13 +425,16 @@ def table(res: dict[str, Any]) -> list[str]:
     out += [
         "",
         f"Fixed cost per call: the first {f['positions']} boards with an empty rack "
-        "(cross-sets and the call, no move), µs, min / median:",
+        "(cross-sets and the call, no move), µs:",
         "",
     ]
     for side in ("ours", "magpie"):
         if side in f:
-            out.append(f"- {side}: all moves {f[side]['all_us'][0]}-{f[side]['all_us'][1]}, "
-                       f"best only {f[side]['best_us'][0]}-{f[side]['best_us'][1]}")  # fmt: skip
+            a, b = f[side]["all_us"], f[side]["best_us"]
+            out.append(
+                f"- {side}: all moves min {a[0]}, median {a[1]}; "
+                f"best only min {b[0]}, median {b[1]}"
+            )
     if "checked" in res:
         c = res["checked"]
         out += [
