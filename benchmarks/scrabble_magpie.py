@@ -448,7 +448,7 @@ def table(res: dict[str, Any]) -> list[str]:
             f"- magpie (recorded): {lo}-{hi} µs on positions with 1-6 moves",
             "",
             f"MAGPIE not built here: {res.get('magpie_note')}; its figures are {rec['source']}; "
-            "they did not recompute the cross-sets in every call, so they favour MAGPIE.",
+            "they may not have counted the cross-sets in every call (this script does).",
         ]
     return out
 
