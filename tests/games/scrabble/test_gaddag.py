@@ -193,3 +193,35 @@ def test_enable_gaddag_size(enable_lexicon) -> None:  # type: ignore[no-untyped-
     # 168,541 usable words give 1,497,415 GADDAG strings (measured); the minimal
     # automaton has 401,653 nodes, the same count as the Python Daciuk build gives.
     assert enable_lexicon.gaddag[0].shape == (401_653, 27)
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_cross_checks_from_the_gaddag_equal_the_dawg_s(small_lexicon, wide) -> None:  # type: ignore[no-untyped-def]
+    """The generator reads each square's cross-check from the packed GADDAG; the sets and
+    the cross words' points must be exactly what the DAWG walk of ``_kernels`` gives, both
+    ways (the transposed board is the down pass), with blanks on the board."""
+    from stratagem.games.scrabble import _kernels as K
+    from stratagem.games.scrabble.board import SIZE
+
+    lex = small_lexicon
+    rows, shift = G.pack(*lex.gaddag[:2], wide)
+    n = lex.tiles.size
+    values = lex.tiles.values_array
+    seen = 0
+    for board, _ in itertools.islice(random_positions(lex, 11, 4), 80):
+        board = board.copy()
+        filled = np.argwhere(board >= 0)
+        if len(filled):  # make one tile a blank: it counts no points in the cross word
+            r, c = filled[len(filled) // 2]
+            board[r, c] |= K.BLANK
+        for b in (board, board.T.copy()):
+            cm_d = np.zeros((SIZE, SIZE), np.uint64)
+            cs_d = np.zeros((SIZE, SIZE), np.int32)
+            K.cross_checks(b, lex.child, lex.terminal, lex.mask, lex.root, values, n, cm_d, cs_d)
+            cm_g = np.zeros((SIZE, SIZE), np.uint64)
+            cs_g = np.zeros((SIZE, SIZE), np.int32)
+            anchor = np.zeros((SIZE, SIZE), np.bool_)
+            G._checks(b, rows, shift, values, n, cm_g, cs_g, anchor)
+            assert (cm_g == cm_d).all() and (cs_g == cs_d).all()
+            seen += int((cs_d >= 0).sum())
+    assert seen > 200  # squares with a cross word were compared
