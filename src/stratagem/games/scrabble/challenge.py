@@ -33,10 +33,14 @@ by whatever runs the game (the terminal game, the web page).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
+
+from stratagem.core.agent import Agent
 from stratagem.core.errors import IllegalActionError, InvalidRulesError
 from stratagem.games.scrabble.board import Placement, new_tiles, parse_coordinate, score_tiles
-from stratagem.games.scrabble.state import PASS, ScrabbleState
+from stratagem.games.scrabble.state import CHALLENGE, PASS, ScrabbleState
 from stratagem.games.scrabble.tiles import BLANK_FLAG
 
 CHALLENGE_RULES = ("none", "single", "double")
@@ -191,6 +195,35 @@ def ai_challenges(window: ChallengeWindow) -> bool:
     """The AI's choice: challenge exactly when the placement makes a phony (it knows the
     lexicon, so it never challenges good words)."""
     return window.rule != "none" and bool(phonies(window.before, window.move))
+
+
+def challenges(state: ScrabbleState) -> bool:
+    """An agent's choice in a game (:class:`ChallengingAgent`): challenge exactly when the
+    last placement, still open to a challenge, made a phony."""
+    if not state.challenge_open() or state.window is None:
+        return False
+    before, move = state.window
+    return bool(phonies(before, move))
+
+
+class ChallengingAgent:
+    """An agent of a challenge game: it challenges exactly the phonies (it knows the word
+    list), and otherwise plays as ``inner`` does (which never lays a phony). Its other
+    attributes (``think_seconds``) are the inner agent's."""
+
+    def __init__(self, inner: Agent) -> None:
+        object.__setattr__(self, "inner", inner)
+
+    def act(self, state: Any, rng: np.random.Generator) -> Any:
+        if isinstance(state, ScrabbleState) and challenges(state):
+            return CHALLENGE
+        return self.inner.act(state, rng)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self.inner, name, value)
 
 
 def board_phonies(state: ScrabbleState) -> list[tuple[str, list[tuple[int, int]]]]:

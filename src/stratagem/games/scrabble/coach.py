@@ -70,6 +70,8 @@ _LOCKS_LOCK = threading.Lock()
 def lexicon_lock(lexicon: Lexicon) -> threading.Lock:
     """The lock that guards a lexicon's shared move generator (its buffers are reused):
     every caller of :func:`~.movegen.move_generator` in a threaded server holds it."""
+    if lexicon.plain is not None:  # a challenge game shares its plain list's generator
+        lexicon = lexicon.plain
     with _LOCKS_LOCK:
         lock = _LOCKS.get(lexicon)
         if lock is None:
