@@ -1,5 +1,5 @@
 """``stratagem scrabble play``: one game through a pseudo-terminal, the
-rest of the dialogue through ``play_terminal``'s read/write in-process."""
+rest of the dialogue through ``play_session``'s read/write in-process."""
 
 from __future__ import annotations
 
@@ -8,11 +8,9 @@ import re
 import sys
 from pathlib import Path
 
-import numpy as np
 import pexpect
 import pytest
 
-from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.core.session import Session
 from stratagem.games.scrabble.play import play_session
 from tests.terminal import Terminal
