@@ -116,6 +116,8 @@ class ScrabbleState:
     next decision; the game's rule is the lexicon's ``challenge``."""
     verdict: str = field(default="", compare=False)
     """What the challenge just decided, in a sentence (empty after any other decision)."""
+    challenges: tuple[tuple[str, bool], ...] = field(default=(), compare=False, repr=False)
+    """Every challenge of the game so far: its verdict and whether a phony came off."""
 
     @classmethod
     def new(cls, lexicon: Lexicon, players: int = 2) -> ScrabbleState:
@@ -373,13 +375,20 @@ class ScrabbleState:
                 f"{', '.join(bad)} not in the word list: {move.word} is taken back and the "
                 "turn lost"
             )
-            return before.apply(PASS)._evolve(verdict=text)
+            return before.apply(PASS)._evolve(
+                verdict=text, challenges=(*self.challenges, (text, True))
+            )
         verb = "is" if len(words) == 1 else "are"
         good = f"{', '.join(words)} {verb} good"
         if self.challenge_rule == "double":
             text = f"{good}: the challenge loses a turn (double challenge)"
-            return self._evolve(window=None).apply(PASS)._evolve(verdict=text)
-        return self._evolve(window=None, verdict=f"{good}: no penalty (single challenge)")
+            return (
+                self._evolve(window=None)
+                .apply(PASS)
+                ._evolve(verdict=text, challenges=(*self.challenges, (text, False)))
+            )
+        text = f"{good}: no penalty (single challenge)"
+        return self._evolve(window=None, verdict=text, challenges=(*self.challenges, (text, False)))
 
     def place_unchecked(self, move: Placement) -> ScrabbleState:
         """Play ``move`` whatever its words: a phony, as a challenge rule lets a player try
