@@ -264,7 +264,14 @@ class ScrabbleState:
         (the session's hook for a decision its legal list cannot enumerate). Squares, rack
         and score are checked and named; None without a challenge rule or for other text."""
         parts = text.split()
-        if self.challenge_rule == "none" or len(parts) != 3 or not parts[2].isdigit():
+        if self.challenge_rule == "none":
+            return None
+        if parts == ["challenge"]:  # not legal now (else the legal list has it): say why
+            raise IllegalActionError(
+                "no word to challenge now: only the next player may challenge the last "
+                "placement, once, before their own move"
+            )
+        if len(parts) != 3 or not parts[2].isdigit():
             return None
         row, col, across = parse_coordinate(parts[0])
         move = Placement(row, col, across, parts[1], int(parts[2]))
