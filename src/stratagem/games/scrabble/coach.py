@@ -249,9 +249,9 @@ class ScrabbleCoaching:
             else:
                 cost, why = 0.0, "the words were good (no penalty under single challenge)"
         else:
-            move = s.action_from_text(text)
-            assert move is not None
-            bad = [w for w in words_formed(s, move) if w not in s.lexicon]
+            laid = s.action_from_text(text)
+            assert laid is not None
+            bad = [w for w in words_formed(s, laid) if w not in s.lexicon]
             cost = best_value
             why = f"{', '.join(bad)} is not in the word list: challenged, it comes off"
         cost = round(cost, 2)
