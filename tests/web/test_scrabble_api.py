@@ -1,4 +1,4 @@
-"""The Scrabble JSON API: games against the registry's AI, the assistant, and bad input."""
+"""The Scrabble JSON API: games against the registry's AI (sessions), the assistant, bad input."""
 
 from __future__ import annotations
 
@@ -35,76 +35,94 @@ def with_row(row: int, text: str) -> list[str]:
     return rows
 
 
-def new(client: TestClient, **config: Any) -> dict[str, Any]:
-    response = client.post(f"{API}/new", json=config)
-    assert response.status_code == 200, response.text
-    return response.json()  # type: ignore[no-any-return]
+SESSIONS = "/api/sessions"
+
+
+def new(
+    client: TestClient, seed: int, ai_first: bool = False, ai: str = "greedy"
+) -> dict[str, Any]:
+    """A game against an agent: a session of the one REST shape."""
+    seats = [ai, "human"] if ai_first else ["human", ai]
+    body = {"game": "scrabble", "rules": "english", "seats": seats, "seed": seed}
+    response = client.post(SESSIONS, json=body)
+    assert response.status_code == 201, response.text
+    return agent(client, response.json())
+
+
+def agent(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
+    """Let the agent move until the person is to move or the game is over."""
+    while not game["over"] and not game["human_to_move"]:
+        game = client.post(f"{SESSIONS}/{game['id']}/ai", json={}).json()
+    return game
+
+
+def read(client: TestClient, sid: str, typed: str) -> Any:
+    """A move in the CLI's notation read into the session's text (the Scrabble extra)."""
+    return client.post(f"{API}/sessions/{sid}/read", json={"move": typed})
+
+
+def play(client: TestClient, game: dict[str, Any], typed: str) -> dict[str, Any]:
+    decision = read(client, game["id"], typed)
+    assert decision.status_code == 200, decision.text
+    r = client.post(f"{SESSIONS}/{game['id']}/move", json={"decision": decision.json()["decision"]})
+    assert r.status_code == 200, r.text
+    return agent(client, r.json())
 
 
 def test_a_new_game_deals_seven_tiles_each(client: TestClient) -> None:
     game = new(client, seed=5)
-    assert game["board"] == EMPTY and len(game["rack"]) == 7 and game["ai_rack_size"] == 7
-    assert game["bag"] == tile_set("english").total_tiles - 14
-    assert game["your_turn"] and not game["finished"] and game["history"] == []
+    v = game["view"]
+    assert v["board"] == EMPTY and len(v["rack"]) == 7 and v["rack_sizes"][1] == 7
+    assert v["bag"] == tile_set("english").total_tiles - 14
+    assert game["human_to_move"] and not game["over"] and game["decisions"] == []
     # The same seed deals the same rack.
-    assert new(client, seed=5)["rack"] == game["rack"]
+    assert new(client, seed=5)["view"]["rack"] == v["rack"]
 
 
 def test_when_the_ai_starts_it_has_moved_already(client: TestClient) -> None:
     game = new(client, seed=2, ai_first=True)
-    first = game["history"][0]
-    assert first["by"] == "ai" and game["your_turn"]
-    assert game["ai_score"] == first["score"] > 0
-    for square in first["squares"]:
-        assert game["board"][square["row"]][square["col"]] != "."
-    assert {"row": 7, "col": 7} in first["squares"]  # the first word covers the centre
+    first = game["decisions"][0]
+    assert first["by"] == "agent" and game["human_to_move"]
+    assert game["view"]["scores"][0] == int(first["text"].rsplit(" ", 1)[1]) > 0
+    assert game["view"]["board"][7][7] != "."  # the first word covers the centre
 
 
 def test_playing_the_top_scoring_move_scores_it_and_the_ai_replies(client: TestClient) -> None:
     game = new(client, seed=11)
-    sid = game["id"]
-    legal = client.get(f"{API}/{sid}/legal", params={"top": 5}).json()
-    # The list is the library's own move list for this rack on an empty board.
+    # The legal list is the library's own move list for this rack on an empty board.
     lex = default_lexicon("english")
     own = generate_moves(
-        board_from_text(EMPTY, lex.tiles), lex.tiles.rack_counts(game["rack"]), lex
+        board_from_text(EMPTY, lex.tiles), lex.tiles.rack_counts(game["view"]["rack"]), lex
     )
-    assert legal["actions"][:5] == [str(m) for m in own[:5]] and legal["placements"] == len(own)
+    placements = [t for t in game["legal"] if not t.startswith(("exchange", "pass"))]
+    assert placements == [str(m) for m in own] and game["legal"][-1] == "pass"
     top = own[0]
-    after = client.post(f"{API}/{sid}/act", json={"move": str(top).rsplit(" ", 1)[0]}).json()
-    mine, reply = after["history"][0], after["history"][1]
-    assert {k: mine[k] for k in ("by", "text", "score")} == {
-        "by": "you",
-        "text": str(top),
-        "score": top.score,
-    }
-    assert reply["by"] == "ai" and after["your_score"] == top.score
-    assert after["ai_score"] == reply["score"] and len(after["rack"]) == 7
-    laid = {(s["row"], s["col"]) for s in mine["squares"]}
-    assert len(laid) == len(top.word)  # the first move lays every letter
-    for r, c in laid:
-        assert after["board"][r][c] != "."
+    after = play(client, game, str(top).rsplit(" ", 1)[0])
+    mine, reply = after["decisions"][0], after["decisions"][1]
+    assert (mine["by"], mine["text"]) == ("human", str(top)) and reply["by"] == "agent"
+    assert after["view"]["scores"][0] == top.score and len(after["view"]["rack"]) == 7
+    rows = [row for row in after["view"]["board"]]
+    assert sum(ch != "." for row in rows for ch in row) >= len(top.word)
 
 
 def test_the_coach_ranks_by_score_and_leave_and_judges_your_move(client: TestClient) -> None:
     game = new(client, seed=9)
     sid = game["id"]
-    advice = client.get(f"{API}/{sid}/advise", params={"top": 50}).json()
-    assert advice["phase"] == "opening" and advice["coach"] == "equity:endgame=off"
-    rows = advice["moves"]
+    advice = client.get(f"{SESSIONS}/{sid}/advice").json()
+    rows = advice["rows"]
     values = [m["value"] for m in rows]
-    assert values == sorted(values, reverse=True) and rows[0]["behind"] == 0
+    assert values == sorted(values, reverse=True) and rows[0]["cost"] == 0
     for m in rows:
         assert m["value"] == pytest.approx(m["score"] + m["leave"] + m["closing"], abs=0.02)
-        assert m["behind"] == pytest.approx(values[0] - m["value"], abs=0.02)
+        assert m["cost"] == pytest.approx(values[0] - m["value"], abs=0.02)
         assert m["why"].startswith("opening: scores ")
-        assert (m["kind"] == "placement") == bool(m["tiles"])
-    # The 50th move played: the record says what it gave up, and the coach's choice.
+    # The last move listed, played: the coach says what it gave up, and its own choice.
     worst = rows[-1]
-    after = client.post(f"{API}/{sid}/act", json={"move": worst["move"]}).json()
-    mine = after["history"][0]
-    assert worst["behind"] > 0 and mine["behind"] == pytest.approx(worst["behind"], abs=0.02)
-    assert mine["best"] == rows[0]["action"]
+    r = client.post(f"{SESSIONS}/{sid}/move", json={"decision": worst["action"]})
+    assert r.status_code == 200, r.text
+    judged = client.get(f"{API}/sessions/{sid}/position", params={"at": 0}).json()["judged"]
+    assert worst["cost"] > 0 and judged["cost"] == pytest.approx(worst["cost"], abs=0.02)
+    assert judged["best"] == rows[0]["action"]
 
 
 def test_illegal_moves_are_refused_saying_why(client: TestClient) -> None:
@@ -115,59 +133,37 @@ def test_illegal_moves_are_refused_saying_why(client: TestClient) -> None:
         "Z9 CAT": "cannot read square",
         "x": "tiles to give back",
     }
-    for move, words in cases.items():
-        response = client.post(f"{API}/{sid}/act", json={"move": move})
-        assert response.status_code == 400, move
-        assert words in response.json()["detail"], (move, response.json())
-    too_long = client.post(f"{API}/{sid}/act", json={"move": "8H " + "A" * 40})
+    for typed, words in cases.items():
+        response = read(client, sid, typed)
+        assert response.status_code == 400, typed
+        assert words in response.json()["detail"], (typed, response.json())
+    too_long = read(client, sid, "8H " + "A" * 40)
     assert too_long.status_code == 422 and "move" in too_long.json()["detail"]
-    assert client.get(f"{API}/{sid}/advise", params={"top": MAX_TOP + 1}).status_code == 422
-    assert client.get(f"{API}/{sid}/advise", params={"top": 0}).status_code == 422
-    gone = client.get(f"{API}/ses-{'B' * 24}")
-    assert gone.status_code == 404 and "start a new game" in gone.json()["detail"]
+    gone = client.get(f"{SESSIONS}/ses-{'B' * 24}")
+    assert gone.status_code == 404
 
 
 def test_exchange_and_pass_are_moves_too(client: TestClient) -> None:
     game = new(client, seed=7)
-    sid, rack = game["id"], game["rack"]
-    after = client.post(f"{API}/{sid}/act", json={"move": f"x {rack[:3]}"}).json()
-    first = after["history"][0]
-    assert {k: first[k] for k in ("by", "text", "score", "squares")} == {
-        "by": "you", "text": f"exchange {rack[:3]}", "score": 0, "squares": []
-    }  # fmt: skip
-    assert first["behind"] >= 0
-    assert len(after["rack"]) == 7
-    passed = client.post(f"{API}/{sid}/act", json={"move": "pass"}).json()
-    assert passed["history"][2]["text"] == "pass"
-
-
-def test_legal_counts_placements_and_lists_the_best(client: TestClient) -> None:
-    sid = new(client, seed=9)["id"]
-    legal = client.get(f"{API}/{sid}/legal", params={"top": 3}).json()
-    advice = client.get(f"{API}/{sid}/advise", params={"top": 3}).json()
-    assert legal["placements"] == advice["total"] > 3
-    assert len(legal["actions"]) == 5 and legal["actions"][3:] == ["exchange", "pass"]
-    scores = [int(a.rsplit(" ", 1)[1]) for a in legal["actions"][:3]]
-    assert scores == sorted(scores, reverse=True)
+    rack = game["view"]["rack"]
+    after = play(client, game, f"x {rack[:3]}")
+    assert after["decisions"][0]["text"] == f"exchange {rack[:3]}"
+    assert len(after["view"]["rack"]) == 7
+    passed = play(client, after, "pass")
+    assert passed["decisions"][2]["text"] == "pass"
 
 
 def test_a_game_played_by_the_advice_reaches_its_end(client: TestClient) -> None:
     game = new(client, seed=21)
     sid = game["id"]
-    while not game["finished"]:
-        moves = client.get(f"{API}/{sid}/advise", params={"top": 1}).json()["moves"]
-        game = client.post(f"{API}/{sid}/act", json={"move": moves[0]["move"]}).json()
-    assert game["result"].startswith("game over") and not game["your_turn"]
-    # Every move was the coach's own choice: none gave anything up.
-    mine = [t for t in game["history"] if t["by"] == "you" and t["kind"] == "move"]
-    assert len(mine) > 5 and all(t["behind"] == 0 and t["best"] is None for t in mine)
-    # The log adds up to the final scores, the end-of-game rack adjustment included.
-    for who, score in (("you", game["your_score"]), ("ai", game["ai_score"])):
-        lines = [t for t in game["history"] if t["by"] == who and not t["withdrawn"]]
-        assert sum(t["score"] for t in lines) == score
-    assert any(t["kind"] == "end" for t in game["history"])
-    assert client.get(f"{API}/{sid}/advise").status_code == 400
-    late = client.post(f"{API}/{sid}/act", json={"move": "pass"})
+    while not game["over"]:
+        best = client.get(f"{SESSIONS}/{sid}/advice").json()["rows"][0]["action"]
+        r = client.post(f"{SESSIONS}/{sid}/move", json={"decision": best})
+        game = agent(client, r.json())
+    assert game["over"] and not game["human_to_move"]
+    assert game["result"]  # the session's result: the final scores
+    assert client.get(f"{SESSIONS}/{sid}/advice").status_code == 400
+    late = client.post(f"{SESSIONS}/{sid}/move", json={"decision": "pass"})
     assert late.status_code == 400 and "over" in late.json()["detail"]
 
 
@@ -282,15 +278,15 @@ def test_the_servers_word_list_is_used_when_chosen(tmp_path: Path) -> None:
     assert server[0]["available"] and server[0]["words"] == 3
 
 
-def test_bad_new_game_settings_are_422(client: TestClient) -> None:
-    for body, field in (
-        ({"ai": "deep-blue"}, "ai"),
-        ({"tiles": "latin"}, "tiles"),
-        ({"seed": -1}, "seed"),
-        ({"lexicon": "/etc/passwd"}, "lexicon"),
+def test_bad_new_game_settings_are_refused_naming_them(client: TestClient) -> None:
+    for rules, seats, words in (
+        ("english", ["human", "deep-blue"], "deep-blue"),
+        ("latin", ["human", "greedy"], "latin"),
+        ("english:lexicon=/nonexistent/words.txt", ["human", "greedy"], "words.txt"),
     ):
-        response = client.post(f"{API}/new", json=body)
-        assert response.status_code == 422 and field in response.json()["detail"], body
+        body = {"game": "scrabble", "rules": rules, "seats": seats}
+        response = client.post(SESSIONS, json=body)
+        assert 400 <= response.status_code < 500 and words in response.text, body
 
 
 def test_the_tile_set_and_the_premium_squares(client: TestClient) -> None:
@@ -335,6 +331,6 @@ def test_every_opponent_offered_is_a_registry_agent_that_plays(tiles: str) -> No
 
 
 def test_the_default_opponent_is_the_strongest_offered(client: TestClient) -> None:
-    game = new(client, seed=4, ai_first=True)
-    assert game["ai"] == "equity"
-    assert client.post(f"{API}/new", json={"ai": "endgame"}).status_code == 422
+    assert OPPONENTS[0].name == "equity"
+    options = client.get(f"{API}/options").json()
+    assert options["agents"][0]["name"] == "equity"

@@ -15,43 +15,63 @@ from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.tiles import tile_set
 
 API = "/api/scrabble"
+SESSIONS = "/api/sessions"
 
 
-def new(client: TestClient, **config: Any) -> dict[str, Any]:
-    response = client.post(f"{API}/new", json=config)
-    assert response.status_code == 200, response.text
+def start(
+    client: TestClient, seed: int, rules: str = "english", ai_first: bool = False
+) -> dict[str, Any]:
+    """A session against greedy (the one REST shape every game plays through)."""
+    seats = ["greedy", "human"] if ai_first else ["human", "greedy"]
+    body = {"game": "scrabble", "rules": rules, "seats": seats, "seed": seed}
+    response = client.post(SESSIONS, json=body)
+    assert response.status_code == 201, response.text
     return response.json()  # type: ignore[no-any-return]
 
 
-def expected_unseen(game: dict[str, Any]) -> dict[str, int]:
+def move(client: TestClient, sid: str, decision: str) -> Any:
+    return client.post(f"{SESSIONS}/{sid}/move", json={"decision": decision})
+
+
+def agent(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
+    """Let the agent move until the person is to move or the game is over."""
+    while not game["over"] and not game["human_to_move"]:
+        r = client.post(f"{SESSIONS}/{game['id']}/ai", json={})
+        assert r.status_code == 200, r.text
+        game = r.json()
+    return game
+
+
+def expected_unseen(view: dict[str, Any]) -> dict[str, int]:
     """The set less the board and the rack, counted here from the rules' own bag."""
-    ts = tile_set(game["tiles"])
+    ts = tile_set(view["tiles"])
     counts = {ch: n for ch, n in zip(ts.letters, ts.counts)} | {"?": ts.blanks}
-    for row in game["board"]:
+    for row in view["board"]:
         for ch in row:
             if ch != ".":
                 counts["?" if ch.islower() else ch] -= 1
-    for ch in game["rack"]:
+    for ch in view["rack"]:
         counts[ch] -= 1
     return counts
 
 
-def check_tracking(game: dict[str, Any]) -> None:
-    t = game["tracking"]
-    assert {x["letter"]: x["unseen"] for x in t["by_letter"]} == expected_unseen(game)
-    assert t["bag"] == game["bag"] and t["opponent_tiles"] == game["ai_rack_size"]
+def check_tracking(view: dict[str, Any]) -> None:
+    t = view["tracking"]
+    assert {x["letter"]: x["unseen"] for x in t["by_letter"]} == expected_unseen(view)
+    assert t["bag"] == view["bag"] and t["opponent_tiles"] == view["rack_sizes"][1]
     assert t["vowels"] + t["consonants"] + t["blanks"] == t["unseen_total"]
 
 
 def test_the_unseen_tiles_are_right_after_every_move_of_a_game(client: TestClient) -> None:
-    game = new(client, seed=31, ai="greedy")
+    game = start(client, seed=31)
     sid = game["id"]
-    check_tracking(game)
+    check_tracking(game["view"])
     moves = 0
-    while not game["finished"]:
-        best = client.get(f"{API}/{sid}/advise", params={"top": 1}).json()["moves"][0]
-        game = client.post(f"{API}/{sid}/act", json={"move": best["move"]}).json()
-        check_tracking(game)
+    while not game["over"]:
+        game = move(client, sid, game["legal"][0]).json()  # the best-scoring placement
+        check_tracking(game["view"])
+        game = agent(client, game)
+        check_tracking(game["view"])
         moves += 1
     assert moves > 5
 
@@ -66,81 +86,102 @@ def a_phony(rack: str) -> str:
     raise AssertionError(rack)
 
 
+def read(client: TestClient, sid: str, typed: str) -> str:
+    r = client.post(f"{API}/sessions/{sid}/read", json={"move": typed})
+    assert r.status_code == 200, r.text
+    return r.json()["decision"]  # type: ignore[no-any-return]
+
+
 def test_double_challenge_a_phony_comes_off_and_a_wrong_challenge_loses_a_turn(
     client: TestClient,
 ) -> None:
-    game = new(client, seed=8, ai="greedy", challenge="double")
+    game = start(client, seed=8, rules="english:challenge=double")
     sid = game["id"]
-    assert game["challenge"] == "double" and not game["can_challenge"]
-    early = client.post(f"{API}/{sid}/challenge", json={})  # nothing of the AI's to challenge yet
+    assert game["rules"] == "english:challenge=double"
+    assert game["view"]["challenge"] == "double" and "challenge" not in game["legal"]
+    early = move(client, sid, "challenge")  # nothing to challenge yet
     assert early.status_code == 400 and "no word to challenge" in early.json()["detail"]
-    phony = a_phony(game["rack"])
-    game = client.post(f"{API}/{sid}/act", json={"move": f"8H {phony}"}).json()
-    mine = next(t for t in game["history"] if t["by"] == "you" and t["kind"] == "move")
-    assert mine["withdrawn"] and game["your_score"] == 0
-    verdict = next(t for t in game["history"] if t["kind"] == "challenge")
-    assert verdict["by"] == "ai" and "taken back" in verdict["text"]
-    assert game["your_turn"] and game["can_challenge"]  # the AI moved after the take-back
-    ai_moves = sum(t["by"] == "ai" and t["kind"] == "move" for t in game["history"])
-    game = client.post(f"{API}/{sid}/challenge", json={}).json()
-    verdicts = [t for t in game["history"] if t["kind"] == "challenge"]
-    assert len(verdicts) == 2 and verdicts[1]["by"] == "you"
+    phony = a_phony(game["view"]["rack"])
+    decision = read(client, sid, f"8H {phony}")  # the CLI notation, read into the text
+    assert decision.startswith(f"8H {phony} ")
+    game = move(client, sid, decision).json()
+    assert game["view"]["scores"][0] > 0  # the phony stands until challenged
+    game = client.post(f"{SESSIONS}/{sid}/ai", json={}).json()  # the agent challenges it
+    assert game["decisions"][-1]["text"] == "challenge" and game["decisions"][-1]["by"] == "agent"
+    assert game["view"]["scores"][0] == 0 and "taken back" in game["view"]["verdict"]
+    assert all(ch == "." for row in game["view"]["board"] for ch in row)  # off the board
+    game = agent(client, game)  # the person lost the turn: the agent plays
+    assert game["human_to_move"] and "challenge" in game["legal"]
+    agent_moves = sum(d["by"] == "agent" for d in game["decisions"])
+    game = move(client, sid, "challenge").json()  # good words: the challenge loses a turn
+    verdicts = game["view"]["challenges"]
+    assert len(verdicts) == 2 and verdicts[0]["phony"] and not verdicts[1]["phony"]
     assert "good: the challenge loses a turn" in verdicts[1]["text"]
-    # the person lost the turn: the AI has moved again, and the person is to move
-    assert sum(t["by"] == "ai" and t["kind"] == "move" for t in game["history"]) == ai_moves + 1
-    assert game["your_turn"]
+    assert not game["human_to_move"]  # the person lost the turn: the agent moves again
+    game = agent(client, game)
+    assert sum(d["by"] == "agent" for d in game["decisions"]) == agent_moves + 1
+    assert game["human_to_move"]
     # the game's record keeps the phony and its take-back, the lost turn as a pass, and adds up
-    text = client.get(f"{API}/{sid}/gcg").text
+    text = client.get(f"{SESSIONS}/{sid}/record", params={"format": "gcg"}).text
     assert f" 8H {phony} " in text and " -- -" in text
     opened = client.post(f"{API}/gcg", json={"text": text}).json()
-    you = opened["players"].index("you")
-    assert opened["totals"][you] == game["your_score"] == 0
-    assert opened["totals"][1 - you] == game["ai_score"]
-    assert [t["kind"] for t in opened["turns"] if t["nick"] == "you"] == ["move", "withdrawn",
-                                                                          "pass"]  # fmt: skip
+    assert opened["totals"] == game["view"]["scores"]
+    assert [t["kind"] for t in opened["turns"] if t["nick"] == opened["players"][0]] == [
+        "move", "withdrawn", "pass"]  # fmt: skip
+    # and the session replays from its record to the same position
+    again = client.get(f"{SESSIONS}/{sid}").json()
+    assert again["view"]["board"] == game["view"]["board"]
+
+
+def test_a_challenge_out_of_turn_is_refused_with_a_message(client: TestClient) -> None:
+    game = agent(client, start(client, seed=8, rules="english:challenge=single", ai_first=True))
+    sid = game["id"]
+    assert "challenge" in game["legal"]  # the agent's first word may be challenged now
+    game = move(client, sid, "pass").json()  # the person moves instead: the window closes
+    late = move(client, sid, "challenge")  # the agent's turn: not the person's to challenge
+    assert late.status_code == 400 and "agent" in late.json()["detail"]
+    game = agent(client, game)
+    if "challenge" in game["legal"]:  # the agent placed again: that word may be challenged
+        game = move(client, sid, "challenge").json()
+        assert "no penalty" in game["view"]["verdict"] and game["human_to_move"]
+        again = move(client, sid, "challenge")  # one challenge a placement
+        assert again.status_code == 400 and "no word to challenge" in again.json()["detail"]
 
 
 def test_no_challenges_and_no_phonies_under_the_rule_none(client: TestClient) -> None:
-    game = new(client, seed=8, ai="greedy")
+    game = start(client, seed=8)
     sid = game["id"]
-    refused = client.post(f"{API}/{sid}/act", json={"move": f"8H {a_phony(game['rack'])}"})
+    refused = client.post(
+        f"{API}/sessions/{sid}/read", json={"move": f"8H {a_phony(game['view']['rack'])}"}
+    )
     assert refused.status_code == 400
-    no = client.post(f"{API}/{sid}/challenge", json={})
-    assert no.status_code == 400 and "no challenges" in no.json()["detail"]
-    assert client.post(f"{API}/new", json={"challenge": "triple"}).status_code == 422
+    no = move(client, sid, "challenge")
+    assert no.status_code == 400 and "not a legal decision" in no.json()["detail"]
+    bad = client.post(SESSIONS, json={"game": "scrabble", "rules": "english:challenge=triple",
+                                      "seats": ["human", "greedy"]})  # fmt: skip
+    assert bad.status_code in (400, 422) and "triple" in bad.text
 
 
 def finished_game(client: TestClient, seed: int) -> dict[str, Any]:
-    game = new(client, seed=seed, ai="greedy")
-    while not game["finished"]:
-        best = client.get(f"{API}/{game['id']}/advise", params={"top": 1}).json()["moves"][0]
-        game = client.post(f"{API}/{game['id']}/act", json={"move": best["move"]}).json()
+    game = start(client, seed=seed)
+    while not game["over"]:
+        game = agent(client, move(client, game["id"], game["legal"][0]).json())
     return game
 
 
 def test_a_game_exports_to_gcg_that_opens_at_move_12_beside_the_coach(client: TestClient) -> None:
     game = finished_game(client, 44)
-    exported = client.get(f"{API}/{game['id']}/gcg")
-    assert exported.status_code == 200 and "attachment" in exported.headers["content-disposition"]
+    exported = client.get(f"{SESSIONS}/{game['id']}/record", params={"format": "gcg"})
+    assert exported.status_code == 200
     text = exported.text
     opened = client.post(f"{API}/gcg", json={"text": text}).json()
-    you = opened["players"].index("you")
-    assert opened["totals"][you] == game["your_score"]
-    assert opened["totals"][1 - you] == game["ai_score"]
+    assert opened["totals"] == game["view"]["scores"]
     review = client.post(f"{API}/gcg", json={"text": text, "at": 12, "budget": 2.0}).json()
     r = review["review"]
     assert r["turn"] == 12 and r["recorded"] == review["turns"][11]["text"]
     assert r["analysis"]["moves"] and r["analysis"]["moves"][0]["behind"] == 0
     if r["recorded_row"] is not None:
         assert r["recorded_row"]["behind"] >= 0
-
-
-def test_a_game_in_progress_exports_without_the_ais_tiles(client: TestClient) -> None:
-    game = new(client, seed=9, ai="greedy", ai_first=True)
-    text = client.get(f"{API}/{game['id']}/gcg").text
-    ai_line = next(line for line in text.splitlines() if line.startswith(">ai:"))
-    placed = sum(1 for sq in game["history"][0]["squares"])
-    assert len(ai_line.split()[1]) == placed  # only the tiles it played, not its leave
 
 
 def test_hostile_records_are_refused_naming_the_problem(client: TestClient) -> None:
@@ -220,18 +261,12 @@ def test_the_assistant_checks_the_unseen_tiles_and_takes_the_scores(client: Test
 
 
 def test_the_ais_endgame_reply_comes_within_the_games_budget() -> None:
-    from dataclasses import replace
+    from stratagem.core.registry import make_agent
 
-    from stratagem.web.scrabble import ScrabbleGame, lexicon_entry
-
-    endgame = full_racks_endgame()
-    entry = lexicon_entry("english", "builtin", None)
-    game = ScrabbleGame(entry, "equity", human=1 - endgame.player, seed=1, think=1.0)
-    game.state = replace(endgame, scores=endgame.scores)  # the AI to move, the bag empty
-    game.history.clear()
+    endgame = full_racks_endgame()  # the agent to move, the bag empty
+    ai = make_agent("scrabble", "english", "equity:think=1")
     began = time.monotonic()
-    game._advance()
+    action = ai.act(endgame, np.random.default_rng(1))
     took = time.monotonic() - began
-    assert game.history and game.history[-1].by_ai
-    assert game.last_thought is not None and "best found" in game.last_thought
+    assert str(action) in {str(a) for a in endgame.legal_actions()}
     assert took < 1.0 + 1.0, took

@@ -112,7 +112,7 @@ def a_phony(rack: list[str]) -> str:
 
 def test_a_double_challenge_game(page: Any, screenshot: Any) -> None:
     start_game(page, challenge="double")
-    assert page.locator("#challenge-btn").is_visible()
+    page.wait_for_selector("#challenge-btn:not(.hidden)")  # the new game is drawn
     assert page.locator("#challenge-btn").is_disabled()  # nothing to challenge yet
     _, rack = board_and_rack(page)
     phony = a_phony(rack)

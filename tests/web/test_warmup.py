@@ -14,6 +14,7 @@ import stratagem.web.warmup as warmup
 from stratagem.web.app import create_app
 
 PIG_GAME = {"game": "pig", "rules": "piglet", "seats": ["human", "optimal"], "seed": 1}
+SCRABBLE_GAME = {"game": "scrabble", "seats": ["greedy", "human"], "seed": 1}
 
 
 @pytest.fixture()
@@ -43,7 +44,8 @@ def test_a_request_for_an_engine_still_compiling_gets_503_and_a_retry_time(
 ) -> None:
     client = TestClient(create_app(tables="off", warm_kernels=True))
     _wait(lambda: client.get("/api/games").json()["engines"]["scrabble"] == "warming")
-    r = client.post("/api/scrabble/new", json={})
+    sid = client.post("/api/sessions", json=SCRABBLE_GAME).json()["id"]  # the agent to move
+    r = client.post(f"/api/sessions/{sid}/ai", json={})  # its move needs the engine
     assert r.status_code == 503
     assert int(r.headers["Retry-After"]) >= 1
     assert "preparing the scrabble engine" in r.json()["detail"]
@@ -52,7 +54,7 @@ def test_a_request_for_an_engine_still_compiling_gets_503_and_a_retry_time(
     assert client.get("/api/scrabble/options").status_code == 200
     slow_scrabble.set()
     _wait(lambda: client.get("/api/games").json()["engines"]["scrabble"] == "ready")
-    assert client.post("/api/scrabble/new", json={}).status_code == 200
+    assert client.post(f"/api/sessions/{sid}/ai", json={}).status_code == 200
 
 
 def test_without_warm_up_nothing_is_refused() -> None:

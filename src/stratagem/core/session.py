@@ -551,6 +551,13 @@ class Session:
             text = " ".join(decision.split())
             if text in table:
                 return table[text]
+            read = getattr(state, "action_from_text", None)
+            if read is not None and table:
+                # a decision the legal list cannot enumerate (a phony under a challenge
+                # rule): the game reads it, says why it is not legal, or returns None
+                action: Action | None = read(text)
+                if action is not None:
+                    return action
             shown = list(table)[:12]
             more = f" (and {len(table) - len(shown)} more)" if len(table) > len(shown) else ""
             raise IllegalActionError(

@@ -1,7 +1,9 @@
-"""Scrabble on the web: play the registry's AIs, and an assistant that lists the top moves.
+"""Scrabble's web extras: the assistant that lists the top moves, tile sets, options, and
+the reading of a move typed in the CLI's notation into a session's decision.
 
-A game is played against an agent of the arena registry (``greedy``, and any
-stronger player that is registered later). Moves are the CLI's notation:
+Every game (with or without a challenge rule) is a session of the one REST shape
+(``web/play.py``, ``/api/sessions``); this router adds only what is Scrabble's own. Moves
+are the CLI's notation:
 ``8H WORD`` across, ``H8 WORD`` down (the whole word, letters already on the
 board included; lower case letters of a mixed-case word are blanks), ``x ABC``
 to exchange, ``pass``. The assistant reads the position text format of
@@ -16,18 +18,15 @@ lexicon holds that lexicon's lock.
 
 from __future__ import annotations
 
-import secrets
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Annotated, Any, Literal
 
 import numpy as np
 from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import PlainTextResponse
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from stratagem.core.arena import load_game, parse_spec
 from stratagem.core.errors import IllegalActionError, InvalidRulesError, InvalidStateError
 from stratagem.core.session import MAX_DECISIONS
 from stratagem.games.scrabble.assistant import (
@@ -37,37 +36,24 @@ from stratagem.games.scrabble.assistant import (
     Analysis,
     analyse,
     read_move,
-    top_placements,
 )
 from stratagem.games.scrabble.board import (
     BINGO,
     PREMIUM_ROWS,
-    RACK_SIZE,
     Placement,
 )
-from stratagem.games.scrabble.challenge import (
-    RULE_HELP,
-    ChallengeWindow,
-    ai_challenges,
-    lay_word,
-    phonies,
-)
-from stratagem.games.scrabble.coach import candidate_row, lexicon_lock, placement_squares
-from stratagem.games.scrabble.gcg import GameRecord, read_gcg, record_of_game, write_gcg
+from stratagem.games.scrabble.challenge import lay_word, phonies
+from stratagem.games.scrabble.coach import candidate_row, lexicon_lock
+from stratagem.games.scrabble.gcg import read_gcg
 from stratagem.games.scrabble.gcg_session import GcgCodec
 from stratagem.games.scrabble.heuristic import (
     COACH_SPEC,
     PLAY_ENDGAME_NODES,
-    SCORE_WEIGHT,
     Candidate,
-    judge,
     make_coach,
-    phase_of,
 )
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, default_name, load_lexicon
 from stratagem.games.scrabble.play import (
-    Challenge,
-    end_adjustments,
     typed,
 )
 from stratagem.games.scrabble.position import (
@@ -76,21 +62,17 @@ from stratagem.games.scrabble.position import (
 from stratagem.games.scrabble.spec import lexicon_rules
 from stratagem.games.scrabble.state import PASS, Exchange, Pass, ScrabbleState
 from stratagem.games.scrabble.tiles import TILE_SETS, tile_set
-from stratagem.games.scrabble.tracking import Tracking, track_state
+from stratagem.games.scrabble.tracking import Tracking
 from stratagem.web.common import (
     ERROR_RESPONSES,
-    in_session,
-    new_session,
     run_heavy,
-    sessions,
     settings,
 )
 from stratagem.web.play import open_session, register_record_format
-from stratagem.web.sessions import ID_PATTERN, SessionStore
+from stratagem.web.sessions import ID_PATTERN
 
 MAX_TOP = 50
 """Most moves the API lists at once."""
-ChallengeRule = Literal["none", "single", "double"]
 RACK_PATTERN = r"^[^\s]{0,7}$"
 TILE_NAMES = tuple(TILE_SETS)
 
@@ -192,278 +174,8 @@ def lexicon_entry(tiles: str, choice: str, server_path: FilePath | None) -> Lexi
     return entry
 
 
-# --- games --------------------------------------------------------------------------------
-
-
-@dataclass
-class TurnRecord:
-    """One turn: who, what (the AI's exchanged tiles are not shown), points, new squares."""
-
-    by_ai: bool
-    text: str
-    score: int
-    squares: list[tuple[int, int]]
-    behind: float | None = None
-    """Your move: the coach's value it gave up against the coach's best (points)."""
-    best: str | None = None
-    """Your move: the coach's best move, when yours was not as good."""
-    kind: str = "move"
-    """move, challenge (a challenge's verdict) or end (the end-of-game rack adjustment)."""
-    withdrawn: bool = False
-    """A placement challenged off: its tiles went back, its score does not count."""
-
-
-@dataclass
-class ScrabbleGame:
-    """A two-player game of a person against an agent of the registry."""
-
-    entry: LexiconEntry
-    ai_name: str
-    human: int
-    seed: int
-    challenge: str = "none"
-    think: float = DEFAULT_THINK
-    history: list[TurnRecord] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    window: ChallengeWindow | None = None
-    """The AI's last placement while you may still challenge it (single/double rule)."""
-    events: list[tuple[int, ScrabbleState, object]] = field(default_factory=list)
-    """Every turn for the game's record: (player, position played from, action)."""
-    last_thought: str | None = None
-    """What the AI's last endgame search did (depth, exact or not, seconds)."""
-
-    def __post_init__(self) -> None:
-        lex = self.entry.lexicon
-        game = load_game("scrabble")
-        self.ai = game.make_agent(lex.tiles.name, parse_spec(_OPPONENT_SPECS[self.ai_name]))
-        if hasattr(self.ai, "think_seconds"):
-            self.ai.think_seconds = self.think
-        self.coach = make_coach(lex.tiles.name)
-        self.rng = np.random.default_rng(self.seed)
-        self.state = ScrabbleState.new(lex, 2)
-        self._advance()
-
-    @property
-    def your_turn(self) -> bool:
-        return not self.state.is_terminal() and self.state.current_player == self.human
-
-    def _record(self, action: object, by_ai: bool, behind: float | None = None,
-                best: str | None = None) -> None:  # fmt: skip
-        before = self.state
-        self.events.append((before.player, before, action))
-        if isinstance(action, Placement):
-            squares = [(r, c) for r, c, _ in placement_squares(before, action)]
-            record = TurnRecord(by_ai, str(action), action.score, squares, behind, best)
-        elif isinstance(action, Exchange):
-            n = len(action.tiles)
-            text = f"exchange {n} tile{'s' if n != 1 else ''}" if by_ai else str(action)
-            record = TurnRecord(by_ai, text, 0, [], behind, best)
-        else:
-            record = TurnRecord(by_ai, str(action), 0, [], behind, best)
-        if isinstance(action, Placement):
-            self.state = before.place_unchecked(action)  # a phony only under a challenge rule
-            if self.challenge != "none":
-                self.window = ChallengeWindow(before, action, self.state, self.challenge)
-        else:
-            self.state = before.apply(action)
-        self.history.append(record)
-        if self.state.is_terminal():
-            self._record_end()
-
-    def _record_end(self) -> None:
-        """The end-of-game rack adjustments, as lines of the log, so that it adds up."""
-        logged = [0, 0]
-        for t in self.history:
-            if t.kind == "move" and not t.withdrawn:
-                logged[self.human if not t.by_ai else 1 - self.human] += t.score
-        for p, text, points in end_adjustments(self.state, logged):
-            self.history.append(TurnRecord(p != self.human, text, points, [], kind="end"))
-
-    def _advance(self) -> None:
-        """Draw tiles and let the AI move until it is the person's turn or the game ends."""
-        with self.entry.lock:
-            while not self.state.is_terminal():
-                if self.state.current_player < 0:
-                    self.state = self.state.apply(self.state.sample_chance(self.rng))
-                elif self.state.current_player != self.human:
-                    self.window = None
-                    self._record(self.ai.act(self.state, self.rng), by_ai=True)
-                    done = getattr(self.ai, "last_endgame", None)
-                    if done is not None:
-                        self.ai.last_endgame = None  # type: ignore[attr-defined]
-                        self.last_thought = (
-                            f"endgame search: {'exact' if done.exact else 'best found'} "
-                            f"({done.depth} plies, {done.nodes:,} nodes, {done.seconds:.1f} s "
-                            f"of CPU; budget {self.think:g} s)"
-                        )
-                else:
-                    return
-
-    def play(self, text: str) -> TurnRecord:
-        """The person's move in the CLI's notation; the AI replies."""
-        if self.state.is_terminal():
-            raise IllegalActionError("the game is over; start a new one")
-        if not self.your_turn:
-            raise IllegalActionError("it is the AI's turn, not yours")
-        with self.entry.lock:
-            action = self._read_move(text)
-            behind, best = self._judge(action)
-            before = self.state
-            self.window = None
-            self._record(action, by_ai=False, behind=behind, best=best)
-            record = self.history[-1 if not self.state.is_terminal() else self._last_move()]
-            if isinstance(action, Placement) and self.challenge != "none":
-                mine = ChallengeWindow(before, action, self.state, self.challenge)
-                if ai_challenges(mine):
-                    self._settle(mine, by_ai=True)
-        self._advance()
-        return record
-
-    def _last_move(self) -> int:
-        return max(i for i, t in enumerate(self.history) if t.kind == "move")
-
-    def _read_move(self, text: str) -> Placement | Exchange | Pass:
-        """Your move; under a challenge rule a phony placement is allowed (it stands unless
-        the AI challenges it, which it does: it knows the word list)."""
-        try:
-            return read_move(text, self.state)
-        except IllegalActionError:
-            words = text.split()
-            if self.challenge == "none" or len(words) != 2 or words[0].lower() in ("x", "exchange"):
-                raise
-            return lay_word(self.state, words[0], words[1])
-
-    def _settle(self, window: ChallengeWindow, by_ai: bool) -> None:
-        """Decide a challenge and log it: a phony's line is marked taken back."""
-        if self.state.is_terminal() and window.outcome is None:
-            # the phony went out: the game is not over until the challenge is decided
-            self.history = [t for t in self.history if t.kind != "end"]
-        moved_record = self._last_move()
-        self.state = window.settle(self.state)
-        outcome = window.outcome
-        assert outcome is not None
-        if outcome.phony:
-            self.history[moved_record].withdrawn = True
-        self.events.append((window.mover, self.state, Challenge(outcome, window.mover)))
-        self.history.append(TurnRecord(by_ai, outcome.text, 0, [], kind="challenge"))
-        self.window = None
-        if self.state.is_terminal():
-            self._record_end()
-
-    def challenge_last(self) -> None:
-        """You challenge the AI's last placement (single or double rule), before your move."""
-        if self.challenge == "none":
-            raise IllegalActionError(
-                "this game has no challenges (rule none: invalid words are refused when laid)"
-            )
-        if self.state.is_terminal():
-            raise IllegalActionError("the game is over; no challenge")
-        if not self.your_turn or self.window is None or self.window.outcome is not None:
-            raise IllegalActionError(
-                "no word to challenge now: a challenge is of the AI's last placement, made at "
-                "once, before your own move"
-            )
-        with self.entry.lock:
-            self._settle(self.window, by_ai=False)
-        self._advance()
-
-    @property
-    def can_challenge(self) -> bool:
-        return (self.challenge != "none" and self.your_turn and self.window is not None
-                and self.window.outcome is None)  # fmt: skip
-
-    def record(self) -> GameRecord:
-        """The game's record so far (for GCG)."""
-        nicks = ("you", "ai") if self.human == 0 else ("ai", "you")
-        hidden = () if self.state.is_terminal() else (1 - self.human,)
-        return record_of_game(self.events, self.state, nicks,
-                              note=f"stratagem web, {self.entry.lexicon.source}, "
-                              f"challenge {self.challenge}", hidden=hidden)  # fmt: skip
-
-    def _judge(self, action: Placement | Exchange | Pass) -> tuple[float | None, str | None]:
-        """What the coach thinks of your move: the value given up and its own best move."""
-        verdict = judge(self.coach, self.state, action)
-        if verdict is None:
-            return None, None
-        behind, best = verdict
-        behind = round(behind, 2)  # a float hair above 0 is the same value
-        return behind, (str(best) if behind > 0 else None)
-
-    def advice(self, top: int) -> tuple[list[Candidate], int, str]:
-        """The coach's ``top`` best candidates, the legal placements' count and the phase."""
-        if not self.your_turn:
-            raise IllegalActionError(
-                "no advice: "
-                + ("the game is over" if self.state.is_terminal() else "not your turn")
-            )
-        with self.entry.lock:
-            cands, placements = self.coach.ranked(self.state, top)
-        return cands, placements, phase_of(self.state)
-
-    def top_moves(self, top: int) -> tuple[list[Placement], int]:
-        if not self.your_turn:
-            raise IllegalActionError(
-                "no moves to list: "
-                + ("the game is over" if self.state.is_terminal() else "not your turn")
-            )
-        s = self.state
-        return top_placements(self.entry.lexicon, s.board_array, s.rack_array(), top)
-
-
-# --- the HTTP layer -----------------------------------------------------------------------
-
-
 SessionId = Annotated[str, Path(pattern=ID_PATTERN, description="the game's session id")]
 Top = Annotated[int, Query(ge=1, le=MAX_TOP, description=f"how many moves (at most {MAX_TOP})")]
-
-
-class NewGame(BaseModel):
-    """A new game: tile set and lexicon, the opponent, who starts."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    tiles: TilesName = Field("english", description="tile set (and built-in lexicon) language")
-    lexicon: LexiconChoice = Field(
-        "builtin",
-        description="the built-in lexicon of the tile set, or the word list the server was "
-        "started with (stratagem serve --lexicon PATH)",
-    )
-    ai: str = Field(
-        AI_NAMES[0],
-        description="the opponent (GET /options lists them with what each is)",
-        json_schema_extra={"enum": list(AI_NAMES)},
-    )
-    ai_first: bool = Field(False, description="the AI makes the first move")
-    challenge: ChallengeRule = Field(
-        "none",
-        description="none: invalid words refused; single: a phony stands unless challenged "
-        "(a challenged phony is taken back, the turn lost); double: as single, and a wrong "
-        "challenge loses a turn",
-    )
-    think: float = Field(
-        DEFAULT_THINK, ge=THINK_RANGE[0], le=THINK_RANGE[1],
-        description="seconds the AI may think a move (its endgame search plays the best found "
-        "when they run out)",
-    )  # fmt: skip
-    seed: int | None = Field(
-        None, ge=0, le=2**32 - 1, description="seed of the tile bag (random if left out)"
-    )
-
-    @field_validator("ai")
-    @classmethod
-    def _known_ai(cls, value: str) -> str:
-        if value not in AI_NAMES:
-            raise ValueError(f"unknown agent {value!r}; the agents are: {', '.join(AI_NAMES)}")
-        return value
-
-
-class Move(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    move: str = Field(
-        min_length=1,
-        max_length=40,
-        description="the CLI's notation: 8H WORD (across), H8 WORD (down), x ABC, pass",
-    )
 
 
 class Square(BaseModel):
@@ -473,21 +185,6 @@ class Square(BaseModel):
 
 class LaidTile(Square):
     letter: str = Field(min_length=1, max_length=1, description="lower case for a blank")
-
-
-class TurnView(BaseModel):
-    by: Literal["you", "ai"]
-    kind: Literal["move", "challenge", "end"] = Field(
-        "move", description="a move, a challenge's verdict, or the end-of-game rack adjustment"
-    )
-    text: str = Field(description="the move in the CLI's notation (the AI's exchanges hidden)")
-    score: int = Field(description="the points (an end adjustment may be negative)")
-    withdrawn: bool = Field(False, description="a phony challenged off: its score is not counted")
-    squares: list[Square]
-    behind: float | None = Field(
-        None, ge=0, description="your move: the coach's value it gave up against its best"
-    )
-    best: str | None = Field(None, description="your move: the coach's best, if yours was not")
 
 
 class LetterCount(BaseModel):
@@ -518,30 +215,6 @@ def tracking_view(t: Tracking) -> TrackingView:
     )  # fmt: skip
 
 
-class GameView(BaseModel):
-    id: str
-    tiles: TilesName
-    lexicon: str = Field(description="where the words come from")
-    ai: str
-    board: list[str] = Field(min_length=15, max_length=15, description="rows, . empty")
-    rack: str = Field(description="your tiles, ? for a blank")
-    your_score: int
-    ai_score: int
-    bag: int = Field(ge=0, description="tiles left in the bag")
-    ai_rack_size: int = Field(ge=0, le=RACK_SIZE)
-    your_turn: bool
-    finished: bool
-    result: str
-    exchange_allowed: bool
-    history: list[TurnView]
-    challenge: ChallengeRule = Field(description="the game's challenge rule")
-    challenge_help: str
-    can_challenge: bool = Field(description="you may challenge the AI's last word now")
-    think: float = Field(description="seconds the AI may think a move")
-    thought: str | None = Field(None, description="what the AI's last endgame search did")
-    tracking: TrackingView = Field(description="the tiles you have not seen")
-
-
 class AdviceRow(BaseModel):
     action: str = Field(description="the CLI's notation with the score: 8H QUIZ 48, exchange ABC, "
                         "pass")  # fmt: skip
@@ -563,12 +236,6 @@ class AdviceView(BaseModel):
     phase: str = Field(description="the phase of the game the coach sees")
     coach: str = Field(description="the coach's registry agent")
     moves: list[AdviceRow]
-
-
-class LegalView(BaseModel):
-    placements: int = Field(ge=0, description="how many placements are legal")
-    actions: list[str] = Field(description="the best placements (capped), exchange, pass")
-    exchange_allowed: bool
 
 
 class Analyse(BaseModel):
@@ -676,56 +343,6 @@ def _advice_rows(
             )
         )
     return rows
-
-
-def game_view(session_id: str, game: ScrabbleGame) -> GameView:
-    s = game.state
-    you, ai = game.human, 1 - game.human
-    if s.is_terminal():
-        mine, theirs = s.scores[you], s.scores[ai]
-        verdict = "you win" if mine > theirs else "the AI wins" if theirs > mine else "a draw"
-        result = f"game over: {verdict}, {mine} to {theirs}"
-    else:
-        result = "your turn" if game.your_turn else "the AI's turn"
-    return GameView(
-        id=session_id,
-        tiles=s.tiles.name,  # type: ignore[arg-type]
-        lexicon=game.entry.lexicon.source,
-        ai=game.ai_name,
-        board=s.board_rows(),
-        rack=s.rack_text(you),
-        your_score=s.scores[you],
-        ai_score=s.scores[ai],
-        bag=s.bag_size(),
-        ai_rack_size=sum(s.racks[ai]),
-        your_turn=game.your_turn,
-        finished=s.is_terminal(),
-        result=result,
-        exchange_allowed=game.your_turn and s.bag_size() >= RACK_SIZE,
-        history=[
-            TurnView(
-                by="ai" if t.by_ai else "you",
-                kind=t.kind,  # type: ignore[arg-type]
-                text=t.text,
-                score=t.score,
-                withdrawn=t.withdrawn,
-                squares=[Square(row=r, col=c) for r, c in t.squares],
-                behind=t.behind,
-                best=t.best,
-            )
-            for t in game.history
-        ],
-        challenge=game.challenge,  # type: ignore[arg-type]
-        challenge_help=RULE_HELP[game.challenge],
-        can_challenge=game.can_challenge,
-        think=game.think,
-        thought=game.last_thought,
-        tracking=tracking_view(track_state(s, you)),
-    )
-
-
-def _store(request: Request) -> SessionStore:
-    return sessions(request, "scrabble")
 
 
 def _entry(request: Request, tiles: str, choice: str) -> LexiconEntry:
@@ -885,116 +502,19 @@ async def read_session_move(request: Request, sid: SessionId, body: ReadMove) ->
             state = s.state
             assert isinstance(state, ScrabbleState)
             with lexicon_lock(state.lexicon):
-                action = read_move(body.move, state)
+                try:
+                    action = read_move(body.move, state)
+                except IllegalActionError:
+                    words = body.move.split()
+                    if state.challenge_rule == "none" or len(words) != 2:
+                        raise
+                    if words[0].lower() in ("x", "exchange"):
+                        raise
+                    # a phony under a challenge rule: laid; it stands unless challenged
+                    action = lay_word(state, words[0], words[1])
             return ReadDecision(decision=str(action))
 
     return await run_heavy(work)
-
-
-@router.post("/new")
-async def new_game(config: NewGame, request: Request) -> GameView:
-    """Start a game (the first use of a lexicon builds it: seconds, then cached)."""
-    seed = config.seed if config.seed is not None else secrets.randbits(32)
-
-    def make() -> ScrabbleGame:
-        entry = _entry(request, config.tiles, config.lexicon)
-        return ScrabbleGame(entry, config.ai, 1 if config.ai_first else 0, seed,
-                            challenge=config.challenge, think=config.think)  # fmt: skip
-
-    return await new_session(_store(request), make, game_view)
-
-
-@router.get("/{session_id}")
-async def get_state(session_id: SessionId, request: Request) -> GameView:
-    """The game as it stands (your rack only; the AI's is hidden)."""
-    return await in_session(
-        _store(request), session_id, ScrabbleGame, lambda game: game_view(session_id, game)
-    )
-
-
-@router.get("/{session_id}/legal")
-async def legal_actions(session_id: SessionId, request: Request, top: Top = 10) -> LegalView:
-    """How many placements are legal, the best ``top`` of them, and the other actions."""
-
-    def view(game: ScrabbleGame) -> LegalView:
-        if not game.your_turn:
-            return LegalView(placements=0, actions=[], exchange_allowed=False)
-        moves, total = game.top_moves(top)
-        exchange = game.state.bag_size() >= RACK_SIZE
-        extra = ["exchange"] if exchange else []
-        return LegalView(
-            placements=total,
-            actions=[str(m) for m in moves] + extra + ["pass"],
-            exchange_allowed=exchange,
-        )
-
-    return await in_session(_store(request), session_id, ScrabbleGame, view, heavy=True)
-
-
-@router.post("/{session_id}/act")
-async def act(session_id: SessionId, move: Move, request: Request) -> GameView:
-    """Play your move (the CLI's notation); the AI replies at once."""
-
-    def view(game: ScrabbleGame) -> GameView:
-        game.play(move.move)
-        return game_view(session_id, game)
-
-    return await in_session(_store(request), session_id, ScrabbleGame, view, heavy=True)
-
-
-@router.post("/{session_id}/challenge")
-async def challenge(session_id: SessionId, request: Request) -> GameView:
-    """Challenge the AI's last word (single or double rule), before your own move: a phony is
-    taken back and the AI loses the turn; good words cost you the turn under double."""
-
-    def view(game: ScrabbleGame) -> GameView:
-        game.challenge_last()
-        return game_view(session_id, game)
-
-    # a lost challenge hands the turn to the AI, which moves: the heavy pool
-    return await in_session(_store(request), session_id, ScrabbleGame, view, heavy=True)
-
-
-@router.get(
-    "/{session_id}/gcg",
-    response_class=PlainTextResponse,
-    responses={  # the record is text; its errors are JSON, as on every route
-        200: {"content": {"text/plain": {"schema": {"type": "string"}}}},
-        **{
-            code: {**spec, "content": {"application/json": {}}}
-            for code, spec in ERROR_RESPONSES.items()
-        },
-    },
-)
-async def export_gcg(session_id: SessionId, request: Request) -> PlainTextResponse:
-    """The game so far as a GCG record (the AI's racks included once the game is over)."""
-
-    def text(game: ScrabbleGame) -> str:
-        return write_gcg(game.record())
-
-    body = await in_session(_store(request), session_id, ScrabbleGame, text)
-    name = f"scrabble-{session_id[:8]}.gcg"
-    return PlainTextResponse(
-        body, headers={"Content-Disposition": f'attachment; filename="{name}"'}
-    )
-
-
-@router.get("/{session_id}/advise")
-async def advise(session_id: SessionId, request: Request, top: Top = 10) -> AdviceView:
-    """The coach's best moves (placements, exchanges, the pass), best first, each with its
-    score, the value of the tiles it keeps, what it gives up against the best, and why."""
-
-    def view(game: ScrabbleGame) -> AdviceView:
-        cands, total, phase = game.advice(top)
-        weights = game.coach.weights_for(phase)
-        return AdviceView(
-            total=total,
-            phase=phase,
-            coach=COACH_SPEC,
-            moves=_advice_rows(game.state, cands, weights, phase, cands[0].value / SCORE_WEIGHT),
-        )
-
-    return await in_session(_store(request), session_id, ScrabbleGame, view, heavy=True)
 
 
 @router.post("/analyse")

@@ -53,11 +53,12 @@ def _yahtzee() -> None:
 
 
 def _scrabble() -> None:
-    from stratagem.web.scrabble import OPPONENTS, ScrabbleGame, lexicon_entry
+    from stratagem.core.session import Session
+    from stratagem.web.scrabble import OPPONENTS, lexicon_entry
 
-    entry = lexicon_entry("english", "builtin", None)
+    lexicon_entry("english", "builtin", None)
     for opponent in OPPONENTS:  # each AI moves first once: move generation, equity, search
-        ScrabbleGame(entry, opponent.name, human=1, seed=0)
+        Session.new("scrabble", "english", [opponent.spec, "human"], seed=0).ai_move()
 
 
 WARMERS: dict[str, Callable[[], None]] = {

@@ -6,15 +6,15 @@ import pytest
 
 from stratagem.core.errors import IllegalActionError, InvalidRulesError
 from stratagem.games.scrabble.challenge import (
-    ChallengeWindow,
-    ai_challenges,
     board_phonies,
+    challenges,
     check_rule,
     lay_word,
     phonies,
 )
 from stratagem.games.scrabble.position import read_position
-from stratagem.games.scrabble.state import PASS
+from stratagem.games.scrabble.spec import with_challenge
+from stratagem.games.scrabble.state import CHALLENGE, PASS
 
 EMPTY = ["." * 15] * 15
 
@@ -34,28 +34,27 @@ def test_a_phony_can_be_laid_and_is_scored_by_the_board(small_lexicon) -> None: 
 
 
 def test_a_challenged_phony_is_taken_back_and_the_turn_lost(small_lexicon) -> None:  # type: ignore[no-untyped-def]
-    s = start(small_lexicon)
+    s = start(with_challenge(small_lexicon, "single"))
     move = lay_word(s, "8H", "ZAX")
-    window = ChallengeWindow(s, move, s.place_unchecked(move), "single")
-    assert ai_challenges(window)
-    back = window.settle(window.after)
+    after = s.apply(move)  # under a challenge rule the phony stands, open to a challenge
+    assert after.scores[0] == move.score and after.window == (s, move)
+    now = after.apply((1, 1, 2))  # the mover draws three tiles (A, I, O kinds by index)
+    assert now.player == 1 and now.challenge_open() and challenges(now)  # an agent would
+    back = now.apply(CHALLENGE)
     assert back == s.apply(PASS) and back.scores == (0, 0) and back.player == 1
-    assert window.outcome is not None and window.outcome.lost_turn == 0
-    with pytest.raises(IllegalActionError, match="challenged already"):
-        window.settle(back)
+    assert back.rack_text(0) == s.rack_text(0) and "taken back" in back.verdict
+    with pytest.raises(IllegalActionError, match="no word to challenge"):
+        back.apply(CHALLENGE)  # challenged already
 
 
 @pytest.mark.parametrize(("rule", "loses"), [("single", False), ("double", True)])
 def test_a_wrong_challenge_costs_a_turn_only_under_double(small_lexicon, rule, loses) -> None:  # type: ignore[no-untyped-def]
-    s = start(small_lexicon)
+    s = start(with_challenge(small_lexicon, rule))
     move = lay_word(s, "8H", "CAT")
     assert phonies(s, move) == []
-    after = s.apply(move)
-    now = after.apply((1, 1, 2))  # the mover draws three tiles (A, I, O kinds by index)
-    assert now.player == 1
-    window = ChallengeWindow(s, move, after, rule)
-    assert not ai_challenges(window)
-    result = window.settle(now)
+    now = s.apply(move).apply((1, 1, 2))
+    assert now.player == 1 and not challenges(now)  # an agent never challenges good words
+    result = now.apply(CHALLENGE)
     assert result.scores[0] == move.score  # the word stands
     assert (result.player == 0) is loses and (result.turn > now.turn) is loses
 
@@ -64,11 +63,11 @@ def test_no_challenge_under_rule_none_and_none_out_of_turn(small_lexicon) -> Non
     s = start(small_lexicon)
     move = lay_word(s, "8H", "CAT")
     with pytest.raises(IllegalActionError, match="no challenges"):
-        ChallengeWindow(s, move, s.apply(move), "none").settle(s.apply(move))
-    after = s.apply(move).apply((1, 1, 2))
-    moved_on = after.apply(PASS)  # the next player moved: the window is closed for them
+        s.apply(move).apply((1, 1, 2)).apply(CHALLENGE)
+    s = start(with_challenge(small_lexicon, "double"))
+    moved_on = s.apply(move).apply((1, 1, 2)).apply(PASS)  # the next player moved on
     with pytest.raises(IllegalActionError, match="only the next player"):
-        ChallengeWindow(s, move, after, "double").settle(moved_on)
+        moved_on.apply(CHALLENGE)
     with pytest.raises(InvalidRulesError, match="single"):
         check_rule("triple")
 

@@ -1,5 +1,5 @@
 """``stratagem scrabble play``: one game through a pseudo-terminal, the
-rest of the dialogue through ``play_terminal``'s read/write in-process."""
+rest of the dialogue through ``play_session``'s read/write in-process."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ import re
 import sys
 from pathlib import Path
 
-import numpy as np
 import pexpect
 import pytest
 
-from stratagem.games.scrabble.lexicon import Lexicon
-from stratagem.games.scrabble.play import play_terminal
+from stratagem.core.session import Session
+from stratagem.games.scrabble.play import play_session
 from tests.terminal import Terminal
 
 from .conftest import SMALL_WORDS
@@ -72,12 +71,11 @@ def test_a_whole_game_taking_the_top_move(words: Path, tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
 
 
-def test_illegal_moves_are_explained_and_q_quits(small_lexicon: Lexicon) -> None:
-    # in-process (the pexpect test above covers the terminal): `play --seed 5` on the same words
+def test_illegal_moves_are_explained_and_q_quits() -> None:
+    # in-process (the pexpect test above covers the terminal): a session of `play --seed 5`
     term = Terminal.scripted(["8A ZZZZZZZ", "1A CAT", "Q9 CAT", "x 123", "q"])
-    rng = np.random.default_rng(5)
-    result = play_terminal(small_lexicon, rng, read=term.read, write=term.write)
-    assert result is None  # abandoned
+    session = Session.new("scrabble", "english", ["human", "greedy"], seed=5)
+    assert play_session(session, read=term.read, write=term.write) is False  # left
     term.expect(PROMPT)
     term.expect(r"not allowed: [^\r\n]+")
     term.expect(PROMPT)
@@ -87,4 +85,4 @@ def test_illegal_moves_are_explained_and_q_quits(small_lexicon: Lexicon) -> None
     term.expect(PROMPT)
     term.expect(r"not allowed: [^\r\n]*not a tile")
     term.expect(PROMPT)
-    term.expect("game abandoned")
+    term.expect("game left")

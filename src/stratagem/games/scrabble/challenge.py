@@ -12,9 +12,12 @@ Three rules, as clubs and tournaments play them:
   the turn.
 
 A challenge is made at once, by the next player, before their own move: the
-window closes when they move. :class:`ChallengeWindow` is that window, kept
-by whatever runs the game (the terminal game, the web page).
+window closes when they move. The state keeps that window
+(:attr:`~.state.ScrabbleState.window`) and ``challenge`` is a decision of the game
+(:data:`~.state.CHALLENGE`), so a session plays it like any other; the rule is part of
+the rules spec (``english:challenge=double``, :func:`~.spec.with_challenge`).
 
+>>> import numpy as np
 >>> from stratagem.games.scrabble.lexicon import Lexicon
 >>> from stratagem.games.scrabble.position import read_position
 >>> from stratagem.games.scrabble.tiles import tile_set
@@ -24,19 +27,27 @@ by whatever runs the game (the terminal game, the web page).
 >>> move = lay_word(s, "8H", "CTA")
 >>> str(move), phonies(s, move)
 ('8H CTA 10', ['CTA'])
->>> window = ChallengeWindow(s, move, s.place_unchecked(move), "double")
->>> after = window.settle(window.after)
->>> after.racks == s.apply(PASS).racks, window.outcome.phony
+>>> from stratagem.games.scrabble.spec import with_challenge
+>>> from stratagem.games.scrabble.state import CHALLENGE, PASS
+>>> s = read_position("racks: CTAXQZE ABCDEFG\\nboard:\\n" + "\\n".join(rows),
+...                   with_challenge(lex, "double"))
+>>> now = s.apply(move)  # the phony stands, open to a challenge
+>>> now = now.apply(now.sample_chance(np.random.default_rng(1)))  # the mover draws
+>>> challenges(now), now.apply(CHALLENGE).racks == s.apply(PASS).racks
 (True, True)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
+
+from stratagem.core.agent import Agent
 from stratagem.core.errors import IllegalActionError, InvalidRulesError
 from stratagem.games.scrabble.board import Placement, new_tiles, parse_coordinate, score_tiles
-from stratagem.games.scrabble.state import PASS, ScrabbleState
+from stratagem.games.scrabble.state import CHALLENGE, ScrabbleState
 from stratagem.games.scrabble.tiles import BLANK_FLAG
 
 CHALLENGE_RULES = ("none", "single", "double")
@@ -124,73 +135,33 @@ class ChallengeOutcome:
         return bool(self.phony_words)
 
 
-@dataclass
-class ChallengeWindow:
-    """The last placement, open to a challenge by the next player until they move.
-
-    ``before`` is the position the placement was played from (the mover to move), ``after``
-    the position right after it (before the mover draws)."""
-
-    before: ScrabbleState
-    move: Placement
-    after: ScrabbleState
-    rule: str
-    outcome: ChallengeOutcome | None = None
-
-    @property
-    def mover(self) -> int:
-        return self.before.player
-
-    def settle(self, current: ScrabbleState) -> ScrabbleState:
-        """Challenge the placement; ``current`` is the game now (the challenger to move, the
-        mover's tiles drawn or not). Returns the game after the challenge."""
-        check_rule(self.rule)
-        if self.rule == "none":
-            raise IllegalActionError(
-                "this game has no challenges (rule none: invalid words are refused when laid)"
-            )
-        if self.outcome is not None:
-            raise IllegalActionError(f"{self.move} was challenged already")
-        if current.is_terminal() and current is not self.after:
-            raise IllegalActionError("the game is over; no challenge")
-        challenger = 1 - self.mover if current.num_players == 2 else current.player
-        if current.current_player >= 0 and current.player != challenger:
-            raise IllegalActionError("only the next player may challenge, before moving")
-        words = tuple(words_formed(self.before, self.move))
-        bad = tuple(w for w in words if w not in self.before.lexicon)
-        if bad:
-            text = (
-                f"{', '.join(bad)} not in the word list: {self.move.word} is taken back and "
-                "the turn lost"
-            )
-            self.outcome = ChallengeOutcome(words, bad, self.mover, text)
-            return self.before.apply(PASS)
-        verb = "is" if len(words) == 1 else "are"
-        if current.is_terminal():  # the challenged move went out: good words end the game
-            text = f"{', '.join(words)} {verb} good: the game is over"
-            self.outcome = ChallengeOutcome(words, (), None, text)
-            return current
-        if self.rule == "double":
-            if current.current_player != challenger:
-                raise IllegalActionError("the challenger must be to move to lose the turn")
-            text = (
-                f"{', '.join(words)} {'is' if len(words) == 1 else 'are'} good: the "
-                "challenge loses a turn (double challenge)"
-            )
-            self.outcome = ChallengeOutcome(words, (), challenger, text)
-            return current.apply(PASS)
-        text = (
-            f"{', '.join(words)} {'is' if len(words) == 1 else 'are'} good: no penalty "
-            "(single challenge)"
-        )
-        self.outcome = ChallengeOutcome(words, (), None, text)
-        return current
+def challenges(state: ScrabbleState) -> bool:
+    """An agent's choice in a game (:class:`ChallengingAgent`): challenge exactly when the
+    last placement, still open to a challenge, made a phony."""
+    if not state.challenge_open() or state.window is None:
+        return False
+    before, move = state.window
+    return bool(phonies(before, move))
 
 
-def ai_challenges(window: ChallengeWindow) -> bool:
-    """The AI's choice: challenge exactly when the placement makes a phony (it knows the
-    lexicon, so it never challenges good words)."""
-    return window.rule != "none" and bool(phonies(window.before, window.move))
+class ChallengingAgent:
+    """An agent of a challenge game: it challenges exactly the phonies (it knows the word
+    list), and otherwise plays as ``inner`` does (which never lays a phony). Its other
+    attributes (``think_seconds``) are the inner agent's."""
+
+    def __init__(self, inner: Agent) -> None:
+        object.__setattr__(self, "inner", inner)
+
+    def act(self, state: Any, rng: np.random.Generator) -> Any:
+        if isinstance(state, ScrabbleState) and challenges(state):
+            return CHALLENGE
+        return self.inner.act(state, rng)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self.inner, name, value)
 
 
 def board_phonies(state: ScrabbleState) -> list[tuple[str, list[tuple[int, int]]]]:

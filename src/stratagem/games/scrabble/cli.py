@@ -352,42 +352,23 @@ def play(
     ] = None,
 ) -> None:
     """Play against the AI in the terminal (type ? for the coach's best moves)."""
-    from stratagem.core.files import check_writable_target, write_atomic
-    from stratagem.core.registry import make_agent
+    from stratagem.core.files import check_writable_target
     from stratagem.games.scrabble.challenge import check_rule
-    from stratagem.games.scrabble.gcg import record_of_game, write_gcg
-    from stratagem.games.scrabble.play import GameEvent, play_terminal
 
     check_rule(challenge)
     if not 0.1 <= think <= 600:
         raise StratagemError(f"--think takes 0.1 to 600 seconds, got {think}")
     if record is not None:
         check_writable_target(record, "record file")
-    if challenge == "none":  # a session: the same model as the page (takeback, records)
-        _play_session(seed, ai_first, ai, lexicon, rules, tiles, think, record)
-        return
-    tile_name = tiles if tiles is not None else rules
-    agent = make_agent("scrabble", tile_name, ai)  # before the word list is read
-    if hasattr(agent, "think_seconds"):
-        agent.think_seconds = think
-    lex = _lexicon(lexicon, rules, tiles)
-    human = 1 if ai_first else 0
-    events: list[GameEvent] = []
-    final = play_terminal(lex, np.random.default_rng(seed), human=human, ai=agent,
-                          challenge=challenge, record=events)  # fmt: skip
-    if record is not None and events:
-        end = final if final is not None else events[-1].state
-        nicks = ("you", "ai") if human == 0 else ("ai", "you")
-        game = record_of_game([(e.player, e.state, e.action) for e in events], end, nicks,
-                              note=f"stratagem, {lex.source}, challenge {challenge}")  # fmt: skip
-        write_atomic(record, write_gcg(game).encode())
-        out.print(f"wrote the game's record to {record}")
+    _play_session(seed, ai_first, ai, lexicon, rules, tiles, think, record, challenge)
 
 
 def _play_session(seed: int | None, ai_first: bool, ai: str, lexicon: Path | None, rules: str,
-                  tiles: str | None, think: float, record: Path | None) -> None:  # fmt: skip
-    """``scrabble play`` without a challenge rule: a :class:`~stratagem.core.session.Session`
-    rendered by :func:`~.play.play_session`; ``--record`` writes it as GCG."""
+                  tiles: str | None, think: float, record: Path | None,
+                  challenge: str = "none") -> None:  # fmt: skip
+    """``scrabble play``: a :class:`~stratagem.core.session.Session` rendered by
+    :func:`~.play.play_session` (``--challenge`` or the rules' ``challenge=`` sets the
+    challenge rule); ``--record`` writes it as GCG."""
     import secrets
 
     from stratagem.core.files import write_atomic
@@ -403,6 +384,16 @@ def _play_session(seed: int | None, ai_first: bool, ai: str, lexicon: Path | Non
         )
     path = lexicon if lexicon is not None else values.get("lexicon")
     spec_rules = preset if path is None else lexicon_rules(path, preset)
+    if challenge != "none" and values.get("challenge", challenge) != challenge:
+        raise InvalidRulesError(
+            f"two challenge rules: --challenge {challenge} and the rules' "
+            f"challenge={values['challenge']}; give it once"
+        )
+    rule = values.get("challenge", challenge)
+    if rule != "none":
+        named = {"challenge": rule} if path is None else {
+            "lexicon": spec_rules.partition(":")[2], "challenge": rule}  # fmt: skip
+        spec_rules = GAME.check_rules(GAME.rules_spec(preset, named))
     name = ai.split(":", 1)[0]
     takes_think = name in GAME.agents and any(p.name == "think" for p in GAME.agents[name].params)
     if takes_think and "think=" not in ai:

@@ -70,6 +70,8 @@ _LOCKS_LOCK = threading.Lock()
 def lexicon_lock(lexicon: Lexicon) -> threading.Lock:
     """The lock that guards a lexicon's shared move generator (its buffers are reused):
     every caller of :func:`~.movegen.move_generator` in a threaded server holds it."""
+    if lexicon.plain is not None:  # a challenge game shares its plain list's generator
+        lexicon = lexicon.plain
     with _LOCKS_LOCK:
         lock = _LOCKS.get(lexicon)
         if lock is None:
@@ -81,6 +83,16 @@ def placement_squares(state: ScrabbleState, move: Placement) -> list[tuple[int, 
     """The squares a placement lays a tile on, with the letter (lower case for a blank)."""
     laid = new_tiles(state.board_array, move, state.tiles)
     return [(r, c, state.tiles.square_text(code)) for r, c, code in laid]
+
+
+def _phony(state: ScrabbleState, text: str) -> bool:
+    """Whether ``text`` is a placement whose words the lexicon lacks (under a challenge
+    rule, where such a move may be laid)."""
+    try:
+        move = state.action_from_text(text)
+    except IllegalActionError:
+        return False
+    return move is not None and any(w not in state.lexicon for w in words_formed(state, move))
 
 
 def parse_action(state: ScrabbleState, text: str) -> Placement | Exchange | Pass:
@@ -139,6 +151,10 @@ class ScrabbleCoaching:
             "lexicon": self.lexicon.source,
             "tracking": track_state(s, viewer).to_json(),
             "over": over,
+            "challenge": s.challenge_rule,
+            "challenge_open": s.challenge_open(),
+            "verdict": s.verdict,
+            "challenges": [{"text": text, "phony": phony} for text, phony in s.challenges],
         }
 
     def view_for(self, state: State, viewer: int | None) -> dict[str, Any]:
@@ -182,6 +198,9 @@ class ScrabbleCoaching:
         """The played move against every move of the position: its equity behind the best,
         and its rank among all (``extra``: ``rank``, ``of``). One move generation."""
         s = _playing(state)
+        text = " ".join(played.split())
+        if s.challenge_rule != "none" and (text == "challenge" or _phony(s, text)):
+            return self._judge_challenge_rule(s, text)
         action = parse_action(s, played)
         with self.lock:
             table = self.player.table(s)
@@ -207,6 +226,39 @@ class ScrabbleCoaching:
             explanation=_why(mine, top, cost, weights, phase),
             extra={"rank": rank, "of": int(values.shape[0])},
         )
+
+    def _judge_challenge_rule(self, s: ScrabbleState, text: str) -> Judged:
+        """A challenge, or a phony laid, under a challenge rule. Challenging a phony costs
+        nothing; good words challenged cost nothing under single and, under double, the turn:
+        the best move's equity (what the lost turn gives up). A phony costs the best move's
+        equity too: what the turn is worth if it is challenged off (an agent always does)."""
+        with self.lock:
+            table = self.player.table(s)
+            cands = self.player.ranked(s, 1, table)[0]
+        top = cands[0] if cands else None
+        best_value = max(0.0, float(top.value) / SCORE_WEIGHT) if top is not None else 0.0
+        best = str(top.action) if top is not None else "pass"
+        if text == "challenge":
+            assert s.window is not None
+            before, move = s.window
+            bad = [w for w in words_formed(before, move) if w not in s.lexicon]
+            if bad:
+                cost, why = 0.0, f"{', '.join(bad)} is not a word: the challenge was right"
+            elif s.challenge_rule == "double":
+                cost, why = best_value, "the words were good: the challenge lost the turn"
+            else:
+                cost, why = 0.0, "the words were good (no penalty under single challenge)"
+        else:
+            laid = s.action_from_text(text)
+            assert laid is not None
+            bad = [w for w in words_formed(s, laid) if w not in s.lexicon]
+            cost = best_value
+            why = f"{', '.join(bad)} is not in the word list: challenged, it comes off"
+        cost = round(cost, 2)
+        return Judged(
+            played=text, best=best if cost > 0 else text, cost=cost, exact=False,
+            label=self.unit.label(cost), explanation=why,
+        )  # fmt: skip
 
     def evaluation(self, state: State, player: int) -> float | None:
         """The spread from ``player``'s seat plus the equity of the best move of the player

@@ -24,6 +24,7 @@ time penalty, more than two players, and a record whose racks do not follow from
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,6 +32,7 @@ from stratagem.core.errors import RecordError, StratagemError
 from stratagem.core.registry import load_game
 from stratagem.core.session import HUMAN, Session
 from stratagem.games.scrabble.board import RACK_SIZE
+from stratagem.games.scrabble.challenge import ChallengeOutcome, words_formed
 from stratagem.games.scrabble.gcg import (
     GCG_LIMIT,
     GameRecord,
@@ -39,7 +41,7 @@ from stratagem.games.scrabble.gcg import (
     record_of_game,
     write_gcg,
 )
-from stratagem.games.scrabble.state import PASS, Exchange, ScrabbleState
+from stratagem.games.scrabble.state import PASS, Challenge, Exchange, ScrabbleState
 
 __all__ = ["GcgCodec", "session_from_gcg", "session_to_gcg", "turn_lines"]
 
@@ -213,7 +215,10 @@ def session_to_gcg(
     for j, step in enumerate(session.decision_steps()):
         state = session.state_at(j)
         assert isinstance(state, ScrabbleState)
-        events.append((step.player, state, step.action))
+        action: object = step.action
+        if isinstance(action, Challenge):
+            action = _challenge_event(state, session.state_at(j + 1))
+        events.append((step.player, state, action))
     final = session.state
     assert isinstance(final, ScrabbleState)
     hidden: tuple[int, ...] = ()
@@ -224,6 +229,24 @@ def session_to_gcg(
                             note=note or f"stratagem session, {session.rules}, seed "
                             f"{session.seed}", hidden=hidden)  # fmt: skip
     return write_gcg(record)
+
+
+@dataclass(frozen=True)
+class _ChallengeEvent:
+    """A challenge as :func:`~.gcg.record_of_game` takes it: what it decided, whose move."""
+
+    outcome: ChallengeOutcome
+    mover: int
+
+
+def _challenge_event(state: ScrabbleState, after: object) -> _ChallengeEvent:
+    """The challenge decided at ``state`` (its window open), ``after`` the position it left."""
+    assert state.window is not None and isinstance(after, ScrabbleState)
+    before, move = state.window
+    words = tuple(words_formed(before, move))
+    bad = tuple(w for w in words if w not in state.lexicon)
+    lost = before.player if bad else (state.player if state.challenge_rule == "double" else None)
+    return _ChallengeEvent(ChallengeOutcome(words, bad, lost, after.verdict), before.player)
 
 
 class GcgCodec:

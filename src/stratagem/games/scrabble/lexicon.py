@@ -50,7 +50,7 @@ import hashlib
 import unicodedata
 import warnings
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -98,6 +98,12 @@ class Lexicon:
     source: str = ""
     gaddag: tuple[np.ndarray, np.ndarray, np.ndarray, int] | None = None
     """``(child, terminal, mask, root)`` of the GADDAG (:mod:`._gaddag_kernels`)."""
+    challenge: str = "none"
+    """The challenge rule a game on this list plays (:mod:`.challenge`): the rules object
+    carries it, so ``english:challenge=double`` is a rules spec like any other."""
+    plain: Lexicon | None = field(default=None, repr=False)
+    """The list without a challenge rule (None: this is it): move generators and tables
+    are kept per plain list, so a challenge game shares them."""
 
     @property
     def dawg(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:

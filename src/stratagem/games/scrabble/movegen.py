@@ -113,7 +113,9 @@ _GENERATORS: WeakKeyDictionary[Lexicon, MoveGenerator] = WeakKeyDictionary()
 
 def move_generator(lexicon: Lexicon) -> MoveGenerator:
     """One reusable generator per lexicon (its packed GADDAG is built once, and its buffers
-    are reused between calls)."""
+    are reused between calls); a challenge game's list shares its plain list's."""
+    if lexicon.plain is not None:
+        lexicon = lexicon.plain
     gen = _GENERATORS.get(lexicon)
     if gen is None:
         gen = _GENERATORS[lexicon] = MoveGenerator(lexicon)

@@ -12,15 +12,10 @@ moves the coach says what it gave up against its own best.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import NoReturn
 
-import numpy as np
-
-from stratagem.core.agent import Agent
 from stratagem.core.errors import IllegalActionError, StratagemError
 from stratagem.core.files import bounded_input
-from stratagem.core.registry import make_agent
 from stratagem.core.session import Session
 from stratagem.games.scrabble.board import (
     COLUMNS,
@@ -33,21 +28,15 @@ from stratagem.games.scrabble.board import (
 )
 from stratagem.games.scrabble.challenge import (
     RULE_HELP,
-    ChallengeOutcome,
-    ChallengeWindow,
-    ai_challenges,
-    check_rule,
     lay_word,
+    phonies,
 )
 from stratagem.games.scrabble.heuristic import (
     PLAY_ENDGAME_NODES,
     SCORE_WEIGHT,
     EquityAgent,
-    judge,
-    make_coach,
     phase_of,
 )
-from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.state import PASS, Exchange, Pass, ScrabbleState
 from stratagem.games.scrabble.tracking import track_state
 
@@ -203,20 +192,27 @@ def play_session(
     until it ends: the board, the person's rack, the unseen tiles, and the session's moves.
     ``?`` lists the coach's rows (:class:`~.coach.ScrabbleCoaching`), ``u`` takes back your
     last move, ``q`` leaves the game (a session can be saved and resumed). Returns whether
-    the game ended. Games under a challenge rule are played by :func:`play_terminal`."""
+    the game ended. Under a challenge rule (the rules' ``challenge=single|double``) a phony
+    may be laid, ``c`` challenges the last placement while it is open, and the agent
+    challenges exactly the phonies (the challenge is a decision of the session)."""
     from stratagem.games.scrabble.coach import ScrabbleCoaching
 
     state = session.state
     assert isinstance(state, ScrabbleState)
     coaching = ScrabbleCoaching(state.lexicon)
     people = [p for p, seat in enumerate(session.seats) if seat.human]
+    rule = state.challenge_rule
+    extra = f"; c challenges the last word ({RULE_HELP[rule]})" if rule != "none" else ""
     write(f"Scrabble ({session.rules}; {state.lexicon.source}). {HELP}; u takes back your "
-          "last move.")  # fmt: skip
+          f"last move{extra}.")  # fmt: skip
     while not session.over:
         if not session.waiting_for_human:
             if session.state.bag_size() == 0:  # type: ignore[attr-defined]
                 write("AI thinks (the endgame search)...")
             step = session.ai_move()
+            if step.text == "challenge":
+                write(f"the AI challenges: {session.state.verdict}")  # type: ignore[attr-defined]
+                continue
             write(f"AI plays {coaching.public_text(step.text) if not session.over else step.text}")
             continue
         state = session.state
@@ -255,6 +251,15 @@ def play_session(
                           f"{'end' if closing else 'leave'} {extra:+6.1f}  "
                           f"value {row['value']:6.1f}")  # fmt: skip
                 continue
+            if low in ("c", "challenge"):
+                if "challenge" not in session.legal_texts():
+                    why = ("this game has no challenges (rule none)" if rule == "none"
+                           else "there is no word to challenge now")  # fmt: skip
+                    write(f"  not allowed: {why}")
+                    continue
+                session.submit("challenge")
+                write(f"  challenge: {session.state.verdict}")  # type: ignore[attr-defined]
+                break
             if low in ("u", "undo", "takeback"):
                 try:
                     taken = session.takeback()
@@ -264,13 +269,16 @@ def play_session(
                 write(f"  taken back: {taken.undone} move{'s' if taken.undone != 1 else ''}")
                 break
             try:
-                action = parse_move(cmd, state)
-                verdict = coaching.judge(state, str(action))
-                session.submit(action)
+                action = read_human_move(cmd, state)
+                good = rule == "none" or not phonies_of(state, action)
+                verdict = coaching.judge(state, str(action)) if good else None
+                session.submit(str(action))
             except StratagemError as exc:
                 write(f"  not allowed: {exc}")
                 continue
-            if verdict.cost < 0.05:
+            if verdict is None:
+                write(f"you play {action}")
+            elif verdict.cost < 0.05:
                 write(f"you play {action}; the coach agrees")
             else:
                 write(f"you play {action}; the coach gives up {verdict.cost:.1f} points of "
@@ -294,164 +302,26 @@ def play_session(
     return True
 
 
-def play_terminal(
-    lexicon: Lexicon,
-    rng: np.random.Generator,
-    human: int = 0,
-    read: Callable[[str], str] = bounded_input,
-    write: Callable[[str], None] = print,
-    ai: Agent | None = None,
-    challenge: str = "none",
-    record: list[GameEvent] | None = None,
-) -> ScrabbleState | None:
-    """Play one game against ``ai`` (default :data:`DEFAULT_AI`) with the coach, under the
-    ``challenge`` rule (:mod:`.challenge`); returns the final state, ``None`` if abandoned.
-    ``record``, when given, receives the game's events (for a GCG record: :mod:`.gcg`)."""
-    check_rule(challenge)
-    if ai is None:
-        ai = make_agent("scrabble", lexicon.tiles.name, DEFAULT_AI)
-        ai.think_seconds = DEFAULT_THINK  # type: ignore[attr-defined]
-    coach = make_coach(lexicon.tiles.name)
-    state = ScrabbleState.new(lexicon, 2)
-    events: list[GameEvent] = record if record is not None else []
-    window: ChallengeWindow | None = None
-    write(f"Scrabble ({lexicon.tiles.name}, {lexicon.source}; challenge rule {challenge}: "
-          f"{RULE_HELP[challenge]}). {HELP}" + ("; c challenges the AI's last word." if
-                                                 challenge != "none" else "."))  # fmt: skip
-    logged = [0, 0]  # the points of each player's moves that stand
-    while not state.is_terminal():
-        if state.current_player < 0:
-            state = state.apply(state.sample_chance(rng))
-            continue
-        player = state.current_player
-        if player != human:
-            budget = getattr(ai, "think_seconds", None)
-            if budget is not None and state.bag_size() == 0:
-                write(f"AI thinks (the endgame search, up to {budget:g} s)...")
-            action = ai.act(state, rng)
-            assert isinstance(action, (Placement, Exchange, Pass))
-            searched = getattr(ai, "last_endgame", None)
-            if searched is not None:
-                ai.last_endgame = None  # type: ignore[attr-defined]
-                write(f"  {'proved' if searched.exact else 'best found'}: "
-                      f"{searched.depth} plies, {searched.nodes:,} nodes")  # fmt: skip
-            write(f"AI plays {action}")
-            events.append(GameEvent(player, state, action))
-            logged[player] += action.score if isinstance(action, Placement) else 0
-            after = state.apply(action)
-            window = None
-            if isinstance(action, Placement) and challenge != "none":
-                window = ChallengeWindow(state, action, after, challenge)
-            state = after
-            continue
-        write("")
-        write(draw_board(state))
-        write(
-            f"score: you {state.scores[human]}, AI {state.scores[1 - human]}; "
-            f"bag {state.bag_size()} tiles"
-        )
-        for line in tracking_lines(state, human):
-            write(line)
-        while True:
-            try:
-                text = read(f"your rack {state.rack_text()} > ")
-            except EOFError:
-                write("")
-                write("game abandoned")
-                return None
-            cmd = text.strip()
-            if cmd.lower() in ("q", "quit"):
-                write("game abandoned")
-                return None
-            if cmd.lower() in ("help", "h"):
-                write(HELP)
-                continue
-            if cmd == "?":
-                for line in coach_lines(coach, state):
-                    write(line)
-                continue
-            if cmd.lower() in ("c", "challenge"):
-                if window is None or window.outcome is not None:
-                    why = ("this game has no challenges (rule none)" if challenge == "none"
-                           else "there is no word of the AI's to challenge now")  # fmt: skip
-                    write(f"  not allowed: {why}")
-                    continue
-                moved = window.mover
-                state = window.settle(state)
-                assert window.outcome is not None
-                write(f"  challenge: {window.outcome.text}")
-                if window.outcome.phony:
-                    logged[moved] -= window.move.score
-                events.append(GameEvent(human, state, Challenge(window.outcome, moved)))
-                if window.outcome.lost_turn == human or state.current_player != human:
-                    break
-                continue
-            try:
-                action = read_human_move(cmd, state, challenge)
-                verdict = judge(coach, state, action)
-                before = state
-                state = (state.place_unchecked(action) if isinstance(action, Placement)
-                         else state.apply(action))  # fmt: skip
-            except StratagemError as exc:
-                write(f"  not allowed: {exc}")
-                continue
-            events.append(GameEvent(human, before, action))
-            logged[human] += action.score if isinstance(action, Placement) else 0
-            window = None
-            if verdict is None or verdict[0] < 0.05:
-                write(f"you play {action}; the coach agrees" if verdict is not None
-                      else f"you play {action}")  # fmt: skip
-            else:
-                behind, best = verdict
-                write(f"you play {action}; the coach gives up {behind:.1f} against {best}")
-            if isinstance(action, Placement) and challenge != "none":
-                mine = ChallengeWindow(before, action, state, challenge)
-                if ai_challenges(mine):
-                    state = mine.settle(state)
-                    assert mine.outcome is not None
-                    write(f"  the AI challenges: {mine.outcome.text}")
-                    events.append(GameEvent(1 - human, state, Challenge(mine.outcome, human)))
-                    logged[human] -= action.score
-            break
-    write("")
-    write(draw_board(state))
-    for p, text, points in end_adjustments(state, logged):
-        who = "you" if p == human else "AI"
-        write(f"end of game: {who}, {text} ({points:+d})")
-    you, them = state.scores[human], state.scores[1 - human]
-    write(f"final score: you {you}, AI {them}")
-    write("you win!" if you > them else ("a draw." if you == them else "the AI wins."))
-    return state
+def phonies_of(state: ScrabbleState, action: object) -> list[str]:
+    """The words of ``action`` the lexicon lacks (none for an exchange or a pass)."""
+    return phonies(state, action) if isinstance(action, Placement) else []
 
 
-def read_human_move(text: str, state: ScrabbleState, challenge: str) -> Placement | Exchange | Pass:
-    """:func:`parse_move`; under a challenge rule a placement whose words the lexicon lacks
-    is allowed too (a phony: it stands unless challenged)."""
+def read_human_move(text: str, state: ScrabbleState) -> Placement | Exchange | Pass:
+    """:func:`parse_move`; under the state's challenge rule a placement whose words the
+    lexicon lacks is allowed too (a phony: it stands unless challenged)."""
     try:
         return parse_move(text, state)
     except IllegalActionError:
         words = text.split()
-        if challenge == "none" or len(words) != 2 or words[0].lower() in ("x", "exchange"):
+        if (
+            state.challenge_rule == "none"
+            or len(words) != 2
+            or words[0].lower()
+            in (
+                "x",
+                "exchange",
+            )
+        ):
             raise
         return lay_word(state, words[0], words[1])
-
-
-@dataclass(frozen=True)
-class Challenge:
-    """A challenge made in a game (for the record): what it decided, whose move it was."""
-
-    outcome: ChallengeOutcome
-    mover: int
-
-    def __str__(self) -> str:
-        return f"challenge: {self.outcome.text}"
-
-
-@dataclass(frozen=True)
-class GameEvent:
-    """One turn of a game for its record: who, the position it was played from (or, for a
-    :class:`Challenge`, the position after it), and what."""
-
-    player: int
-    state: ScrabbleState
-    action: Placement | Exchange | Pass | Challenge

@@ -12,7 +12,8 @@ absolute path in results files. A game's rules object is its
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.errors import InvalidRulesError
 from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
+from stratagem.games.scrabble.challenge import CHALLENGE_RULES, ChallengingAgent, check_rule
 from stratagem.games.scrabble.coach import coaching
 from stratagem.games.scrabble.endgame import NODE_LIMITS, EndgameAgent
 from stratagem.games.scrabble.heuristic import (
@@ -70,15 +72,32 @@ def _absolute(path: str) -> str:
 
 def with_word_list(tiles: str, values: Mapping[str, Any]) -> Lexicon:
     """The rules ``TILES:lexicon=PATH``: the word list at ``PATH`` played with a tile set
-    (read with a size limit, UTF-8, at least one playable word; cached)."""
-    return lexicon(lexicon_rules(values["lexicon"], tiles))
+    (read with a size limit, UTF-8, at least one playable word; cached); with
+    ``challenge=single|double`` the list's game under that challenge rule."""
+    path = values.get("lexicon")
+    plain = lexicon(tiles if path is None else lexicon_rules(path, tiles))
+    return with_challenge(plain, values.get("challenge") or "none")
+
+
+@lru_cache(maxsize=16)
+def with_challenge(plain: Lexicon, rule: str) -> Lexicon:
+    """``plain`` under a challenge rule (one object per list and rule, sharing the list's
+    arrays and move generator); ``none`` is the list itself."""
+    check_rule(rule)
+    if rule == "none":
+        return plain
+    return replace(plain, challenge=rule, plain=plain)
 
 
 RULE_PARAMS = (
     Param("lexicon", str, None, "play on this word list (UTF-8, one word a line) with the "
           "preset's tile set", accepts="a word-list file", normalise=_absolute, file=True),
+    Param("challenge", str, None, "the challenge rule: none (invalid words refused), single "
+          "(a phony stands unless challenged) or double (a wrong challenge loses a turn)",
+          choices=CHALLENGE_RULES),
 )  # fmt: skip
-"""``english:lexicon=FILE`` (or ``english:FILE``): any word list with a tile set's tiles."""
+"""``english:lexicon=FILE`` (or ``english:FILE``): any word list with a tile set's tiles;
+``english:challenge=double``: the game under a challenge rule."""
 
 
 def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
@@ -151,6 +170,18 @@ AGENTS = (
     ),
 )  # fmt: skip
 
+
+def _challenging(info: AgentInfo) -> AgentInfo:
+    """``info`` whose agents, in a challenge game, challenge exactly the phonies."""
+    make: Callable[..., Agent] = info.make
+
+    def made(rules: Lexicon, **values: Any) -> Agent:
+        agent = make(rules, **values)
+        return agent if rules.challenge == "none" else ChallengingAgent(agent)
+
+    return replace(info, make=made)
+
+
 GAME = GameSpec(
     name="scrabble",
     summary="Scrabble with a built-in lexicon and its tile set",
@@ -165,7 +196,7 @@ GAME = GameSpec(
     rules=lexicon,
     new=ScrabbleState.new,
     result="score",
-    agents=agent_table(*AGENTS),
+    agents=agent_table(*(_challenging(a) for a in AGENTS)),
     rules_type=Lexicon,
     rule_params=RULE_PARAMS,
     rule_positional="lexicon",

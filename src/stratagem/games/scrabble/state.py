@@ -51,6 +51,7 @@ from stratagem.games.scrabble.board import (
     coordinate,
     empty_board,
     new_tiles,
+    parse_coordinate,
     score_tiles,
 )
 from stratagem.games.scrabble.lexicon import Lexicon
@@ -81,6 +82,18 @@ PASS = Pass()
 
 
 @dataclass(frozen=True)
+class Challenge:
+    """Challenge the last placement (under a challenge rule, by the next player, before
+    their own move: :attr:`ScrabbleState.window`)."""
+
+    def __str__(self) -> str:
+        return "challenge"
+
+
+CHALLENGE = Challenge()
+
+
+@dataclass(frozen=True)
 class ScrabbleState:
     """A whole position: board, racks, bag, scores, whose turn and who must draw."""
 
@@ -97,6 +110,14 @@ class ScrabbleState:
     returned: tuple[int, ...] = ()  # exchanged tiles, back into the bag after the draw
     bingos: tuple[int, ...] = ()
     finished: bool = False
+    window: tuple[ScrabbleState, Placement] | None = field(default=None, compare=False, repr=False)
+    """Under a challenge rule, the last placement open to a challenge: the position it was
+    played from and the move. Open from the placement (through the mover's draw) until the
+    next decision; the game's rule is the lexicon's ``challenge``."""
+    verdict: str = field(default="", compare=False)
+    """What the challenge just decided, in a sentence (empty after any other decision)."""
+    challenges: tuple[tuple[str, bool], ...] = field(default=(), compare=False, repr=False)
+    """Every challenge of the game so far: its verdict and whether a phony came off."""
 
     @classmethod
     def new(cls, lexicon: Lexicon, players: int = 2) -> ScrabbleState:
@@ -209,11 +230,22 @@ class ScrabbleState:
                 out.append((combo, ways / total))
         return out
 
-    def legal_actions(self) -> list[Placement | Exchange | Pass]:
-        """Every placement (best first), every distinct exchange if allowed, and pass."""
+    @property
+    def challenge_rule(self) -> str:
+        """``none``, ``single`` or ``double`` (:mod:`.challenge`)."""
+        return self.lexicon.challenge
+
+    def challenge_open(self) -> bool:
+        """Whether the player to move may challenge the last placement now."""
+        return self.window is not None and self.current_player >= 0
+
+    def legal_actions(self) -> list[Placement | Exchange | Pass | Challenge]:
+        """Every placement (best first), every distinct exchange if allowed, and pass; under a
+        challenge rule, ``challenge`` while the last placement may be challenged (a phony,
+        which no list enumerates, is played by its text: :meth:`action_from_text`)."""
         if self.current_player < 0:
             return []
-        actions: list[Placement | Exchange | Pass] = []
+        actions: list[Placement | Exchange | Pass | Challenge] = []
         actions.extend(move_generator(self.lexicon).moves(self.board_array, self.rack_array()))
         if self.bag_size() >= RACK_SIZE:
             rack = self.racks[self.player]
@@ -222,7 +254,31 @@ class ScrabbleState:
                 if any(pick):
                     actions.append(Exchange(self.tiles.rack_text(pick)))
         actions.append(PASS)
+        if self.challenge_open():
+            actions.append(CHALLENGE)
         return actions
+
+    def action_from_text(self, text: str) -> Placement | None:
+        """A placement from its text (``8H WORD 30``) whatever its words, under a challenge
+        rule: how a person lays a phony, which stands unless the next player challenges it
+        (the session's hook for a decision its legal list cannot enumerate). Squares, rack
+        and score are checked and named; None without a challenge rule or for other text."""
+        parts = text.split()
+        if self.challenge_rule == "none":
+            return None
+        if parts == ["challenge"]:  # not legal now (else the legal list has it): say why
+            raise IllegalActionError(
+                "no word to challenge now: only the next player may challenge the last "
+                "placement, once, before their own move"
+            )
+        if len(parts) != 3 or not parts[2].isdigit():
+            return None
+        row, col, across = parse_coordinate(parts[0])
+        move = Placement(row, col, across, parts[1], int(parts[2]))
+        if str(move) != " ".join(parts):
+            raise IllegalActionError(f"{text!r} is not a legal decision here")
+        self.place_unchecked(move)  # names the square, tile or score that is wrong
+        return move
 
     def best_placement(self) -> Placement | None:
         """The highest-scoring placement for the player to move (the greedy choice)."""
@@ -237,6 +293,15 @@ class ScrabbleState:
                     f"player {self.drawer} must draw tiles now; got {action!r}, not a draw"
                 )
             return self._draw(action)
+        if isinstance(action, Challenge):
+            return self._challenge()
+        if self.window is not None or self.verdict:  # any other decision closes the window
+            return self._evolve(window=None, verdict="")._decision(action)
+        return self._decision(action)
+
+    def _decision(self, action: object) -> ScrabbleState:
+        if isinstance(action, Placement) and self.challenge_rule != "none":
+            return self._place_open(action)
         if isinstance(action, Placement):
             return self._place(action)
         if isinstance(action, Exchange):
@@ -282,6 +347,55 @@ class ScrabbleState:
         return self._evolve(
             racks=tuple(racks), bag=tuple(bag), drawer=drawer, player=player, returned=()
         )
+
+    def _place_open(self, move: Placement) -> ScrabbleState:
+        """A placement under a challenge rule: its words stand unless challenged, so the
+        window opens. A move that goes out must be good words (nobody is left to move, so
+        nobody could challenge it)."""
+        after = self._place(move, words_checked=False)
+        if after.finished:
+            return self._place(move)  # refused, naming the word, if it is a phony
+        return after._evolve(window=(self, move))
+
+    def _challenge(self) -> ScrabbleState:
+        """The player to move challenges the last placement: a phony comes off (the position
+        it was played from, the mover passes: tiles back on the rack, the draw back in the
+        bag, no score); good words cost nothing under single and the challenger's turn
+        under double."""
+        if self.challenge_rule == "none":
+            raise IllegalActionError(
+                "this game has no challenges (invalid words are refused when laid)"
+            )
+        if not self.challenge_open():
+            raise IllegalActionError(
+                "no word to challenge now: only the next player may challenge the last "
+                "placement, before their own move"
+            )
+        assert self.window is not None
+        before, move = self.window
+        board = before.board_array
+        _, words = score_tiles(board, new_tiles(board, move, self.tiles), self.tiles, None)
+        words = [w.upper() for w in words]
+        bad = [w for w in words if w not in self.lexicon]
+        if bad:
+            text = (
+                f"{', '.join(bad)} not in the word list: {move.word} is taken back and the "
+                "turn lost"
+            )
+            return before.apply(PASS)._evolve(
+                verdict=text, challenges=(*self.challenges, (text, True))
+            )
+        verb = "is" if len(words) == 1 else "are"
+        good = f"{', '.join(words)} {verb} good"
+        if self.challenge_rule == "double":
+            text = f"{good}: the challenge loses a turn (double challenge)"
+            return (
+                self._evolve(window=None)
+                .apply(PASS)
+                ._evolve(verdict=text, challenges=(*self.challenges, (text, False)))
+            )
+        text = f"{good}: no penalty (single challenge)"
+        return self._evolve(window=None, verdict=text, challenges=(*self.challenges, (text, False)))
 
     def place_unchecked(self, move: Placement) -> ScrabbleState:
         """Play ``move`` whatever its words: a phony, as a challenge rule lets a player try

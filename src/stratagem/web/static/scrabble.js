@@ -178,8 +178,8 @@ async function loadOptions() {
 // sends decisions; the agent's replies are asked for one at a time (POST /ai), so the page
 // shows its thinking. A move typed or laid in the CLI's notation ("8H WORD") is read by the
 // Scrabble extra /api/scrabble/sessions/{id}/read into the session's text ("8H WORD 30").
-// A game under a challenge rule still runs on the older Scrabble routes (/api/scrabble/new):
-// the session model has no challenge window yet (docs/sessions.md).
+// Under a challenge rule (rules "english:challenge=double") a phony may be laid, and
+// "challenge" is a decision of the session, legal while the last placement may be challenged.
 
 const SESSIONS = "/api/sessions";
 let game = null;
@@ -220,20 +220,40 @@ function thinkOf(spec) {
   return m ? Number(m[1]) : 5;
 }
 
-/** The page's picture of a session (the shape the older routes answered, plus the session). */
+const CHALLENGE_HELP = {
+  none: "invalid words are refused",
+  single: "a phony stands unless challenged; a challenged phony is taken back, turn lost",
+  double: "as single, and a challenge of good words loses the challenger a turn",
+};
+
+/** The page's picture of a session: the view, the log (challenges with their verdicts, a
+ * phony taken back struck through), whose turn, what may be done. */
 function fromSession(sv) {
   const v = sv.view;
   // the seat shown: the view's (the person to move; between people at one board, each in turn)
   const human = v.viewer ?? Math.max(0, sv.seats.indexOf("human"));
   const ai = 1 - human;
-  const history = sv.decisions.map((d) => ({
-    by: d.player === human ? "you" : "ai", kind: "move", text: d.text, index: d.index,
-    score: decisionScore(d.text), squares: wordSquares(d.text),
-    behind: verdicts.get(d.index)?.cost ?? null, best: verdicts.get(d.index)?.cost > 0 ? verdicts.get(d.index).best : null,
-  }));
+  const history = [];
+  let k = 0; // the challenges so far, in order (the view's verdicts)
+  for (const d of sv.decisions) {
+    const by = d.player === human ? "you" : "ai";
+    if (d.text === "challenge") {
+      const c = (v.challenges || [])[k++] || { text: "", phony: false };
+      if (c.phony) {
+        const taken = [...history].reverse().find((t) => t.kind === "move" && t.score > 0 && !t.withdrawn);
+        if (taken) taken.withdrawn = true;
+      }
+      history.push({ by, kind: "challenge", text: c.text, index: d.index, score: 0, squares: [] });
+      continue;
+    }
+    history.push({
+      by, kind: "move", text: d.text, index: d.index, score: decisionScore(d.text), squares: wordSquares(d.text),
+      behind: verdicts.get(d.index)?.cost ?? null, best: verdicts.get(d.index)?.cost > 0 ? verdicts.get(d.index).best : null,
+    });
+  }
   if (sv.over) {
     const logged = [0, 0];
-    for (const t of history) logged[t.by === "you" ? human : ai] += t.score;
+    for (const t of history) if (!t.withdrawn) logged[t.by === "you" ? human : ai] += t.score;
     for (const p of [0, 1]) {
       const delta = v.scores[p] - logged[p];
       if (delta) history.push({ by: p === human ? "you" : "ai", kind: "end", score: delta, squares: [],
@@ -247,8 +267,9 @@ function fromSession(sv) {
     board: v.board, rack: v.racks[human] ?? "", your_score: mine, ai_score: theirs, bag: v.bag,
     ai_rack_size: v.rack_sizes[ai], your_turn: sv.human_to_move, finished: sv.over,
     result: sv.over ? `game over: ${verdict}, ${mine} to ${theirs}` : sv.human_to_move ? "your turn" : "the AI's turn",
-    history, tracking: v.tracking, challenge: "none", challenge_help: "invalid words are refused",
-    can_challenge: false, think: thinkOf(sv.seats[ai]), thought: null,
+    history, tracking: v.tracking, challenge: v.challenge || "none",
+    challenge_help: CHALLENGE_HELP[v.challenge || "none"],
+    can_challenge: sv.human_to_move && sv.legal.includes("challenge"), think: thinkOf(sv.seats[ai]), thought: null,
     storage: sv.storage,
   };
 }
@@ -293,8 +314,6 @@ function drawPlay() {
     $("review-link").href = `/review?id=${encodeURIComponent(game.id)}`;
     $("review-link").textContent = game.finished ? "Review this game" : "Review so far";
     $("storage").textContent = game.storage && !game.storage.persistent ? game.storage.message : "";
-  } else {
-    $("save-gcg").href = `${API}/${game.id}/gcg`;
   }
   // the JSON record holds the deal (every hidden tile): offered once the game is over
   $("save-json").classList.toggle("hidden", !session || !game.finished);
@@ -399,9 +418,14 @@ function opponentSpec() {
   return name + think;
 }
 
-function rulesOf(tiles, choice) {
+function rulesOf(tiles, choice, challenge = "none") {
   const found = lexiconNames.find((l) => l.tiles === tiles && l.lexicon === choice);
-  return found?.rules || tiles;
+  const rules = found?.rules || tiles;
+  if (challenge === "none") return rules;
+  // "english:/path" (a word list given by its path) becomes "english:lexicon=/path,challenge=..."
+  const [preset, rest] = [rules.split(":")[0], rules.slice(rules.indexOf(":") + 1)];
+  if (!rules.includes(":")) return `${rules}:challenge=${challenge}`;
+  return `${preset}:${rest.includes("=") ? rest : `lexicon=${rest}`},challenge=${challenge}`;
 }
 
 async function newGame(event, { ask = true } = {}) {
@@ -424,18 +448,11 @@ async function newGame(event, { ask = true } = {}) {
     const tiles = $("tiles").value;
     await tileSet(tiles);
     verdicts.clear();
-    if (challenge === "none") {
-      const spec = opponentSpec();
-      const seats = $("ai-first").checked ? [spec, "human"] : ["human", spec];
-      const sv = await api(SESSIONS, { body: { game: "scrabble", rules: rulesOf(tiles, $("lexicon").value), seats } });
-      game = fromSession(sv);
-      writeState({ mode: "play", id: sv.id });
-    } else {
-      const body = { tiles, lexicon: $("lexicon").value, ai: legacyName($("ai").value), ai_first: $("ai-first").checked,
-        challenge, think: Number($("think").value) };
-      game = { ...(await api(`${API}/new`, { body })), mode: "legacy" };
-      writeState({ mode: "play", game: game.id });
-    }
+    const spec = opponentSpec();
+    const seats = $("ai-first").checked ? [spec, "human"] : ["human", spec];
+    const sv = await api(SESSIONS, { body: { game: "scrabble", rules: rulesOf(tiles, $("lexicon").value, challenge), seats } });
+    game = fromSession(sv);
+    writeState({ mode: "play", id: sv.id });
   } finally {
     busy = false;
     clearInterval(timer);
@@ -449,12 +466,6 @@ async function newGame(event, { ask = true } = {}) {
   drawPlay();
   if (isSession() && !game.your_turn && !game.finished) await agentsMove();
   if (game.your_turn) $("move").focus();
-}
-
-/** The older routes' opponent names (a challenge game): the registry name, the leave weights
- * for "heuristic" as the page offered them. */
-function legacyName(name) {
-  return ["equity", "heuristic", "greedy", "random"].includes(name) ? name : "equity";
 }
 
 /** Wait for something that makes the AI move, with its thinking shown against its budget. */
@@ -485,16 +496,7 @@ async function agentsMove() {
 }
 
 async function playMove(text) {
-  if (!game || busy || !text.trim()) return;
-  if (!isSession()) {
-    if (await thinkingFor(async () => { game = { ...(await api(`${API}/${game.id}/act`, { body: { move: text.trim() } })), mode: "legacy" }; })) {
-      resetMove();
-      $("hint-panel").classList.add("hidden");
-    }
-    drawPlay();
-    if (game.your_turn) $("move").focus();
-    return;
-  }
+  if (!game || busy || !text.trim() || !isSession()) return;
   busy = true;
   let decision;
   try {
@@ -540,11 +542,22 @@ async function takeBack() {
   drawPlay();
 }
 
+/** Challenge the last placement (a decision of the session), then let the agent move. */
 async function challengeLast() {
   if (!game || busy || !game.can_challenge) return;
-  await thinkingFor(async () => { game = { ...(await api(`${API}/${game.id}/challenge`, { method: "POST" })), mode: "legacy" }; });
+  busy = true;
+  try {
+    game = fromSession(await api(`${SESSIONS}/${game.id}/move`, { body: { decision: "challenge" } }));
+  } catch {
+    busy = false;
+    drawPlay();
+    return; // the banner says why
+  }
+  busy = false;
   resetMove();
   drawPlay();
+  if (!game.finished && !game.your_turn) await agentsMove();
+  if (game.your_turn) $("move").focus();
 }
 
 /** A signed number to one decimal, with a true minus sign; -0.04 reads 0.0. */
@@ -556,20 +569,11 @@ function fmt(x) {
 async function showHint() {
   if (!game || !game.your_turn) return;
   const panel = $("hint-panel");
-  let moves;
-  let closing;
-  let note;
-  if (isSession()) {
-    const advice = await api(`${SESSIONS}/${game.id}/advice`);
-    moves = advice.rows.slice(0, 10).map((r) => ({ ...r, behind: r.cost }));
-    closing = game.sv.view.phase === "closing";
-    note = `In ${advice.unit.name}; inaccuracy from ${advice.unit.thresholds.inaccuracy}, mistake from ${advice.unit.thresholds.mistake}, blunder from ${advice.unit.thresholds.blunder} (estimated).`;
-  } else {
-    const advice = await api(`${API}/${game.id}/advise?top=10`);
-    moves = advice.moves;
-    closing = advice.phase === "closing";
-    note = `${advice.total} legal placements.`;
-  }
+  if (!isSession()) return;
+  const advice = await api(`${SESSIONS}/${game.id}/advice`);
+  const moves = advice.rows.slice(0, 10).map((r) => ({ ...r, behind: r.cost }));
+  const closing = game.sv.view.phase === "closing";
+  const note = `In ${advice.unit.name}; inaccuracy from ${advice.unit.thresholds.inaccuracy}, mistake from ${advice.unit.thresholds.mistake}, blunder from ${advice.unit.thresholds.blunder} (estimated).`;
   $("hint-note").textContent = (closing
     ? "The bag is empty: ranked by score, plus twice the AI's tiles for going out, minus the tiles you keep. "
     : "Ranked by score + the learned value of the tiles you keep. ")
@@ -656,16 +660,6 @@ async function startPlay() {
       $("game").hidden = false;
       drawPlay();
       if (!game.finished && !game.your_turn) await agentsMove();
-      return;
-    } catch {
-      writeState({ mode: "play" });
-    }
-  } else if (query.game) {
-    try {
-      game = { ...(await api(`${API}/${encodeURIComponent(query.game)}`, { quiet: true })), mode: "legacy" };
-      await tileSet(game.tiles);
-      $("game").hidden = false;
-      drawPlay();
       return;
     } catch {
       writeState({ mode: "play" });
