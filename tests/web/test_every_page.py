@@ -20,7 +20,16 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}  # fmt: skip
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 ASSISTANTS = {"yahtzee", "scrabble"}  # the pages with an assistant mode (?mode=assistant)
-MIN_TARGET = 24  # px, WCAG 2.2 SC 2.5.8 (Target Size, Minimum)
+MIN_TARGET = 24
+# Phone views fixed by this module's checks, saved as docs/screenshots/phone-<scheme>-<name>.png
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS = {
+    "/": "start",
+    "/games": "my-games",
+    "/yahtzee?mode=assistant": "yahtzee-assistant",
+    "/yahtzee (rules)": "rules-yahtzee",
+    "/scrabble?mode=assistant": "scrabble-assistant",
+}  # px, WCAG 2.2 SC 2.5.8 (Target Size, Minimum)
 
 # Each control's tap target: an input inside a label is tapped through the label.
 TARGETS = """() => {
@@ -117,6 +126,12 @@ def visits(
 ) -> list[tuple[str, Callable[[Any], None] | None]]:
     """(URL, what to do there before the checks) for every page and mode."""
 
+    def hint(page: Any) -> None:
+        button = page.locator("#hint")
+        if button.count() and button.is_visible() and button.is_enabled():
+            button.click()
+            settle(page)
+
     def rules(page: Any) -> None:
         page.locator("#rules-open").click()
         page.locator("#rules-dialog[open]").wait_for()
@@ -129,6 +144,7 @@ def visits(
     for g in games:
         out.append((g["page"], None))
         out.append((f"{g['page']}?id={sids[g['name']]}", None))  # a game under way
+        out.append((f"{g['page']}?id={sids[g['name']]}", hint))  # and the coach's hint
         out.append((f"/review?id={sids[g['name']]}", None))
         out.append((g["page"], rules))
         if not g["page"].startswith("/play"):
@@ -162,7 +178,14 @@ def test_every_page_fits_has_big_targets_and_passes_axe(
             settle(page)
             if then is not None:
                 then(page)
-            found += problems(page, f"{url}{' (rules)' if then else ''}")
+            where = f"{url}{f' ({then.__name__})' if then else ''}"
+            found += problems(page, where)
+            shot = SHOTS.get(where)
+            if size == "phone" and shot:
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(
+                    path=str(SCREENSHOTS / f"phone-{scheme}-{shot}.png"), full_page=True
+                )
             checked += 1
         assert checked >= 2 + 5 * len(games)
         assert found == [], "\n".join(found)
