@@ -277,7 +277,7 @@ export async function showRules(game) {
         ...values.map((v) => el("td", {}, v !== values[0] ? el("strong", {}, v) : v)));
     });
     items.push(el("p", { class: "muted" }, `The presets side by side; in bold, what differs from ${data.presets[0].preset}.`),
-      el("div", { class: "scroll" }, el("table", { id: "rules-compare" }, el("thead", {}, head), el("tbody", {}, ...rows))));
+      el("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": "the presets compared" }, el("table", { id: "rules-compare" }, el("thead", {}, head), el("tbody", {}, ...rows))));
   }
   for (const p of data.presets) {
     items.push(el("details", { open: p.preset === current, class: "rules-preset", "data-preset": p.preset },
