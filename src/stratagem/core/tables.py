@@ -34,7 +34,8 @@ import time
 import warnings
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -676,3 +677,24 @@ def solved(game: str, fingerprint: str, solve: Callable[[], T]) -> T:
     True
     """
     return _PROCESS_MEMO.get_or_solve((game, fingerprint), solve)
+
+
+_LARGE_BUILDS: ContextVar[bool] = ContextVar("stratagem_large_builds", default=True)
+
+
+def large_builds_allowed() -> bool:
+    """Whether the running code may build a large table where it is first needed (minutes,
+    a gigabyte): yes for the library and the terminal; no inside a web request, where a
+    person waits and the server builds such tables as background jobs instead."""
+    return _LARGE_BUILDS.get()
+
+
+@contextlib.contextmanager
+def no_large_builds() -> Iterator[None]:
+    """Within this block (and the work it hands to pools that copy the context, as the web
+    layer's do), :func:`large_builds_allowed` is False."""
+    token = _LARGE_BUILDS.set(False)
+    try:
+        yield
+    finally:
+        _LARGE_BUILDS.reset(token)

@@ -265,6 +265,7 @@ def create_app(
     # before the games' routers: Score Four's and Scrabble's /api/<game>/{session_id} would take it
     app.include_router(importlib.import_module("stratagem.web.rules").router)
     app.include_router(play_router)  # before the games': /api/sessions is no game's
+    app.include_router(importlib.import_module("stratagem.web.review").router)
     routers = game_routers()
     for router in routers.values():
         app.include_router(router)

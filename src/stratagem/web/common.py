@@ -39,6 +39,7 @@ from pydantic import BaseModel, BeforeValidator, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from stratagem.core.errors import StratagemError
+from stratagem.core.tables import no_large_builds
 from stratagem.web.sessions import (
     ID_PATTERN,
     SessionBusy,
@@ -388,7 +389,8 @@ class RequestContext:
             token_game = GAME.set(parts[2] if len(parts) > 2 and parts[1] == "api" else None)
             token_warmup = WARMUP.set(self.warmup)
             try:
-                await self.app(scope, receive, send)
+                with no_large_builds():  # a person waits: large tables are background jobs
+                    await self.app(scope, receive, send)
             finally:
                 WARMUP.reset(token_warmup)
                 GAME.reset(token_game)

@@ -624,15 +624,12 @@ async def create_session(request: Request, body: NewSession) -> SessionView:
 
 @router.get("")
 async def my_games(request: Request, limit: int = Query(100, ge=1, le=1000)) -> MyGames:
-    """The stored games, the most recently changed first ("My games"); a game nobody has
-    made a decision in yet (a page opened and left) is not listed."""
+    """The stored games, the most recently changed first ("My games")."""
 
     def listing() -> MyGames:
         room = play_room(request)
         games = []
         for g in room.store.list_games(limit):
-            if g.decisions == 0 and not g.finished:
-                continue
             try:
                 spec = load_game(g.game)
                 title, page = spec.display_title, _page(spec.name)

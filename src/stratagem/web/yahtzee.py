@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from stratagem.core.agent import Advice
 from stratagem.core.errors import InvalidStateError, StratagemError
 from stratagem.core.tables import TableCache, solved_memo
-from stratagem.games.yahtzee.coach import estimate_rows, set_remaining_policy
+from stratagem.games.yahtzee.coach import estimate_rows
 from stratagem.games.yahtzee.distribution import RemainingDistributions
 from stratagem.games.yahtzee.high_score import check_target
 from stratagem.games.yahtzee.match import REMAINING_KIND, REMAINING_VERSION, optimal_remaining
@@ -58,9 +58,9 @@ from stratagem.web.common import (
 )
 from stratagem.web.sessions import ID_PATTERN
 
-# a request never builds the remaining-score tables for the coach: the page starts their
-# build as a background job (POST /api/yahtzee/tables/{rules}) and the coach waits for it
-set_remaining_policy("cached")
+# a request never builds the remaining-score tables for the coach (RequestContext runs every
+# request under core.tables.no_large_builds): the page starts their build as a background job
+# (POST /api/yahtzee/tables/{rules}) and the coach waits for it
 
 router: APIRouter = APIRouter(prefix="/api/yahtzee", tags=["yahtzee"], responses=ERROR_RESPONSES)
 

@@ -107,7 +107,7 @@ GAME = GameSpec(
     rules_text=Lazy("stratagem.games.scorefour.rules_text:all_rules"),
     cli=Lazy("stratagem.games.scorefour.cli:app"),
     codec=Lazy("stratagem.interop.codecs:SCORE_FOUR"),
-    web=WebExtras(Lazy("stratagem.web.scorefour:router"), page="scorefour.html"),
+    web=WebExtras(page="scorefour.html"),  # no routes of its own: the one REST shape serves it
     presets=(RULES,),
     default_rules=RULES,
     min_players=2,

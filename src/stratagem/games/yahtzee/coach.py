@@ -66,19 +66,6 @@ class TablesNotReady(StratagemError):
     may not be built here (a web server builds them in the background, on request)."""
 
 
-_POLICY = {"remaining": "build"}
-
-
-def set_remaining_policy(policy: str) -> None:
-    """``"build"`` (the default: the library and the terminal build the remaining-score
-    tables on first need, minutes, once) or ``"cached"`` (a server: use them only when
-    loaded or in the cache, else raise :class:`TablesNotReady` so that a request never
-    builds 1 GB while a person waits; the server builds them as a background job)."""
-    if policy not in ("build", "cached"):
-        raise ValueError(f"the remaining-table policy is 'build' or 'cached', not {policy!r}")
-    _POLICY["remaining"] = policy
-
-
 def solved(rules: YahtzeeRules) -> Solution:
     """The solved table of ``rules`` from the process's one memo (the game's spec)."""
     from stratagem.games.yahtzee.spec import solution
@@ -101,9 +88,12 @@ def remaining_ready(rules: YahtzeeRules) -> bool:
 
 
 def check_remaining(rules: YahtzeeRules, what: str = "the win-seeking player") -> None:
-    """Under the ``"cached"`` policy, raise :class:`TablesNotReady` unless the tables are
-    loaded or cached (the ``"build"`` policy builds them where they are first needed)."""
-    if _POLICY["remaining"] == "cached" and not remaining_ready(rules):
+    """Inside a web request (:func:`~stratagem.core.tables.large_builds_allowed` is False),
+    raise :class:`TablesNotReady` unless the tables are loaded or cached; elsewhere (the
+    library, the terminal) they are built where they are first needed (minutes, once)."""
+    from stratagem.core.tables import large_builds_allowed
+
+    if not large_builds_allowed() and not remaining_ready(rules):
         raise TablesNotReady(
             f"{what} needs the remaining-score tables of {rules.name} (about 1 GB), "
             "which this server has not loaded yet; the page builds them in the background "
