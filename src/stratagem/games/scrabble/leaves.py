@@ -411,6 +411,15 @@ class SelfPlayRecords:
         return self.score + np.where(self.bootstrap, nxt, 0.0)
 
 
+def _recorder(steps: list[tuple[Any, int, Any]]) -> Callable[[Any, int, Any], None]:
+    """An observer for :func:`~stratagem.core.play.play` that appends every step to ``steps``."""
+
+    def observe(state: Any, player: int, action: Any) -> None:
+        steps.append((state, player, action))
+
+    return observe
+
+
 def selfplay_records(
     lexicon: Lexicon,
     table: LeaveTable,
@@ -422,6 +431,7 @@ def selfplay_records(
     """Self-play ``games`` games of the equity player using ``table`` (zeros: greedy) and
     record every move made with at least 7 tiles in the bag (:class:`SelfPlayRecords`);
     game ``i`` draws from ``default_rng([seed, first + i])``."""
+    from stratagem.core.play import play
     from stratagem.games.scrabble.board import Placement
     from stratagem.games.scrabble.heuristic import EquityAgent
     from stratagem.games.scrabble.state import ScrabbleState
@@ -432,18 +442,16 @@ def selfplay_records(
     rows: list[tuple[tuple[int, ...], float, tuple[int, ...], bool, int]] = []
     for g in range(games):
         rng = np.random.default_rng([seed, first + g])
-        state = ScrabbleState.new(lexicon, 2)
+        steps: list[tuple[Any, int, Any]] = []  # (state, player, action) as core.play saw them
+        played = play(ScrabbleState.new(lexicon, 2), [agent, agent], rng, observe=_recorder(steps))
         log: list[tuple[int, tuple[int, ...], float, bool, int]] = []  # player, kept, points
-        while not state.is_terminal():
-            p = state.current_player
+        afters = [s for s, _, _ in steps[1:]] + [played.state]  # the state each step made
+        for (before, p, action), after in zip(steps, afters, strict=True):
             if p < 0:
-                state = state.apply(state.sample_chance(rng))
                 continue
-            bag = state.bag_size()
-            action = agent.act(state, rng)
-            state = state.apply(action)
+            bag = before.bag_size()
             score = float(action.score) if isinstance(action, Placement) else 0.0
-            log.append((p, state.racks[p], score, bag >= RACK_SIZE, bag))
+            log.append((p, after.racks[p], score, bag >= RACK_SIZE, bag))
         for i, (p, kept, _, early, bag) in enumerate(log):
             if not early:
                 continue
