@@ -201,6 +201,7 @@ GAME = GameSpec(
     rule_params=RULE_PARAMS,
     rule_positional="lexicon",
     vary=with_word_list,
+    perfect_information=False,  # the racks are hidden
     title="Scrabble",
     coaching=coaching,
 )

@@ -132,6 +132,7 @@ export function setMeter(meter, p, text) {
   meter.querySelector(".fill").style.width = `${Math.round(1000 * p) / 10}%`;
   meter.querySelector(".label").textContent = text ?? pct(p);
   meter.setAttribute("aria-valuenow", String(Math.round(100 * p)));
+  meter.setAttribute("aria-valuetext", text ?? pct(p)); // replaces "not known yet"
 }
 
 const SVG = "http://www.w3.org/2000/svg";
