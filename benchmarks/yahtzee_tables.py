@@ -1,0 +1,92 @@
+"""The high-score table build: the builder before issue 35 against today's, in one run.
+
+The old builder is the ``high_score.py`` of main at ``d88712c`` (before issue 35),
+read with ``git show`` into a temporary module; the kernels it calls are the same
+file as today's. Both build the same states of one preset, one after the other in
+this process on this machine, after a warm-up that compiles (or loads) the kernels;
+the script then checks that every state's band (``lo``, ``ln``, ``off``) and every
+layer's stored values are equal, element for element (``np.array_equal``), and
+prints the wall and CPU times and their ratio.
+
+``--min-filled N`` builds only the states with at least N boxes filled (the full
+table, N = 0, takes about 17 minutes on the 2-core session machine for the old
+builder; the default, 10, a minute or two). The last line is JSON.
+
+Run: ``nice -n 10 python benchmarks/yahtzee_tables.py --rules yahtzee --min-filled 10``
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+OLD_COMMIT = "d88712c"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def old_high_score() -> object:
+    """The high-score module as it was at ``OLD_COMMIT``, imported under another name."""
+    text = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{OLD_COMMIT}:src/stratagem/games/yahtzee/high_score.py"],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    path = Path(tempfile.mkdtemp(prefix="old_high_score_")) / "old_high_score.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("old_high_score", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["old_high_score"] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def timed(build, solution, min_filled):  # type: ignore[no-untyped-def]
+    wall, cpu = time.perf_counter(), time.process_time()
+    table = build(solution, min_filled=min_filled)
+    return table, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="yahtzee")
+    parser.add_argument("--min-filled", type=int, default=10)
+    args = parser.parse_args(argv)
+    from stratagem.games.yahtzee import high_score as new
+    from stratagem.games.yahtzee.rules import preset
+    from stratagem.games.yahtzee.solver import solve
+
+    rules = preset(args.rules)
+    if not 0 <= args.min_filled < rules.num_categories:
+        parser.error(f"--min-filled must be 0 .. {rules.num_categories - 1}")
+    old = old_high_score()
+    solution = solve(rules)
+    last = rules.num_categories - 1
+    old.build_table(solution, min_filled=last)  # type: ignore[attr-defined]
+    new.build_table(solution, min_filled=last)
+    t_old, wall_old, cpu_old = timed(old.build_table, solution, args.min_filled)  # type: ignore[attr-defined]
+    print(f"old builder: {wall_old:.1f} s wall, {cpu_old:.1f} s CPU", flush=True)
+    t_new, wall_new, cpu_new = timed(new.build_table, solution, args.min_filled)
+    print(f"new builder: {wall_new:.1f} s wall, {cpu_new:.1f} s CPU", flush=True)
+    same = all(np.array_equal(getattr(t_old, n), getattr(t_new, n)) for n in ("sid", "lo", "ln", "off"))
+    for f in range(args.min_filled, rules.num_categories + 1):
+        same = same and np.array_equal(t_old.layers[f], t_new.layers[f])
+    print(f"tables identical: {same}")
+    print(f"ratio (old / new): wall {wall_old / wall_new:.2f}x, CPU {cpu_old / cpu_new:.2f}x")
+    print(json.dumps({
+        "rules": args.rules, "min_filled": args.min_filled, "identical": bool(same),
+        "old_wall_s": wall_old, "old_cpu_s": cpu_old, "new_wall_s": wall_new,
+        "new_cpu_s": cpu_new,
+    }))  # fmt: skip
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
