@@ -1,8 +1,7 @@
 """The high-score table build: the builder before issue 35 against today's, in one run.
 
-The old builder is the ``high_score.py`` of main at ``d88712c`` (before issue 35),
-read with ``git show`` into a temporary module; the kernels it calls are the same
-file as today's. Both build the same states of one preset, one after the other in
+The old builder is the ``high_score.py`` and ``_high_score_kernels.py`` of main at
+``d88712c`` (before issue 35), read with ``git show`` into temporary modules. Both build the same states of one preset, one after the other in
 this process on this machine, after a warm-up that compiles (or loads) the kernels;
 the script then checks that every state's band (``lo``, ``ln``, ``off``) and every
 layer's stored values are equal, element for element (``np.array_equal``), and
@@ -25,6 +24,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -32,19 +33,29 @@ OLD_COMMIT = "d88712c"
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def old_high_score() -> object:
-    """The high-score module as it was at ``OLD_COMMIT``, imported under another name."""
+def _old_module(name: str, path: str, folder: Path) -> ModuleType:
+    """``path`` as it was at ``OLD_COMMIT``, imported as the module ``name``."""
     text = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{OLD_COMMIT}:src/stratagem/games/yahtzee/high_score.py"],
+        ["git", "-C", str(ROOT), "show", f"{OLD_COMMIT}:{path}"],
         check=True, capture_output=True, text=True,
     ).stdout  # fmt: skip
-    path = Path(tempfile.mkdtemp(prefix="old_high_score_")) / "old_high_score.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location("old_high_score", path)
+    file = folder / f"{name}.py"
+    file.write_text(text)
+    spec = importlib.util.spec_from_file_location(name, file)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["old_high_score"] = module  # dataclasses look their module up there
+    sys.modules[name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
+    return module
+
+
+def old_high_score() -> Any:
+    """The high-score builder and its kernels as they were at ``OLD_COMMIT``."""
+    folder = Path(tempfile.mkdtemp(prefix="old_high_score_"))
+    base = "src/stratagem/games/yahtzee/"
+    kernels = _old_module("old_high_score_kernels", base + "_high_score_kernels.py", folder)
+    module = _old_module("old_high_score", base + "high_score.py", folder)
+    module.HK = kernels  # type: ignore[attr-defined]
     return module
 
 
@@ -75,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"old builder: {wall_old:.1f} s wall, {cpu_old:.1f} s CPU", flush=True)
     t_new, wall_new, cpu_new = timed(new.build_table, solution, args.min_filled)
     print(f"new builder: {wall_new:.1f} s wall, {cpu_new:.1f} s CPU", flush=True)
-    same = all(np.array_equal(getattr(t_old, n), getattr(t_new, n)) for n in ("sid", "lo", "ln", "off"))
+    same = all(
+        np.array_equal(getattr(t_old, n), getattr(t_new, n)) for n in ("sid", "lo", "ln", "off")
+    )
     for f in range(args.min_filled, rules.num_categories + 1):
         same = same and np.array_equal(t_old.layers[f], t_new.layers[f])
     print(f"tables identical: {same}")

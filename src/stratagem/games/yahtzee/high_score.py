@@ -249,26 +249,46 @@ def bonus_classes(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(heads, of_class)``: the states of one layer whose V is the same, found without solving.
 
-    A state whose upper total cannot reach the bonus threshold any more (the open
-    upper boxes at their most, five dice of their face, fall short) plays on as if
-    its upper total were 0: no box's points depend on it and every turn leads to
-    another such state. So for one set of filled boxes and one Yahtzee flag, all
-    those upper totals have the same successors' bands, layer by layer from the
-    full card, and the kernel computes the very same numbers for them (the
-    arithmetic is the same, operation by operation). About a third of the states
-    are such (1.49 states per class for ``yahtzee`` and ``yatzy``); each class is
-    solved once. ``heads[k]`` is the first state of class k in ``states``,
-    ``of_class[i]`` the class of state i.
+    The upper total matters only through which sums of the open upper boxes reach
+    the bonus threshold. With d points short of it, let S be the smallest sum those
+    boxes can still make with S >= d (none: the bonus is out of reach). Being d
+    short and being S short are the same: every turn scores the same points
+    (bonus included: a box's points reach d exactly when they reach S, as no sum
+    of the open boxes lies in between) and leads to states of one class again,
+    down to the full card. So the states of a class have the same successors'
+    bands, layer by layer, and the kernel computes the very same numbers for each
+    (the same operations on the same inputs): each class is solved once. There are
+    1.70 states per class for ``yahtzee`` and ``yatzy``. ``heads[k]`` is the first
+    state of class k in ``states``, ``of_class[i]`` the class of state i.
     """
     mask, u, y = states[:, 0], states[:, 1], states[:, 2]
-    most = np.zeros(len(states), dtype=np.int64)
     upper = np.asarray(R.upper_face)
     score = np.asarray(R.score)
-    for c in range(len(upper)):
-        if upper[c] > 0:
-            most += np.where((mask >> c) & 1, 0, int(score[c].max()))
-    dead = u + most < threshold
-    key = (mask.astype(np.int64) * (threshold + 2) + np.where(dead, -1, u) + 1) * 2 + y
+    boxes = [c for c in range(len(upper)) if upper[c] > 0]
+    open_bits = np.zeros(len(states), dtype=np.int64)  # the open upper boxes, as bits
+    for i, c in enumerate(boxes):
+        open_bits |= (((mask >> c) & 1) == 0).astype(np.int64) << i
+    # canon[b, d]: what the open boxes b (bits) must still be short of, given d
+    # short; -1 if they cannot make d any more. Sums above the threshold count as it.
+    canon = np.full((1 << len(boxes), threshold + 1), -1, dtype=np.int64)
+    for b in range(1 << len(boxes)):
+        sums = np.zeros(threshold + 1, dtype=np.bool_)
+        sums[0] = True
+        for i, c in enumerate(boxes):
+            if (b >> i) & 1:
+                grown = np.zeros_like(sums)
+                for v in np.unique(score[c]):
+                    v = min(int(v), threshold)
+                    grown[v:] |= sums[: threshold + 1 - v]
+                    grown[threshold] |= sums[threshold + 1 - v :].any()
+                sums = grown
+        nearest = -1
+        for d in range(threshold, -1, -1):
+            if sums[d]:
+                nearest = d
+            canon[b, d] = nearest
+    short = canon[open_bits, threshold - u]
+    key = (mask.astype(np.int64) * (threshold + 2) + short + 1) * 2 + y
     _, heads, of_class = np.unique(key, return_index=True, return_inverse=True)
     order = np.argsort(heads, kind="stable")  # classes in the order of their first state
     rank = np.empty_like(order)
