@@ -1,11 +1,12 @@
 """The high-score table build: the builder before issue 35 against today's, in one run.
 
 The old builder is the ``high_score.py`` and ``_high_score_kernels.py`` of main at
-``d88712c`` (before issue 35), read with ``git show`` into temporary modules. Both build the same states of one preset, one after the other in
-this process on this machine, after a warm-up that compiles (or loads) the kernels;
-the script then checks that every state's band (``lo``, ``ln``, ``off``) and every
-layer's stored values are equal, element for element (``np.array_equal``), and
-prints the wall and CPU times and their ratio.
+``d88712c`` (before issue 35), read with ``git show`` into temporary modules. Both
+build the same states of one preset, one after the other in this process on this
+machine, after a warm-up that compiles (or loads) the kernels; the script then
+checks that every state's band (``lo``, ``ln``, ``off``) and every layer's stored
+values are equal, element for element (``np.array_equal``), and prints the wall and
+CPU times and their ratio.
 
 ``--min-filled N`` builds only the states with at least N boxes filled (the full
 table, N = 0, takes about 17 minutes on the 2-core session machine for the old
