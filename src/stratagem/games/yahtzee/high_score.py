@@ -305,6 +305,7 @@ def build_table(
     progress: Progress | None = None,
     block: int = 4096,
     start: tuple[int, int, int] | None = None,
+    share: bool = True,
 ) -> HighScoreTable:
     """Solve V layer by layer (no cache).
 
@@ -315,6 +316,9 @@ def build_table(
     ``min_filled`` boxes filled are solved, or, given a ``start`` card
     ``(mask, upper, flag)``, only the states a game from it can reach (and
     some more); reading any other state raises :class:`InvalidStateError`.
+    The states of one :func:`bonus_classes` class are solved once (``share=False``
+    solves each on its own, as before issue 35; the tables are the same).
+    ``progress(done, total)`` counts the states solved.
     """
     began = time.perf_counter()
     rules = solution.rules
@@ -341,7 +345,12 @@ def build_table(
     kept[ncat] = nxt
     if writer is not None:
         writer.put(_layer_name(ncat), nxt)
-    classes = [bonus_classes(layers[f], R, rules.upper_bonus_threshold) for f in range(ncat)]
+    classes = [
+        bonus_classes(layers[f], R, rules.upper_bonus_threshold)
+        if share
+        else (np.arange(len(layers[f]), dtype=np.int64),) * 2
+        for f in range(ncat)
+    ]
     total = sum(len(classes[f][0]) for f in range(min_filled, ncat))
     done = 0
     out = np.empty((min(block, max(len(x) for x in layers)), WIDTH), dtype=dtype)
