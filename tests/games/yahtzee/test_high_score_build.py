@@ -15,7 +15,7 @@ from stratagem.games.yahtzee import high_score as H
 from stratagem.games.yahtzee.solver import Solution, reachable_states
 
 
-@pytest.mark.parametrize("name", ["yahtzee", "yatzy"])
+@pytest.mark.parametrize("name", ["yahtzee", pytest.param("yatzy", marks=pytest.mark.slow)])
 def test_shared_classes_give_the_table_of_every_state_solved_alone(
     name: str, solved: Callable[[str], Solution]
 ) -> None:
