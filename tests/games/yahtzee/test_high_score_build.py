@@ -67,3 +67,25 @@ def test_a_cancelled_build_leaves_no_cache_file(
         H.high_score_table(solution, cache=TableCache(tmp_path), progress=progress)
     assert len(calls) == 1 and 0 < calls[0][0] < calls[0][1]
     assert [p.name for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+def test_shared_classes_give_the_same_remaining_distributions(
+    solved: Callable[[str], Solution],
+) -> None:
+    """The remaining-score build shares classes for the optimum (equal element for
+    element to computing every state) and not for the heuristic, whose card values
+    tell the upper totals of a class apart (its numbers are equal either way)."""
+    from stratagem.games.yahtzee import distribution as D
+
+    solution = solved("yahtzee")
+    low = solution.rules.num_categories - 2
+    for policy in ("optimal", "heuristic"):
+        shared = D.remaining_distributions(solution, policy, min_filled=low)
+        alone = D.remaining_distributions(solution, policy, min_filled=low, share=False)
+        for array in ("sid", "offsets", "lows", "lengths", "data"):
+            assert np.array_equal(getattr(shared, array), getattr(alone, array)), array
+    assert D._classes_agree(solution, reachable_states(solution.rules, solution.arrays),
+                            D._Kernels(solution))  # fmt: skip
+    heuristic = D._Kernels(solution, D._policy_id("heuristic"))
+    assert not D._classes_agree(solution, reachable_states(solution.rules, solution.arrays),
+                                heuristic)  # fmt: skip
