@@ -80,8 +80,10 @@ def test_shared_classes_give_the_same_remaining_distributions(
     solution = solved("yahtzee")
     low = solution.rules.num_categories - 2
     for policy in ("optimal", "heuristic"):
-        shared = D.remaining_distributions(solution, policy, min_filled=low)
-        alone = D.remaining_distributions(solution, policy, min_filled=low, share=False)
+        shared = D.remaining_distributions(solution, policy, min_filled=low - 1, keep="last")
+        alone = D.remaining_distributions(
+            solution, policy, min_filled=low - 1, keep="last", share=False
+        )
         for array in ("sid", "offsets", "lows", "lengths", "data"):
             assert np.array_equal(getattr(shared, array), getattr(alone, array)), array
     assert D._classes_agree(solution, reachable_states(solution.rules, solution.arrays),

@@ -419,11 +419,11 @@ def remaining_distributions(
             out_low = np.zeros(len(part), dtype=np.int64)
             out_len = np.zeros(len(part), dtype=np.int64)
             if share:  # one state of each class, then its row for every state of the class
-                heads, of_class = bonus_classes(part, k.R, rules.upper_bonus_threshold)
-                solo_low = np.zeros(len(heads), dtype=np.int64)
-                solo_len = np.zeros(len(heads), dtype=np.int64)
+                firsts, of_class = bonus_classes(part, k.R, rules.upper_bonus_threshold)
+                solo_low = np.zeros(len(firsts), dtype=np.int64)
+                solo_len = np.zeros(len(firsts), dtype=np.int64)
                 status = DK.distribution_layer(
-                    pid, solution.values, k.V0, part[heads], sid, local, lows, lengths, nxt,
+                    pid, solution.values, k.V0, part[firsts], sid, local, lows, lengths, nxt,
                     solo_low, solo_len, out, k.R, TRIM,
                 )  # fmt: skip
                 w = int(solo_len.max(initial=0))
