@@ -382,10 +382,14 @@ def build_table(
         starts = np.concatenate(([0], np.cumsum(ln[ids])[:-1])).astype(np.int64)
         off[ids] = starts
         solo_off = np.concatenate(([0], np.cumsum(solo_ln)[:-1])).astype(np.int64)
-        n = int(ln[ids].sum())
-        gather = np.repeat(solo_off[of_class] - starts, ln[ids]) + np.arange(n, dtype=np.int64)
-        data = solo_data[gather]
-        del solo_data, gather
+        data = np.empty(int(ln[ids].sum()), dtype=dtype)
+        for a in range(0, len(ids), block):  # in pieces: the index arrays stay small
+            lens = ln[ids[a : a + block]]
+            begin = int(starts[a])
+            end = begin + int(lens.sum())
+            shift = np.repeat(solo_off[of_class[a : a + block]] - starts[a : a + block], lens)
+            data[begin:end] = solo_data[shift + np.arange(begin, end, dtype=np.int64)]
+        del solo_data
         solved[ids] = True
         if writer is not None:
             writer.put(_layer_name(filled), data)
