@@ -91,3 +91,25 @@ def test_shared_classes_give_the_same_remaining_distributions(
     heuristic = D._Kernels(solution, D._policy_id("heuristic"))
     assert not D._classes_agree(solution, reachable_states(solution.rules, solution.arrays),
                                 heuristic)  # fmt: skip
+
+
+def test_a_cancelled_remaining_score_build_leaves_no_cache_file(
+    tmp_path: Path, solved: Callable[[str], Solution]
+) -> None:
+    """The page's remaining-score tables (built through shared classes): Ctrl-C from the
+    progress callback mid-build leaves nothing in the cache and nothing remembered."""
+    from stratagem.games.yahtzee import match as M
+
+    solution = solved("yahtzee")
+    calls: list[tuple[int, int]] = []
+
+    def progress(done: int, total: int) -> None:
+        calls.append((done, total))
+        raise KeyboardInterrupt
+
+    M._TABLES.pop(solution.rules.name, None)
+    with pytest.raises(KeyboardInterrupt):
+        M.optimal_remaining(solution, cache=TableCache(tmp_path), progress=progress)
+    assert len(calls) == 1 and 0 < calls[0][0] < calls[0][1]
+    assert [p.name for p in tmp_path.rglob("*") if p.is_file()] == []
+    assert solution.rules.name not in M._TABLES
