@@ -16,7 +16,7 @@ def test_inside_no_large_builds_it_may_not_and_after_it_may_again() -> None:
 
 
 def test_importing_the_web_layer_changes_nothing_for_the_library() -> None:
-    import stratagem.web.app  # noqa: F401
+    import stratagem.web.app
     import stratagem.web.yahtzee  # noqa: F401
 
     assert large_builds_allowed()

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from stratagem.games.yahtzee.assistant import situation_state
 from stratagem.web.app import create_app
-from stratagem.web.yahtzee import RulesName, situation_state
+from stratagem.web.yahtzee import RulesName
 
 
 def test_the_rules_literal_lists_every_preset() -> None:

@@ -41,10 +41,10 @@ def _pig() -> None:
 
 def _yahtzee() -> None:
     from stratagem.algorithms.mcts import MCTS
+    from stratagem.games.yahtzee.assistant import advisor, situation_state
     from stratagem.games.yahtzee.rollout import rollout
     from stratagem.games.yahtzee.rules import preset
     from stratagem.games.yahtzee.state import Situation
-    from stratagem.web.yahtzee import advisor, situation_state
 
     advisor("yahtzee")  # solved or loaded: the page's first request then only looks up
     sit = Situation(preset("yahtzee"), (1, 2, 3, 4, 6), 2, frozenset(), 0, None, 0)

@@ -26,27 +26,23 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from stratagem.core.agent import Advice
 from stratagem.core.errors import InvalidStateError, StratagemError
 from stratagem.core.tables import TableCache, solved_memo
+from stratagem.games.yahtzee.assistant import advisor, situation_state
 from stratagem.games.yahtzee.coach import estimate_rows
 from stratagem.games.yahtzee.distribution import RemainingDistributions
 from stratagem.games.yahtzee.high_score import check_target
 from stratagem.games.yahtzee.match import REMAINING_KIND, REMAINING_VERSION, optimal_remaining
-from stratagem.games.yahtzee.outcomes import OptionDistributions
-from stratagem.games.yahtzee.rules import PRESETS, UPPER, preset
+from stratagem.games.yahtzee.rules import PRESETS, preset
 from stratagem.games.yahtzee.solver import Solution
 from stratagem.games.yahtzee.spec import solution as preset_solution
 from stratagem.games.yahtzee.state import (
     Keep,
     Score,
-    Scorecard,
     Situation,
     YahtzeeState,
     parse_action,
 )
-from stratagem.games.yahtzee.strategies import OptimalStrategy
-from stratagem.games.yahtzee.winning import ChanceAdvisor
 from stratagem.web.common import (
     ERROR_RESPONSES,
     JobStatus,
@@ -88,46 +84,18 @@ SMALL, LARGE = 1.0, 5.0
 """Mistake sizes: a loss below SMALL points is small, at or above LARGE large."""
 
 
+_LOCK = threading.Lock()
+"""Guards the app state's per-app registries (the Monte Carlo jobs)."""
+
+
 # --- tables ------------------------------------------------------------------------------
 
 
-_LOCK = threading.Lock()
-_ADVISORS: dict[str, _Advisor] = {}
-
-
-class _Advisor:
-    """The optimal strategy and the probability advisors of one rule set, thread-safe."""
-
-    def __init__(self, solution: Solution) -> None:
-        self.solution = solution
-        self.strategy = OptimalStrategy(solution)
-        self.lock = threading.Lock()
-        self.chance: ChanceAdvisor | None = None
-        self.outcomes: OptionDistributions | None = None
-
-    def advise(self, sit: Situation) -> list[Advice]:
-        with self.lock:
-            return self.strategy.advise_situation(sit)
-
-    def with_tables(self, tables: RemainingDistributions) -> None:
-        with self.lock:
-            if self.chance is None or self.chance.tables is not tables:
-                self.chance = ChanceAdvisor(self.solution, tables)
-                self.outcomes = OptionDistributions(OptimalStrategy(self.solution), tables)
 
 
 def solution(name: str, progress: Any = None) -> Solution:
     """The solved table of a preset (the process's one memo: solved once, cached on disk)."""
     return preset_solution(preset(name), progress)
-
-
-def advisor(name: str) -> _Advisor:
-    found = _ADVISORS.get(name)
-    if found is None:
-        sol = solution(name)
-        with _LOCK:
-            found = _ADVISORS.setdefault(name, _Advisor(sol))
-    return found
 
 
 def _remaining_key(name: str) -> str:
@@ -335,7 +303,7 @@ class PresetView(BaseModel):
 def _solved(rules: str) -> bool:
     """Whether the preset's table is loaded: requests then cost look-ups (the light pool);
     before, the first one solves or loads it (the heavy pool)."""
-    return rules in _ADVISORS
+    return ("yahtzee-assistant", preset(rules).fingerprint) in solved_memo()
 
 
 # --- endpoints ---------------------------------------------------------------------------
@@ -480,34 +448,6 @@ async def distribution(request: Request, body: DistributionRequestT) -> Distribu
     omitted), playing the expected-score optimum afterwards."""
     _check_target(body.rules, body.target)
     return await run_heavy(_distribution, request, body)
-
-
-def situation_state(sit: Situation) -> YahtzeeState:
-    """A one-player state at ``sit`` whose totals match it (for searching from it).
-
-    Box points are not known from a situation, only totals: the upper total is
-    put in the first filled upper box and the other points in the first filled
-    lower box (or as Yahtzee bonus points), which changes no rule a playout uses.
-    """
-    rules = sit.rules
-    boxes: list[int | None] = [None] * rules.num_categories
-    for name in sit.filled:
-        boxes[rules.category_index(name)] = 0
-    upper_names = [c for c in UPPER if c in sit.filled]
-    if upper_names:
-        boxes[rules.category_index(upper_names[0])] = sit.upper
-    ybox = rules.yahtzee_category
-    if sit.yahtzee_box is not None:
-        boxes[rules.category_index(ybox)] = sit.yahtzee_box
-    rest = sit.points - sit.known_points
-    lower = [c for c in rules.categories if c in sit.filled and c not in UPPER and c != ybox]
-    bonus = 0
-    if lower:
-        boxes[rules.category_index(lower[0])] = rest
-    else:
-        bonus = rest
-    card = Scorecard(rules, tuple(boxes), bonus)
-    return YahtzeeState(rules, (card,), 0, tuple(sit.dice), sit.rolls_left, False)
 
 
 def _mcts(

@@ -19,7 +19,7 @@ from stratagem.games.yahtzee.strategies import OptimalStrategy
 @pytest.fixture(scope="module")
 def late_position() -> tuple[YahtzeeState, dict[str, float]]:
     """Three open boxes, no reroll left: three options, cheap to search."""
-    from stratagem.web.yahtzee import situation_state
+    from stratagem.games.yahtzee.assistant import situation_state
 
     rules = preset("yahtzee")
     open_boxes = {"fives", "full_house", "chance"}

@@ -34,6 +34,7 @@ from stratagem.core.errors import CacheError, InvalidStateError
 from stratagem.core.lazy import LazyModule
 from stratagem.core.tables import MappedTable, TableCache
 from stratagem.games.yahtzee import policy_ids as P
+from stratagem.games.yahtzee.high_score import bonus_classes
 from stratagem.games.yahtzee.rules import UPPER, YahtzeeRules
 from stratagem.games.yahtzee.solver import KernelRules, Solution, reachable_states
 
@@ -290,6 +291,20 @@ class _Release:
                     self._free(m)
 
 
+def _classes_agree(solution: Solution, layers: list[np.ndarray], k: _Kernels) -> bool:
+    """Whether the values the policy decides by are equal, bit for bit, within every
+    class of :func:`~.high_score.bonus_classes` (so its states decide alike)."""
+    R, threshold = k.R, solution.rules.upper_bonus_threshold
+    for layer in layers:
+        heads, of_class = bonus_classes(layer, R, threshold)
+        head = layer[heads[of_class]]
+        for table in (solution.values, k.V0):
+            here = table[layer[:, 0], layer[:, 1], layer[:, 2]]
+            if not np.array_equal(here, table[head[:, 0], head[:, 1], head[:, 2]]):
+                return False
+    return True
+
+
 def remaining_distributions(
     solution: Solution,
     policy: str = "optimal",
@@ -301,6 +316,7 @@ def remaining_distributions(
     start: tuple[int, int, int] | None = None,
     progress: Callable[[int, int], None] | None = None,
     only: np.ndarray | None = None,
+    share: bool = True,
 ) -> RemainingDistributions:
     """Build the distribution of the remaining score for every reachable state.
 
@@ -325,6 +341,12 @@ def remaining_distributions(
     filled shares its row, and the rows of a layer are handed back to the system
     as soon as every state that reads them is computed (layers are computed mask
     by mask, so at the peak about one and a half of the two layers are alive).
+
+    States of one :func:`~.high_score.bonus_classes` class (upper totals that no sum
+    of the open upper boxes tells apart) are computed once when the policy's value
+    tables agree on every class (they do for the optimum and greedy, checked here:
+    then the decisions and so the distributions are the same, operation by
+    operation); ``share=False`` computes every state (the numbers are the same).
     """
     began = time.perf_counter()
     if keep not in ("all", "last"):
@@ -366,6 +388,7 @@ def remaining_distributions(
     width = WIDTH
     done = 0
     out = np.zeros((min(chunk, max(len(x) for x in layers)), width))
+    share = share and _classes_agree(solution, layers, k)
     for filled in range(ncat - 1, min_filled - 1, -1):
         layer = layers[filled]
         first_id = next_id
@@ -395,10 +418,23 @@ def remaining_distributions(
             part = layer[lo : lo + chunk]
             out_low = np.zeros(len(part), dtype=np.int64)
             out_len = np.zeros(len(part), dtype=np.int64)
-            status = DK.distribution_layer(
-                pid, solution.values, k.V0, part, sid, local, lows, lengths, nxt, out_low,
-                out_len, out, k.R, TRIM,
-            )  # fmt: skip
+            if share:  # one state of each class, then its row for every state of the class
+                firsts, of_class = bonus_classes(part, k.R, rules.upper_bonus_threshold)
+                solo_low = np.zeros(len(firsts), dtype=np.int64)
+                solo_len = np.zeros(len(firsts), dtype=np.int64)
+                status = DK.distribution_layer(
+                    pid, solution.values, k.V0, part[firsts], sid, local, lows, lengths, nxt,
+                    solo_low, solo_len, out, k.R, TRIM,
+                )  # fmt: skip
+                w = int(solo_len.max(initial=0))
+                out[: len(part), :w] = out[of_class, :w]
+                out_low[:] = solo_low[of_class]
+                out_len[:] = solo_len[of_class]
+            else:
+                status = DK.distribution_layer(
+                    pid, solution.values, k.V0, part, sid, local, lows, lengths, nxt, out_low,
+                    out_len, out, k.R, TRIM,
+                )  # fmt: skip
             if status == 2:
                 raise ValueError("only leaves out a state the policy moves to")
             if status == 1:  # pragma: no cover - a remaining score above 2047 cannot occur

@@ -244,6 +244,58 @@ def state_index(layers: Sequence[np.ndarray], shape: tuple[int, ...]) -> np.ndar
     return sid
 
 
+def bonus_classes(
+    states: np.ndarray, R: KernelRules, threshold: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(heads, of_class)``: the states of one layer whose V is the same, found without solving.
+
+    The upper total matters only through which sums of the open upper boxes reach
+    the bonus threshold. With d points short of it, let S be the smallest sum those
+    boxes can still make with S >= d (none: the bonus is out of reach). Being d
+    short and being S short are the same: every turn scores the same points
+    (bonus included: a box's points reach d exactly when they reach S, as no sum
+    of the open boxes lies in between) and leads to states of one class again,
+    down to the full card. So the states of a class have the same successors'
+    bands, layer by layer, and the kernel computes the very same numbers for each
+    (the same operations on the same inputs): each class is solved once. There are
+    1.70 states per class for ``yahtzee`` and ``yatzy``. ``heads[k]`` is the first
+    state of class k in ``states``, ``of_class[i]`` the class of state i.
+    """
+    mask, u, y = states[:, 0], states[:, 1], states[:, 2]
+    upper = np.asarray(R.upper_face)
+    score = np.asarray(R.score)
+    boxes = [c for c in range(len(upper)) if upper[c] > 0]
+    open_bits = np.zeros(len(states), dtype=np.int64)  # the open upper boxes, as bits
+    for i, c in enumerate(boxes):
+        open_bits |= (((mask >> c) & 1) == 0).astype(np.int64) << i
+    # canon[b, d]: what the open boxes b (bits) must still be short of, given d
+    # short; -1 if they cannot make d any more. Sums above the threshold count as it.
+    canon = np.full((1 << len(boxes), threshold + 1), -1, dtype=np.int64)
+    for b in range(1 << len(boxes)):
+        sums = np.zeros(threshold + 1, dtype=np.bool_)
+        sums[0] = True
+        for i, c in enumerate(boxes):
+            if (b >> i) & 1:
+                grown = np.zeros_like(sums)
+                for v in np.unique(score[c]):
+                    v = min(int(v), threshold)
+                    grown[v:] |= sums[: threshold + 1 - v]
+                    grown[threshold] |= sums[threshold + 1 - v :].any()
+                sums = grown
+        nearest = -1
+        for d in range(threshold, -1, -1):
+            if sums[d]:
+                nearest = d
+            canon[b, d] = nearest
+    short = canon[open_bits, threshold - u]
+    key = (mask.astype(np.int64) * (threshold + 2) + short + 1) * 2 + y
+    _, heads, of_class = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(heads, kind="stable")  # classes in the order of their first state
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return heads[order].astype(np.int64), rank[of_class.ravel()].astype(np.int64)
+
+
 def build_table(
     solution: Solution,
     writer: TableWriter | None = None,
@@ -253,6 +305,7 @@ def build_table(
     progress: Progress | None = None,
     block: int = 4096,
     start: tuple[int, int, int] | None = None,
+    share: bool = True,
 ) -> HighScoreTable:
     """Solve V layer by layer (no cache).
 
@@ -263,6 +316,9 @@ def build_table(
     ``min_filled`` boxes filled are solved, or, given a ``start`` card
     ``(mask, upper, flag)``, only the states a game from it can reach (and
     some more); reading any other state raises :class:`InvalidStateError`.
+    The states of one :func:`bonus_classes` class are solved once (``share=False``
+    solves each on its own, as before issue 35; the tables are the same).
+    ``progress(done, total)`` counts the states solved.
     """
     began = time.perf_counter()
     rules = solution.rules
@@ -289,32 +345,52 @@ def build_table(
     kept[ncat] = nxt
     if writer is not None:
         writer.put(_layer_name(ncat), nxt)
-    total = sum(len(layers[f]) for f in range(min_filled, ncat))
+    classes = [
+        bonus_classes(layers[f], R, rules.upper_bonus_threshold)
+        if share
+        else (np.arange(len(layers[f]), dtype=np.int64),) * 2
+        for f in range(ncat)
+    ]
+    total = sum(len(classes[f][0]) for f in range(min_filled, ncat))
     done = 0
     out = np.empty((min(block, max(len(x) for x in layers)), WIDTH), dtype=dtype)
     for filled in range(ncat - 1, min_filled - 1, -1):
         states = layers[filled]
+        heads, of_class = classes[filled]
+        solo = states[heads]  # one state of each class: the first of it in the layer
         pieces: list[np.ndarray] = []
-        used = 0
-        for a in range(0, len(states), block):
-            part = states[a : a + block]
-            ids = ids_of[filled][a : a + len(part)]
-            part_lo = np.empty(len(part), dtype=np.int64)
-            part_ln = np.empty(len(part), dtype=np.int64)
+        solo_lo = np.empty(len(solo), dtype=np.int64)
+        solo_ln = np.empty(len(solo), dtype=np.int64)
+        for a in range(0, len(solo), block):
+            part = solo[a : a + block]
+            part_lo = solo_lo[a : a + len(part)]
+            part_ln = solo_ln[a : a + len(part)]
             fits = HK.solve_block(part, nxt, sid, lo, ln, off, R, cut, out, part_lo, part_ln)
             if not fits:  # pragma: no cover - no Yahtzee rule set scores that much
                 raise AssertionError(f"a band is wider than {WIDTH} points")
-            lo[ids] = part_lo
-            ln[ids] = part_ln
-            off[ids] = used + np.concatenate(([0], np.cumsum(part_ln)[:-1]))
-            used += int(part_ln.sum())
-            solved[ids] = True
             pieces.append(out[: len(part)][np.arange(WIDTH)[None, :] < part_ln[:, None]])
             done += len(part)
             if progress is not None:
                 progress(done, total)
-        data = np.concatenate(pieces) if pieces else np.zeros(0, dtype=dtype)
+        solo_data = np.concatenate(pieces) if pieces else np.zeros(0, dtype=dtype)
         del pieces
+        # Every state gets its class's band, laid out state after state as if each
+        # had been solved on its own (the file is byte for byte what that gives).
+        ids = ids_of[filled]
+        lo[ids] = solo_lo[of_class]
+        ln[ids] = solo_ln[of_class]
+        starts = np.concatenate(([0], np.cumsum(ln[ids])[:-1])).astype(np.int64)
+        off[ids] = starts
+        solo_off = np.concatenate(([0], np.cumsum(solo_ln)[:-1])).astype(np.int64)
+        data = np.empty(int(ln[ids].sum()), dtype=dtype)
+        for a in range(0, len(ids), block):  # in pieces: the index arrays stay small
+            lens = ln[ids[a : a + block]]
+            begin = int(starts[a])
+            end = begin + int(lens.sum())
+            shift = np.repeat(solo_off[of_class[a : a + block]] - starts[a : a + block], lens)
+            data[begin:end] = solo_data[shift + np.arange(begin, end, dtype=np.int64)]
+        del solo_data
+        solved[ids] = True
         if writer is not None:
             writer.put(_layer_name(filled), data)
             kept[filled + 1] = None
