@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import html.parser
+import json
 import os
 import re
 import shutil
@@ -152,7 +153,11 @@ def crawl(base: str) -> list[str]:
     """Fetch the start page, every local page it and they link to, and every asset any of
     them references (scripts' imports included); returns the paths fetched."""
     seen: set[str] = set()
-    todo = ["/"]
+    # the start page draws its game links from the registry (GET /api/games) in the browser,
+    # so each game's page is taken from there as well as from the pages' own links
+    listing, _kind = fetch(base, "/api/games")
+    games = json.loads(listing).get("games", [])
+    todo = ["/", "/review", *(str(g["page"]).split("?")[0] for g in games if g.get("page"))]
     while todo:
         path = todo.pop()
         if path in seen:
