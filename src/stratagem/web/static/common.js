@@ -72,6 +72,29 @@ export async function api(path, { method, body, quiet = false, signal } = {}) {
   return data;
 }
 
+/**
+ * `api` that waits out a server still preparing its engines (503) or busy (429): it tries
+ * again every 2 s for up to `patience` seconds, showing why, before it gives up. Used to
+ * open a stored game, so that a page reloaded just after a server restart finds the game
+ * instead of starting another.
+ */
+export async function apiPatiently(path, options = {}, patience = 120) {
+  const until = Date.now() + patience * 1000;
+  for (;;) {
+    try {
+      return await api(path, { ...options, quiet: true });
+    } catch (err) {
+      const waiting = err instanceof ApiError && (err.status === 503 || err.status === 429);
+      if (!waiting || Date.now() > until) {
+        if (!options.quiet) showError(err.message);
+        throw err;
+      }
+      showError(`${err.message} (trying again)`);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
 /** Query-string parameters of the page as a plain object. */
 export function readState() {
   return Object.fromEntries(new URLSearchParams(window.location.search));
@@ -381,7 +404,7 @@ export class PlaySession {
     const id = readState()[this.idParam];
     if (!id) return null;
     try {
-      return this._show(await api(`/api/sessions/${encodeURIComponent(id)}`));
+      return this._show(await apiPatiently(`/api/sessions/${encodeURIComponent(id)}`));
     } catch (err) {
       if (err instanceof ApiError && (err.status === 404 || err.status === 410 || err.status === 422)) {
         const state = readState();
@@ -411,7 +434,7 @@ export class PlaySession {
 
   /** Open a stored or shared game by its id. */
   async open(id) {
-    return this._show(await api(`/api/sessions/${encodeURIComponent(id)}`));
+    return this._show(await apiPatiently(`/api/sessions/${encodeURIComponent(id)}`));
   }
 
   async refresh() {

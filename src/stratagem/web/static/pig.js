@@ -1,7 +1,7 @@
 // Pig: a renderer of a play session (/api/sessions). The server holds the game, the
 // dice (dealt by position, so a takeback meets the same roll) and the coach; this page
 // shows what they answer and sends your decisions.
-import { api, el, pct, readState, writeState, setMeter, siteHeader, svgEl } from "/static/common.js";
+import { api, apiPatiently, el, pct, readState, writeState, setMeter, siteHeader, svgEl } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const AI_PAUSE_MS = 120;  // long enough to see the AI's rolls one by one
@@ -142,7 +142,7 @@ function newGame() {
 
 async function load(id, at) {
   const replay = at !== undefined && at !== null && at !== "";
-  game = await api(`/api/sessions/${encodeURIComponent(id)}${replay ? `?at=${Number(at)}` : ""}`);
+  game = await apiPatiently(`/api/sessions/${encodeURIComponent(id)}${replay ? `?at=${Number(at)}` : ""}`);
   if (game.game !== "pig") {
     location.replace(`/${game.game}?id=${encodeURIComponent(id)}`);
     return;

@@ -3,7 +3,7 @@
 // (games/scorefour/coach.py, through the session's view and advice) says what every move is
 // worth. The board in depth (isometric SVG) sits above the four level grids that take the moves.
 import {
-  api, confirmNewGame, el, fmt, readState, recordUrl, siteHeader, storageNote, svgEl, writeState,
+  api, apiPatiently, ApiError, confirmNewGame, el, fmt, readState, recordUrl, siteHeader, storageNote, svgEl, writeState,
 } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -485,8 +485,11 @@ async function load() {
   const j = at === undefined ? null : Number(at);
   const query = j !== null && Number.isInteger(j) && j >= 0 ? `?at=${j}` : "";
   try {
-    view = await api(`${API}/${encodeURIComponent(id)}${query}`, { quiet: true });
-  } catch {
+    view = await apiPatiently(`${API}/${encodeURIComponent(id)}${query}`, { quiet: true });
+  } catch (err) {
+    // only a game that does not exist here (or not any more) gives way to a new one; a
+    // server that could not answer keeps the URL, so a reload finds the game later
+    if (err instanceof ApiError && ![404, 410, 422].includes(err.status)) return;
     writeState({});
     view = null;
     return newGame();

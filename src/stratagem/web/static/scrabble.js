@@ -1,5 +1,5 @@
 // Scrabble: play against the registry's AI; the assistant lists the best moves of any position.
-import { api, el, readState, writeState, siteHeader, showError, clearError } from "/static/common.js";
+import { api, apiPatiently, ApiError, el, readState, writeState, siteHeader, showError, clearError } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const API = "/api/scrabble";
@@ -653,7 +653,7 @@ async function startPlay() {
   }
   if (query.id) {
     try {
-      const sv = await api(`${SESSIONS}/${encodeURIComponent(query.id)}`);
+      const sv = await apiPatiently(`${SESSIONS}/${encodeURIComponent(query.id)}`);
       if (sv.game !== "scrabble") throw new Error(`game ${sv.id} is a ${sv.game} game`);
       await tileSet(sv.view.tiles);
       game = fromSession(sv);
@@ -661,7 +661,11 @@ async function startPlay() {
       drawPlay();
       if (!game.finished && !game.your_turn) await agentsMove();
       return;
-    } catch {
+    } catch (err) {
+      // only a game that does not exist here (or not any more) gives way to a new one; a
+      // server that could not answer keeps the URL, so a reload finds the game later
+      const gone = !(err instanceof ApiError) || [404, 410, 422].includes(err.status);
+      if (!gone) return;
       writeState({ mode: "play" });
     }
   }
