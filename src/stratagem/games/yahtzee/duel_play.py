@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -45,7 +45,7 @@ from stratagem.core.errors import (
     InvalidStateError,
     StratagemError,
 )
-from stratagem.core.game import CHANCE, TERMINAL, State
+from stratagem.core.game import State
 from stratagem.core.registry import AgentInfo, Param
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.duel import (
@@ -60,14 +60,12 @@ from stratagem.games.yahtzee.duel import (
     turn_tables,
 )
 from stratagem.games.yahtzee.rules import (
-    NUM_DICE,
-    ROLLS_PER_TURN,
-    UPPER,
     YahtzeeRules,
     _score_for,
     check_dice,
 )
-from stratagem.games.yahtzee.state import MAX_PLAYERS, Keep, Roll, Score, YahtzeeState
+from stratagem.games.yahtzee.state import CardTotals, Keep, Score, TurnState, YahtzeeState
+from stratagem.games.yahtzee.state import Roll as Roll  # the module doc plays a roll
 
 BOX_LIST = r"[a-z_]+(\+[a-z_]+)*"
 
@@ -123,7 +121,7 @@ def highest_score(variant: Variant) -> int:
 
 
 @dataclass(frozen=True)
-class VariantCard:
+class VariantCard(CardTotals):
     """One player's card of a variant: points in each of its boxes (``None`` while open)."""
 
     variant: Variant
@@ -134,36 +132,22 @@ class VariantCard:
         return cls(variant, (None,) * variant.num_boxes)
 
     @property
-    def filled(self) -> frozenset[str]:
-        return frozenset(c for c, v in zip(self.variant.boxes, self.boxes) if v is not None)
+    def categories(self) -> tuple[str, ...]:
+        return self.variant.boxes
 
-    @property
-    def mask(self) -> int:
-        """Filled boxes as a bit mask in the variant's card order (the duel tables' index)."""
-        return sum(1 << i for i, v in enumerate(self.boxes) if v is not None)
-
-    @property
-    def upper_total(self) -> int:
-        return sum(
-            v for c, v in zip(self.variant.boxes, self.boxes) if v is not None and c in UPPER
-        )
-
-    @property
-    def upper_bonus_points(self) -> int:
-        t = self.variant.threshold
-        return self.variant.bonus if t and self.upper_total >= t else 0
-
-    @property
-    def total(self) -> int:
-        return sum(v for v in self.boxes if v is not None) + self.upper_bonus_points
-
-    @property
-    def is_full(self) -> bool:
-        return all(v is not None for v in self.boxes)
+    def bonus_rule(self) -> tuple[int, int]:
+        return self.variant.threshold, self.variant.bonus
 
     @property
     def open_boxes(self) -> list[str]:
         return [c for c, v in zip(self.variant.boxes, self.boxes) if v is None]
+
+    def options(self, dice: Sequence[int]) -> dict[str, tuple[int, int]]:
+        """Every open box with what ``dice`` score there: ``{box: (points, 0)}`` (a
+        variant has no Yahtzee bonus and no joker, so every open box may take them)."""
+        ordered = tuple(sorted(dice))
+        family = self.variant.rules.family
+        return {c: (_score_for(family, c, ordered), 0) for c in self.open_boxes}
 
     def score(self, category: str, dice: Sequence[int]) -> VariantCard:
         """The card after scoring ``dice`` in ``category`` (an open box of the card)."""
@@ -180,116 +164,20 @@ class VariantCard:
         boxes[index] = _score_for(self.variant.rules.family, category, tuple(sorted(dice)))
         return VariantCard(self.variant, tuple(boxes))
 
-    def __str__(self) -> str:
-        parts = [f"{c}={v}" for c, v in zip(self.variant.boxes, self.boxes) if v is not None]
-        if self.upper_bonus_points:
-            parts.append(f"upper_bonus={self.upper_bonus_points}")
-        return " ".join(parts or ["(empty)"]) + f" | total {self.total}"
-
 
 @dataclass(frozen=True)
-class VariantState:
+class VariantState(TurnState[Variant, VariantCard]):
     """A position of a 1-4 player game on a variant's card (implements
-    :class:`stratagem.core.game.State`, turn by turn as :class:`~.state.YahtzeeState`)."""
-
-    variant: Variant
-    cards: tuple[VariantCard, ...]
-    player: int = 0
-    dice: tuple[int, ...] = ()
-    rolls_left: int = ROLLS_PER_TURN
-    rolling: bool = True
+    :class:`stratagem.core.game.State`, turn by turn as :class:`~.state.YahtzeeState`:
+    both are :class:`~.state.TurnState`)."""
 
     @classmethod
-    def new(cls, variant: Variant, players: int = 1) -> VariantState:
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise InvalidStateError(f"the number of players is a whole number, not {players!r}")
-        if not 1 <= players <= MAX_PLAYERS:
-            raise InvalidStateError(f"Yahtzee takes 1 to {MAX_PLAYERS} players, not {players}")
-        return cls(variant, tuple(VariantCard.empty(variant) for _ in range(players)))
+    def empty_card(cls, rules: Variant) -> VariantCard:
+        return VariantCard.empty(rules)
 
     @property
-    def rules(self) -> Variant:
-        return self.variant
-
-    @property
-    def num_players(self) -> int:
-        return len(self.cards)
-
-    @property
-    def card(self) -> VariantCard:
-        return self.cards[self.player]
-
-    @property
-    def current_player(self) -> int:
-        if self.is_terminal():
-            return TERMINAL
-        return CHANCE if self.rolling else self.player
-
-    def is_terminal(self) -> bool:
-        return self.cards[-1].is_full
-
-    def returns(self) -> tuple[float, ...]:
-        return tuple(float(card.total) for card in self.cards)
-
-    @cached_property
-    def _keeps(self) -> tuple[Keep, ...]:
-        roll = D.KEEP_INDEX[self.dice] - D.ROLL_START
-        return tuple(Keep(D.KEEPS[k]) for k in D.SUBKEEPS[roll, : D.SUBKEEP_COUNT[roll]])
-
-    def legal_actions(self) -> list[Keep | Score]:
-        """Every distinct keep (while rerolls are left), then every open box."""
-        if self.rolling or self.is_terminal():
-            return []
-        actions: list[Keep | Score] = list(self._keeps) if self.rolls_left > 0 else []
-        actions.extend(Score(c) for c in self.card.open_boxes)
-        return actions
-
-    def chance_key(self) -> tuple[int, int, int]:
-        """(player, boxes filled on that card, throw 0..2): the slot of a roll."""
-        return (self.player, len(self.card.filled), ROLLS_PER_TURN - self.rolls_left)
-
-    def sample_chance(self, rng: np.random.Generator) -> Roll:
-        """Five faces drawn, the first ones used (as :meth:`.YahtzeeState.sample_chance`)."""
-        faces = rng.integers(1, 7, size=NUM_DICE)
-        return Roll(tuple(int(f) for f in faces[: NUM_DICE - len(self.dice)]))
-
-    def chance_outcomes(self) -> list[tuple[Roll, float]]:
-        if not self.rolling or self.is_terminal():
-            return []
-        return [(Roll(k), p) for k, p in D.outcomes(NUM_DICE - len(self.dice))]
-
-    def apply(self, action: object) -> VariantState:
-        if self.is_terminal():
-            raise IllegalActionError("the game is over")
-        if self.rolling:
-            if not isinstance(action, Roll):
-                raise IllegalActionError(f"a roll of the dice is pending, not {action}")
-            check_dice(action.dice, NUM_DICE - len(self.dice))
-            dice = tuple(sorted(self.dice + action.dice))
-            return VariantState(
-                self.variant, self.cards, self.player, dice, self.rolls_left - 1, False
-            )
-        if isinstance(action, Keep):
-            if self.rolls_left == 0:
-                raise IllegalActionError("no rerolls left: score a box")
-            if action not in self._keeps:
-                raise IllegalActionError(
-                    f"cannot {action}: the dice are {' '.join(map(str, self.dice))}"
-                )
-            return VariantState(
-                self.variant, self.cards, self.player, action.dice, self.rolls_left, True
-            )
-        if isinstance(action, Score):
-            card = self.card.score(action.category, self.dice)
-            cards = (*self.cards[: self.player], card, *self.cards[self.player + 1 :])
-            return VariantState(self.variant, cards, (self.player + 1) % self.num_players)
-        raise IllegalActionError(f"{action!r} is not a Yahtzee action (Keep or Score)")
-
-    def __str__(self) -> str:
-        lines = [f"player {i}: {card}" for i, card in enumerate(self.cards)]
-        what = "to roll" if self.rolling else f"dice {' '.join(map(str, self.dice)) or '-'}"
-        lines.append(f"player {self.player} {what}, {self.rolls_left} rolls left")
-        return "\n".join(lines)
+    def variant(self) -> Variant:
+        return self.rules
 
 
 def _decision(state: object, who: str) -> VariantState:

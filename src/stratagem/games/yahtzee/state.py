@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from itertools import combinations_with_replacement
+from typing import Generic, Protocol, Self, TypeVar
 
 import numpy as np
 
@@ -91,8 +92,66 @@ def parse_action(text: str) -> Keep | Score:
     raise IllegalActionError(f"cannot read {text!r}; write 'keep 1 1 4', 'keep -' or 'score <box>'")
 
 
+class CardTotals:
+    """What every score card computes from its boxes: the full card (:class:`Scorecard`)
+    and a reduced one (:class:`~.duel_play.VariantCard`) differ only in their list of
+    boxes, their upper bonus and (the full card) Yahtzee bonuses, given by the hooks
+    below, so the sums and the text are written once."""
+
+    boxes: tuple[int | None, ...]
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        """The card's boxes in card order."""
+        raise NotImplementedError
+
+    def bonus_rule(self) -> tuple[int, int]:
+        """``(threshold, points)`` of the upper bonus (threshold 0: no bonus)."""
+        raise NotImplementedError
+
+    def extra_points(self) -> int:
+        """Points outside the boxes and the upper bonus (Yahtzee bonuses)."""
+        return 0
+
+    @property
+    def filled(self) -> frozenset[str]:
+        return frozenset(c for c, v in zip(self.categories, self.boxes) if v is not None)
+
+    @property
+    def mask(self) -> int:
+        """Filled boxes as a bit mask in card order (the solvers' index)."""
+        return sum(1 << i for i, v in enumerate(self.boxes) if v is not None)
+
+    @property
+    def upper_total(self) -> int:
+        return sum(v for c, v in zip(self.categories, self.boxes) if v is not None and c in UPPER)
+
+    @property
+    def upper_bonus_points(self) -> int:
+        threshold, points = self.bonus_rule()
+        return points if threshold and self.upper_total >= threshold else 0
+
+    @property
+    def total(self) -> int:
+        """Points so far, bonuses included (the final score once the card is full)."""
+        boxes = sum(v for v in self.boxes if v is not None)
+        return boxes + self.upper_bonus_points + self.extra_points()
+
+    @property
+    def is_full(self) -> bool:
+        return all(v is not None for v in self.boxes)
+
+    def __str__(self) -> str:
+        parts = [f"{c}={v}" for c, v in zip(self.categories, self.boxes) if v is not None]
+        if self.upper_bonus_points:
+            parts.append(f"upper_bonus={self.upper_bonus_points}")
+        if self.extra_points():
+            parts.append(f"yahtzee_bonus={self.extra_points()}")
+        return " ".join(parts or ["(empty)"]) + f" | total {self.total}"
+
+
 @dataclass(frozen=True)
-class Scorecard:
+class Scorecard(CardTotals):
     """One player's card: points in each box (``None`` while open) and bonuses."""
 
     rules: YahtzeeRules
@@ -104,22 +163,14 @@ class Scorecard:
         return cls(rules, (None,) * rules.num_categories)
 
     @property
-    def filled(self) -> frozenset[str]:
-        return frozenset(c for c, v in zip(self.rules.categories, self.boxes) if v is not None)
+    def categories(self) -> tuple[str, ...]:
+        return self.rules.categories
 
-    @property
-    def mask(self) -> int:
-        """Filled boxes as a bit mask in card order (the solver's index)."""
-        return sum(1 << i for i, v in enumerate(self.boxes) if v is not None)
+    def bonus_rule(self) -> tuple[int, int]:
+        return self.rules.upper_bonus_threshold, self.rules.upper_bonus
 
-    @property
-    def upper_total(self) -> int:
-        return sum(v for v in self.boxes[: len(UPPER)] if v is not None)
-
-    @property
-    def upper_bonus_points(self) -> int:
-        reached = self.upper_total >= self.rules.upper_bonus_threshold
-        return self.rules.upper_bonus if reached else 0
+    def extra_points(self) -> int:
+        return self.yahtzee_bonus_points
 
     @property
     def yahtzee_box(self) -> int | None:
@@ -129,16 +180,6 @@ class Scorecard:
     def flag(self) -> int:
         """1 when the Yahtzee box holds 50 and further Yahtzees earn a bonus."""
         return int(self.rules.has_yahtzee_bonus and self.yahtzee_box == 50)
-
-    @property
-    def total(self) -> int:
-        """Points so far, bonuses included (the final score once the card is full)."""
-        boxes = sum(v for v in self.boxes if v is not None)
-        return boxes + self.upper_bonus_points + self.yahtzee_bonus_points
-
-    @property
-    def is_full(self) -> bool:
-        return all(v is not None for v in self.boxes)
 
     def options(self, dice: Sequence[int]) -> dict[str, tuple[int, int]]:
         """Legal boxes for ``dice``: ``{box: (box points, Yahtzee bonus)}``."""
@@ -159,46 +200,66 @@ class Scorecard:
         boxes[index] = points
         return Scorecard(self.rules, tuple(boxes), self.yahtzee_bonus_points + bonus)
 
-    def __str__(self) -> str:
-        parts = [f"{c}={v}" for c, v in zip(self.rules.categories, self.boxes) if v is not None]
-        if self.upper_bonus_points:
-            parts.append(f"upper_bonus={self.upper_bonus_points}")
-        if self.yahtzee_bonus_points:
-            parts.append(f"yahtzee_bonus={self.yahtzee_bonus_points}")
-        return " ".join(parts or ["(empty)"]) + f" | total {self.total}"
+
+class Card(Protocol):
+    """What a game position asks of a score card (:class:`Scorecard`, a variant's card)."""
+
+    @property
+    def filled(self) -> frozenset[str]: ...
+
+    @property
+    def total(self) -> int: ...
+
+    @property
+    def is_full(self) -> bool: ...
+
+    def options(self, dice: Sequence[int]) -> dict[str, tuple[int, int]]: ...
+
+    def score(self, category: str, dice: Sequence[int]) -> Self: ...
+
+
+R = TypeVar("R")
+C = TypeVar("C", bound=Card)
 
 
 @dataclass(frozen=True)
-class YahtzeeState:
-    """A position of a 1-4 player game (implements :class:`stratagem.core.game.State`).
+class TurnState(Generic[R, C]):
+    """A position of a 1-4 player game of score cards, turn by turn (implements
+    :class:`stratagem.core.game.State`): the full card (:class:`YahtzeeState`) and a
+    reduced one (:class:`~.duel_play.VariantState`) are played alike, so the turn is
+    written once; a subclass gives its empty card (:meth:`empty_card`).
 
     ``dice`` holds the kept dice while a roll is pending (a chance node) and
     the five dice showing at a decision. ``rolls_left`` counts the throws the
     player may still make this turn, the pending one included.
     """
 
-    rules: YahtzeeRules
-    cards: tuple[Scorecard, ...]
+    rules: R
+    cards: tuple[C, ...]
     player: int = 0
     dice: tuple[int, ...] = ()
     rolls_left: int = ROLLS_PER_TURN
     rolling: bool = True
 
     @classmethod
-    def new(cls, rules: YahtzeeRules, players: int = 1) -> YahtzeeState:
+    def empty_card(cls, rules: R) -> C:
+        raise NotImplementedError
+
+    @classmethod
+    def new(cls, rules: R, players: int = 1) -> Self:
         """A fresh game: empty cards, player 0 about to throw."""
         if isinstance(players, bool) or not isinstance(players, int):
             raise InvalidStateError(f"the number of players is a whole number, not {players!r}")
         if not 1 <= players <= MAX_PLAYERS:
             raise InvalidStateError(f"Yahtzee takes 1 to {MAX_PLAYERS} players, not {players}")
-        return cls(rules, tuple(Scorecard.empty(rules) for _ in range(players)))
+        return cls(rules, tuple(cls.empty_card(rules) for _ in range(players)))
 
     @property
     def num_players(self) -> int:
         return len(self.cards)
 
     @property
-    def card(self) -> Scorecard:
+    def card(self) -> C:
         """The card of the player whose turn it is."""
         return self.cards[self.player]
 
@@ -243,31 +304,43 @@ class YahtzeeState:
             return []
         return [(Roll(k), p) for k, p in D.outcomes(NUM_DICE - len(self.dice))]
 
-    def apply(self, action: object) -> YahtzeeState:
+    def apply(self, action: object) -> Self:
         if self.is_terminal():
             raise IllegalActionError("the game is over")
+        at = type(self)
         if self.rolling:
             if not isinstance(action, Roll):
                 raise IllegalActionError(f"a roll of the dice is pending, not {action}")
             thrown = NUM_DICE - len(self.dice)
             check_dice(action.dice, thrown)
             dice = tuple(sorted(self.dice + action.dice))
-            return YahtzeeState(
-                self.rules, self.cards, self.player, dice, self.rolls_left - 1, False
-            )
+            return at(self.rules, self.cards, self.player, dice, self.rolls_left - 1, False)
         if isinstance(action, Keep):
             if self.rolls_left == 0:
                 raise IllegalActionError("no rerolls left: score a box")
             if action not in self._keeps:
                 raise IllegalActionError(f"cannot {action}: the dice are {_faces(self.dice)}")
-            return YahtzeeState(
-                self.rules, self.cards, self.player, action.dice, self.rolls_left, True
-            )
+            return at(self.rules, self.cards, self.player, action.dice, self.rolls_left, True)
         if isinstance(action, Score):
             card = self.card.score(action.category, self.dice)
             cards = (*self.cards[: self.player], card, *self.cards[self.player + 1 :])
-            return YahtzeeState(self.rules, cards, (self.player + 1) % self.num_players)
+            return at(self.rules, cards, (self.player + 1) % self.num_players)
         raise IllegalActionError(f"{action!r} is not a Yahtzee action (Keep or Score)")
+
+    def __str__(self) -> str:
+        lines = [f"player {i}: {card}" for i, card in enumerate(self.cards)]
+        what = "to roll" if self.rolling else f"dice {_faces(self.dice)}"
+        lines.append(f"player {self.player} {what}, {self.rolls_left} rolls left")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class YahtzeeState(TurnState[YahtzeeRules, Scorecard]):
+    """A position of a 1-4 player game on a preset's full card (see :class:`TurnState`)."""
+
+    @classmethod
+    def empty_card(cls, rules: YahtzeeRules) -> Scorecard:
+        return Scorecard.empty(rules)
 
     def situation(self) -> Situation:
         """The decision the player to move faces, for the advisor."""
@@ -285,15 +358,6 @@ class YahtzeeState:
             card.yahtzee_box if self.rules.family == "yahtzee" else None,
             card.total,
         )
-
-    def __hash__(self) -> int:
-        return hash((self.rules, self.cards, self.player, self.dice, self.rolls_left, self.rolling))
-
-    def __str__(self) -> str:
-        lines = [f"player {i}: {card}" for i, card in enumerate(self.cards)]
-        what = "to roll" if self.rolling else f"dice {_faces(self.dice)}"
-        lines.append(f"player {self.player} {what}, {self.rolls_left} rolls left")
-        return "\n".join(lines)
 
 
 def _sorted_faces(dice: Sequence[int]) -> tuple[int, ...]:
