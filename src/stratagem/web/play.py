@@ -183,9 +183,12 @@ class PlayRoom:
     def in_memory(cls) -> PlayRoom:
         return cls(GameStore(None), SessionStore())
 
-    def create(self, session: Session) -> PlaySession:
-        """A new game under a fresh id, saved once."""
+    def create(self, session: Session, coaching: Coaching | None = None) -> PlaySession:
+        """A new game under a fresh id, saved once (``coaching``: the game's coach, when
+        it was built already to check the game could be coached)."""
         play = PlaySession("", session, self)
+        if coaching is not None:
+            play._coaching, play._coaching_built = coaching, True
         play.id = self.sessions.create(play, owner=current_client())
         play.save()
         return play
@@ -565,7 +568,7 @@ def _check_table(spec: GameSpec, rules: str, limit: int) -> None:
         )
 
 
-def _new_session(body: NewSession, max_table_bytes: int) -> Session:
+def _new_session(body: NewSession, max_table_bytes: int) -> tuple[Session, Coaching | None]:
     spec = load_game(body.game)
     _refuse_files(spec, body.rules, list(body.seats), body.coach)
     rules = spec.check_rules(body.rules if body.rules is not None else spec.default_rules)
@@ -595,7 +598,12 @@ def _new_session(body: NewSession, max_table_bytes: int) -> Session:
         # which may solve a table: that happens on the first advice (a 400 naming it then),
         # in the heavy pool, not here.
     seed = body.seed if body.seed is not None else secrets.randbits(63)
-    return Session(spec, rules, seats, seed, body.coach)
+    session = Session(spec, rules, seats, seed, body.coach)
+    # The game's coach is made now, before the game is kept: a coach that cannot serve
+    # these rules and seats (a reduced Yahtzee card too large to solve here) is a 4xx
+    # naming why, not a stored game that fails on every view.
+    coaching = coaching_for(spec, spec.rules_object(rules), seats) if spec.coaching else None
+    return session, coaching
 
 
 def _changed(
@@ -612,10 +620,10 @@ def _changed(
 @router.post("", status_code=201)
 async def create_session(request: Request, body: NewSession) -> SessionView:
     """Start a game: seats are "human" or agent specs, checked through the registry."""
-    session = await run_light(_new_session, body, settings(request).max_table_bytes)
+    session, coaching = await run_light(_new_session, body, settings(request).max_table_bytes)
 
     def start() -> SessionView:
-        play = play_room(request).create(session)
+        play = play_room(request).create(session, coaching)
         with open_session(request, play.id) as held:
             return session_view(held)
 

@@ -40,7 +40,6 @@ from stratagem.games.yahtzee.state import (
     Keep,
     Score,
     Situation,
-    YahtzeeState,
     parse_action,
 )
 from stratagem.web.common import (
@@ -508,13 +507,14 @@ class VerdictsView(BaseModel):
 
 
 def _verdicts(request: Request, sid: str) -> VerdictsView:
-    from stratagem.games.yahtzee.coach import YahtzeeCoaching, final_report
+    from stratagem.games.yahtzee.coach import CardCoaching, final_report
+    from stratagem.games.yahtzee.state import TurnState
     from stratagem.web.play import open_session
 
     with open_session(request, sid) as play:
         session = play.session
         coach = play.coaching
-        if session.game.name != "yahtzee" or not isinstance(coach, YahtzeeCoaching):
+        if session.game.name != "yahtzee" or not isinstance(coach, CardCoaching):
             raise InvalidStateError(f"game {sid} is not a Yahtzee game")
         texts = session.decisions()
         head = f"{session.rules}|{session.seed}|{len(session.seats)}|"
@@ -536,7 +536,7 @@ def _verdicts(request: Request, sid: str) -> VerdictsView:
         report = None
         if session.over:
             state = session.state
-            assert isinstance(state, YahtzeeState)
+            assert isinstance(state, TurnState)
             seat = next((i for i, s in enumerate(session.seats) if s.human), 0)
             report = final_report(coach, [c.total for c in state.cards], judged, seat)
         return VerdictsView(

@@ -147,7 +147,9 @@ def test_a_finished_game_is_worth_a_win_a_tie_share_or_nothing(
     over = YahtzeeState(RULES, cards, 0)
     assert over.is_terminal()
     assert [coach.evaluation(over, p) for p in range(3)] == [0.5, 0.5, 0.0]
-    assert coach.exact is False  # three players: the chance of winning is estimated
+    # three players: the field's table (ties shared), exact if every player then plays the
+    # expected-score optimum
+    assert coach.exact is True
 
 
 def test_the_coach_refuses_another_games_position_or_player_count(

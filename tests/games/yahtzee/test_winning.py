@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -15,7 +16,7 @@ from stratagem.core.errors import InvalidStateError
 from stratagem.games.yahtzee.distribution import remaining_distributions
 from stratagem.games.yahtzee.rules import preset
 from stratagem.games.yahtzee.solver import Solution
-from stratagem.games.yahtzee.state import Keep, Score, Situation, YahtzeeState
+from stratagem.games.yahtzee.state import Keep, Roll, Score, Scorecard, Situation, YahtzeeState
 from stratagem.games.yahtzee.winning import ChanceAdvisor, WinAgent
 
 from .test_match import _best_chance_win
@@ -136,3 +137,71 @@ def test_zoo_cli_prints_glenns_column() -> None:
     rows = {r["policy"]: r for r in json.loads(result.output)["result"]["strategies"]}
     assert rows["optimal"]["sd"] == pytest.approx(59.6117, abs=5e-5)  # Glenn (2006)
     assert rows["greedy"]["glenn"] == [218.05, 46.87]
+
+
+def _chance_open(rules_name: str, yahtzee_box: list[int]) -> YahtzeeState:
+    """Every card with only chance open (the upper boxes at three of each face), the
+    Yahtzee box as given, one card a player."""
+    rules = preset(rules_name)
+    filled = [3, 6, 9, 12, 15, 18, 20, 0, 25, 30, 0]
+    cards = tuple(Scorecard(rules, (*filled, points, None)) for points in yahtzee_box)
+    return YahtzeeState(rules, cards, 0)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_win_agent_plays_legal_games_of_three_and_four(
+    solved: Callable[[str], Solution], players: int
+) -> None:
+    """The last round of a 3- or 4-player game, every seat the win-seeking player: each
+    move is legal and the game ends."""
+    sol = solved("yahtzee-no-bonus")
+    agent = WinAgent.__new__(WinAgent)
+    agent.advisor = _late_advisor(sol)
+    agent.high_score_table = None
+    rng = np.random.default_rng(players)
+    state = _chance_open("yahtzee-no-bonus", [0, 50, 0, 50][:players])
+    moves = 0
+    while not state.is_terminal():
+        if state.rolling:
+            state = state.apply(state.sample_chance(rng))
+            continue
+        action = agent.act(state, rng)
+        assert action in state.legal_actions()
+        state = state.apply(action)
+        moves += 1
+    assert players <= moves <= 3 * players and all(c.is_full for c in state.cards)
+
+
+def test_the_win_agents_chance_with_three_players_is_the_fields_table(
+    solved: Callable[[str], Solution],
+) -> None:
+    """A pinned 3-player position: scoring chance now is worth the field's table at the
+    final score, and that table is each opponent's optimal final-score distribution
+    summed over every joint outcome (ties at the top shared), by brute force here."""
+    from stratagem.games.yahtzee.field import field_win_table
+    from stratagem.games.yahtzee.match import opponent_win_table
+
+    sol = solved("yahtzee-no-bonus")
+    advisor = _late_advisor(sol)
+    state = _chance_open("yahtzee-no-bonus", [0, 0, 0])  # equal totals: ties
+    state = state.apply(Roll((2, 3, 5, 6, 6))).apply(Keep((5, 6, 6)))
+    state = state.apply(Roll((4, 6)))  # 5 6 6 4 6: 27 in chance, one reroll left
+    advice = {str(a.action): a.value for a in advisor.advise_win(state)}
+    cards = [(c.mask, c.upper_total, c.flag, c.total) for c in state.cards]
+    fw = field_win_table(advisor.tables, cards, 0)
+    mine = state.cards[0].total + 27
+    assert advice["score chance"] == pytest.approx(float(fw[mine]), abs=1e-12)
+    finals = []
+    for c in state.cards[1:]:
+        low, p = advisor.tables.pmf(c.mask, c.upper_total, c.flag)
+        finals.append({c.total + low + j: float(q) for j, q in enumerate(p) if q > 0})
+    brute = 0.0
+    for (x1, p1), (x2, p2) in itertools.product(finals[0].items(), finals[1].items()):
+        if max(x1, x2) <= mine:
+            brute += p1 * p2 / (1 + (x1 == mine) + (x2 == mine))
+    assert advice["score chance"] == pytest.approx(brute, abs=1e-6)  # float32 tables
+    # the two-player tables multiplied, one per opponent, count a three-way tie as 1/4,
+    # not 1/3: here, where both opponents can tie the mover, that is visibly off
+    product = opponent_win_table(advisor.tables, cards[1])[mine]
+    product *= opponent_win_table(advisor.tables, cards[2])[mine]
+    assert abs(product - advice["score chance"]) > 1e-4

@@ -10,10 +10,11 @@ prices a decision in the unit that fits the game being played:
 * **against opponents** (2 to 4 cards): *chance of winning*, the chance of finishing
   ahead of every opponent (a tie counts half) when this turn is played as the option
   says and every player then plays the expected-score optimum (the project's
-  win-seeking player, :class:`~.winning.ChanceAdvisor`). With one opponent the number
-  is exact under that assumption; with two or three it treats the opponents' scores as
-  independent of one another's ties and is marked estimated. The expected final score
-  of each option stays beside it as a second column.
+  win-seeking player, :class:`~.winning.ChanceAdvisor`). The number is exact under
+  that assumption: with two or three opponents it is the field's table
+  (:func:`~.field.field_win_table`: each opponent's final score from its own optimal
+  remaining-score distribution, which are independent, ties at the top shared). The
+  expected final score of each option stays beside it as a second column.
 
 Thresholds (the smallest cost of an inaccuracy, a mistake, a blunder):
 
@@ -49,11 +50,12 @@ from stratagem.core.game import State
 from stratagem.games.yahtzee.distribution import RemainingDistributions
 from stratagem.games.yahtzee.rules import UPPER, YahtzeeRules
 from stratagem.games.yahtzee.solver import Solution
-from stratagem.games.yahtzee.state import Keep, Score, Scorecard, YahtzeeState
+from stratagem.games.yahtzee.state import CardTotals, Keep, Score, TurnState, YahtzeeState
 
 __all__ = [
     "SOLO_UNIT",
     "WIN_UNIT",
+    "CardCoaching",
     "TablesNotReady",
     "YahtzeeCoaching",
     "coaching",
@@ -116,14 +118,14 @@ WIN_NOTE_EXACT = (
     "Exact if this turn is played as the option says and both players then play the "
     "expected-score optimum; the expected final score is the second column."
 )
-WIN_NOTE_ESTIMATED = (
-    "Estimated: this turn played as the option says and every player then playing the "
-    "expected-score optimum, with the opponents' scores taken as independent (ties among "
-    "three or more players are approximated); the expected final score is the second column."
+WIN_NOTE_FIELD = (
+    "Exact if this turn is played as the option says and every player then plays the "
+    "expected-score optimum (each opponent's final score from its own card; a tie at the "
+    "top shared); the expected final score is the second column."
 )
 
 
-def _words(action: Keep | Score, state: YahtzeeState) -> str:
+def _words(action: Keep | Score, state: TurnState[Any, Any]) -> str:
     """The option in words: what it scores now, or which dice it rerolls."""
     if isinstance(action, Score):
         points, bonus = state.card.options(state.dice)[action.category]
@@ -139,64 +141,49 @@ def _words(action: Keep | Score, state: YahtzeeState) -> str:
     return f"keep {kept} and reroll {thrown} {'die' if thrown == 1 else 'dice'}"
 
 
-class YahtzeeCoaching:
-    """Yahtzee's coach for one rule set and one number of players (see the module doc).
+class CardCoaching:
+    """What every Yahtzee coach shows and judges, whatever card it is for: the position
+    (:meth:`view`), the rows (:meth:`rows`), a verdict (:meth:`judge`) and the value of
+    a position (:meth:`evaluation`). A subclass says which positions it takes
+    (:meth:`_check`, binding the player count), prices the options
+    (:meth:`_priced`) and values a solitaire turn start (:meth:`_solo_start`):
+    :class:`YahtzeeCoaching` for a preset's full card, and
+    :class:`~.variant_coach.VariantCoaching` for a reduced one.
 
-    ``players`` fixes the unit: 1 is expected points, 2-4 chance of winning; ``None``
-    (the registry's ``coaching(rules)``, which knows no seats) binds the coach to the
-    player count of the first position it is shown, and refuses other counts after. The
-    solved table is read from the registry's per-process memo; the remaining-score
-    tables (about 1 GB, memory-mapped from the cache; minutes to build the first time)
-    are opened on the first question that needs them (``tables`` gives them instead:
-    tests pass the late-game part).
+    ``players`` fixes the unit: 1 is expected points, more is chance of winning (where
+    the subclass can price it); ``None`` binds the coach to the player count of the
+    first position it is shown, and refuses other counts after.
     """
 
-    def __init__(
-        self,
-        rules: YahtzeeRules,
-        players: int | None = 1,
-        solution: Solution | None = None,
-        tables: RemainingDistributions | None = None,
-    ) -> None:
-        if solution is None:
-            solution = solved(rules)
-        if solution.rules != rules:
-            raise InvalidStateError(
-                f"the solved table is for {solution.rules.name}, not {rules.name}"
-            )
-        from stratagem.games.yahtzee.strategies import OptimalStrategy
+    unit: Unit
+    note: str
+    exact: bool
+    players: int | None
+    name: str
+    """The rules' name, as the view shows it."""
+    categories: tuple[str, ...]
+    upper_bonus_threshold: int
+    upper_bonus: int
 
-        self.rules = rules
-        self.solution = solution
-        self.optimal = OptimalStrategy(solution)
-        self._tables = tables
-        self._chance: Any = None
+    def __init__(self) -> None:
         self._lock = threading.Lock()  # the advisors' memos are not thread-safe
-        self.players: int | None = None
+        self.players = None
         self.unit = SOLO_UNIT
         self.exact = True
         self.note = SOLO_NOTE
-        if players is not None:
-            self._bind(players)
 
     def _bind(self, players: int) -> None:
         """Fix the number of players, and with it the unit, the note and exactness."""
-        if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
-            raise InvalidStateError(f"Yahtzee's coach takes 1 to 4 players, not {players!r}")
-        self.players = players
-        self.unit = SOLO_UNIT if players == 1 else WIN_UNIT
-        self.exact = players <= 2
-        self.note = (
-            SOLO_NOTE if players == 1 else (WIN_NOTE_EXACT if players == 2 else WIN_NOTE_ESTIMATED)
-        )
+        raise NotImplementedError
 
-    # --- checks ------------------------------------------------------------------------
+    def _state_type(self) -> type[TurnState[Any, Any]]:
+        raise NotImplementedError
 
-    def _check(self, state: State) -> YahtzeeState:
-        if not isinstance(state, YahtzeeState):
-            raise InvalidStateError("Yahtzee's coach needs a Yahtzee position")
-        if state.rules != self.rules:
-            raise InvalidStateError(f"this coach is for {self.rules.name}, not {state.rules.name}")
+    def _check(self, state: State) -> TurnState[Any, Any]:
+        if not isinstance(state, self._state_type()):
+            raise InvalidStateError(f"this coach needs a position on the {self.name} card")
+        if state.rules != self.rules_object:
+            raise InvalidStateError(f"this coach is for {self.name}, not {state.rules.name}")
         if self.players is None:
             self._bind(state.num_players)
         if state.num_players != self.players:
@@ -205,7 +192,11 @@ class YahtzeeCoaching:
             )
         return state
 
-    def _decision(self, state: State) -> YahtzeeState:
+    @property
+    def rules_object(self) -> object:
+        raise NotImplementedError
+
+    def _decision(self, state: State) -> TurnState[Any, Any]:
         s = self._check(state)
         if s.is_terminal():
             raise IllegalActionError("the game is over: there is no decision to price")
@@ -213,27 +204,26 @@ class YahtzeeCoaching:
             raise IllegalActionError("the dice are to be thrown: there is no decision yet")
         return s
 
+    def _priced(self, s: TurnState[Any, Any]) -> tuple[Sequence[Advice], Sequence[Advice] | None]:
+        """Every option's expected final score, best first, and (against opponents, where
+        the unit is the chance of winning) every option's chance, best first."""
+        raise NotImplementedError
+
+    def _solo_start(self, card: Any) -> float:
+        """The expected final score of a solitaire card at the start of a turn."""
+        raise NotImplementedError
+
     @property
-    def tables_ready(self) -> bool:
-        """Whether the chance of winning can be priced without building tables now."""
-        if self.players == 1 or self._tables is not None or self._chance is not None:
-            return True
-        return remaining_ready(self.rules)
-
-    def _chance_advisor(self) -> Any:
-        if self._chance is None:
-            if self._tables is None:
-                check_remaining(self.rules, "the chance of winning")
-            from stratagem.games.yahtzee.winning import ChanceAdvisor
-
-            self._chance = ChanceAdvisor(self.solution, self._tables)
-        return self._chance
+    def optimum_expected(self) -> float:
+        """The expected-score optimum's expected final score from an empty card."""
+        raise NotImplementedError
 
     # --- the protocol ------------------------------------------------------------------
 
     def view(self, state: State) -> dict[str, Any]:
         """Dice, rolls left, whose turn, every card (boxes, upper total and the bonus
-        still needed, bonuses, total) and what the dice would score in each open box."""
+        still needed, bonuses, total) and what the dice would score in each open box.
+        ``upper_bonus_on``: whether the card pays an upper bonus (a reduced card may not)."""
         s = self._check(state)
         over = s.is_terminal()
         deciding = not over and not s.rolling
@@ -242,14 +232,16 @@ class YahtzeeCoaching:
             if deciding
             else {}
         )
+        rounds = len(self.categories)
         return {
-            "rules": self.rules.name,
-            "categories": list(self.rules.categories),
-            "upper": [c for c in self.rules.categories if c in UPPER],
+            "rules": self.name,
+            "categories": list(self.categories),
+            "upper": [c for c in self.categories if c in UPPER],
+            "upper_bonus_on": self.upper_bonus > 0 and self.upper_bonus_threshold > 0,
             "player": None if over else s.player,
             "over": over,
-            "round": None if over else min(len(s.card.filled) + 1, self.rules.num_categories),
-            "rounds": self.rules.num_categories,
+            "round": None if over else min(len(s.card.filled) + 1, rounds),
+            "rounds": rounds,
             "dice": list(s.dice) if deciding else [],
             "rolls_left": s.rolls_left if deciding else 0,
             "cards": [self._card(c) for c in s.cards],
@@ -259,11 +251,11 @@ class YahtzeeCoaching:
             "exact": self.exact,
         }
 
-    def _card(self, card: Scorecard) -> dict[str, Any]:
-        threshold = self.rules.upper_bonus_threshold
-        upper_open = [c for c in UPPER if c in self.rules.categories and c not in card.filled]
+    def _card(self, card: CardTotals) -> dict[str, Any]:
+        threshold = self.upper_bonus_threshold
+        upper_open = [c for c in UPPER if c in self.categories and c not in card.filled]
         return {
-            "boxes": dict(zip(self.rules.categories, card.boxes, strict=True)),
+            "boxes": dict(zip(self.categories, card.boxes, strict=True)),
             "upper_total": card.upper_total,
             "upper_bonus": card.upper_bonus_points,
             "upper_bonus_threshold": threshold,
@@ -271,7 +263,7 @@ class YahtzeeCoaching:
             "upper_bonus_possible": card.upper_total
             + sum(5 * (UPPER.index(c) + 1) for c in upper_open)
             >= threshold,
-            "yahtzee_bonus": card.yahtzee_bonus_points,
+            "yahtzee_bonus": card.extra_points(),
             "total": card.total,
             "full": card.is_full,
         }
@@ -282,8 +274,7 @@ class YahtzeeCoaching:
         (``win_chance``); ``words`` says what the option does."""
         s = self._decision(state)
         with self._lock:
-            expected = self.optimal.advise_situation(s.situation())
-            wins = self._chance_advisor().advise_win(s) if s.num_players > 1 else None
+            expected, wins = self._priced(s)
         best_points = expected[0].value
         by_text = {str(a.action): a for a in expected}
         ranked: Sequence[Advice] = wins if wins is not None else expected
@@ -350,28 +341,25 @@ class YahtzeeCoaching:
         return f"{cost:.1f} expected points"
 
     def evaluation(self, state: State, player: int) -> float | None:
-        """``player``'s expected final score (solitaire) or chance of winning (against
-        opponents) with best play from here; ``None`` where it cannot be said cheaply
-        (a throw pending mid-turn; a player not to move among three or more)."""
+        """``player``'s expected final score (in expected points) or chance of winning
+        (against opponents) with best play from here; ``None`` where it cannot be said
+        cheaply (a throw pending mid-turn; a player not to move among three or more)."""
         s = self._check(state)
         if not 0 <= player < s.num_players:
             raise InvalidStateError(f"player {player} is not at this table of {s.num_players}")
         if s.is_terminal():
             totals = [c.total for c in s.cards]
-            if self.players == 1:
-                return float(totals[0])
+            if not self.unit.percent:
+                return float(totals[player])
             top = max(totals)
             if totals[player] < top:
                 return 0.0
             return 1.0 / totals.count(top)
-        if self.players == 1:
+        if not self.unit.percent:
+            if s.num_players > 1 and player != s.player:
+                return None
             if s.rolling:
-                if s.rolls_left != 3:
-                    return None
-                card = s.card
-                return float(card.total) + self.solution.state_value(
-                    card.mask, card.upper_total, card.flag
-                )
+                return self._solo_start(s.card) if s.rolls_left == 3 else None
             return float(self.rows(s)[0]["value"])
         if s.rolling:
             return None
@@ -383,21 +371,112 @@ class YahtzeeCoaching:
         return None
 
 
-def coaching(rules: YahtzeeRules, players: int | None = None) -> YahtzeeCoaching:
+class YahtzeeCoaching(CardCoaching):
+    """Yahtzee's coach for a preset's full card (see the module doc and :class:`CardCoaching`).
+
+    The solved table is read from the registry's per-process memo; the remaining-score
+    tables (about 1 GB, memory-mapped from the cache; minutes to build the first time)
+    are opened on the first question that needs them (``tables`` gives them instead:
+    tests pass the late-game part).
+    """
+
+    def __init__(
+        self,
+        rules: YahtzeeRules,
+        players: int | None = 1,
+        solution: Solution | None = None,
+        tables: RemainingDistributions | None = None,
+    ) -> None:
+        super().__init__()
+        if solution is None:
+            solution = solved(rules)
+        if solution.rules != rules:
+            raise InvalidStateError(
+                f"the solved table is for {solution.rules.name}, not {rules.name}"
+            )
+        from stratagem.games.yahtzee.strategies import OptimalStrategy
+
+        self.rules = rules
+        self.name = rules.name
+        self.categories = rules.categories
+        self.upper_bonus_threshold = rules.upper_bonus_threshold
+        self.upper_bonus = rules.upper_bonus
+        self.solution = solution
+        self.optimal = OptimalStrategy(solution)
+        self._tables = tables
+        self._chance: Any = None
+        if players is not None:
+            self._bind(players)
+
+    def _bind(self, players: int) -> None:
+        if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
+            raise InvalidStateError(f"Yahtzee's coach takes 1 to 4 players, not {players!r}")
+        self.players = players
+        self.unit = SOLO_UNIT if players == 1 else WIN_UNIT
+        self.exact = True  # 3-4 players: the field's table shares ties exactly
+        self.note = (
+            SOLO_NOTE if players == 1 else (WIN_NOTE_EXACT if players == 2 else WIN_NOTE_FIELD)
+        )
+
+    def _state_type(self) -> type[TurnState[Any, Any]]:
+        return YahtzeeState
+
+    @property
+    def rules_object(self) -> object:
+        return self.rules
+
+    @property
+    def tables_ready(self) -> bool:
+        """Whether the chance of winning can be priced without building tables now."""
+        if self.players == 1 or self._tables is not None or self._chance is not None:
+            return True
+        return remaining_ready(self.rules)
+
+    def _chance_advisor(self) -> Any:
+        if self._chance is None:
+            if self._tables is None:
+                check_remaining(self.rules, "the chance of winning")
+            from stratagem.games.yahtzee.winning import ChanceAdvisor
+
+            self._chance = ChanceAdvisor(self.solution, self._tables)
+        return self._chance
+
+    def _priced(self, s: TurnState[Any, Any]) -> tuple[Sequence[Advice], Sequence[Advice] | None]:
+        assert isinstance(s, YahtzeeState)
+        expected = self.optimal.advise_situation(s.situation())
+        wins = self._chance_advisor().advise_win(s) if s.num_players > 1 else None
+        return expected, wins
+
+    def _solo_start(self, card: Any) -> float:
+        return float(card.total) + self.solution.state_value(card.mask, card.upper_total, card.flag)
+
+    @property
+    def optimum_expected(self) -> float:
+        return self.solution.expected_score
+
+
+def coaching(rules: Any, players: int | None = None) -> CardCoaching:
     """The registry's factory (``GameSpec.coaching``): the coach for ``players`` cards,
-    or (``None``) for as many as the first position it is shown has."""
+    or (``None``) for as many as the first position it is shown has; a reduced card
+    (a :class:`~.duel.Variant`) gets :class:`~.variant_coach.VariantCoaching`."""
+    from stratagem.games.yahtzee.duel import Variant
+
+    if isinstance(rules, Variant):
+        from stratagem.games.yahtzee.variant_coach import VariantCoaching
+
+        return VariantCoaching(rules, players)
     return YahtzeeCoaching(rules, players)
 
 
 def final_report(
-    coach: YahtzeeCoaching, finals: Sequence[int], judged: Sequence[Judged], seat: int = 0
+    coach: CardCoaching, finals: Sequence[int], judged: Sequence[Judged], seat: int = 0
 ) -> dict[str, Any]:
     """The end-of-game report of one seat: the decisions' total cost, the counts per
     label, and (in expected points, whatever the unit) luck separated from skill:
     ``luck = final - optimum's expected score + expected points lost``, so that
     ``final = optimum + luck - lost``. One decimal is meaningful; the numbers are
     returned unrounded."""
-    optimum = coach.solution.expected_score
+    optimum = coach.optimum_expected
     lost_points = sum(
         float(j.extra.get("expected_cost", j.cost if not coach.unit.percent else 0.0))
         for j in judged

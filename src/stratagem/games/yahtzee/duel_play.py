@@ -30,6 +30,7 @@ an arena series of the two estimates the solver's exact ``win-es`` / ``es-win``.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -367,23 +368,82 @@ def _variant_of(rules: Any, values: Mapping[str, Any]) -> Variant:
     return rules
 
 
+WEB_MAX_SECONDS = 30.0
+"""The longest estimated two-player solve a web request may start (a person waits for it)."""
+WEB_MAX_BYTES = 256 << 20
+"""The most memory a two-player solve started by a web request may need."""
+
+
+def solve_limits() -> tuple[int, float]:
+    """``(bytes, seconds)``: the largest two-player solve the running code may start. The
+    library and the terminal take the solver's own limits (:data:`.duel.MAX_BYTES`,
+    :data:`.duel.MAX_SECONDS`); inside a web request
+    (:func:`~stratagem.core.tables.no_large_builds`) a person waits, so a variant is
+    solved there only within :data:`WEB_MAX_BYTES` and :data:`WEB_MAX_SECONDS`."""
+    from stratagem.core.tables import large_builds_allowed
+    from stratagem.games.yahtzee.duel import MAX_BYTES, MAX_SECONDS
+
+    if large_builds_allowed():
+        return MAX_BYTES, MAX_SECONDS
+    return WEB_MAX_BYTES, WEB_MAX_SECONDS
+
+
+def check_solvable(variant: Variant) -> None:
+    """Refuse (:class:`~stratagem.core.errors.InvalidRulesError`, naming the estimate and
+    the limits) a variant with no two-player table on disk that is too large to solve
+    here and now (:func:`solve_limits`). Cheap: the estimate counts cards, it solves
+    nothing."""
+    if find_run(variant) is not None:
+        return
+    from stratagem.games.yahtzee.duel import check_size
+
+    max_bytes, max_seconds = solve_limits()
+    try:
+        check_size(estimate(variant, _cards(variant)), max_bytes, max_seconds)
+    except InvalidRulesError as e:
+        if max_seconds == WEB_MAX_SECONDS:
+            raise InvalidRulesError(
+                f"{e} (a web page's limits: solve it first in the terminal, e.g. "
+                "experiments/yahtzee_duel.py, and the page plays it from the table on disk)"
+            ) from None
+        raise
+
+
+_SOLVING = threading.Lock()
+
+
+def solved_run(variant: Variant) -> Run:
+    """The ``max``/``max`` run of ``variant``: from disk, or solved now within
+    :func:`solve_limits` (one solve at a time in a process; levels another process
+    wrote are loaded, not solved again). One :class:`Run` object per variant."""
+    run = find_run(variant)
+    if run is None:
+        with _SOLVING:
+            run = find_run(variant)
+            if run is None:
+                check_solvable(variant)
+                max_bytes, max_seconds = solve_limits()
+                run = Run(variant, ("max", "max"))
+                run.solve(max_bytes=max_bytes, max_seconds=max_seconds)
+    return _shared_run(run)
+
+
 def check_duel_optimal(rules: Any, values: Mapping[str, Any]) -> None:
-    """Refuse, before anything is built, rules with no duel table (and no ``solve``)."""
+    """Refuse, before anything is built, rules with no duel table (and no ``solve``, or
+    one too large to solve here: :func:`solve_limits`)."""
     variant = _variant_of(rules, values)
     if find_run(variant) is not None:
         return
-    est = estimate(variant)
     if not values.get("solve"):
+        est = estimate(variant, _cards(variant))
         raise InvalidAgentError(
             f"no solved two-player table for {variant.name} on disk; solve it with "
             f"duel-optimal:solve=true ({est.values:,} values, about "
             f"{est.bytes_peak / 2**20:,.1f} MiB and {est.seconds:,.1f} s here) or "
             "experiments/yahtzee_duel.py"
         )
-    from stratagem.games.yahtzee.duel import check_size
-
     try:
-        check_size(est)
+        check_solvable(variant)
     except InvalidRulesError as e:
         raise InvalidAgentError(f"duel-optimal: {e}") from None
 
@@ -393,14 +453,11 @@ def make_duel_optimal(rules: Any, boxes: str | None = None, bonus: bool = False,
     values = {"boxes": boxes, "bonus": bonus, "solve": solve}
     check_duel_optimal(rules, values)
     variant = _variant_of(rules, values)
-    run = find_run(variant)
-    if run is None:
-        run = Run(variant, ("max", "max"))
-        try:
-            run.solve()
-        except StratagemError as e:
-            raise InvalidAgentError(f"duel-optimal could not solve {variant.name}: {e}") from None
-    return DuelOptimalAgent(_shared_run(run))
+    try:
+        run = solved_run(variant)
+    except StratagemError as e:
+        raise InvalidAgentError(f"duel-optimal could not solve {variant.name}: {e}") from None
+    return DuelOptimalAgent(run)
 
 
 @lru_cache(maxsize=4)

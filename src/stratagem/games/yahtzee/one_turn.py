@@ -24,7 +24,7 @@ import numpy as np
 
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.rules import NUM_DICE
-from stratagem.games.yahtzee.solver import RuleArrays
+from stratagem.games.yahtzee.solver import KernelRules, RuleArrays
 
 NUM_KEEPS = D.NUM_KEEPS
 ROLL_START = D.ROLL_START
@@ -72,11 +72,12 @@ class BoxOutcomes:
                 for c in np.flatnonzero(self.pts[i] >= 0)]  # fmt: skip
 
 
-def box_outcomes(arrays: RuleArrays, mask: int, u: int, y: int) -> BoxOutcomes:
+def box_outcomes(arrays: RuleArrays | KernelRules, mask: int, u: int, y: int) -> BoxOutcomes:
     """Every (final roll, box) of a turn from ``(mask, u, y)`` (u capped at the threshold).
 
     The rules are those of :func:`._kernels.category_points`: the Yahtzee bonus,
-    the forced or free joker, the upper bonus and the Yahtzee flag.
+    the forced or free joker, the upper bonus and the Yahtzee flag. ``arrays`` is a
+    preset's (:class:`.solver.RuleArrays`) or a reduced card's (:attr:`.duel.Variant.kernel`).
     """
     ycat, joker, ubonus, threshold, ybonus, flags, lower = (int(v) for v in arrays.ip)
     ncat = arrays.score.shape[0]
@@ -138,7 +139,7 @@ def best_subkeep_rows(A: np.ndarray) -> np.ndarray:
 
 
 def expected_turn(
-    values: np.ndarray, arrays: RuleArrays, mask: int, u: int, y: int,
+    values: np.ndarray, arrays: RuleArrays | KernelRules, mask: int, u: int, y: int,
     boxes: BoxOutcomes | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """Keep values ``(E0, E1)`` of the expected-score optimum (as :func:`._kernels.turn_tables`):

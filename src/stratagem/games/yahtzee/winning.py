@@ -6,9 +6,9 @@ and the rest of the game by the optimal (expected-score) strategy:
 
 * ``target`` mode: the probability of finishing with at least T points
   (``stratagem yahtzee advise --target T``);
-* ``win`` mode: the probability of finishing ahead of the opponents (a tie
-  counts half), from their current cards and their optimal remaining-score
-  distributions.
+* ``win`` mode: the expected share of the win (finishing ahead of every
+  opponent; a tie at the top among k players gives each 1/k), from their current
+  cards and their optimal remaining-score distributions.
 
 :class:`WinAgent` plays the best option of ``win`` mode in the arena
 (``--agents win,optimal``); the compiled version of the same player is in
@@ -27,7 +27,6 @@ from stratagem.core.errors import InvalidStateError
 from stratagem.core.game import State
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee import one_turn as O
-from stratagem.games.yahtzee import policy_ids as P
 from stratagem.games.yahtzee.distribution import RemainingDistributions
 from stratagem.games.yahtzee.high_score import clipped_advice
 from stratagem.games.yahtzee.match import (
@@ -90,23 +89,28 @@ class ChanceAdvisor:
         return self.advise_with(sit, target_win_table(target), ("target", target))
 
     def advise_win(self, state: YahtzeeState) -> list[Advice]:
-        """Options of the player to move priced by P(finishing ahead of every opponent)."""
-        me = state.current_player
-        fw = np.ones(P.FW_LEN)
-        key: list[object] = ["win"]
-        for i, card in enumerate(state.cards):
-            if i == me:
-                continue
-            card_key = (card.mask, card.upper_total, card.flag, card.total)
-            fw *= opponent_win_table(self.tables, card_key)
-            key.append(card_key)
-        return self.advise_with(state.situation(), fw, tuple(key))
+        """Options of the player to move priced by their expected share of the win (a tie
+        at the top shared): one opponent, :func:`.match.opponent_win_table`; two or three,
+        the field's table (:func:`.field.field_win_table`: every opponent's final score
+        from its optimal remaining-score distribution, ties among any of them shared)."""
+        me = state.player
+        cards = [(c.mask, c.upper_total, c.flag, c.total) for c in state.cards]
+        others = tuple(card for i, card in enumerate(cards) if i != me)
+        if len(others) == 1:
+            fw = opponent_win_table(self.tables, others[0])
+        else:
+            from stratagem.games.yahtzee.field import field_win_table
+
+            fw = field_win_table(self.tables, cards, me)
+        return self.advise_with(state.situation(), fw, ("win", *others))
 
 
 class WinAgent:
-    """Plays to finish ahead of the opponents (two players: exact one-turn optimum, and
-    the exact high-score strategy for one point more than a finished opponent; more:
-    ties between opponents are treated as independent, an approximation)."""
+    """Plays to finish ahead of the opponents: each turn the option with the largest
+    share of the win when everyone plays the expected-score optimum afterwards (two
+    players: :func:`.match.opponent_win_table`, and the exact high-score strategy for one
+    point more than a finished opponent; three or four: the field's table,
+    :func:`.field.field_win_table`, ties at the top shared)."""
 
     name = "win"
 

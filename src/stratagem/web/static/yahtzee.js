@@ -16,6 +16,12 @@ const NICE = {
   chance: "Chance", one_pair: "One pair", two_pairs: "Two pairs", yatzy: "Yatzy",
 };
 const UPPER = ["ones", "twos", "threes", "fours", "fives", "sixes"];
+// A reduced card (rules "yahtzee:boxes=ones+twos+chance,bonus=true"): the agents that play
+// one (the full card's table-driven players refuse it), and duel-optimal only with one
+// opponent (the exact two-player strategy, its table solved on the server if small).
+const VARIANT_AGENTS = ["duel-optimal", "optimal", "random", "mcts"];
+
+function isVariant(rules) { return String(rules || "").includes(":"); }
 const PIPS = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
 let presets = {};
@@ -174,7 +180,7 @@ async function afterMove() {
   await play.runAgents();
   renderGame(play.view);
   await loadVerdicts();
-  if (play.view && !play.view.over && play.view.seats.length > 1 && play.view.human_to_move) loadMeter();
+  if (play.view && !play.view.over && isPercent() && play.view.human_to_move) loadMeter();
 }
 
 async function loadVerdicts() {
@@ -241,7 +247,7 @@ function drawCard() {
     const last = lastScore && lastScore.text === `score ${name}`;
     body.append(el("tr", { class: ["box-row", can ? "open can" : "", last ? "last" : ""].join(" "), dataset: { box: name } },
       el("th", { scope: "row", class: "box" }, NICE[name] || name), ...cells));
-    if (name === v.upper[v.upper.length - 1]) {
+    if (name === v.upper[v.upper.length - 1] && v.upper_bonus_on !== false) {
       body.append(el("tr", { class: "sum" }, el("th", { scope: "row" }, "Upper total (bonus)"),
         ...v.cards.map((c) => el("td", { class: "num", title: c.upper_bonus ? "bonus won" : `${c.upper_bonus_needed} more for the bonus` },
           `${c.upper_total}/${c.upper_bonus_threshold}` + (c.upper_bonus ? ` +${c.upper_bonus}` : c.upper_bonus_possible ? "" : " ✗")))));
@@ -393,7 +399,7 @@ function renderGame(pv) {
   $("hint").disabled = over || !pv.human_to_move;
   if (over || !pv.human_to_move || !hintWanted) $("hint-panel").hidden = true;
   else if (hintRows) renderHint();
-  $("meter-panel").hidden = pv.seats.length < 2;
+  $("meter-panel").hidden = !isPercent();
   renderDice();
   renderCard();
   renderAiLog();
@@ -406,28 +412,40 @@ function renderGame(pv) {
 function tablesReady() {
   hintRows = null;
   hintWanted = false;
-  if (play.view && !play.view.over && play.view.human_to_move) loadMeter();
+  if (play.view && !play.view.over && play.view.human_to_move && isPercent()) loadMeter();
   loadVerdicts();
 }
 
-function seatBox(i) {
+function seatBox(i, n) {
+  const variant = isVariant(chosenRules());
+  const offered = info.agents.filter((a) => (variant
+    ? VARIANT_AGENTS.includes(a.name) && (a.name !== "duel-optimal" || n === 1)
+    : !a.params.some((p) => p.default === null)));
+  // duel-optimal reads the variant's solved table, solving it first when it is small
+  const value = (a) => (a.name === "duel-optimal" ? "duel-optimal:solve=true" : a.name);
   const select = el("select", { id: `opponent${i}`, "aria-label": `Opponent ${i + 1}` },
-    ...info.agents.filter((a) => !a.params.some((p) => p.default === null))
-      .map((a) => el("option", { value: a.name, title: a.summary }, a.name)));
-  select.value = "optimal";
+    ...offered.map((a) => el("option", { value: value(a), title: a.summary }, a.name)));
+  select.value = variant && n === 1 ? "duel-optimal:solve=true" : "optimal";
   return el("label", {}, `Opponent ${i + 1} `, select);
+}
+
+/** The rules spec of the form: a preset, or a reduced card of its boxes. */
+function chosenRules() {
+  const boxes = $("boxes").value.trim().replace(/[\s,]+/g, "+").replace(/^\++|\++$/g, "");
+  if (!boxes) return $("rules").value;
+  return `${$("rules").value}:boxes=${boxes}${$("bonus").checked ? ",bonus=true" : ""}`;
 }
 
 function drawSeats() {
   const n = Number($("opponents").value);
-  $("seats").replaceChildren(...Array.from({ length: n }, (_, i) => seatBox(i)));
+  $("seats").replaceChildren(...Array.from({ length: n }, (_, i) => seatBox(i, n)));
 }
 
 function newGameBody() {
   const n = Number($("opponents").value);
   const seats = ["human", ...Array.from({ length: n }, (_, i) => $(`opponent${i}`).value)];
   const seed = $("seed").value;
-  return { game: "yahtzee", rules: $("rules").value, seats, seed: seed === "" ? null : Number(seed), coach: "optimal" };
+  return { game: "yahtzee", rules: chosenRules(), seats, seed: seed === "" ? null : Number(seed), coach: "optimal" };
 }
 
 function openSetup() {
@@ -451,6 +469,7 @@ async function setUpPlay() {
   info = await gameInfo("yahtzee");
   if (query.rules && presets[query.rules]) $("rules").value = query.rules;
   $("opponents").addEventListener("change", drawSeats);
+  $("boxes").addEventListener("input", drawSeats);
   drawSeats();
   actions();
   $("setup").addEventListener("submit", async (ev) => {
@@ -458,7 +477,7 @@ async function setUpPlay() {
     $("start").disabled = true;
     try {
       const body = newGameBody();
-      await prepareTables(body.rules, { needRemaining: body.seats.length > 1, onReady: tablesReady });
+      if (!isVariant(body.rules)) await prepareTables(body.rules, { needRemaining: body.seats.length > 1, onReady: tablesReady });
       hintRows = null;
       verdicts = null;
       const pv = await play.start(body);
@@ -491,7 +510,7 @@ async function setUpPlay() {
   }
   const resumed = query.id ? await play.resume() : null;
   if (resumed) {
-    await prepareTables(resumed.rules, { needRemaining: resumed.seats.length > 1, onReady: tablesReady });
+    if (!isVariant(resumed.rules)) await prepareTables(resumed.rules, { needRemaining: resumed.seats.length > 1, onReady: tablesReady });
     await afterMove();
   } else {
     $("setup").hidden = false;
