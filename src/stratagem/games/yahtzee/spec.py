@@ -34,15 +34,21 @@ from stratagem.games.yahtzee.state import highest_final_score
 from stratagem.games.yahtzee.strategies import OptimalStrategy, simulate
 
 
-def solution(rules: YahtzeeRules, progress: Any = None) -> Solution:
-    """The solved table of ``rules``, solved or loaded once per process and shared by every
-    agent, coach and page (the process's one memo, keyed by the rules' fingerprint);
-    ``progress`` reports a first solve."""
+def _full_card(rules: Any, values: dict[str, Any] | None = None) -> None:
+    """Refuse a reduced card (``AgentInfo.check`` of the agents that read the full card's
+    table: refused when the game starts, not at their first move)."""
     if not isinstance(rules, YahtzeeRules):  # a reduced card (duel_play.Variant)
         raise InvalidAgentError(
             f"this agent plays a preset's full card, not {getattr(rules, 'name', rules)}; "
             "on a reduced card play optimal, duel-optimal, random or mcts"
         )
+
+
+def solution(rules: YahtzeeRules, progress: Any = None) -> Solution:
+    """The solved table of ``rules``, solved or loaded once per process and shared by every
+    agent, coach and page (the process's one memo, keyed by the rules' fingerprint);
+    ``progress`` reports a first solve."""
+    _full_card(rules)
     return solved("yahtzee", rules.fingerprint, lambda: solve(rules, progress=progress))
 
 
@@ -93,7 +99,7 @@ def _policy(name: str, summary: str) -> AgentInfo:
 
         return PolicyAgent(solution(rules), name)
 
-    return AgentInfo(name, summary, make)
+    return AgentInfo(name, summary, make, check=_full_card)
 
 
 def _rollout(state: State, policy: str, rng: np.random.Generator) -> tuple[float, ...]:
@@ -133,6 +139,7 @@ AGENTS = (
         "remaining-score tables once, about 1 GB)",
         _win,
         min_players=2,
+        check=_full_card,
     ),
     AgentInfo(
         "high-score",
