@@ -136,7 +136,8 @@ function labelTag(label) {
 
 function seatName(i) {
   const seat = play.view.seats[i];
-  return seat === "human" ? "you" : `${seat} (${i + 1})`;
+  // "duel-optimal:solve=true" is duel-optimal (solving its table is the server's business)
+  return seat === "human" ? "you" : `${seat.replace(/:solve=true$/, "")} (${i + 1})`;
 }
 
 function renderDice() {
@@ -364,7 +365,7 @@ function renderSummary() {
     ? `${r.result === "win" ? "you win" : r.result === "tie" ? "a tie" : "you lose"}: ${r.final.map((t, i) => `${seatName(i)} ${t}`).join(", ")}`
     : `final score ${r.final[me]}`;
   const rows = [
-    el("tr", {}, el("th", { scope: "row" }, `The optimum's expected final score (${pv.rules})`), el("td", { class: "num", id: "report-optimum" }, fmt(r.optimum_expected, 1))),
+    el("tr", {}, el("th", { scope: "row" }, `The optimum's expected final score (${pv.view.rules || pv.rules})`), el("td", { class: "num", id: "report-optimum" }, fmt(r.optimum_expected, 1))),
     el("tr", {}, el("th", { scope: "row" }, "Skill: expected points your decisions gave up"), el("td", { class: "num", id: "report-skill" }, "−" + fmt(lost, 1))),
     el("tr", {}, el("th", { scope: "row" }, "Luck: what the dice gave beyond expectation"), el("td", { class: "num", id: "report-luck" }, sign(r.luck))),
     el("tr", { class: "total" }, el("th", { scope: "row" }, "Your final score"), el("td", { class: "num", id: "report-final" }, String(r.final[me]))),
@@ -399,7 +400,7 @@ function renderGame(pv) {
   $("hint").disabled = over || !pv.human_to_move;
   if (over || !pv.human_to_move || !hintWanted) $("hint-panel").hidden = true;
   else if (hintRows) renderHint();
-  $("meter-panel").hidden = !isPercent();
+  $("meter-panel").hidden = !isPercent() || over;
   renderDice();
   renderCard();
   renderAiLog();
