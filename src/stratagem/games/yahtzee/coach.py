@@ -141,11 +141,18 @@ def _words(action: Keep | Score, state: TurnState[Any, Any]) -> str:
     return f"keep {kept} and reroll {thrown} {'die' if thrown == 1 else 'dice'}"
 
 
+def check_players(players: object) -> int:
+    """``players`` if it is a number of players a Yahtzee coach takes (1 to 4)."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
+        raise InvalidStateError(f"Yahtzee's coach takes 1 to 4 players, not {players!r}")
+    return players
+
+
 class CardCoaching:
     """What every Yahtzee coach shows and judges, whatever card it is for: the position
     (:meth:`view`), the rows (:meth:`rows`), a verdict (:meth:`judge`) and the value of
-    a position (:meth:`evaluation`). A subclass says which positions it takes
-    (:meth:`_check`, binding the player count), prices the options
+    a position (:meth:`evaluation`). A subclass gives the rules and the position type it
+    takes, binds the player count (:meth:`_bind`: unit, note), prices the options
     (:meth:`_priced`) and values a solitaire turn start (:meth:`_solo_start`):
     :class:`YahtzeeCoaching` for a preset's full card, and
     :class:`~.variant_coach.VariantCoaching` for a reduced one.
@@ -165,7 +172,10 @@ class CardCoaching:
     upper_bonus_threshold: int
     upper_bonus: int
 
-    def __init__(self) -> None:
+    def __init__(self, rules: object, state_type: type[TurnState[Any, Any]]) -> None:
+        self.rules_object = rules
+        """The rules the positions shown must have (a preset's, or a reduced card)."""
+        self._state_type = state_type
         self._lock = threading.Lock()  # the advisors' memos are not thread-safe
         self.players = None
         self.unit = SOLO_UNIT
@@ -176,11 +186,8 @@ class CardCoaching:
         """Fix the number of players, and with it the unit, the note and exactness."""
         raise NotImplementedError
 
-    def _state_type(self) -> type[TurnState[Any, Any]]:
-        raise NotImplementedError
-
     def _check(self, state: State) -> TurnState[Any, Any]:
-        if not isinstance(state, self._state_type()):
+        if not isinstance(state, self._state_type):
             raise InvalidStateError(f"this coach needs a position on the {self.name} card")
         if state.rules != self.rules_object:
             raise InvalidStateError(f"this coach is for {self.name}, not {state.rules.name}")
@@ -191,10 +198,6 @@ class CardCoaching:
                 f"this coach is for {self.players} player(s), the game has {state.num_players}"
             )
         return state
-
-    @property
-    def rules_object(self) -> object:
-        raise NotImplementedError
 
     def _decision(self, state: State) -> TurnState[Any, Any]:
         s = self._check(state)
@@ -387,7 +390,7 @@ class YahtzeeCoaching(CardCoaching):
         solution: Solution | None = None,
         tables: RemainingDistributions | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(rules, YahtzeeState)
         if solution is None:
             solution = solved(rules)
         if solution.rules != rules:
@@ -409,21 +412,12 @@ class YahtzeeCoaching(CardCoaching):
             self._bind(players)
 
     def _bind(self, players: int) -> None:
-        if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
-            raise InvalidStateError(f"Yahtzee's coach takes 1 to 4 players, not {players!r}")
-        self.players = players
+        self.players = check_players(players)
         self.unit = SOLO_UNIT if players == 1 else WIN_UNIT
         self.exact = True  # 3-4 players: the field's table shares ties exactly
         self.note = (
             SOLO_NOTE if players == 1 else (WIN_NOTE_EXACT if players == 2 else WIN_NOTE_FIELD)
         )
-
-    def _state_type(self) -> type[TurnState[Any, Any]]:
-        return YahtzeeState
-
-    @property
-    def rules_object(self) -> object:
-        return self.rules
 
     @property
     def tables_ready(self) -> bool:

@@ -128,16 +128,13 @@ class VariantCard(CardTotals):
     variant: Variant
     boxes: tuple[int | None, ...]
 
-    @classmethod
-    def empty(cls, variant: Variant) -> VariantCard:
-        return cls(variant, (None,) * variant.num_boxes)
+    def bonus_rule(self) -> tuple[int, int]:
+        """Three of each of the card's upper faces, when the variant pays the bonus."""
+        return self.variant.threshold, self.variant.bonus
 
     @property
     def categories(self) -> tuple[str, ...]:
         return self.variant.boxes
-
-    def bonus_rule(self) -> tuple[int, int]:
-        return self.variant.threshold, self.variant.bonus
 
     @property
     def open_boxes(self) -> list[str]:
@@ -174,7 +171,7 @@ class VariantState(TurnState[Variant, VariantCard]):
 
     @classmethod
     def empty_card(cls, rules: Variant) -> VariantCard:
-        return VariantCard.empty(rules)
+        return VariantCard(rules, (None,) * rules.num_boxes)
 
     @property
     def variant(self) -> Variant:

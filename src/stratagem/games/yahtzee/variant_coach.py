@@ -35,7 +35,7 @@ from stratagem.core.agent import Advice, with_regrets
 from stratagem.core.errors import InvalidStateError
 from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee import one_turn as O
-from stratagem.games.yahtzee.coach import SOLO_UNIT, WIN_UNIT, CardCoaching
+from stratagem.games.yahtzee.coach import SOLO_UNIT, WIN_UNIT, CardCoaching, check_players
 from stratagem.games.yahtzee.duel import Variant, _es_values
 from stratagem.games.yahtzee.duel_play import (
     DuelOptimalAgent,
@@ -68,9 +68,9 @@ class VariantCoaching(CardCoaching):
     position shown has); see the module doc."""
 
     def __init__(self, variant: Variant, players: int | None = None) -> None:
-        super().__init__()
         if not isinstance(variant, Variant):
             raise InvalidStateError(f"a reduced card's coach needs a variant, not {variant!r:.60}")
+        super().__init__(variant, VariantState)
         self.variant = variant
         self.name = variant.name
         self.categories = variant.boxes
@@ -82,9 +82,7 @@ class VariantCoaching(CardCoaching):
             self._bind(players)
 
     def _bind(self, players: int) -> None:
-        if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
-            raise InvalidStateError(f"Yahtzee's coach takes 1 to 4 players, not {players!r}")
-        if players == 2:
+        if check_players(players) == 2:
             # the table is read (or solved, within the limits) on the first question; a
             # variant too large to solve here is refused now, naming the estimate
             check_solvable(self.variant)
@@ -92,13 +90,6 @@ class VariantCoaching(CardCoaching):
         self.unit = WIN_UNIT if players == 2 else SOLO_UNIT
         self.exact = True
         self.note = {1: SOLO_NOTE, 2: DUEL_NOTE}.get(players, FIELD_NOTE)
-
-    def _state_type(self) -> type[TurnState[Any, Any]]:
-        return VariantState
-
-    @property
-    def rules_object(self) -> object:
-        return self.variant
 
     @property
     def values(self) -> np.ndarray:
