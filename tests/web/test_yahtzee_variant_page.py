@@ -128,6 +128,10 @@ def test_a_reduced_card_played_to_the_end_against_duel_optimal_with_hints(
     review = call(f"{site.url}/api/sessions/{sid}/review")
     assert review["unit"]["name"] == "chance of winning"
     assert {row["label"] for row in review["decisions"]} == {"best"}  # the hint's each time
+    totals = review["totals"]
+    assert totals["start_at"] == "deal"  # the table's value of the empty cards
+    assert totals["start"] == pytest.approx(run.value(0, 0, 0, 0), abs=1e-12)
+    assert totals["outcome"] in (0.0, 0.5, 1.0) and totals["skill"] == 0
     page.click("#read-review")
     page.wait_for_selector("#decisions tbody tr")
     assert page.locator("#decisions tbody tr").count() == len(review["decisions"])

@@ -65,6 +65,8 @@ def test_against_one_opponent_the_chances_are_the_solved_tables(
     start = VariantState.new(small, 2)
     assert coach.unit == WIN_UNIT and coach.exact
     assert _first_throws(coach, start) == pytest.approx(solved.value(0, 0, 0, 0), abs=1e-12)
+    assert coach.evaluation(start, 0) == pytest.approx(solved.value(0, 0, 0, 0), abs=1e-15)
+    assert coach.evaluation(start, 1) == pytest.approx(1 - solved.value(0, 0, 0, 0), abs=1e-15)
     roll = start.apply(Roll((1, 1, 2, 6, 6)))
     rows = coach.rows(roll)
     picked = decision(solved, 0, 0, 0, 0, D.KEEP_INDEX[(1, 1, 2, 6, 6)], 2)

@@ -221,6 +221,11 @@ class CardCoaching:
         """The expected-score optimum's expected final score from an empty card."""
         raise NotImplementedError
 
+    def _chance_at_turn_start(self, s: TurnState[Any, Any]) -> float | None:
+        """The mover's chance of winning before a turn's first throw, where a table has
+        it cheaply (``None``: not said)."""
+        return None
+
     # --- the protocol ------------------------------------------------------------------
 
     def view(self, state: State) -> dict[str, Any]:
@@ -365,7 +370,10 @@ class CardCoaching:
                 return self._solo_start(s.card) if s.rolls_left == 3 else None
             return float(self.rows(s)[0]["value"])
         if s.rolling:
-            return None
+            chance = self._chance_at_turn_start(s) if s.rolls_left == 3 else None
+            if chance is None or player == s.player:
+                return chance
+            return 1.0 - chance if self.players == 2 else None
         best = float(self.rows(s)[0]["value"])
         if player == s.player:
             return best

@@ -132,6 +132,17 @@ class VariantCoaching(CardCoaching):
         wins = self.duel_agent().advise(s) if self.players == 2 else None
         return expected, wins
 
+    def _chance_at_turn_start(self, s: TurnState[Any, Any]) -> float | None:
+        """Two players: the solved table's value of the position (exact)."""
+        if self.players != 2:
+            return None
+        run = self.duel_agent().run
+        mine, other = s.cards[s.player], s.cards[1 - s.player]
+        a = int(run.cards.sid[mine.mask, self._upper(mine)])
+        b = int(run.cards.sid[other.mask, self._upper(other)])
+        t = len(mine.filled) + len(other.filled)
+        return run.value(t, a, b, mine.total - other.total)
+
     def _solo_start(self, card: Any) -> float:
         return float(card.total) + float(self.values[card.mask, self._upper(card), 0])
 
