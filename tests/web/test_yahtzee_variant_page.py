@@ -18,7 +18,7 @@ from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.duel import Run, Variant, decision, level_layers
 from stratagem.games.yahtzee.duel_play import VariantState, solved_run
 
-from .test_play_page import Site
+from .test_play_page import Site, serious_violations
 from .test_yahtzee_session_page import call, open_page
 
 RULES = "yahtzee:boxes=ones+twos+chance,bonus=true"
@@ -108,6 +108,7 @@ def test_a_reduced_card_played_to_the_end_against_duel_optimal_with_hints(
         assert "chance of winning" in page.inner_text("#hint-table thead")
         checked += 1
         if not shot:
+            assert serious_violations(page) == []  # axe-core, with the hint table open
             page.screenshot(path=str(SHOTS / "yahtzee-variant.png"), full_page=True)
             shot = True
         page.keyboard.press("Enter")
