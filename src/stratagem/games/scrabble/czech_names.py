@@ -271,16 +271,23 @@ def read_names() -> dict[str, list[tuple[str, int | None]]]:
 @lru_cache(maxsize=1)
 def _forms() -> dict[str, tuple[str, int | None]]:
     """Every generated form -> (the name it was made from, the population of the place it
-    names or None); a form made from more than one name keeps the first (given names, then
-    surnames, then places)."""
-    out: dict[str, tuple[str, int | None]] = {}
-    for kind, names in read_names().items():
-        for name, population in names:
+    names or None). A name of the list is its own entry (MARTINA, not Marta's possessive);
+    another form made from more than one name keeps the first (given names, then surnames,
+    then places)."""
+    names = read_names()
+    out = {
+        name: (name, population)
+        for kind in KINDS
+        for name, population in names[kind]
+        if name not in COMMON_WORDS
+    }
+    for kind in KINDS:
+        for name, _population in names[kind]:
             if name in COMMON_WORDS:
                 continue
             for form in name_forms(name, kind):
                 if form not in COMMON_WORDS:
-                    out.setdefault(form, (name, population))
+                    out.setdefault(form, out[name])
     return out
 
 
