@@ -50,6 +50,29 @@ def test_place_names_decline_by_their_ending() -> None:
     assert "ČESKU" not in name_forms("ČESKO", "place")
 
 
+def test_nationalities_brands_and_names_from_abroad_decline_too() -> None:
+    assert {"ČEŠI", "ČECHA", "ČECHŮ", "ČECHOVI"} <= name_forms("ČECH", "nationality")
+    assert {"NĚMCI", "NĚMCE", "NĚMCEM"} <= name_forms("NĚMEC", "nationality")
+    # a woman of a nation has no possessive: NĚMKA would make NĚMČINA, the language
+    assert "ČEŠCE" in name_forms("ČEŠKA", "nationality")
+    assert "NĚMČINA" not in name_forms("NĚMKA", "nationality")
+    assert {"GOOGLU", "GOOGLEM"} <= name_forms("GOOGLE", "brand")
+    assert {"SPARTY", "SPARTĚ"} <= name_forms("SPARTA", "brand")
+    assert {"JOHNA", "JOHNOVI", "JOHNEM"} <= name_forms("JOHN", "foreign")
+    assert {"HARRYHO", "HARRYMU"} <= name_forms("HARRY", "foreign")
+
+
+def test_a_name_from_abroad_is_one_only_where_english_text_has_it_more() -> None:
+    names = {n for n, _ in read_names()["foreign"]}
+    assert {"JOHN", "HARRY", "SMITH"} <= names
+    czech = {"JOHN": 4.5, "HARRY": 4.2, "LINDA": 3.6}
+    english = {"JOHN": 5.3, "HARRY": 4.6, "LINDA": 3.4}
+    is_name = name_test(lambda w: czech.get(w, 1.0), lambda w: english.get(w, 1.0))
+    assert is_name("JOHN") and is_name("JOHNA") and is_name("HARRYHO")
+    assert "LINDA" in names and not is_name("LINDA")  # made-up: more at home in Czech
+    assert not name_test(lambda w: czech.get(w, 1.0))("JOHN")  # no English: not used
+
+
 def test_an_unknown_kind_of_name_is_refused() -> None:
     with pytest.raises(ValueError, match="kind of name"):
         name_forms("PETR", "pet")
@@ -65,6 +88,8 @@ def test_the_shipped_list_holds_each_kind() -> None:
     assert places["ZLÍN"] is not None and places["ZLÍN"] > 10_000
     assert places["PRAHA"] is None  # written for the list (no population: no guard)
     assert "DOBRÁ" not in places  # adjectival place names are words: left out
+    assert {"ČECH", "ČEŠKA"} <= {n for n, _ in names["nationality"]}
+    assert "GOOGLE" in {n for n, _ in names["brand"]}
 
 
 def test_names_are_recognised_and_words_that_are_names_too_are_kept() -> None:
