@@ -3,10 +3,11 @@
 Scrabble allows no proper names, yet one word in ten of the informal Czech list (wordfreq's
 most frequent Czech words) was one: PETR, JANA, PRAHA, BRNO and their forms PETROVI, JANĚ,
 PRAZE, BRNĚ. wordfreq folds case, so a name cannot be told from a word by its spelling;
-this module recognises the names of a shipped list (``data/czech_names.txt``: given names,
-the commonest surnames and Czech place names from open sources, made by
-``scripts/build_czech_names.py``; licences in NOTICE) and generates the forms Czech gives
-them (:func:`name_forms`: the cases of the singular and plural, possessives, women's
+this module recognises the names of a shipped list (``data/czech_names.txt``: Czech given
+names, the commonest surnames, nationalities, Czech place names, brands, and the commonest
+given names and surnames from abroad, from open sources and short lists written for it,
+made by ``scripts/build_czech_names.py``; licences in NOTICE) and generates the forms Czech
+gives them (:func:`name_forms`: the cases of the singular and plural, possessives, women's
 surnames in -OVÁ).
 
 Many Czech names are also words: the surnames SVOBODA (freedom), ČERNÝ (black), KRÁL
@@ -16,8 +17,9 @@ plant). Two guards keep them:
 * :data:`COMMON_WORDS`, Czech words that are names too, written for this list: a name that
   is one of them is not used, and a generated form that is one is not removed;
 * frequency: a form much more frequent than the name it was made from is a word in its own
-  right (VÍTE "you know" beside VÍT, DANĚ "taxes" beside DAN), and a place name much more
-  frequent than a place of its size would be is a word too (:func:`is_name`).
+  right (:data:`FORM_MARGIN`), a place name much more frequent than a place of its size
+  would be is a word too (:data:`PLACE_MARGIN`), and a name from abroad counts only where
+  English text has it at least as often as Czech text (:data:`ABROAD_MARGIN`).
 
 >>> sorted(name_forms("PETR", "given"))[:6]
 ['PETR', 'PETRA', 'PETRECH', 'PETREM', 'PETROVA', 'PETROVI']
@@ -36,7 +38,7 @@ from stratagem.core.errors import InvalidRulesError
 
 NAMES_FILE = "czech_names.txt"
 NAMES_LIMIT = 1 << 20
-"""Largest shipped name list read (it is about 40 KB)."""
+"""Largest shipped name list read (it is 83 KB)."""
 KINDS = ("given", "surname", "nationality", "brand", "place", "foreign")
 ABROAD_MARGIN = 0.0
 """A name from abroad (US Census given names and surnames: JOHN, HARRY, SMITH) is taken for
