@@ -79,7 +79,8 @@ ENABLE_LIMIT = 8 << 20
 """Largest decoded size accepted for the shipped list (ENABLE is 1.7 MB)."""
 INFORMAL_FILTER = 2
 """Version of :func:`informal_words`' stripping rules (part of the cache key): 1 left out
-abbreviations and foreign tokens, 2 proper names too (:mod:`.czech_names`)."""
+abbreviations and foreign tokens, 2 proper names too (:mod:`.czech_names`). Bump it when
+those rules or the shipped ``data/czech_names.txt`` change, so that users' caches rebuild."""
 DEFAULT_NAMES = {"english": ENABLE_NAME, "czech": "informal (wordfreq, Czech)"}
 """The name of each tile set's built-in word list, as the CLI and the page show it."""
 
