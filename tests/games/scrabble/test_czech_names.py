@@ -33,6 +33,20 @@ def test_given_names_decline_as_czech_declines_them() -> None:
     assert {"MARII", "MARIÍ"} <= name_forms("MARIE", "given")
 
 
+def test_the_vocative_is_among_the_forms() -> None:
+    # name -> vocative pairs from the test lists of the npm package vokativ 1.0.1 (MIT,
+    # David Menger): test/man_first_name_tests, woman_first_name_tests, man_last_name_tests
+    for name, vocative, kind in [
+        ("PETR", "PETŘE", "given"), ("JAN", "JANE", "given"), ("TOMÁŠ", "TOMÁŠI", "given"),
+        ("JIŘÍ", "JIŘÍ", "given"), ("PAVEL", "PAVLE", "given"), ("MAREK", "MARKU", "given"),
+        ("ZDENĚK", "ZDEŇKU", "given"), ("DANIEL", "DANIELI", "given"), ("EVA", "EVO", "given"),
+        ("JANA", "JANO", "given"), ("MARIE", "MARIE", "given"), ("NĚMEC", "NĚMČE", "surname"),
+        ("KRÁL", "KRÁLI", "surname"), ("SVOBODA", "SVOBODO", "surname"),
+        ("NOVÁKOVÁ", "NOVÁKOVÁ", "surname"),
+    ]:  # fmt: skip
+        assert vocative in name_forms(name, kind), (name, vocative)
+
+
 def test_surnames_give_the_womens_forms() -> None:
     assert {"NOVÁKOVÁ", "NOVÁKOVÉ", "NOVÁKOVOU", "NOVÁKOVI"} <= name_forms("NOVÁK", "surname")
     assert {"NOVOTNÉHO", "NOVOTNÉMU"} <= name_forms("NOVOTNÝ", "surname")

@@ -252,6 +252,10 @@ def name_forms(name: str, kind: str) -> set[str]:
     stems = _stems(name)
     for s in stems:
         forms |= _masculine(s, soft=last in _SOFT or last in _SOFT_NAMES)
+    if last == "L":  # the vocative of DANIEL, KRÁL: DANIELI, KRÁLI
+        forms.add(name + "I")
+    if name.endswith("EC"):  # NĚMEC, MORAVEC: NĚMČE, MORAVČE
+        forms.add(name[:-2] + "ČE")
     if kind == "surname":
         for s in stems:
             forms |= {s + "OVÁ", s + "OVÉ", s + "OVOU"}
