@@ -12,7 +12,7 @@ surnames in -OVÁ).
 
 Many Czech names are also words: the surnames SVOBODA (freedom), ČERNÝ (black), KRÁL
 (king), the towns MOST (bridge), TÁBOR (camp), PÍSEK (sand), the given name VERONIKA (a
-plant). Two guards keep them:
+plant). Guards keep them:
 
 * :data:`COMMON_WORDS`, Czech words that are names too, written for this list: a name that
   is one of them is not used, and a generated form that is one is not removed;
@@ -57,8 +57,8 @@ PLACE_MARGIN = -0.5
 ``log10(population) + PLACE_MARGIN``: a village of 1,000 people is named about 3 times in
 a hundred million words of text (Zipf 2.5); DOUBRAVA, an oak wood and a village of 1,744,
 is at Zipf 3.0, so it stays a word.
-Measured on the list against hunspell-cs (docs/lexicons.md): it keeps 94% of what it takes
-a name, against 79% without the guard."""
+Measured on the list against hunspell-cs (docs/lexicons.md): 94% of the place-name forms
+it then takes are names there, against 79% without the guard."""
 
 _HARD_SOFT = {"D": "Ď", "T": "Ť", "N": "Ň"}
 _SOFT_HARD = {"Ď": "D", "Ť": "T", "Ň": "N"}
@@ -89,9 +89,10 @@ _COMMON_TEXT = """
     ZBROJOVKA VIETNAMKA KŘÍŽOVÁ HRUŠKOVÁ BÍLKOVÁ RŮŽIČKOVÁ ÚJEZD ZLATNÍK
 """
 COMMON_WORDS = frozenset(_COMMON_TEXT.split())
-"""Czech words that are names too (names as: given, surname or place), written for this
-list from general knowledge of Czech and checked against the measurement in
-docs/lexicons.md; a name here is not used at all, a generated form here stays a word."""
+"""Czech words that are names too (given names, surnames, places, names from abroad),
+written for this list from general knowledge of Czech and completed from what the
+measurement in docs/lexicons.md flagged; a name here is not used at all, a generated form
+here stays a word."""
 
 
 def _soften(stem: str) -> str:
@@ -300,18 +301,22 @@ def read_names() -> dict[str, list[tuple[str, int | None]]]:
         raise InvalidRulesError(
             f"the shipped Czech name list cannot be read ({exc}); reinstall stratagem"
         ) from None
+    if len(blob) > NAMES_LIMIT:
+        raise InvalidRulesError(
+            "the shipped Czech name list is damaged (too large); reinstall stratagem"
+        )
     names: dict[str, list[tuple[str, int | None]]] = {kind: [] for kind in KINDS}
     lines = blob.decode("utf-8", errors="replace").splitlines()
     for number, line in enumerate(lines, 1):
         if not line or line.startswith("#"):
             continue
-        kind, name, *rest = line.split("\t")
-        size = rest[0] if rest else ""
-        if len(blob) > NAMES_LIMIT or kind not in names or not name.isalpha() or len(rest) > 1:
+        kind, _, rest = line.partition("\t")
+        name, _, size = rest.partition("\t")
+        if kind not in names or not name.isalpha() or not (size == "" or size.isdigit()):
             raise InvalidRulesError(
                 f"the shipped Czech name list is damaged (line {number}); reinstall stratagem"
             )
-        names[kind].append((name, int(size) if size.isdigit() else None))
+        names[kind].append((name, int(size) if size else None))
     return names
 
 
