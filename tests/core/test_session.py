@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import stratagem.core.session as session_module
 import stratagem.games
 from stratagem.core.errors import IllegalActionError, InvalidAgentError, RecordError
 from stratagem.core.game import CHANCE, chance_key, sample_chance
@@ -327,3 +328,30 @@ def test_a_game_of_agents_alone_has_nothing_to_take_back() -> None:
     assert session.over and session.human_decisions() == []
     with pytest.raises(IllegalActionError, match="no decision of a person to take back"):
         session.takeback()
+
+
+def test_a_game_longer_than_a_record_can_hold_is_stopped_naming_the_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a game need not end (a position may come back with the same dice); play_agents
+    # stops where a record could no longer be read back
+    monkeypatch.setattr(session_module, "MAX_DECISIONS", 5)
+    s = Session.new("pig", "pig", ["random", "random"], seed=1)
+    with pytest.raises(IllegalActionError, match="did not end after 5 decisions"):
+        s.play_agents()
+    assert len(s.decisions()) == 5 and not s.over
+    assert Session.from_json(s.to_json()).decisions() == s.decisions()
+
+
+def test_chance_past_what_a_record_can_hold_undoes_the_decision_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Yahtzee deals the dice before each decision: the third decision would need a
+    # fourth throw, one more chance outcome than a record may hold here
+    monkeypatch.setattr(session_module, "MAX_DECISIONS", 3)
+    s = Session.new("yahtzee", "yahtzee", ["random"], seed=1)
+    with pytest.raises(IllegalActionError, match="3 chance outcomes"):
+        s.play_agents()
+    assert len(s.decisions()) == 2 and len(s.chance_texts()) == 3
+    assert s.state.current_player != CHANCE
+    assert Session.from_json(s.to_json()).decisions() == s.decisions()

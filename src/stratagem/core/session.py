@@ -78,6 +78,9 @@ RECORD_VERSION = 1
 MAX_RECORD_BYTES = 1_000_000
 """A record's largest size as JSON text (a long Pig game of single rolls is ~100 kB)."""
 MAX_DECISIONS = 100_000
+"""The most decisions, and the most chance outcomes, of one game: what a record holds.
+A game need not end (a position may come back, with the same chance), so a session
+refuses to go past what it could save and read back."""
 MAX_TEXT = 200
 """The longest text of one decision, rules name or agent spec."""
 MAX_SEED = 2**63 - 1
@@ -503,6 +506,11 @@ class Session:
     def _resolve_chance(self) -> None:
         state = self.state
         while state.current_player == CHANCE:
+            if len(self._line) - len(self._decision_index) >= MAX_DECISIONS:
+                raise IllegalActionError(
+                    f"the game did not end after {MAX_DECISIONS:,} chance outcomes, the most "
+                    "a record holds: its positions may come back forever"
+                )
             outcome = self._recorded_chance(state)
             if outcome is None:
                 outcome = sample_chance(state, self.chance_generator(state))
@@ -512,13 +520,25 @@ class Session:
             self.events.append(Event("chance", len(self._decision_index), None, str(outcome)))
 
     def _decide(self, player: int, action: Action, by: Literal["human", "agent"]) -> Step:
+        if len(self._decision_index) >= MAX_DECISIONS:
+            raise IllegalActionError(
+                f"the game did not end after {MAX_DECISIONS:,} decisions, the most a record "
+                "holds: its positions may come back forever"
+            )
         step = Step(player, action, str(action), by)
         state = self.state.apply(action)
-        self._decision_index.append(len(self._line))
+        cut, logged = len(self._line), len(self.events)
+        self._decision_index.append(cut)
         self._line.append(step)
         self._states.append(state)
         self.events.append(Event("decision", len(self._decision_index) - 1, player, step.text))
-        self._resolve_chance()
+        try:
+            self._resolve_chance()
+        except IllegalActionError:
+            # the decision is undone with the chance it led to: the game waits as before
+            del self._line[cut:], self._states[cut + 1 :], self._decision_index[-1]
+            del self.events[logged:]
+            raise
         return step
 
     def _agent(self, player: int) -> Agent:
