@@ -266,3 +266,26 @@ def test_the_review_counts_the_takebacks(nim: GameSpec) -> None:
     r = review(s, nim_coaching(nim))
     assert r.takebacks == 1 and r.decisions[0].judged.played == "3"
     assert r.decisions[0].judged.label == "best"
+
+
+class Named(FakeCoaching):
+    """A coach that names a decision as its players read it (Score Four's "b3 (level 1)")."""
+
+    def decision_text(self, state: State, text: str) -> str:
+        return f"{text} by player {state.current_player + 1}"
+
+
+def test_each_decision_is_named_as_the_coach_writes_it_else_by_its_text() -> None:
+    s = scorefour_game(2)
+    plain = review(s, FakeCoaching()).to_json()["decisions"]
+    assert [(d["played_text"], d["best_text"]) for d in plain] == [
+        (d["played"], d["best"]) for d in plain
+    ]
+    named = review(s, Named()).to_json()["decisions"]
+    for d in named:
+        state = s.state_at(d["decision"])
+        who = state.current_player + 1
+        assert (d["played_text"], d["best_text"]) == (
+            f"{d['played']} by player {who}",
+            f"{d['best']} by player {who}",
+        )

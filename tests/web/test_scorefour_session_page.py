@@ -189,6 +189,12 @@ def test_a_finished_game_s_verdicts_are_the_coach_s_and_a_move_opens_in_the_assi
         if review.status_code != 404:
             tab.goto(f"{base}/review?id={sid}")
             tab.wait_for_load_state("networkidle")
+            tab.wait_for_selector("#review[aria-busy='false']")
+            # each move in the game's own notation (peg and level), not the cell number
+            played = tab.locator("#decisions td[data-title='Played']").first.inner_text()
+            first = session.state_at(mine[0])
+            assert played.startswith(coach.decision_text(first, session.decisions()[mine[0]]))
+            assert played.startswith(peg_name(int(session.decisions()[mine[0]])) + " (level ")
             screenshot(tab, "scorefour-review")
             # the review's own link: the position opens in this page's assistant
             tab.locator("button:has-text('open in the assistant')").nth(1).click()
