@@ -9,6 +9,7 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,7 +21,7 @@ from stratagem.core.game import CHANCE, chance_key, sample_chance
 from stratagem.core.play import Deal
 from stratagem.core.registry import available_games, load_game
 from stratagem.core.session import MAX_RECORD_BYTES, Session
-from stratagem.games.pig.state import PigAction
+from stratagem.games.pig.state import PigAction, PigState
 
 RECIPES = Path(__file__).parent / "recipes"
 GAMES = [*available_games(), "nim"]
@@ -66,7 +67,7 @@ def test_every_legal_decision_round_trips_through_its_text(game: str) -> None:
             break
         state = session.state
         actions = state.legal_actions()
-        by_text = Session._legal_by_text(state)
+        by_text = session._legal_by_text(state)
         assert len(by_text) == len(set(actions))
         assert all(by_text[str(action)] == action for action in actions)
         play_some(session, 1)
@@ -355,3 +356,22 @@ def test_chance_past_what_a_record_can_hold_undoes_the_decision_before_it(
     assert len(s.decisions()) == 2 and len(s.chance_texts()) == 3
     assert s.state.current_player != CHANCE
     assert Session.from_json(s.to_json()).decisions() == s.decisions()
+
+
+def test_the_legal_decisions_of_a_position_are_listed_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # listing can be costly (a Scrabble rack with blanks: tens of thousands of moves); a
+    # view asked again and the decision that follows reuse the list of the position
+    s = Session.new("pig", "coin-3", ["human", "random"], seed=3)
+    listed: list[object] = []
+    real = PigState.legal_actions
+
+    def counted(state: PigState) -> Any:
+        listed.append(state)
+        return real(state)
+
+    monkeypatch.setattr(PigState, "legal_actions", counted)
+    assert s.legal_texts() == s.legal_texts() == ["roll"]
+    s.submit("roll")
+    assert listed == [s.state_at(0)]

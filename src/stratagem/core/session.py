@@ -194,6 +194,10 @@ class Session:
         self._decision_index: list[int] = []  # line index of each decision
         self._agents: dict[int, Agent] = {}
         self._coach: Advisor | None = None
+        # the legal decisions of the last position asked, by text: a page asks for its
+        # view again and then decides, and a Scrabble rack with blanks has tens of
+        # thousands of moves; a state is immutable, so the object itself is the key
+        self._legal_memo: tuple[State, dict[str, Action]] | None = None
         self.takebacks: list[Takeback] = []
         self.events: list[Event] = [Event("start", 0, None, self.describe())]
         self._resolve_chance()
@@ -549,8 +553,16 @@ class Session:
             agent = self._agents[player] = self.game.make_agent(self.rules, spec)
         return agent
 
+    def _legal_by_text(self, state: State) -> dict[str, Action]:
+        memo = self._legal_memo
+        if memo is not None and memo[0] is state:
+            return memo[1]
+        table = self._list_legal(state)
+        self._legal_memo = (state, table)
+        return table
+
     @staticmethod
-    def _legal_by_text(state: State) -> dict[str, Action]:
+    def _list_legal(state: State) -> dict[str, Action]:
         if state.current_player < 0:
             return {}
         table: dict[str, Action] = {}
