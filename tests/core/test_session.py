@@ -67,7 +67,7 @@ def test_every_legal_decision_round_trips_through_its_text(game: str) -> None:
             break
         state = session.state
         actions = state.legal_actions()
-        by_text = session._legal_by_text(state)
+        by_text = Session._legal_by_text(state)
         assert len(by_text) == len(set(actions))
         assert all(by_text[str(action)] == action for action in actions)
         play_some(session, 1)
@@ -375,3 +375,15 @@ def test_the_legal_decisions_of_a_position_are_listed_once(
     assert s.legal_texts() == s.legal_texts() == ["roll"]
     s.submit("roll")
     assert listed == [s.state_at(0)]
+
+
+def test_the_listed_legal_decisions_are_bounded_least_recently_used_first_out() -> None:
+    memo = session_module._LegalMemo(max_actions=5)
+    a, b, c = (PigState.new(load_game("pig").rules_object("coin-3")) for _ in range(3))
+    memo.put(a, {"1": 1, "2": 2})
+    memo.put(b, {"3": 3, "4": 4})
+    assert memo.get(a) == {"1": 1, "2": 2}  # a is now the most recently used
+    memo.put(c, {"5": 5, "6": 6})  # 6 decisions listed: b goes
+    assert memo.get(b) is None and memo.get(a) is not None and memo.get(c) is not None
+    memo.put(b, {str(k): k for k in range(6)})  # more than the bound: not kept
+    assert memo.get(b) is None and memo.get(a) is not None

@@ -43,6 +43,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -85,6 +87,51 @@ MAX_TEXT = 200
 """The longest text of one decision, rules name or agent spec."""
 MAX_SEED = 2**63 - 1
 HUMAN = "human"
+LEGAL_MEMO_ACTIONS = 250_000
+"""Legal decisions the process keeps listed, over all games (a Scrabble move takes about
+260 bytes with its text: some 65 MB at most; a rack with two blanks lists ~50,000)."""
+
+
+class _LegalMemo:
+    """The legal decisions of the positions last asked, by text, in every session.
+
+    Listing them can be costly (a Scrabble rack with blanks has tens of thousands of
+    moves, most of a second), and a page asks for a position's view again and then
+    decides there. States are immutable, so a state object is its own key (kept in the
+    entry, so its ``id`` is not reused while listed). Least recently used first out,
+    bounded by :data:`LEGAL_MEMO_ACTIONS` decisions in all.
+    """
+
+    def __init__(self, max_actions: int) -> None:
+        self.max_actions = max_actions
+        self._entries: OrderedDict[int, tuple[State, dict[str, Action]]] = OrderedDict()
+        self._actions = 0
+        self._lock = threading.Lock()
+
+    def get(self, state: State) -> dict[str, Action] | None:
+        with self._lock:
+            entry = self._entries.get(id(state))
+            if entry is None or entry[0] is not state:
+                return None
+            self._entries.move_to_end(id(state))
+            return entry[1]
+
+    def put(self, state: State, table: dict[str, Action]) -> None:
+        if len(table) > self.max_actions:
+            return
+        with self._lock:
+            old = self._entries.pop(id(state), None)
+            if old is not None:
+                self._actions -= len(old[1])
+            self._entries[id(state)] = (state, table)
+            self._actions += len(table)
+            while self._actions > self.max_actions:
+                _, (_, gone) = self._entries.popitem(last=False)
+                self._actions -= len(gone)
+
+
+_LEGAL = _LegalMemo(LEGAL_MEMO_ACTIONS)
+
 _RECORD_KEYS = {
     "format",
     "version",
@@ -194,10 +241,6 @@ class Session:
         self._decision_index: list[int] = []  # line index of each decision
         self._agents: dict[int, Agent] = {}
         self._coach: Advisor | None = None
-        # the legal decisions of the last position asked, by text: a page asks for its
-        # view again and then decides, and a Scrabble rack with blanks has tens of
-        # thousands of moves; a state is immutable, so the object itself is the key
-        self._legal_memo: tuple[State, dict[str, Action]] | None = None
         self.takebacks: list[Takeback] = []
         self.events: list[Event] = [Event("start", 0, None, self.describe())]
         self._resolve_chance()
@@ -553,12 +596,13 @@ class Session:
             agent = self._agents[player] = self.game.make_agent(self.rules, spec)
         return agent
 
-    def _legal_by_text(self, state: State) -> dict[str, Action]:
-        memo = self._legal_memo
-        if memo is not None and memo[0] is state:
-            return memo[1]
-        table = self._list_legal(state)
-        self._legal_memo = (state, table)
+    @staticmethod
+    def _legal_by_text(state: State) -> dict[str, Action]:
+        """The legal decisions by text (listed once per position: :class:`_LegalMemo`)."""
+        table = _LEGAL.get(state)
+        if table is None:
+            table = Session._list_legal(state)
+            _LEGAL.put(state, table)
         return table
 
     @staticmethod
