@@ -16,12 +16,13 @@ import pytest
 from stratagem.core.registry import load_game
 from stratagem.core.session import Session
 
+from .conftest import Serve
 from .test_play_page import Site, nim_games, serious_violations  # noqa: F401  (a fixture)
 
 
 @pytest.fixture()
-def site(nim_games: None, tmp_path: Path) -> Iterator[Site]:  # noqa: F811
-    s = Site(tmp_path / "data")
+def site(nim_games: None, serve: Serve, tmp_path: Path) -> Iterator[Site]:  # noqa: F811
+    s = Site(tmp_path / "data", serve)
     s.start()
     yield s
     s.stop()
