@@ -18,6 +18,7 @@ from stratagem.games.yahtzee import dice as D
 from stratagem.games.yahtzee.duel import Run, Variant, decision, level_layers
 from stratagem.games.yahtzee.duel_play import VariantState, solved_run
 
+from .conftest import Serve
 from .test_play_page import Site, serious_violations
 from .test_yahtzee_session_page import call, open_page
 
@@ -34,8 +35,8 @@ def run() -> Run:
 
 
 @pytest.fixture()
-def site(tmp_path: Path, run: Run) -> Iterator[Site]:
-    s = Site(tmp_path / "data")
+def site(serve: Serve, tmp_path: Path, run: Run) -> Iterator[Site]:
+    s = Site(tmp_path / "data", serve)
     s.start()
     yield s
     s.stop()
