@@ -87,7 +87,7 @@ def play_field_rounds(cards, rng, policy, first_round, last_round, V, T, R, turn
     nchunks = min(ngames, 256)
     for chunk in prange(nchunks):
         tables, held, m, memo, fw = turn_scratch(ncat)
-        w, e0, e1, _ceil, cat = tables  # the risk-taker's ceil: no risk-taker in a field
+        w, e0, e1, _ceil, _cat = tables  # (no risk-taker in a field: ceil is not read)
         below = np.empty((nseats, FW_LEN))
         at = np.empty((nseats, FW_LEN))
         coef = np.empty(nseats + 1)
@@ -103,8 +103,7 @@ def play_field_rounds(cards, rng, policy, first_round, last_round, V, T, R, turn
                     if pol == WIN:
                         field_table(cards[g], seat, sid, offsets, lows, lengths, data, fw,
                                     below, at, coef)  # fmt: skip
-                        win_turn_tables(mask, u, y, cards[g, seat, 3], fw, T, R, w, e0, e1, m,
-                                        cat, memo)  # fmt: skip
+                        win_turn_tables(mask, u, y, cards[g, seat, 3], fw, T, R, tables, m, memo)
                         turns_out[g, seat] += 1
                     else:
                         turn_tables(V, mask, u, y, R, e0, e1, w)

@@ -76,14 +76,17 @@ def _win_value(total, s, offsets, lows, lengths, data, fw):
 
 
 @njit(cache=True)
-def win_turn_tables(mask, u, y, total, fw, T, R, W, E0, E1, M, cat, memo):
-    """Win-probability tables for one turn of the win-seeking player.
+def win_turn_tables(mask, u, y, total, fw, T, R, tables, M, memo):
+    """Win-probability tables for one turn of the win-seeking player, into the turn's
+    ``tables = (W, E0, E1, ceil, cat)`` (as :func:`play_turn` reads them; ``ceil`` is the
+    risk-taker's and is left alone); ``M`` and ``memo`` are scratch.
 
     ``W[r]``/``cat[r]``: the best box of final roll r and its win chance;
     ``E0[k]``, ``E1[k]``: the win chance of keeping k with one and two rolls
     left. After this turn both players are assumed to play the optimal
     (expected-score) strategy, whose remaining-score distributions are known.
     """
+    W, E0, E1, _ceil, cat = tables
     sid, offsets, lows, lengths, data = T
     score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
     counts, ip = R.counts, R.ip
@@ -289,7 +292,7 @@ def play_rounds(cards, rng, policy, valence, first_round, last_round, V, T, R, t
     nchunks = min(ngames, 256)
     for chunk in prange(nchunks):
         tables, held, m, memo, fw = turn_scratch(ncat)
-        w, e0, e1, ceil, cat = tables
+        w, e0, e1, ceil, _cat = tables
         lo = chunk * ngames // nchunks
         hi = (chunk + 1) * ngames // nchunks
         for g in range(lo, hi):
@@ -306,7 +309,7 @@ def play_rounds(cards, rng, policy, valence, first_round, last_round, V, T, R, t
                         o = cards[g, other]
                         opponent_table(o[3], sid[o[0], o[1], o[2]], offsets, lows, lengths,
                                        data, fw)  # fmt: skip
-                        win_turn_tables(mask, u, y, total, fw, T, R, w, e0, e1, m, cat, memo)
+                        win_turn_tables(mask, u, y, total, fw, T, R, tables, m, memo)
                         turns_out[g, seat] += 1
                     else:
                         turn_tables(V, mask, u, y, R, e0, e1, w)
