@@ -15,6 +15,7 @@ from stratagem.cli_options import (
     RULES_HELP,
     SECONDS_HELP,
     SEED_HELP,
+    JsonOpt,
     parse_seconds,
 )
 from stratagem.cli_types import SEED_MAX
@@ -204,3 +205,33 @@ def test_the_streamed_move_list_is_in_the_envelope_too(
     listed = run_json("scrabble moves", top, tmp_path)["result"]["moves"]
     assert data["inputs"]["top"] == "all" and moves and moves == listed
     assert [m["score"] for m in moves] == sorted((m["score"] for m in moves), reverse=True)
+
+
+def test_an_option_group_reaches_the_command_as_one_value() -> None:
+    from typing import Annotated
+
+    from typer.testing import CliRunner
+
+    from stratagem.cli_options import option_group
+
+    got: list[object] = []
+    pair = option_group(
+        "span",
+        [("low", Annotated[int, typer.Option("--low")], 1),
+         ("high", Annotated[int, typer.Option("--high")], 9)],
+        lambda low, high: (low, high),
+    )  # fmt: skip
+    app = typer.Typer()
+
+    @app.command()
+    @pair
+    def show(*, span: tuple[int, int], as_json: JsonOpt = False) -> None:
+        got.append((span, as_json))
+
+    @app.command()
+    def other() -> None:  # a second command, so that typer keeps command names
+        pass
+
+    result = CliRunner().invoke(app, ["show", "--high", "5", "--json"])
+    assert result.exit_code == 0, result.output
+    assert got == [((1, 5), True)]

@@ -18,7 +18,10 @@ so that a script reads any command the same way and knows which version made it.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 import typer
@@ -41,6 +44,7 @@ __all__ = [
     "SeedOpt",
     "emit_json",
     "envelope",
+    "option_group",
     "parse_seconds",
 ]
 
@@ -86,3 +90,39 @@ def emit_json(command: str, inputs: dict[str, Any], result: Any) -> None:
     """Print :func:`envelope` as one line of JSON on standard output (plain text, no
     colour or wrapping, whatever the terminal)."""
     typer.echo(json.dumps(envelope(command, inputs, result)))
+
+
+def option_group(
+    name: str, options: Sequence[tuple[str, Any, Any]], make: Callable[..., Any]
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A decorator declaring a group of options once for every command that takes it.
+
+    ``options`` are ``(parameter, annotated type, default)``; typer sees them where the
+    command declares the parameter ``name``, and the command receives
+    ``make(**their values)`` there: one value (a word list, a rule set) instead of the
+    same few options repeated, and one place that turns them into it.
+    """
+    group = [
+        inspect.Parameter(param, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind)
+        for param, kind, default in options
+    ]
+    names = [p.name for p in group]
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        signature = inspect.signature(command, eval_str=True)
+        if name not in signature.parameters:
+            raise TypeError(f"{command.__name__} has no parameter {name!r} for the options")
+        params: list[inspect.Parameter] = []
+        for param in signature.parameters.values():
+            params.extend(group if param.name == name else [param])
+
+        @functools.wraps(command)
+        def with_group(**kwargs: Any) -> None:
+            kwargs[name] = make(**{key: kwargs.pop(key) for key in names})
+            command(**kwargs)
+
+        with_group.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+        with_group.__annotations__ = {p.name: p.annotation for p in params}
+        return with_group
+
+    return decorate

@@ -29,10 +29,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from stratagem.core.errors import InvalidStateError, StratagemError
 from stratagem.core.tables import TableCache, solved_memo
 from stratagem.games.yahtzee.assistant import advisor, situation_state
-from stratagem.games.yahtzee.coach import estimate_rows
 from stratagem.games.yahtzee.distribution import RemainingDistributions
 from stratagem.games.yahtzee.high_score import check_target
 from stratagem.games.yahtzee.match import REMAINING_KIND, REMAINING_VERSION, optimal_remaining
+from stratagem.games.yahtzee.monte_carlo import OptionEstimate
 from stratagem.games.yahtzee.rules import PRESETS, preset
 from stratagem.games.yahtzee.solver import Solution
 from stratagem.games.yahtzee.spec import solution as preset_solution
@@ -88,8 +88,6 @@ _LOCK = threading.Lock()
 
 
 # --- tables ------------------------------------------------------------------------------
-
-
 
 
 def solution(name: str, progress: Any = None) -> Solution:
@@ -250,22 +248,6 @@ class MctsRequest(Position):
     seed: int = Field(1, ge=0, le=2**31 - 1)
 
 
-class MctsRow(BaseModel):
-    action: str
-    mean: float | None
-    se: float | None
-    sd: float | None
-    n: int
-    histogram: dict[int, int]
-    verdict: Literal["best", "tied", "worse", "too few"] = Field(
-        description="against the search's best: tied (Welch 5%), worse, or too few playouts "
-        "(either has fewer than min_playouts) to compare"
-    )
-    tied_with_best: bool = Field(description="verdict is best or tied")
-    exact_value: float = Field(description="the option's exact expected final score")
-    distance: float | None = Field(description="mean - exact_value (None if never tried)")
-
-
 class MctsView(BaseModel):
     rules: RulesName
     simulations: int
@@ -276,7 +258,7 @@ class MctsView(BaseModel):
     exact_best: str
     exact_best_value: float
     pick_cost: float = Field(description="exact points the search's pick gives up")
-    rows: list[MctsRow]
+    rows: list[OptionEstimate] = Field(description="per option, the search's best first")
 
 
 class TablesView(BaseModel):
@@ -466,12 +448,11 @@ def _mcts(
         situation_state(sit), exact, simulations=body.simulations, c=body.c,
         rollout=body.rollout, seed=body.seed, progress=progress, cancelled=cancelled,
     )  # fmt: skip
-    rows = [MctsRow(**row) for row in estimate_rows(report)]
     return MctsView(
         rules=body.rules, simulations=body.simulations, rollout=body.rollout,
         method=report.method, min_playouts=report.min_playouts,
         search_best=report.search_best, exact_best=report.exact_best,
-        exact_best_value=report.exact_best_value, pick_cost=report.pick_cost, rows=rows,
+        exact_best_value=report.exact_best_value, pick_cost=report.pick_cost, rows=report.rows,
     )  # fmt: skip
 
 

@@ -191,11 +191,11 @@ def kernel_win_turn(
     fw: np.ndarray,
 ) -> tuple[np.ndarray, ...]:  # fmt: skip
     n = D.NUM_KEEPS
-    W, E0, E1, Mx = (np.zeros(n) for _ in range(4))
+    W, E0, E1, ceil, Mx = (np.zeros(n) for _ in range(5))
     cat = np.full(n, -1, dtype=np.int64)
     memo = np.empty((solution.rules.num_categories, MK.MAX_POINTS))
     T = (tables.sid, tables.offsets, tables.lows, tables.lengths, tables.data)
-    MK.win_turn_tables(*card, fw, T, solution.arrays.kernel, W, E0, E1, Mx, cat, memo)
+    MK.win_turn_tables(*card, fw, T, solution.arrays.kernel, (W, E0, E1, ceil, cat), Mx, memo)
     return W, E0, E1, cat
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 import warnings
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, TextIO
 
@@ -29,6 +29,7 @@ from stratagem.cli_options import (
     SeedOpt,
     emit_json,
     envelope,
+    option_group,
     parse_seconds,
 )
 from stratagem.cli_progress import progress_reporter
@@ -63,29 +64,57 @@ LexiconOpt = Annotated[
 TilesOpt = Annotated[str | None, typer.Option("--tiles", hidden=True, help="Old name of --rules.")]
 
 
-def _lexicon(path: Path | None, rules: str, tiles: str | None, quiet: bool = False) -> Lexicon:
-    """The lexicon of ``--rules`` (a tile set, or ``TILES:lexicon=FILE`` read by the registry
-    as the arena reads it) or of ``--lexicon FILE`` with the ``--rules`` tile set."""
-    from stratagem.games.scrabble.spec import GAME
+@dataclass(frozen=True)
+class WordChoice:
+    """The word list a command was asked for: ``--lexicon FILE``, ``--rules`` (a tile set,
+    or ``TILES:lexicon=FILE`` read by the registry as the arena reads it) and ``--tiles``
+    (the old name of ``--rules``). It is read by :meth:`load`, when the command has checked
+    its other inputs: building a word list can take seconds."""
 
-    tiles, values = GAME.parse_rules(tiles if tiles is not None else rules)
-    if "lexicon" in values:
-        if path is not None:
-            raise InvalidRulesError(
-                "two word lists: give it once, --lexicon FILE or --rules TILES:lexicon=FILE"
-            )
-        path = Path(values["lexicon"])
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        lex = get_lexicon(path, tile_set(tiles))
-    for w in caught:
-        if not quiet:
-            err.print(f"note: {w.message}")
-    return lex
+    lexicon: Path | None
+    rules: str
+    tiles: str | None
+
+    @property
+    def spec(self) -> str:
+        """The rules as given (``--tiles`` when the old name was used)."""
+        return self.tiles if self.tiles is not None else self.rules
+
+    def load(self, quiet: bool = False) -> Lexicon:
+        """The lexicon of ``--rules``, or of ``--lexicon FILE`` with the ``--rules`` tile set;
+        its notes (a word list built for the first time) go to standard error unless
+        ``quiet``."""
+        from stratagem.games.scrabble.spec import GAME
+
+        tiles, values = GAME.parse_rules(self.spec)
+        path = self.lexicon
+        if "lexicon" in values:
+            if path is not None:
+                raise InvalidRulesError(
+                    "two word lists: give it once, --lexicon FILE or --rules TILES:lexicon=FILE"
+                )
+            path = Path(values["lexicon"])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lex = get_lexicon(path, tile_set(tiles))
+        for w in caught:
+            if not quiet:
+                err.print(f"note: {w.message}")
+        return lex
+
+
+word_options = option_group(
+    "words",
+    [("lexicon", LexiconOpt, None), ("rules", RulesOpt, "english"), ("tiles", TilesOpt, None)],
+    WordChoice,
+)
+"""``--lexicon``, ``--rules`` and ``--tiles`` where a command declares ``words: WordChoice``."""
 
 
 @app.command()
+@word_options
 def moves(
+    *,
     position: Annotated[
         Path | None, typer.Option("--position", help="Position file (default: empty board).")
     ] = None,
@@ -99,9 +128,7 @@ def moves(
             help="How many moves to list, 1..10000, or all (every placement, streamed).",
         ),
     ] = "10",
-    lexicon: LexiconOpt = None,
-    rules: RulesOpt = "english",
-    tiles: TilesOpt = None,
+    words: WordChoice,
     as_json: JsonOpt = False,
     explain: Annotated[
         bool,
@@ -127,7 +154,7 @@ def moves(
     count = parse_top(top)
     if count is None and explain:
         raise StratagemError("--top all lists placements by score; with --explain give 1..10000")
-    lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
+    lex = words.load(quiet=as_json)
     if position is not None:
         text = read_user_text(position, limit=POSITION_LIMIT, what="position file")
         with warnings.catch_warnings(record=True) as caught:
@@ -287,7 +314,9 @@ def _explain(
 
 
 @app.command("selfplay")
+@word_options
 def selfplay_cmd(
+    *,
     games: Annotated[
         int, typer.Option("--games", min=1, max=1_000_000, help="Games to play, 1..10**6.")
     ] = 100,
@@ -299,13 +328,11 @@ def selfplay_cmd(
     players: Annotated[
         str | None, typer.Option("--players", hidden=True, help="Old name of --agents.")
     ] = None,
-    lexicon: LexiconOpt = None,
-    rules: RulesOpt = "english",
-    tiles: TilesOpt = None,
+    words: WordChoice,
     as_json: JsonOpt = False,
 ) -> None:
     """Agents play each other: mean scores, bingos, game length, games per second."""
-    lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
+    lex = words.load(quiet=as_json)
     seats = split_specs(agents if players is None else players)
     with progress_reporter("self-play", "games", as_json, console=err) as progress:
         result = selfplay(lex, seats, games, seed, progress)
@@ -327,13 +354,13 @@ def selfplay_cmd(
 
 
 @app.command()
+@word_options
 def play(
+    *,
     seed: OptionalSeedOpt = None,
     ai_first: Annotated[bool, typer.Option("--ai-first", help="The AI moves first.")] = False,
     ai: AiOpt = DEFAULT_AI,
-    lexicon: LexiconOpt = None,
-    rules: RulesOpt = "english",
-    tiles: TilesOpt = None,
+    words: WordChoice,
     challenge: Annotated[
         str,
         typer.Option(
@@ -360,12 +387,11 @@ def play(
         raise StratagemError(f"--think takes 0.1 to 600 seconds, got {think}")
     if record is not None:
         check_writable_target(record, "record file")
-    _play_session(seed, ai_first, ai, lexicon, rules, tiles, think, record, challenge)
+    _play_session(seed, ai_first, ai, words, think, record, challenge)
 
 
-def _play_session(seed: int | None, ai_first: bool, ai: str, lexicon: Path | None, rules: str,
-                  tiles: str | None, think: float, record: Path | None,
-                  challenge: str = "none") -> None:  # fmt: skip
+def _play_session(seed: int | None, ai_first: bool, ai: str, words: WordChoice, think: float,
+                  record: Path | None, challenge: str = "none") -> None:  # fmt: skip
     """``scrabble play``: a :class:`~stratagem.core.session.Session` rendered by
     :func:`~.play.play_session` (``--challenge`` or the rules' ``challenge=`` sets the
     challenge rule); ``--record`` writes it as GCG."""
@@ -377,12 +403,12 @@ def _play_session(seed: int | None, ai_first: bool, ai: str, lexicon: Path | Non
     from stratagem.games.scrabble.play import play_session
     from stratagem.games.scrabble.spec import GAME, lexicon_rules
 
-    preset, values = GAME.parse_rules(tiles if tiles is not None else rules)
-    if lexicon is not None and "lexicon" in values:
+    preset, values = GAME.parse_rules(words.spec)
+    if words.lexicon is not None and "lexicon" in values:
         raise InvalidRulesError(
             "two word lists: give it once, --lexicon FILE or --rules TILES:lexicon=FILE"
         )
-    path = lexicon if lexicon is not None else values.get("lexicon")
+    path = words.lexicon if words.lexicon is not None else values.get("lexicon")
     spec_rules = preset if path is None else lexicon_rules(path, preset)
     if challenge != "none" and values.get("challenge", challenge) != challenge:
         raise InvalidRulesError(
@@ -401,7 +427,7 @@ def _play_session(seed: int | None, ai_first: bool, ai: str, lexicon: Path | Non
     seats = [ai, "human"] if ai_first else ["human", ai]
     session = Session.new(GAME, spec_rules, seats,
                           seed=seed if seed is not None else secrets.randbelow(2**63))  # fmt: skip
-    _lexicon(lexicon, rules, tiles)  # the word list's notes, once
+    words.load()  # the word list's notes, once
     play_session(session)
     if record is not None and session.decisions():
         viewer = 1 if ai_first else 0
@@ -413,7 +439,9 @@ def _play_session(seed: int | None, ai_first: bool, ai: str, lexicon: Path | Non
 
 
 @app.command("gcg")
+@word_options
 def gcg_cmd(
+    *,
     path: Annotated[Path, typer.Argument(help="A GCG game record (UTF-8, at most 256 KiB).")],
     at: Annotated[
         int | None,
@@ -425,9 +453,7 @@ def gcg_cmd(
     export: Annotated[
         Path | None, typer.Option("--export", help="Write the record back out as GCG here.")
     ] = None,
-    lexicon: LexiconOpt = None,
-    rules: RulesOpt = "english",
-    tiles: TilesOpt = None,
+    words: WordChoice,
     as_json: JsonOpt = False,
 ) -> None:
     """Replay a GCG game record: every move laid and scored, the totals checked; --at N shows
@@ -440,7 +466,7 @@ def gcg_cmd(
         if export.resolve() == path.resolve():
             raise StratagemError(f"--export {export} is the record read; name another file")
     text = read_user_text(path, limit=GCG_LIMIT, what="GCG file")
-    lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
+    lex = words.load(quiet=as_json)
     game = read_gcg(text, lex)
     if at is not None and not 1 <= at <= len(game.turns):
         raise StratagemError(f"--at takes a turn 1..{len(game.turns)}, got {at}")
@@ -519,7 +545,9 @@ def review_turn(game: object, index: int, top: int = 5) -> dict[str, object]:
 
 
 @app.command("learn-leaves")
+@word_options
 def learn_leaves_cmd(
+    *,
     out_file: Annotated[Path, typer.Option("--out", help="Leave-value file to write (JSON).")],
     games: Annotated[
         int,
@@ -537,9 +565,7 @@ def learn_leaves_cmd(
             "blank); worth it with about 10,000 games a round or more.",
         ),
     ] = False,
-    lexicon: LexiconOpt = None,
-    rules: RulesOpt = "english",
-    tiles: TilesOpt = None,
+    words: WordChoice,
 ) -> None:
     """Learn leave values by self-play (see stratagem.games.scrabble.leaves)."""
     from stratagem.core.files import check_writable_target, json_format_of
@@ -547,11 +573,11 @@ def learn_leaves_cmd(
 
     # before the self-play: a link, a device or a file that is not a leave table is refused
     target = check_writable_target(out_file, "leave file", json_format_of(FORMAT))
-    if lexicon is not None and target.resolve() == Path(lexicon).resolve():
+    if words.lexicon is not None and target.resolve() == words.lexicon.resolve():
         raise StratagemError(
             f"--out {out_file} is the word list --lexicon reads; name another file"
         )
-    lex = _lexicon(lexicon, rules, tiles)
+    lex = words.load()
     with progress_reporter("self-play", "games", console=err) as report:
         assert report is not None
 
@@ -648,7 +674,9 @@ def tune_cmd(
 
 
 @app.command()
+@word_options
 def endgame(
+    *,
     position: Annotated[Path, typer.Option("--position", help="Position file, bag empty.")],
     seconds: SecondsOpt = 30.0,
     time_limit: Annotated[
@@ -665,9 +693,7 @@ def endgame(
             "any machine.",
         ),
     ] = None,
-    lexicon: LexiconOpt = None,
-    rules: RulesOpt = "english",
-    tiles: TilesOpt = None,
+    words: WordChoice,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve an endgame (bag empty, two players): best move, final spread, line of play."""
@@ -680,7 +706,7 @@ def endgame(
             f"--nodes must be {NODE_LIMITS[0]:,} to {NODE_LIMITS[1]:,} nodes, got {nodes:,}"
         )
     text = read_user_text(position, limit=POSITION_LIMIT, what="position file")
-    lex = _lexicon(lexicon, rules, tiles, quiet=as_json)
+    lex = words.load(quiet=as_json)
     state = read_position(text, lex)
     with progress_reporter("endgame search", "CPU seconds", as_json, console=err) as report:
         result = solve_endgame(state, time_limit=seconds, node_limit=nodes, progress=report)

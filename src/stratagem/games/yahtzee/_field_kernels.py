@@ -14,18 +14,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from stratagem.games.yahtzee._kernels import (
-    NUM_KEEPS,
-    _best_keep,
-    best_box,
-    category_points,
-    turn_tables,
-)
+from stratagem.games.yahtzee._kernels import turn_tables
 from stratagem.games.yahtzee._match_kernels import (
-    MAX_POINTS,
     OPTIMAL,
     WIN,
-    _throw,
+    play_turn,
+    turn_scratch,
     win_turn_tables,
 )
 from stratagem.games.yahtzee.policy_ids import FW_LEN
@@ -83,28 +77,20 @@ def play_field_rounds(cards, rng, policy, first_round, last_round, V, T, R, turn
 
     ``policy[g, seat]`` is OPTIMAL or WIN; seat 0 moves first in every round; each seat
     throws from its own stream ``rng[g, seat]``. As :func:`._match_kernels.play_rounds`
-    for two players, with the win-seeking player's table against the whole field.
+    for two players (its turns are played by the same :func:`._match_kernels.play_turn`),
+    with the win-seeking player's table against the whole field.
     """
     sid, offsets, lows, lengths, data = T
-    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
-    counts, ip = R.counts, R.ip
-    subkeeps, subkeep_count, code_to_keep = R.subkeeps, R.subkeep_count, R.code_to_keep
     ngames = cards.shape[0]
     nseats = cards.shape[1]
-    ncat = score.shape[0]
+    ncat = R.score.shape[0]
     nchunks = min(ngames, 256)
     for chunk in prange(nchunks):
-        e0 = np.empty(NUM_KEEPS)
-        e1 = np.empty(NUM_KEEPS)
-        w = np.empty(NUM_KEEPS)
-        m = np.empty(NUM_KEEPS)
-        cat = np.empty(NUM_KEEPS, dtype=np.int64)
-        memo = np.empty((ncat, MAX_POINTS))
-        fw = np.empty(FW_LEN)
+        tables, held, m, memo, fw = turn_scratch(ncat)
+        w, e0, e1, _ceil, _cat = tables  # (no risk-taker in a field: ceil is not read)
         below = np.empty((nseats, FW_LEN))
         at = np.empty((nseats, FW_LEN))
         coef = np.empty(nseats + 1)
-        held = np.zeros(6, dtype=np.int64)
         lo = chunk * ngames // nchunks
         hi = (chunk + 1) * ngames // nchunks
         for g in range(lo, hi):
@@ -113,47 +99,12 @@ def play_field_rounds(cards, rng, policy, first_round, last_round, V, T, R, turn
                     mask = cards[g, seat, 0]
                     u = cards[g, seat, 1]
                     y = cards[g, seat, 2]
-                    total = cards[g, seat, 3]
                     pol = policy[g, seat]
                     if pol == WIN:
                         field_table(cards[g], seat, sid, offsets, lows, lengths, data, fw,
                                     below, at, coef)  # fmt: skip
-                        win_turn_tables(mask, u, y, total, fw, T, R, w, e0, e1, m, cat, memo)
+                        win_turn_tables(mask, u, y, cards[g, seat, 3], fw, T, R, tables, m, memo)
                         turns_out[g, seat] += 1
                     else:
                         turn_tables(V, mask, u, y, R, e0, e1, w)
-                    for f in range(6):
-                        held[f] = 0
-                    nheld = 0
-                    roll = 0
-                    for j in range(3):
-                        roll = _throw(held, nheld, rng, g, seat, code_to_keep)
-                        if j == 2:
-                            break
-                        table = e1 if j == 0 else e0
-                        keep = _best_keep(table, roll, subkeeps, subkeep_count)
-                        if pol == WIN:
-                            now = w[roll]
-                        else:
-                            now = best_box(V, mask, u, y, roll, score, upper_face, joker_score,
-                                           counts, ip)[1]  # fmt: skip
-                        if now >= table[keep]:
-                            keep = roll  # score now (a tie scores now)
-                        if keep == roll:
-                            break
-                        nheld = 0
-                        for f in range(6):
-                            held[f] = counts[keep, f]
-                            nheld += held[f]
-                    if pol == WIN:
-                        c = cat[roll]
-                    else:
-                        c = best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts,
-                                     ip)[0]  # fmt: skip
-                    pts, nu, ny, _legal = category_points(
-                        mask, u, y, c, roll, score, upper_face, joker_score, counts, ip
-                    )
-                    cards[g, seat, 0] = mask | (1 << c)
-                    cards[g, seat, 1] = nu
-                    cards[g, seat, 2] = ny
-                    cards[g, seat, 3] = total + pts
+                    play_turn(cards, g, seat, pol, False, 0, rng, V, R, tables, held)

@@ -76,14 +76,17 @@ def _win_value(total, s, offsets, lows, lengths, data, fw):
 
 
 @njit(cache=True)
-def win_turn_tables(mask, u, y, total, fw, T, R, W, E0, E1, M, cat, memo):
-    """Win-probability tables for one turn of the win-seeking player.
+def win_turn_tables(mask, u, y, total, fw, T, R, tables, M, memo):
+    """Win-probability tables for one turn of the win-seeking player, into the turn's
+    ``tables = (W, E0, E1, ceil, cat)`` (as :func:`play_turn` reads them; ``ceil`` is the
+    risk-taker's and is left alone); ``M`` and ``memo`` are scratch.
 
     ``W[r]``/``cat[r]``: the best box of final roll r and its win chance;
     ``E0[k]``, ``E1[k]``: the win chance of keeping k with one and two rolls
     left. After this turn both players are assumed to play the optimal
     (expected-score) strategy, whose remaining-score distributions are known.
     """
+    W, E0, E1, _ceil, cat = tables
     sid, offsets, lows, lengths, data = T
     score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
     counts, ip = R.counts, R.ip
@@ -195,6 +198,83 @@ def _throw(held, nheld, rng, g, seat, code_to_keep):
     return _keep_of(held, code_to_keep)
 
 
+@njit(cache=True)
+def turn_scratch(ncat):
+    """One thread's buffers for its turns: ``tables = (w, e0, e1, ceil, cat)`` as
+    :func:`play_turn` reads them, the dice held, and :func:`win_turn_tables`' ``m`` and
+    ``memo`` and the opponents' table ``fw``."""
+    tables = (
+        np.empty(NUM_KEEPS),
+        np.empty(NUM_KEEPS),
+        np.empty(NUM_KEEPS),
+        np.empty(NUM_KEEPS),
+        np.empty(NUM_KEEPS, dtype=np.int64),
+    )
+    held = np.zeros(6, dtype=np.int64)
+    return tables, held, np.empty(NUM_KEEPS), np.empty((ncat, MAX_POINTS)), np.empty(FW_LEN)
+
+
+@njit(cache=True)
+def play_turn(cards, g, seat, pol, chase, valence, rng, V, R, tables, held):
+    """Throw up to three times and score one box: ``seat``'s turn of game ``g``, in place.
+
+    The caller has filled the turn's ``tables = (w, e0, e1, ceil, cat)`` for the player
+    ``pol``: the win-seeker reads ``w``/``cat`` (its win chance and box per final roll),
+    the others ``V``; every player keeps by ``e1``/``e0`` (two / one roll left). The
+    risk-taker then bends its keep within ``valence`` dice towards the highest ceiling
+    ``ceil``, or, with ``chase``, keeps the roll's most common face. Both match loops
+    (two players, and the field) play their turns here, so they throw the same dice
+    the same way.
+    """
+    w, e0, e1, ceil, cat = tables
+    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
+    counts, ip = R.counts, R.ip
+    subkeeps, subkeep_count, code_to_keep = R.subkeeps, R.subkeep_count, R.code_to_keep
+    mask = cards[g, seat, 0]
+    u = cards[g, seat, 1]
+    y = cards[g, seat, 2]
+    total = cards[g, seat, 3]
+    for f in range(6):
+        held[f] = 0
+    nheld = 0
+    roll = 0
+    for j in range(3):
+        roll = _throw(held, nheld, rng, g, seat, code_to_keep)
+        if j == 2:
+            break
+        table = e1 if j == 0 else e0
+        keep = _best_keep(table, roll, subkeeps, subkeep_count)
+        if pol == WIN:
+            now = w[roll]
+        else:
+            now = best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts, ip)[1]
+        if now >= table[keep]:
+            keep = roll  # score now (a tie scores now)
+        if pol == RISK:
+            if chase:
+                keep = _most_common_keep(roll, counts, code_to_keep, held)
+            else:
+                keep = _risk_keep(roll, keep, table, ceil, valence, subkeeps, subkeep_count,
+                                  counts)  # fmt: skip
+        if keep == roll:
+            break
+        nheld = 0
+        for f in range(6):
+            held[f] = counts[keep, f]
+            nheld += held[f]
+    if pol == WIN:
+        c = cat[roll]
+    else:
+        c = best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts, ip)[0]
+    pts, nu, ny, _legal = category_points(
+        mask, u, y, c, roll, score, upper_face, joker_score, counts, ip
+    )
+    cards[g, seat, 0] = mask | (1 << c)
+    cards[g, seat, 1] = nu
+    cards[g, seat, 2] = ny
+    cards[g, seat, 3] = total + pts
+
+
 @njit(cache=True, parallel=True)
 def play_rounds(cards, rng, policy, valence, first_round, last_round, V, T, R, turns_out):
     """Play rounds ``first_round .. last_round - 1`` of every game in place.
@@ -205,22 +285,14 @@ def play_rounds(cards, rng, policy, valence, first_round, last_round, V, T, R, t
     """
     sid, offsets, lows, lengths, data = T
     score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
-    counts, ip = R.counts, R.ip
-    add, subkeeps, subkeep_count, code_to_keep = R.add, R.subkeeps, R.subkeep_count, R.code_to_keep
+    counts, ip, add = R.counts, R.ip, R.add
     ngames = cards.shape[0]
     ncat = score.shape[0]
     ycat = ip[I_YCAT]
     nchunks = min(ngames, 256)
     for chunk in prange(nchunks):
-        e0 = np.empty(NUM_KEEPS)
-        e1 = np.empty(NUM_KEEPS)
-        w = np.empty(NUM_KEEPS)
-        m = np.empty(NUM_KEEPS)
-        ceil = np.empty(NUM_KEEPS)
-        cat = np.empty(NUM_KEEPS, dtype=np.int64)
-        memo = np.empty((ncat, MAX_POINTS))
-        fw = np.empty(FW_LEN)
-        held = np.zeros(6, dtype=np.int64)
+        tables, held, m, memo, fw = turn_scratch(ncat)
+        w, e0, e1, ceil, _cat = tables
         lo = chunk * ngames // nchunks
         hi = (chunk + 1) * ngames // nchunks
         for g in range(lo, hi):
@@ -237,7 +309,7 @@ def play_rounds(cards, rng, policy, valence, first_round, last_round, V, T, R, t
                         o = cards[g, other]
                         opponent_table(o[3], sid[o[0], o[1], o[2]], offsets, lows, lengths,
                                        data, fw)  # fmt: skip
-                        win_turn_tables(mask, u, y, total, fw, T, R, w, e0, e1, m, cat, memo)
+                        win_turn_tables(mask, u, y, total, fw, T, R, tables, m, memo)
                         turns_out[g, seat] += 1
                     else:
                         turn_tables(V, mask, u, y, R, e0, e1, w)
@@ -247,44 +319,5 @@ def play_rounds(cards, rng, policy, valence, first_round, last_round, V, T, R, t
                             chase = (ycat >= 0 and not (mask >> ycat) & 1 and total
                                      + max_without_yahtzee(mask, u, score, upper_face, ip)
                                      < cards[g, other, 3])  # fmt: skip
-                    for f in range(6):
-                        held[f] = 0
-                    nheld = 0
-                    roll = 0
-                    for j in range(3):
-                        roll = _throw(held, nheld, rng, g, seat, code_to_keep)
-                        if j == 2:
-                            break
-                        table = e1 if j == 0 else e0
-                        keep = _best_keep(table, roll, subkeeps, subkeep_count)
-                        if pol == WIN:
-                            now = w[roll]
-                        else:
-                            now = best_box(V, mask, u, y, roll, score, upper_face, joker_score,
-                                           counts, ip)[1]  # fmt: skip
-                        if now >= table[keep]:
-                            keep = roll  # score now (a tie scores now)
-                        if pol == RISK:
-                            if chase:
-                                keep = _most_common_keep(roll, counts, code_to_keep, held)
-                            else:
-                                keep = _risk_keep(roll, keep, table, ceil, valence[g, seat],
-                                                  subkeeps, subkeep_count, counts)  # fmt: skip
-                        if keep == roll:
-                            break
-                        nheld = 0
-                        for f in range(6):
-                            held[f] = counts[keep, f]
-                            nheld += held[f]
-                    if pol == WIN:
-                        c = cat[roll]
-                    else:
-                        c = best_box(V, mask, u, y, roll, score, upper_face, joker_score, counts,
-                                     ip)[0]  # fmt: skip
-                    pts, nu, ny, _legal = category_points(
-                        mask, u, y, c, roll, score, upper_face, joker_score, counts, ip
-                    )
-                    cards[g, seat, 0] = mask | (1 << c)
-                    cards[g, seat, 1] = nu
-                    cards[g, seat, 2] = ny
-                    cards[g, seat, 3] = total + pts
+                    play_turn(cards, g, seat, pol, chase, valence[g, seat], rng, V, R, tables,
+                              held)  # fmt: skip

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from stratagem.core.errors import StratagemError
 
@@ -46,18 +46,32 @@ class SearchCancelled(StratagemError):
 
 @dataclass(frozen=True)
 class OptionEstimate:
-    """One option: the search's estimate beside the exact expected final score."""
+    """One option: the search's estimate beside the exact expected final score.
+
+    The web API answers with these rows as they are (pydantic reads a dataclass, and the
+    attribute docstrings below become the field descriptions of its schema), so the
+    page's row and the game's row are one declaration.
+    """
+
+    __pydantic_config__: ClassVar[Mapping[str, bool]] = {"use_attribute_docstrings": True}
 
     action: str
     mean: float | None
+    """mean final score of the simulations through the option (None if never tried)"""
     se: float | None
     sd: float | None
     n: int
     histogram: dict[int, int]
     verdict: Verdict
+    """against the search's best: tied (Welch 5%), worse, or too few playouts (either has
+    fewer than min_playouts) to compare"""
+    tied_with_best: bool
+    """verdict is best or tied"""
     exact_value: float
+    """the option's exact expected final score"""
     distance: float | None
-    """``mean - exact_value``: how far the estimate is from the exact answer (None untried)."""
+    """mean - exact_value: how far the estimate is from the exact answer (None if never
+    tried)"""
 
 
 @dataclass(frozen=True)
@@ -141,6 +155,7 @@ def estimate_options(
                 n=n,
                 histogram=dict(a.histogram or {}),
                 verdict=verdict,
+                tied_with_best=verdict in ("best", "tied"),
                 exact_value=exact[action],
                 distance=None if mean is None else mean - exact[action],
             )
