@@ -76,18 +76,9 @@ def next_value(nxt_off, nxt_data, terminal, b, mb, a1, ma1, e):
 @njit(cache=True)
 def solo_value(nxt_off, nxt_data, terminal, a1, ma1, b, mb, e):
     """The next position's value of (a1, b) at difference e when the mover moves again
-    (the other card is full: a solitaire tail, used to check against the solitaire solver)."""
-    if terminal:
-        if e > 0:
-            return 1.0
-        if e == 0:
-            return 0.5
-        return 0.0
-    if e > mb:
-        return 1.0
-    if e < -ma1:
-        return 0.0
-    return nxt_data[nxt_off[a1, b] + e + ma1]
+    (the other card is full: a solitaire tail, used to check against the solitaire solver):
+    the same lookup as :func:`next_value` with the mover's card first."""
+    return next_value(nxt_off, nxt_data, terminal, a1, ma1, b, mb, e)
 
 
 @njit(cache=True)

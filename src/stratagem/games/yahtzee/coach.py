@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import asdict
 from typing import Any
 
 from stratagem.core.agent import Advice
@@ -503,9 +502,3 @@ def final_report(
             "win" if final == top and finals.count(top) == 1 else "tie" if final == top else "loss"
         )
     return report
-
-
-def estimate_rows(report: Any) -> list[dict[str, Any]]:
-    """The Monte Carlo panel's rows as plain data (``monte_carlo.OptionEstimate``), with
-    ``tied_with_best`` (the verdict is best or tied) for the page."""
-    return [{**asdict(r), "tied_with_best": r.verdict in ("best", "tied")} for r in report.rows]
