@@ -58,6 +58,17 @@ def score_box(mask, u, c, r, score, upper_face, ip):
 
 
 @njit(cache=True)
+def box_row(amask, au, c, k, score, upper_face, ip, pvals, pidx):
+    """The row of the after-scoring values for roll k scored in box c (the rows are kept per
+    box and per distinct score: find this score's)."""
+    pts, _nu = score_box(amask, au, c, k, score, upper_face, ip)
+    j = 0
+    while pvals[c, j] != pts:
+        j += 1
+    return pidx[c, j]
+
+
+@njit(cache=True)
 def next_value(nxt_off, nxt_data, terminal, b, mb, a1, ma1, e):
     """The next level's value of (b, a1) at difference e, seen from b (the next mover)."""
     if terminal:
@@ -165,11 +176,7 @@ def turn_value(
         k = r + ROLL_START
         if mode == FIXED:
             c = cat[k]
-            pts, nu = score_box(amask, au, c, k, score, upper_face, ip)
-            j = 0
-            while pvals[c, j] != pts:
-                j += 1
-            row = pidx[c, j]
+            row = box_row(amask, au, c, k, score, upper_face, ip, pvals, pidx)
             for i in range(L):
                 Ev[k, i] = Vv[row, i]
             continue
@@ -178,11 +185,7 @@ def turn_value(
         for c in range(ncat):
             if (amask >> c) & 1:
                 continue
-            pts, nu = score_box(amask, au, c, k, score, upper_face, ip)
-            j = 0
-            while pvals[c, j] != pts:
-                j += 1
-            row = pidx[c, j]
+            row = box_row(amask, au, c, k, score, upper_face, ip, pvals, pidx)
             if two:
                 for i in range(L):
                     if Vk[row, i] > Ek[k, i]:
@@ -194,11 +197,7 @@ def turn_value(
                         Ek[k, i] = Vv[row, i]
         if track:
             c = cat[k]
-            pts, nu = score_box(amask, au, c, k, score, upper_face, ip)
-            j = 0
-            while pvals[c, j] != pts:
-                j += 1
-            row = pidx[c, j]
+            row = box_row(amask, au, c, k, score, upper_face, ip, pvals, pidx)
             for i in range(L):
                 g = Ek[k, i] - Vv[row, i]
                 if g > loss_out[0]:
