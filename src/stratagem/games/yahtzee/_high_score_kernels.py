@@ -30,7 +30,17 @@ from stratagem.games.yahtzee._dist_kernels import (
     turn_outcomes,
     workspace,
 )
-from stratagem.games.yahtzee._kernels import NUM_KEEPS, ROLL_START, category_points, turn_tables
+from stratagem.games.yahtzee._kernels import (
+    I_FLAGS,
+    I_THRESHOLD,
+    I_UBONUS,
+    I_YCAT,
+    NUM_KEEPS,
+    ROLL_START,
+    category_points,
+    turn_tables,
+    yahtzee_face,
+)
 from stratagem.games.yahtzee.one_turn import TIE
 
 SIXTH = 1.0 / 6.0
@@ -87,11 +97,23 @@ def successors(mask, u, y, sid, R, pts_out, sid_out):
     (-1 where it is not legal); one turn's lookups, shared by every target."""
     score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
     counts, ip = R.counts, R.ip
+    threshold, ubonus, ycat, flag_box = ip[I_THRESHOLD], ip[I_UBONUS], ip[I_YCAT], ip[I_FLAGS] == 2
     for r in range(ROLL_START, NUM_KEEPS):
+        five = yahtzee_face(counts, r) > 0
         for c in range(score.shape[0]):
-            pts, nu, ny, legal = category_points(
-                mask, u, y, c, r, score, upper_face, joker_score, counts, ip
-            )
+            if five:  # the Yahtzee bonus and joker rules: category_points
+                pts, nu, ny, legal = category_points(
+                    mask, u, y, c, r, score, upper_face, joker_score, counts, ip
+                )
+            else:  # what category_points comes down to without five of a kind
+                legal = not (mask >> c) & 1
+                pts, nu, ny = score[c, r], u, y
+                if upper_face[c] > 0:
+                    nu = min(threshold, u + pts)
+                    if u < threshold and u + pts >= threshold:
+                        pts += ubonus
+                elif c == ycat and flag_box:
+                    ny = 1 if pts > 0 else 0
             if legal:
                 pts_out[r - ROLL_START, c] = pts
                 sid_out[r - ROLL_START, c] = sid[mask | (1 << c), nu, ny]
