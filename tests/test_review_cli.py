@@ -25,8 +25,9 @@ def nim() -> Iterator[GameSpec]:
 
 
 def nim_record(tmp_path: Path) -> Path:
-    """nim-7 against "four", seed 1: the person takes 1 of 7 (3 was best), then 1 of 4."""
-    s = Session.new("nim", "nim-7", ["human", "four"], seed=1)
+    """nim-7 against "four", seed 3 (the die adds no stone): the person takes 1 of 7 (3 was
+    best), then 1 of 4."""
+    s = Session.new("nim", "nim-7", ["human", "four"], seed=3)
     for take in ("1", "1"):
         s.submit(take)
         s.play_agents()

@@ -133,8 +133,8 @@ def _print(done: Any, title: str) -> None:
         table.add_row(
             str(d.decision + 1),
             str(d.player + 1),
-            j.played,
-            "= played" if j.best == j.played else j.best,
+            d.played_text or j.played,
+            "= played" if j.best == j.played else d.best_text or j.best,
             amount(j.cost),
             "exact" if j.exact else "estimated",
             j.label,

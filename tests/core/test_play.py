@@ -90,3 +90,34 @@ def test_the_number_of_agents_must_match_the_players() -> None:
         play(PigState.new(preset("pig")), [RandomAgent()], np.random.default_rng(0))
     with pytest.raises(ArenaError, match="deal seed"):
         Deal(-1)
+
+
+@dataclasses.dataclass(frozen=True)
+class Circle:
+    """A game whose one position comes back forever: one player, one move, no end."""
+
+    num_players: ClassVar[int] = 1
+    current_player: ClassVar[int] = 0
+
+    def legal_actions(self) -> list[int]:
+        return [0]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return []
+
+    def apply(self, action: int) -> Circle:
+        return self
+
+    def is_terminal(self) -> bool:
+        return False
+
+    def returns(self) -> tuple[float, ...]:
+        return (0.0,)
+
+
+def test_a_game_that_never_ends_stops_at_the_step_limit_naming_it() -> None:
+    agent = RandomAgent()
+    with pytest.raises(ArenaError, match="did not end after 50 steps"):
+        play(Circle(), [agent], Deal(0), max_steps=50)  # type: ignore[arg-type]
+    with pytest.raises(ArenaError, match="a step limit must be"):
+        play(Circle(), [agent], Deal(0), max_steps=0)  # type: ignore[arg-type]

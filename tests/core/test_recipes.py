@@ -72,6 +72,17 @@ def test_recipe_add_a_game(nim_installed: None, tmp_path: Path) -> None:
     assert "nim" in runner.invoke(app, ["--help"]).output
 
 
+def test_the_recipe_game_ends_when_the_stones_come_back(nim_installed: None) -> None:
+    """Two "four" players keep 7 stones level when a roll adds one and each takes one;
+    a die keyed by the position alone rolled the same six again there, forever (deal 4
+    of nim-7 did). Each roll of the die is a slot of its own."""
+    game = load_game("nim")
+    for seed in range(40):
+        agents = [game.make_agent("nim-7", "four"), game.make_agent("nim-7", "four")]
+        played = play(game.new_state("nim-7", 2), agents, Deal(seed), max_steps=10_000)
+        assert sum(played.returns) == 1.0
+
+
 # A fresh interpreter with the recipe's folder among stratagem's games (step 1), nothing more:
 # what an installed game meets when the adapters and the command line start.
 _WITH_NIM = (

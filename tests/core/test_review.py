@@ -36,11 +36,11 @@ def nim_coaching(spec: GameSpec, rules: str = "nim-7") -> Coaching:
     return coaching
 
 
-def seed_one_game() -> Session:
-    """nim-7, the person (player 0) against "four", seed 1: the die adds no stone all
+def quiet_die_game() -> Session:
+    """nim-7, the person (player 0) against "four", seed 3: the die adds no stone all
     game. The person takes 1 of 7, "four" takes 2 of 6, the person 1 of 4, "four" the
     last 3."""
-    s = Session.new("nim", "nim-7", ["human", "four"], seed=1)
+    s = Session.new("nim", "nim-7", ["human", "four"], seed=3)
     for take in ("1", "1"):
         s.submit(take)
         s.play_agents()
@@ -56,7 +56,7 @@ def close(x: float | None, fraction: Fraction) -> bool:
 
 
 def test_each_decision_of_the_person_is_priced_by_hand_computed_chances(nim: GameSpec) -> None:
-    r = review(seed_one_game(), nim_coaching(nim))
+    r = review(quiet_die_game(), nim_coaching(nim))
     # W(n): the mover's chance with n stones; W(1..3) = 1, W(4) = 1/7, W(5..7) = 37/49.
     # With 7 stones taking 3 leaves 4 to the opponent's roll: 1 - (5/6 W(4) + 1/6 W(5))
     # = 1 - (35 + 37)/294 = 37/49; taking 1 leaves 6: 1 - (5/6 + 1/6) 37/49 = 12/49.
@@ -73,7 +73,7 @@ def test_each_decision_of_the_person_is_priced_by_hand_computed_chances(nim: Gam
 def test_the_graph_is_the_persons_chance_before_each_decision_and_at_the_end(
     nim: GameSpec,
 ) -> None:
-    r = review(seed_one_game(), nim_coaching(nim))
+    r = review(quiet_die_game(), nim_coaching(nim))
     # before decision 0: W(7) = 37/49; 1: "four" has 6, W(6) = 37/49 for it, 12/49 for
     # the person; 2: the person has 4, 1/7; 3: "four" has 3 and wins: 0; the end: lost.
     want = [Fraction(37, 49), Fraction(12, 49), Fraction(1, 7), Fraction(0), Fraction(0)]
@@ -85,7 +85,7 @@ def test_the_graph_is_the_persons_chance_before_each_decision_and_at_the_end(
 def test_luck_is_the_outcome_against_the_start_less_the_cost_of_the_decisions(
     nim: GameSpec,
 ) -> None:
-    t = review(seed_one_game(), nim_coaching(nim)).totals
+    t = review(quiet_die_game(), nim_coaching(nim)).totals
     # The deal: player 0 rolls with 7: 5/6 W(7) + 1/6 W(8), W(8) = 109/343, = 234/343.
     assert t.start_at == "deal" and close(t.start, Fraction(234, 343))
     assert close(t.skill, Fraction(25, 49)) and t.outcome == 0.0
@@ -177,7 +177,7 @@ def test_a_game_without_chance_or_not_over_has_no_luck_and_skill() -> None:
 def test_a_coach_that_cannot_evaluate_leaves_the_graph_empty_and_luck_unknown(
     nim: GameSpec,
 ) -> None:
-    r = review(seed_one_game(), FakeCoaching(blind=True))
+    r = review(quiet_die_game(), FakeCoaching(blind=True))
     assert all(p.value is None for p in r.graph)
     assert r.totals.luck is None and r.totals.cost == 1.0
 
@@ -223,7 +223,7 @@ def test_a_coach_pricing_a_decision_below_zero_or_not_finite_is_refused(cost: fl
 
 
 def test_the_review_is_json_with_the_units_thresholds(nim: GameSpec) -> None:
-    data = review(seed_one_game(), nim_coaching(nim)).to_json()
+    data = review(quiet_die_game(), nim_coaching(nim)).to_json()
     assert data["unit"]["thresholds"] == {"inaccuracy": 0.02, "mistake": 0.05, "blunder": 0.1}
     assert data["decisions"][0]["index"] == 0 and data["decisions"][0]["decision"] == 0
     assert data["decisions"][0]["played"] == "1" and data["finished"] is True
@@ -250,14 +250,14 @@ class NoChanceNodes:
 
 
 def test_without_the_deal_luck_starts_at_the_first_decision(nim: GameSpec) -> None:
-    t = review(seed_one_game(), NoChanceNodes(nim_coaching(nim))).totals
+    t = review(quiet_die_game(), NoChanceNodes(nim_coaching(nim))).totals
     # start W(7) = 37/49; luck = 0 - (37/49 - 25/49) = -12/49
     assert t.start_at == "first decision" and close(t.start, Fraction(37, 49))
     assert close(t.luck, Fraction(-12, 49))
 
 
 def test_the_review_counts_the_takebacks(nim: GameSpec) -> None:
-    s = Session.new("nim", "nim-7", ["human", "four"], seed=1)
+    s = Session.new("nim", "nim-7", ["human", "four"], seed=3)
     s.submit("2")
     s.play_agents()
     s.takeback(0)
@@ -266,3 +266,26 @@ def test_the_review_counts_the_takebacks(nim: GameSpec) -> None:
     r = review(s, nim_coaching(nim))
     assert r.takebacks == 1 and r.decisions[0].judged.played == "3"
     assert r.decisions[0].judged.label == "best"
+
+
+class Named(FakeCoaching):
+    """A coach that names a decision as its players read it (Score Four's "b3 (level 1)")."""
+
+    def decision_text(self, state: State, text: str) -> str:
+        return f"{text} by player {state.current_player + 1}"
+
+
+def test_each_decision_is_named_as_the_coach_writes_it_else_by_its_text() -> None:
+    s = scorefour_game(2)
+    plain = review(s, FakeCoaching()).to_json()["decisions"]
+    assert [(d["played_text"], d["best_text"]) for d in plain] == [
+        (d["played"], d["best"]) for d in plain
+    ]
+    named = review(s, Named()).to_json()["decisions"]
+    for d in named:
+        state = s.state_at(d["decision"])
+        who = state.current_player + 1
+        assert (d["played_text"], d["best_text"]) == (
+            f"{d['played']} by player {who}",
+            f"{d['best']} by player {who}",
+        )

@@ -9,17 +9,19 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
+import stratagem.core.session as session_module
 import stratagem.games
 from stratagem.core.errors import IllegalActionError, InvalidAgentError, RecordError
 from stratagem.core.game import CHANCE, chance_key, sample_chance
 from stratagem.core.play import Deal
 from stratagem.core.registry import available_games, load_game
 from stratagem.core.session import MAX_RECORD_BYTES, Session
-from stratagem.games.pig.state import PigAction
+from stratagem.games.pig.state import PigAction, PigState
 
 RECIPES = Path(__file__).parent / "recipes"
 GAMES = [*available_games(), "nim"]
@@ -327,3 +329,61 @@ def test_a_game_of_agents_alone_has_nothing_to_take_back() -> None:
     assert session.over and session.human_decisions() == []
     with pytest.raises(IllegalActionError, match="no decision of a person to take back"):
         session.takeback()
+
+
+def test_a_game_longer_than_a_record_can_hold_is_stopped_naming_the_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a game need not end (a position may come back with the same dice); play_agents
+    # stops where a record could no longer be read back
+    monkeypatch.setattr(session_module, "MAX_DECISIONS", 5)
+    s = Session.new("pig", "pig", ["random", "random"], seed=1)
+    with pytest.raises(IllegalActionError, match="did not end after 5 decisions"):
+        s.play_agents()
+    assert len(s.decisions()) == 5 and not s.over
+    assert Session.from_json(s.to_json()).decisions() == s.decisions()
+
+
+def test_chance_past_what_a_record_can_hold_undoes_the_decision_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Yahtzee deals the dice before each decision: the third decision would need a
+    # fourth throw, one more chance outcome than a record may hold here
+    monkeypatch.setattr(session_module, "MAX_DECISIONS", 3)
+    s = Session.new("yahtzee", "yahtzee", ["random"], seed=1)
+    with pytest.raises(IllegalActionError, match="3 chance outcomes"):
+        s.play_agents()
+    assert len(s.decisions()) == 2 and len(s.chance_texts()) == 3
+    assert s.state.current_player != CHANCE
+    assert Session.from_json(s.to_json()).decisions() == s.decisions()
+
+
+def test_the_legal_decisions_of_a_position_are_listed_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # listing can be costly (a Scrabble rack with blanks: tens of thousands of moves); a
+    # view asked again and the decision that follows reuse the list of the position
+    s = Session.new("pig", "coin-3", ["human", "random"], seed=3)
+    listed: list[object] = []
+    real = PigState.legal_actions
+
+    def counted(state: PigState) -> Any:
+        listed.append(state)
+        return real(state)
+
+    monkeypatch.setattr(PigState, "legal_actions", counted)
+    assert s.legal_texts() == s.legal_texts() == ["roll"]
+    s.submit("roll")
+    assert listed == [s.state_at(0)]
+
+
+def test_the_listed_legal_decisions_are_bounded_least_recently_used_first_out() -> None:
+    memo = session_module._LegalMemo(max_actions=5)
+    a, b, c = (PigState.new(load_game("pig").rules_object("coin-3")) for _ in range(3))
+    memo.put(a, {"1": 1, "2": 2})
+    memo.put(b, {"3": 3, "4": 4})
+    assert memo.get(a) == {"1": 1, "2": 2}  # a is now the most recently used
+    memo.put(c, {"5": 5, "6": 6})  # 6 decisions listed: b goes
+    assert memo.get(b) is None and memo.get(a) is not None and memo.get(c) is not None
+    memo.put(b, {str(k): k for k in range(6)})  # more than the bound: not kept
+    assert memo.get(b) is None and memo.get(a) is not None

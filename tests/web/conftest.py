@@ -65,26 +65,65 @@ def _free_port() -> int:
         return port
 
 
+class LiveServer:
+    """An app served by uvicorn on 127.0.0.1 (a free port) in a thread, from its making
+    until :meth:`stop`. A new one of a new app on the same games folder is a server
+    restart. As a context manager it gives its URL and stops at the block's end:
+    ``with LiveServer(app) as url: ...``."""
+
+    def __init__(self, app: Any, timeout: float = 30.0) -> None:
+        import uvicorn
+
+        self.port = _free_port()
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def stop(self, timeout: float = 20.0) -> None:
+        """Ends the server (again: nothing)."""
+        self.server.should_exit = True
+        self.thread.join(timeout=timeout)
+
+    def __enter__(self) -> str:
+        return self.url
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+Serve = Callable[..., LiveServer]
+"""``serve(data=None, tables="off")``: a :class:`LiveServer` of a new app on the games
+folder ``data`` (the :func:`serve` fixture)."""
+
+
+@pytest.fixture()
+def serve() -> Iterator[Serve]:
+    """Serves a new app: ``serve(data, tables=...)`` -> a :class:`LiveServer`; a second one
+    on the same folder is a server restart. Every server started is stopped at the end."""
+    started: list[LiveServer] = []
+
+    def start(data: Path | None = None, tables: str = "off") -> LiveServer:
+        server = LiveServer(create_app(tables=tables, data=data))
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[str]:
     """The app served by uvicorn on 127.0.0.1 in a thread; yields the base URL."""
-    import uvicorn
-
-    port = _free_port()
-    config = uvicorn.Config(
-        create_app(tables="cached"), host="127.0.0.1", port=port, log_level="warning"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with LiveServer(create_app(tables="cached")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

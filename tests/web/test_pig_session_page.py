@@ -6,8 +6,6 @@ alone; a phone's width; axe-core finds no serious problem."""
 from __future__ import annotations
 
 import json
-import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,38 +17,9 @@ import pytest
 from stratagem.games.pig.coach import PigCoaching
 from stratagem.games.pig.rules import preset
 from stratagem.games.pig.state import PigState
-from tests.web.conftest import _free_port
+from tests.web.conftest import Serve
 
 DESKTOP = {"width": 1200, "height": 900}
-
-
-@contextmanager
-def serving(data: Path) -> Iterator[str]:
-    """A server of a new app on the games folder ``data`` (a restart is a second one)."""
-    import uvicorn
-
-    from stratagem.web.app import create_app
-
-    port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(tables="cached", data=data),
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 @contextmanager
@@ -101,10 +70,10 @@ def shown(page: Any) -> tuple[str, str, str, str]:
 
 
 def test_take_back_two_reload_and_restart_find_the_game_as_it_was(
-    browser: Any, tmp_path: Path, screenshot: Any
+    browser: Any, serve: Serve, tmp_path: Path, screenshot: Any
 ) -> None:
     with (
-        serving(tmp_path) as base,
+        serve(tmp_path, tables="cached") as base,
         opened(browser, base, viewport=DESKTOP) as page,
     ):
         sid = start(page, "/pig?ai=hold:25&seed=11")
@@ -131,7 +100,7 @@ def test_take_back_two_reload_and_restart_find_the_game_as_it_was(
         ready(page)
         assert shown(page) == picture
     with (
-        serving(tmp_path) as base2,
+        serve(tmp_path, tables="cached") as base2,
         opened(browser, base2, viewport=DESKTOP) as page,
     ):
         page.goto(f"/pig?id={sid}")
@@ -141,7 +110,7 @@ def test_take_back_two_reload_and_restart_find_the_game_as_it_was(
 
 
 def test_against_hold_25_the_hint_is_the_best_reply_not_the_optimum(
-    browser: Any, tmp_path: Path
+    browser: Any, serve: Serve, tmp_path: Path
 ) -> None:
     """At 66 against 58 with 30 in the turn (tests/games/pig/test_reply.py's pinned
     position) the optimum rolls, the best reply to hold:25 holds. The page's hint at the
@@ -151,7 +120,7 @@ def test_against_hold_25_the_hint_is_the_best_reply_not_the_optimum(
     rows = coach.rows(pinned)
     assert rows[0]["action"] == "hold" and rows[0]["optimal_value"] < rows[1]["optimal_value"]
     with (
-        serving(tmp_path) as base,
+        serve(tmp_path, tables="cached") as base,
         opened(browser, base, viewport=DESKTOP) as page,
     ):
         sid = start(page, "/pig?ai=hold:25&seed=4")
@@ -180,14 +149,14 @@ def serious_violations(page: Any) -> list[str]:
 
 
 def test_a_game_played_with_the_keys_alone_and_its_review_are_the_coachs_numbers(
-    browser: Any, tmp_path: Path, screenshot: Any
+    browser: Any, serve: Serve, tmp_path: Path, screenshot: Any
 ) -> None:
     """coin-3 (a coin, goal 3) against hold:1, every key a keyboard's: N starts, R and H
     decide, Tab and Enter reach the review; the review's costs are the coach's judge of
     the same decisions, and a reviewed move opens on the Pig page in the assistant."""
     from stratagem.core.session import Session
 
-    with serving(tmp_path) as base, opened(browser, base, viewport=DESKTOP) as page:
+    with serve(tmp_path, tables="cached") as base, opened(browser, base, viewport=DESKTOP) as page:
         page.goto("/pig?rules=coin-3&ai=hold:1&seed=3")
         page.locator("body[data-state=setup]").wait_for()
         page.keyboard.press("n")
@@ -252,9 +221,9 @@ def test_a_game_played_with_the_keys_alone_and_its_review_are_the_coachs_numbers
 
 
 def test_on_a_phone_the_page_fits_and_axe_finds_nothing_serious(
-    browser: Any, tmp_path: Path, screenshot: Any
+    browser: Any, serve: Serve, tmp_path: Path, screenshot: Any
 ) -> None:
-    with serving(tmp_path) as base:
+    with serve(tmp_path, tables="cached") as base:
         for scheme in ("light", "dark"):
             options = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
                        "is_mobile": True, "has_touch": True, "color_scheme": scheme}  # fmt: skip
@@ -277,8 +246,8 @@ def test_on_a_phone_the_page_fits_and_axe_finds_nothing_serious(
                     screenshot(page, "pig-phone")
 
 
-def test_every_control_takes_the_focus_visibly(browser: Any, tmp_path: Path) -> None:
-    with serving(tmp_path) as base, opened(browser, base, viewport=DESKTOP) as page:
+def test_every_control_takes_the_focus_visibly(browser: Any, serve: Serve, tmp_path: Path) -> None:
+    with serve(tmp_path, tables="cached") as base, opened(browser, base, viewport=DESKTOP) as page:
         sid = start(page, "/pig?ai=hold:20&seed=2")
         assert sid
         reached = set()
@@ -298,9 +267,9 @@ def test_every_control_takes_the_focus_visibly(browser: Any, tmp_path: Path) -> 
 
 
 def test_a_custom_variant_and_a_rule_of_thumb_show_and_an_impossible_one_is_refused(
-    browser: Any, tmp_path: Path, screenshot: Any
+    browser: Any, serve: Serve, tmp_path: Path, screenshot: Any
 ) -> None:
-    with serving(tmp_path) as base, opened(browser, base, viewport=DESKTOP) as page:
+    with serve(tmp_path, tables="cached") as base, opened(browser, base, viewport=DESKTOP) as page:
         start(page, "/pig?rules=pig:goal=50,bust_faces=1/2&ai=hold:15&seed=2")
         assert "goal 50" in page.locator("#variant-line").inner_text()
         assert "1,2 bust" in page.locator("#variant-line").inner_text()
@@ -318,14 +287,14 @@ def test_a_custom_variant_and_a_rule_of_thumb_show_and_an_impossible_one_is_refu
 
 
 def test_following_the_hints_against_hold_25_reaches_a_move_the_optimum_would_not_make(
-    browser: Any, tmp_path: Path, screenshot: Any
+    browser: Any, serve: Serve, tmp_path: Path, screenshot: Any
 ) -> None:
     """Seed 0, the hints followed: at your 20th choice (50 against 55, 19 in the turn) the
     best reply to hold:25 rolls (65.86%) where the optimum holds (its 62.15% against
     62.02%); the page's hint says roll and shows the optimum's chances beside. (Found by
     playing the session in Python by the coach's rows: the first such choice of seeds
     0..39 whose two options differ by more than half a point.)"""
-    with serving(tmp_path) as base, opened(browser, base, viewport=DESKTOP) as page:
+    with serve(tmp_path, tables="cached") as base, opened(browser, base, viewport=DESKTOP) as page:
         sid = start(page, "/pig?ai=hold:25&seed=0")
         for _ in range(19):
             best = get(base, f"/api/sessions/{sid}/advice")["rows"][0]["action"]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+import stratagem.core.tables as tables
 import stratagem.games.pig.solver as pig_solver
 from stratagem.web.app import create_app
 
@@ -61,3 +62,31 @@ def test_sessions_share_one_table(solves: list[int]) -> None:
         with open_session(request, sid) as play:  # type: ignore[arg-type]
             tables.add(id(play.coaching.solution))  # type: ignore[union-attr]
     assert len(tables) == 1
+
+
+def test_only_presets_are_written_to_disk_from_the_web(
+    solves: list[int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a client may name any variant: those stay in the process's memo, so no client fills
+    # the disk cache with tables of its choosing; a preset is saved for the next start
+    monkeypatch.setattr(tables, "_PROCESS_MEMO", tables.SolvedMemo(tables.DEFAULT_MEMO_BYTES))
+    client = TestClient(create_app(tables="off"))
+    for rules in ("piglet:goal=9", "coin-3:faces=3"):
+        game = {"game": "pig", "rules": rules, "seats": ["human", "optimal"], "seed": 1}
+        sid = client.post("/api/sessions", json=game).json()["id"]
+        assert client.get(f"/api/sessions/{sid}/advice").status_code == 200
+    assert len(solves) == 2 and list(tmp_path.iterdir()) == []
+    sid = client.post("/api/sessions", json={**game, "rules": "coin-3"}).json()["id"]
+    assert client.get(f"/api/sessions/{sid}/advice").status_code == 200
+    assert len(solves) == 3 and len(list(tmp_path.glob("*.tbl"))) == 1
+
+
+def test_a_custom_variant_outside_the_web_is_saved_as_before(
+    solves: list[int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from stratagem.games.pig.rules import preset
+    from stratagem.games.pig.spec import solution
+
+    monkeypatch.setattr(tables, "_PROCESS_MEMO", tables.SolvedMemo(tables.DEFAULT_MEMO_BYTES))
+    solution(preset("piglet").with_options(goal=9))  # the library and the terminal
+    assert len(solves) == 1 and len(list(tmp_path.glob("*.tbl"))) == 1

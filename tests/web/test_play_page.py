@@ -5,8 +5,6 @@ asks first, reload and a server restart find the game as it was; axe-core's chec
 from __future__ import annotations
 
 import sys
-import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,9 +12,8 @@ from typing import Any
 import pytest
 
 import stratagem.games
-from stratagem.web.app import create_app
 
-from .conftest import _free_port
+from .conftest import LiveServer, Serve
 
 RECIPES = Path(__file__).resolve().parents[1] / "core" / "recipes"
 YOU_TO_MOVE = "(you) to move"
@@ -36,38 +33,20 @@ class Site:
     """A server of the app on a data folder, which can be restarted (a new app, a new
     port, the same folder)."""
 
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, serve: Serve) -> None:
         self.data = data
-        self.server: Any = None
-        self.thread: threading.Thread | None = None
+        self.serve = serve
+        self.server: LiveServer | None = None
         self.url = ""
 
     def start(self) -> str:
-        import uvicorn
-
-        port = _free_port()
-        config = uvicorn.Config(
-            create_app(tables="off", data=self.data),
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.05)
-        self.url = f"http://127.0.0.1:{port}"
+        self.server = self.serve(self.data)
+        self.url = self.server.url
         return self.url
 
     def stop(self) -> None:
         if self.server is not None:
-            self.server.should_exit = True
-            assert self.thread is not None
-            self.thread.join(timeout=10)
+            self.server.stop()
 
     def restart(self) -> str:
         self.stop()
@@ -75,8 +54,8 @@ class Site:
 
 
 @pytest.fixture()
-def site(nim_games: None, tmp_path: Path) -> Iterator[Site]:
-    s = Site(tmp_path / "data")
+def site(nim_games: None, serve: Serve, tmp_path: Path) -> Iterator[Site]:
+    s = Site(tmp_path / "data", serve)
     s.start()
     yield s
     s.stop()

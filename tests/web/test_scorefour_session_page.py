@@ -4,10 +4,7 @@ reviewed move opened in the assistant."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,32 +14,10 @@ import pytest
 from stratagem.core.session import Session
 from stratagem.games.scorefour.board import peg_name
 from stratagem.games.scorefour.coach import ScoreFourCoaching
-from stratagem.web.app import create_app
-from tests.web.conftest import _free_port
+from tests.web.conftest import Serve
 from tests.web.test_scorefour_page import serious_violations
 
 YOUR_MOVE = "#status:has-text('Your move')"
-
-
-@contextmanager
-def server(data: Path) -> Iterator[str]:
-    """The app on the games folder ``data``, served in a thread until the block ends."""
-    import uvicorn
-
-    port = _free_port()
-    app = create_app(tables="off", data=data)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(timeout=10)
 
 
 @pytest.fixture()
@@ -91,8 +66,10 @@ def play(p: Any, peg: str) -> None:
     )
 
 
-def test_moves_taken_back_survive_a_reload_and_a_server_restart(tab: Any, tmp_path: Path) -> None:
-    with server(tmp_path) as base:
+def test_moves_taken_back_survive_a_reload_and_a_server_restart(
+    tab: Any, serve: Serve, tmp_path: Path
+) -> None:
+    with serve(tmp_path) as base:
         sid = new_game(tab, base, "minimax", depth="1")
         for peg in ("b2", "c3", "a1"):
             play(tab, peg)
@@ -114,7 +91,7 @@ def test_moves_taken_back_survive_a_reload_and_a_server_restart(tab: Any, tmp_pa
         tab.go_back()
         tab.wait_for_selector(YOUR_MOVE)
         assert tab.locator("#levels").inner_text() == board
-    with server(tmp_path) as base:  # a new app on the same games folder
+    with serve(tmp_path) as base:  # a new app on the same games folder
         listed = httpx.get(f"{base}/api/sessions").json()["games"]
         found = [g for g in listed if g["id"] == sid]
         assert len(found) == 1 and found[0]["decisions"] == 2 and not found[0]["finished"]
@@ -131,10 +108,10 @@ def test_moves_taken_back_survive_a_reload_and_a_server_restart(tab: Any, tmp_pa
 
 
 def test_a_finished_game_s_verdicts_are_the_coach_s_and_a_move_opens_in_the_assistant(
-    tab: Any, tmp_path: Path, screenshot: Any
+    tab: Any, serve: Serve, tmp_path: Path, screenshot: Any
 ) -> None:
     coach = ScoreFourCoaching()
-    with server(tmp_path) as base:
+    with serve(tmp_path) as base:
         sid = new_game(tab, base, "random")
         k = 0
         while tab.locator("#status").inner_text().startswith("Your move"):
@@ -189,6 +166,12 @@ def test_a_finished_game_s_verdicts_are_the_coach_s_and_a_move_opens_in_the_assi
         if review.status_code != 404:
             tab.goto(f"{base}/review?id={sid}")
             tab.wait_for_load_state("networkidle")
+            tab.wait_for_selector("#review[aria-busy='false']")
+            # each move in the game's own notation (peg and level), not the cell number
+            played = tab.locator("#decisions td[data-title='Played']").first.inner_text()
+            first = session.state_at(mine[0])
+            assert played.startswith(coach.decision_text(first, session.decisions()[mine[0]]))
+            assert played.startswith(peg_name(int(session.decisions()[mine[0]])) + " (level ")
             screenshot(tab, "scorefour-review")
             # the review's own link: the position opens in this page's assistant
             tab.locator("button:has-text('open in the assistant')").nth(1).click()

@@ -19,7 +19,7 @@ from stratagem.games.scrabble.position import read_position
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.tiles import tile_set
 from stratagem.web.app import create_app
-from stratagem.web.scrabble import MAX_TOP, OPPONENTS, read_move
+from stratagem.web.scrabble import MAX_TOP, read_move
 
 API = "/api/scrabble"
 EMPTY = ["." * 15] * 15
@@ -267,13 +267,6 @@ def test_the_servers_word_list_is_used_when_chosen(tmp_path: Path) -> None:
     placed = {m["move"].split()[1] for m in result["moves"] if m["kind"] == "placement"}
     assert placed == {"ŽÁBA", "ŽÁBY"}
     status = client.get(f"{API}/options").json()
-    assert [a["name"] for a in status["agents"]] == [
-        "equity",
-        "heuristic-leave",
-        "heuristic",
-        "greedy",
-        "random",
-    ]
     server = [x for x in status["lexicons"] if x["tiles"] == "czech" and x["lexicon"] == "server"]
     assert server[0]["available"] and server[0]["words"] == 3
 
@@ -318,19 +311,21 @@ def test_reading_a_move_agrees_with_the_cli_parser() -> None:
 
 @pytest.mark.parametrize("tiles", ["english", "czech"])
 def test_every_opponent_offered_is_a_registry_agent_that_plays(tiles: str) -> None:
-    # The page's names map to registry specs; each must build and play a legal move.
+    # The page offers the registry's agents (GET /api/games); each plays a legal move.
     lex = default_lexicon(tiles)
     rng = np.random.default_rng(1)
-    for opponent in OPPONENTS:
-        agent = load_game("scrabble").make_agent(tiles, parse_spec(opponent.spec))
+    game = load_game("scrabble")
+    for name in game.agents:
+        agent = game.make_agent(tiles, parse_spec(name))
         state = ScrabbleState.new(lex, 2)
         while state.current_player < 0:
             state = state.apply(state.sample_chance(rng))
         action = agent.act(state, rng)
-        assert action in state.legal_actions(), opponent
+        assert action in state.legal_actions(), name
 
 
-def test_the_default_opponent_is_the_strongest_offered(client: TestClient) -> None:
-    assert OPPONENTS[0].name == "equity"
-    options = client.get(f"{API}/options").json()
-    assert options["agents"][0]["name"] == "equity"
+def test_the_options_name_the_lexicons_and_leave_the_opponents_to_the_registry(
+    client: TestClient,
+) -> None:
+    # the page lists the registry's agents (GET /api/games); no list of its own here
+    assert set(client.get(f"{API}/options").json()) == {"lexicons"}

@@ -30,6 +30,25 @@ def start_game(page: Any, challenge: str = "none", think: str = "2") -> None:
                            " || document.querySelector('#history span')")  # fmt: skip
 
 
+def open_dealt_game(page: Any, seed: int, challenge: str = "none") -> None:
+    """A game against greedy with a pinned deal, opened from its URL as a shared link is.
+
+    The page's own "New game" draws a random deal, and a test that must meet a given
+    situation (a word to play in the coach's top rows, an AI reply that is a word)
+    met, once in a few hundred runs, a rack or a reply without one.
+    """
+    body = {
+        "game": "scrabble",
+        "rules": f"english:challenge={challenge}",
+        "seats": ["human", "greedy"],
+        "seed": seed,
+    }
+    r = page.request.post("/api/sessions", data=body)
+    assert r.ok, r.text()
+    page.goto(f"/scrabble?mode=play&id={r.json()['id']}")
+    page.wait_for_selector("#status:has-text('Your move')")
+
+
 def board_and_rack(page: Any) -> tuple[list[str], list[str]]:
     """The letters on the board (lower case: blank) and the rack, read from the page."""
     letters = []
@@ -110,8 +129,14 @@ def a_phony(rack: list[str]) -> str:
     raise AssertionError(rack)
 
 
+# The deal keeps a blank in the person's rack: more than the 2,000 legal decisions a view
+# lists, so "challenge" (listed last) is cut from the list and the page must read the
+# view's challenge_open (it read the list, and its button never enabled: a CI failure).
+CHALLENGE_SEED = 1
+
+
 def test_a_double_challenge_game(page: Any, screenshot: Any) -> None:
-    start_game(page, challenge="double")
+    open_dealt_game(page, seed=CHALLENGE_SEED, challenge="double")
     page.wait_for_selector("#challenge-btn:not(.hidden)")  # the new game is drawn
     assert page.locator("#challenge-btn").is_disabled()  # nothing to challenge yet
     _, rack = board_and_rack(page)

@@ -9,12 +9,16 @@ from stratagem.games.scrabble.board import board_from_text, parse_coordinate
 from stratagem.games.scrabble.lexicon import default_lexicon
 from stratagem.games.scrabble.movegen import generate_moves
 
+from .test_scrabble_club_page import open_dealt_game
+
 COLUMNS = "ABCDEFGHIJKLMNO"
 
 
+FIRST_MOVE_SEED = 1  # the rack has a word among the coach's top rows
+
+
 def test_a_first_move_by_clicking_rack_tiles_and_squares(page: Any, screenshot: Any) -> None:
-    page.goto("/scrabble?mode=play")
-    page.wait_for_selector("#status:has-text('Your move')")
+    open_dealt_game(page, seed=FIRST_MOVE_SEED)
     assert page.locator("#board .sc-sq").count() == 225
     labels = [t.get_attribute("aria-label") for t in page.locator("#rack .sc-tile").all()]
     rack = ["?" if label == "blank tile" else label[-1] for label in labels]

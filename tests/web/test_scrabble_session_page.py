@@ -5,46 +5,16 @@ coach; a reviewed move opened in the assistant."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from stratagem.web.app import create_app
-from tests.web.conftest import _free_port
+from tests.web.conftest import Serve
 
 DATA = Path(__file__).resolve().parents[1] / "games" / "scrabble" / "data"
 YOUR_MOVE = "() => document.getElementById('status').textContent === 'Your move'"
-
-
-class Server:
-    """The app served by uvicorn on a games folder; stop() and a new Server on the same
-    folder is a server restart."""
-
-    def __init__(self, data: Path) -> None:
-        import uvicorn
-
-        self.port = _free_port()
-        config = uvicorn.Config(
-            create_app(tables="cached", data=data), host="127.0.0.1", port=self.port,
-            log_level="warning",
-        )  # fmt: skip
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.05)
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=20)
 
 
 @pytest.fixture()
@@ -107,9 +77,9 @@ def serious_violations(page: Any) -> list[str]:
 
 
 def test_a_game_survives_takeback_reload_and_a_server_restart(
-    browser: Any, games_dir: Path
+    browser: Any, serve: Serve, games_dir: Path
 ) -> None:
-    server = Server(games_dir)
+    server = serve(games_dir, tables="cached")
     try:
         page = new_page(browser, base_url=server.url)
         page.goto("/scrabble")
@@ -139,7 +109,7 @@ def test_a_game_survives_takeback_reload_and_a_server_restart(
         assert serious_violations(page) == []
     finally:
         server.stop()
-    restarted = Server(games_dir)  # a new app on the same games file
+    restarted = serve(games_dir, tables="cached")  # a new app on the same games file
     try:
         page = new_page(browser, base_url=restarted.url)
         page.goto(f"/scrabble?id={sid}")

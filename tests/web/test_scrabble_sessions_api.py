@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from stratagem.games.scrabble.gcg_session import turn_lines
+from stratagem.games.scrabble.state import ScrabbleState
 
 DATA = Path(__file__).resolve().parents[1] / "games" / "scrabble" / "data"
 RECORDS = sorted(DATA.glob("selfplay_*.gcg"))
@@ -35,6 +36,28 @@ def test_a_game_against_an_agent_never_shows_the_agents_rack(client: Any) -> Non
     assert client.get(f"/api/sessions/{game['id']}/advice").status_code == 400
     replied = client.post(f"/api/sessions/{game['id']}/ai", json={}).json()
     assert replied["human_to_move"] and len(replied["decisions"]) == 2
+
+
+def test_the_legal_moves_of_a_position_are_listed_once_and_not_for_the_agents_turn(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a rack with blanks has tens of thousands of moves (most of a second to list): a view
+    # asked again, and the move that follows, reuse the list; the agent's are never shown
+    game = start(client, ["human", "greedy"])
+    listed: list[ScrabbleState] = []
+    real = ScrabbleState.legal_actions
+
+    def counted(state: ScrabbleState) -> Any:
+        listed.append(state)
+        return real(state)
+
+    monkeypatch.setattr(ScrabbleState, "legal_actions", counted)
+    for _ in range(3):
+        assert client.get(f"/api/sessions/{game['id']}").json()["legal"] == game["legal"]
+    after = client.post(f"/api/sessions/{game['id']}/move", json={"decision": game["legal"][0]})
+    assert after.json()["to_move"] == 1 and after.json()["legal"] == []
+    assert client.get(f"/api/sessions/{game['id']}").json()["legal"] == []
+    assert listed == []
 
 
 def test_advice_rows_are_the_coachs_in_points_of_equity(client: Any) -> None:

@@ -94,3 +94,16 @@ def test_every_game_s_warm_up_runs() -> None:
         assert time.monotonic() < deadline, engines
         time.sleep(1)
     assert set(engines.values()) == {"ready"}, client.app.state.warmup.games  # type: ignore[attr-defined]
+
+
+def test_the_scrabble_warm_up_moves_once_with_each_opponent_the_page_offers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the page offers the registry's agents (GET /api/games): each is warmed, none else
+    from stratagem.core.registry import load_game
+    from stratagem.core.session import Session
+
+    moved: list[str | None] = []
+    monkeypatch.setattr(Session, "ai_move", lambda self: moved.append(self.seats[0].agent))
+    warmup.WARMERS["scrabble"]()
+    assert moved == list(load_game("scrabble").agents)

@@ -18,6 +18,7 @@ from stratagem.games.yahtzee.rules import preset
 from stratagem.games.yahtzee.solver import Solution
 from stratagem.games.yahtzee.state import YahtzeeState
 
+from .conftest import Serve
 from .test_play_page import Site, serious_violations
 
 
@@ -30,9 +31,9 @@ def solved() -> Callable[[str], Solution]:
 
 
 @pytest.fixture()
-def site(tmp_path: Path, solved: Callable[[str], Solution]) -> Iterator[Site]:
+def site(serve: Serve, tmp_path: Path, solved: Callable[[str], Solution]) -> Iterator[Site]:
     solved("yahtzee")  # solved before the server needs it
-    s = Site(tmp_path / "data")
+    s = Site(tmp_path / "data", serve)
     s.start()
     yield s
     s.stop()

@@ -25,7 +25,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from stratagem.core.game import State
 
-__all__ = ["LABELS", "Coaching", "Judged", "Label", "Unit", "coaching_for"]
+__all__ = ["LABELS", "Coaching", "Judged", "Label", "Unit", "coaching_for", "decision_text"]
 
 Label = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 LABELS: tuple[Label, ...] = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -136,6 +136,18 @@ class Coaching(Protocol):
         a chance of winning, an expected final score, an evaluation; ``None`` where the
         game cannot say cheaply."""
         ...
+
+
+def decision_text(coaching: Coaching, state: State, text: str) -> str:
+    """A decision (its session text, taken in ``state``) as the game's players read it.
+
+    A session records a decision as its action's ``str``, which need not be what a
+    player reads (Score Four's ``9`` is the bead dropped on peg b3). A coaching may say
+    how a decision reads with an optional ``decision_text(state, text)``; a renderer
+    asks here rather than format moves itself. Without one, the text is the name.
+    """
+    own = getattr(coaching, "decision_text", None)
+    return text if own is None else str(own(state, text))
 
 
 def judged_from_rows(rows: Sequence[Mapping[str, Any]], played: str, unit: Unit) -> Judged:

@@ -29,7 +29,13 @@ from stratagem.core.agent import Agent
 from stratagem.core.errors import ArenaError
 from stratagem.core.game import CHANCE, Action, State, chance_key, sample_chance
 
-__all__ = ["Deal", "Played", "deal_seed", "play"]
+__all__ = ["MAX_STEPS", "Deal", "Played", "deal_seed", "play"]
+
+MAX_STEPS = 1_000_000
+"""The most steps (decisions and chance events) :func:`play` takes before it gives up on
+a game: the protocol cannot promise that a game ends (a position may come back, and with
+a deal keyed by position the same dice with it), so the loop is bounded; real games end
+far sooner (a Pig game of random agents takes hundreds)."""
 
 
 def deal_seed(seed: int, index: int) -> int:
@@ -86,19 +92,31 @@ def play(
     agents: Sequence[Agent],
     rng: np.random.Generator | Deal,
     observe: Observer | None = None,
+    max_steps: int = MAX_STEPS,
 ) -> Played:
     """Play ``state`` to the end: ``agents[p]`` chooses for player ``p``.
 
     With a generator, chance and agents all draw from it in turn; with a
-    :class:`Deal`, as that class says.
+    :class:`Deal`, as that class says. A game that has not ended after ``max_steps``
+    steps (decisions and chance events) raises :class:`ArenaError`.
     """
     if len(agents) != state.num_players:
         raise ArenaError(
             f"the game has {state.num_players} players but {len(agents)} agents were given"
         )
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise ArenaError(f"a step limit must be a whole number >= 1, got {max_steps!r}")
     deal = rng if isinstance(rng, Deal) else None
     decisions = 0
+    steps = 0
     while not state.is_terminal():
+        if steps == max_steps:
+            raise ArenaError(
+                f"the game did not end after {max_steps:,} steps (decisions and chance "
+                "events): its positions may come back forever (with a deal keyed by "
+                "position, a position that comes back meets the same chance again)"
+            )
+        steps += 1
         player = state.current_player
         if player == CHANCE:
             action = sample_chance(state, deal.chance(state) if deal else rng)  # type: ignore[arg-type]

@@ -49,7 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from stratagem.core.coaching import LABELS, Coaching, Judged, Unit
+from stratagem.core.coaching import LABELS, Coaching, Judged, Unit, decision_text
 from stratagem.core.errors import StratagemError
 from stratagem.core.game import CHANCE, State
 from stratagem.core.session import Session
@@ -94,6 +94,11 @@ class ReviewedDecision:
     """The position's decision number in the game, from 0 (``session.state_at(decision)``
     is where it was made; the page's ``at=`` and the branch's ``at``)."""
     judged: Judged
+    played_text: str = ""
+    """The played decision as players read it (:func:`~stratagem.core.coaching.decision_text`:
+    Score Four's ``b3 (level 2)`` for the session's ``9``); ``judged.played`` when empty."""
+    best_text: str = ""
+    """The best decision, likewise."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -101,6 +106,8 @@ class ReviewedDecision:
             "player": self.player,
             "decision": self.decision,
             **self.judged.to_json(),
+            "played_text": self.played_text or self.judged.played,
+            "best_text": self.best_text or self.judged.best,
         }
 
 
@@ -264,7 +271,15 @@ def review(
             check()
             judged = coaching.judge(state, step.text)
             _check_judged(judged, step.text, j)
-            decisions.append(ReviewedDecision(len(decisions), step.player, j, judged))
+            named = ReviewedDecision(
+                len(decisions),
+                step.player,
+                j,
+                judged,
+                decision_text(coaching, state, judged.played),
+                decision_text(coaching, state, judged.best),
+            )
+            decisions.append(named)
             tick()
 
     has_chance = any(s.player == CHANCE for s in session.line)

@@ -43,6 +43,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -78,10 +80,58 @@ RECORD_VERSION = 1
 MAX_RECORD_BYTES = 1_000_000
 """A record's largest size as JSON text (a long Pig game of single rolls is ~100 kB)."""
 MAX_DECISIONS = 100_000
+"""The most decisions, and the most chance outcomes, of one game: what a record holds.
+A game need not end (a position may come back, with the same chance), so a session
+refuses to go past what it could save and read back."""
 MAX_TEXT = 200
 """The longest text of one decision, rules name or agent spec."""
 MAX_SEED = 2**63 - 1
 HUMAN = "human"
+LEGAL_MEMO_ACTIONS = 250_000
+"""Legal decisions the process keeps listed, over all games (a Scrabble move takes about
+260 bytes with its text: some 65 MB at most; a rack with two blanks lists ~50,000)."""
+
+
+class _LegalMemo:
+    """The legal decisions of the positions last asked, by text, in every session.
+
+    Listing them can be costly (a Scrabble rack with blanks has tens of thousands of
+    moves, most of a second), and a page asks for a position's view again and then
+    decides there. States are immutable, so a state object is its own key (kept in the
+    entry, so its ``id`` is not reused while listed). Least recently used first out,
+    bounded by :data:`LEGAL_MEMO_ACTIONS` decisions in all.
+    """
+
+    def __init__(self, max_actions: int) -> None:
+        self.max_actions = max_actions
+        self._entries: OrderedDict[int, tuple[State, dict[str, Action]]] = OrderedDict()
+        self._actions = 0
+        self._lock = threading.Lock()
+
+    def get(self, state: State) -> dict[str, Action] | None:
+        with self._lock:
+            entry = self._entries.get(id(state))
+            if entry is None or entry[0] is not state:
+                return None
+            self._entries.move_to_end(id(state))
+            return entry[1]
+
+    def put(self, state: State, table: dict[str, Action]) -> None:
+        if len(table) > self.max_actions:
+            return
+        with self._lock:
+            old = self._entries.pop(id(state), None)
+            if old is not None:
+                self._actions -= len(old[1])
+            self._entries[id(state)] = (state, table)
+            self._actions += len(table)
+            while self._actions > self.max_actions:
+                _, (_, gone) = self._entries.popitem(last=False)
+                self._actions -= len(gone)
+
+
+_LEGAL = _LegalMemo(LEGAL_MEMO_ACTIONS)
+
 _RECORD_KEYS = {
     "format",
     "version",
@@ -503,6 +553,11 @@ class Session:
     def _resolve_chance(self) -> None:
         state = self.state
         while state.current_player == CHANCE:
+            if len(self._line) - len(self._decision_index) >= MAX_DECISIONS:
+                raise IllegalActionError(
+                    f"the game did not end after {MAX_DECISIONS:,} chance outcomes, the most "
+                    "a record holds: its positions may come back forever"
+                )
             outcome = self._recorded_chance(state)
             if outcome is None:
                 outcome = sample_chance(state, self.chance_generator(state))
@@ -512,13 +567,25 @@ class Session:
             self.events.append(Event("chance", len(self._decision_index), None, str(outcome)))
 
     def _decide(self, player: int, action: Action, by: Literal["human", "agent"]) -> Step:
+        if len(self._decision_index) >= MAX_DECISIONS:
+            raise IllegalActionError(
+                f"the game did not end after {MAX_DECISIONS:,} decisions, the most a record "
+                "holds: its positions may come back forever"
+            )
         step = Step(player, action, str(action), by)
         state = self.state.apply(action)
-        self._decision_index.append(len(self._line))
+        cut, logged = len(self._line), len(self.events)
+        self._decision_index.append(cut)
         self._line.append(step)
         self._states.append(state)
         self.events.append(Event("decision", len(self._decision_index) - 1, player, step.text))
-        self._resolve_chance()
+        try:
+            self._resolve_chance()
+        except IllegalActionError:
+            # the decision is undone with the chance it led to: the game waits as before
+            del self._line[cut:], self._states[cut + 1 :], self._decision_index[-1]
+            del self.events[logged:]
+            raise
         return step
 
     def _agent(self, player: int) -> Agent:
@@ -531,6 +598,15 @@ class Session:
 
     @staticmethod
     def _legal_by_text(state: State) -> dict[str, Action]:
+        """The legal decisions by text (listed once per position: :class:`_LegalMemo`)."""
+        table = _LEGAL.get(state)
+        if table is None:
+            table = Session._list_legal(state)
+            _LEGAL.put(state, table)
+        return table
+
+    @staticmethod
+    def _list_legal(state: State) -> dict[str, Action]:
         if state.current_player < 0:
             return {}
         table: dict[str, Action] = {}

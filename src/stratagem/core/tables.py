@@ -253,8 +253,10 @@ class TableCache:
         version: int,
         build: Callable[[], Mapping[str, np.ndarray]],
         meta: Mapping[str, object] | None = None,
+        save: bool = True,
     ) -> tuple[dict[str, np.ndarray], bool]:
-        """Load the table, or build and save it. A corrupt file is rebuilt with a warning.
+        """Load the table, or build and save it (``save=False``: build it only, for a
+        table that is not to be kept on disk). A corrupt file is rebuilt with a warning.
 
         If the cache directory cannot be written, the freshly built table is
         still returned (with a warning); the solve is not lost.
@@ -263,6 +265,8 @@ class TableCache:
         if cached is not None:
             return cached, True
         arrays = {name: np.ascontiguousarray(a) for name, a in build().items()}
+        if not save:
+            return arrays, False
         try:
             self.save(kind, key, version, arrays, meta)
         except OSError as exc:
@@ -680,6 +684,27 @@ def solved(game: str, fingerprint: str, solve: Callable[[], T]) -> T:
 
 
 _LARGE_BUILDS: ContextVar[bool] = ContextVar("stratagem_large_builds", default=True)
+_CUSTOM_SAVED: ContextVar[bool] = ContextVar("stratagem_custom_tables_saved", default=True)
+
+
+def custom_tables_saved() -> bool:
+    """Whether a solved table of rules that are not a named preset may be written to the
+    on-disk cache: yes for the library and the terminal (the user's own variants, on their
+    own disk); no inside a web request, where any client names any variant and would fill
+    the cache with tables of its choosing. Those stay in the process's memo
+    (:func:`solved_memo`, bounded in bytes); a preset's table is saved either way."""
+    return _CUSTOM_SAVED.get()
+
+
+@contextlib.contextmanager
+def no_custom_tables_saved() -> Iterator[None]:
+    """Within this block (and the pools' work that copies the context),
+    :func:`custom_tables_saved` is False."""
+    token = _CUSTOM_SAVED.set(False)
+    try:
+        yield
+    finally:
+        _CUSTOM_SAVED.reset(token)
 
 
 def large_builds_allowed() -> bool:

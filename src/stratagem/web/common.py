@@ -39,7 +39,7 @@ from pydantic import BaseModel, BeforeValidator, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from stratagem.core.errors import StratagemError
-from stratagem.core.tables import no_large_builds
+from stratagem.core.tables import no_custom_tables_saved, no_large_builds
 from stratagem.web.sessions import (
     ID_PATTERN,
     SessionBusy,
@@ -389,7 +389,9 @@ class RequestContext:
             token_game = GAME.set(parts[2] if len(parts) > 2 and parts[1] == "api" else None)
             token_warmup = WARMUP.set(self.warmup)
             try:
-                with no_large_builds():  # a person waits: large tables are background jobs
+                # a person waits: large tables are background jobs; a client's own variants
+                # stay in memory, only presets go to the disk cache
+                with no_large_builds(), no_custom_tables_saved():
                     await self.app(scope, receive, send)
             finally:
                 WARMUP.reset(token_warmup)

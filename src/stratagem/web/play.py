@@ -386,9 +386,16 @@ def session_view(play: PlaySession, at: int | None = None) -> SessionView:
     coaching = play.coaching
     steps = s.decision_steps()
     line = list(s.line)
+    # A game of hidden information (Scrabble's racks) shows one person's seat: their view,
+    # their legal moves, no draws while it goes on (scrabble34).
+    hidden = not s.game.perfect_information and not s.over
     if at is None or at == len(steps):
-        state, legal, replay = s.state, s.legal_texts(), None
         over, human, takeback_to = s.over, s.waiting_for_human, s.human_decisions()
+        # an agent's moves are not shown in a game of hidden information, so not listed
+        # (a Scrabble rack with blanks has tens of thousands); the session keeps the list
+        # of the position, so a view asked again lists nothing anew
+        state, replay = s.state, None
+        legal = [] if hidden and not human else s.legal_texts()
         result = ResultView(**s.result())
     else:
         state = s.state_at(at)  # checks 0 <= at <= decisions, naming the range
@@ -396,11 +403,6 @@ def session_view(play: PlaySession, at: int | None = None) -> SessionView:
         line, steps, legal, replay = line[:cut], steps[:at], [], at
         over, human, takeback_to = False, False, []
         result = ResultView(finished=False, returns=None)
-    # A game of hidden information (Scrabble's racks) shows one person's seat: their view,
-    # their legal moves, no draws while it goes on (scrabble34).
-    hidden = not s.game.perfect_information and not s.over
-    if hidden and not human:
-        legal = []
     viewer = _viewer(s)
     view_for = getattr(coaching, "view_for", None)
     # what the others' decisions show of their hidden tiles (an exchange: how many)

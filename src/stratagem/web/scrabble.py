@@ -46,12 +46,7 @@ from stratagem.games.scrabble.challenge import lay_word, phonies
 from stratagem.games.scrabble.coach import candidate_row, lexicon_lock
 from stratagem.games.scrabble.gcg import read_gcg
 from stratagem.games.scrabble.gcg_session import GcgCodec
-from stratagem.games.scrabble.heuristic import (
-    COACH_SPEC,
-    PLAY_ENDGAME_NODES,
-    Candidate,
-    make_coach,
-)
+from stratagem.games.scrabble.heuristic import COACH_SPEC, Candidate, make_coach
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, default_name, load_lexicon
 from stratagem.games.scrabble.play import (
     typed,
@@ -76,47 +71,6 @@ MAX_TOP = 50
 RACK_PATTERN = r"^[^\s]{0,7}$"
 TILE_NAMES = tuple(TILE_SETS)
 
-
-@dataclass(frozen=True)
-class Opponent:
-    """An opponent the page offers: a registry agent spec, a short label and what it does."""
-
-    name: str
-    spec: str
-    label: str
-    about: str
-
-
-ENDGAME_NODES = PLAY_ENDGAME_NODES
-"""Node limit of the opponents' endgame search a move; the game's thinking budget (5 s by
-default, :data:`DEFAULT_THINK`) stops it sooner on the wall clock, and the best move found by
-then is played."""
-OPPONENTS = (
-    Opponent(
-        "equity",
-        f"equity:nodes={ENDGAME_NODES}",
-        "equity",
-        "score + the learned value of the tiles kept; exact endgame search",
-    ),
-    Opponent(
-        "heuristic-leave",
-        f"heuristic:weights=leave,nodes={ENDGAME_NODES}",
-        "heuristic + leave",
-        "six terms weighted per game phase, the leave value among them; exact endgame search",
-    ),
-    Opponent(
-        "heuristic",
-        f"heuristic:nodes={ENDGAME_NODES}",
-        "heuristic (five terms)",
-        "the source's five terms weighted per game phase, GA-tuned; exact endgame search",
-    ),
-    Opponent("greedy", "greedy", "greedy", "always the highest-scoring move"),
-    Opponent("random", "random", "random", "any legal move"),
-)
-"""What the page offers, the default first: the two strongest (level against greedy without the
-endgame search; docs/results/scrabble_ga.md), the source's player, then the weak ones."""
-AI_NAMES = tuple(o.name for o in OPPONENTS)
-_OPPONENT_SPECS = {o.name: o.spec for o in OPPONENTS}
 
 register_record_format("scrabble", "gcg", GcgCodec())
 """``GET /api/sessions/{sid}/record?format=gcg`` and ``POST /api/sessions/import`` in GCG."""
@@ -175,7 +129,6 @@ def lexicon_entry(tiles: str, choice: str, server_path: FilePath | None) -> Lexi
 
 
 SessionId = Annotated[str, Path(pattern=ID_PATTERN, description="the game's session id")]
-Top = Annotated[int, Query(ge=1, le=MAX_TOP, description=f"how many moves (at most {MAX_TOP})")]
 
 
 class Square(BaseModel):
@@ -359,15 +312,9 @@ def tile_set_info(name: Annotated[TilesName, Path(description="tile set")]) -> T
     )  # fmt: skip
 
 
-class OpponentView(BaseModel):
-    name: str
-    spec: str = Field(description="the registry agent it is (stratagem arena agents)")
-    label: str
-    about: str
-
-
 class OptionsView(BaseModel):
-    agents: list[OpponentView] = Field(description="the opponents offered, strongest first")
+    """The lexicons (the opponents are the registry's agents: ``GET /api/games``)."""
+
     lexicons: list[LexiconView]
 
 
@@ -380,7 +327,7 @@ def _lexicon_name(tiles: str, choice: str, server_path: FilePath | None) -> str:
 
 @router.get("/options")
 def options(request: Request) -> OptionsView:
-    """The opponents, and which lexicons this server offers (its own word list only if given)."""
+    """Which lexicons this server offers (its own word list only if given)."""
     server = settings(request).lexicon is not None
     out = []
     for tiles in TILE_NAMES:
@@ -398,10 +345,7 @@ def options(request: Request) -> OptionsView:
                     rules=_session_rules(tiles, choice, settings(request).lexicon),
                 )
             )
-    agents = [
-        OpponentView(name=o.name, spec=o.spec, label=o.label, about=o.about) for o in OPPONENTS
-    ]
-    return OptionsView(agents=agents, lexicons=out)
+    return OptionsView(lexicons=out)
 
 
 def _session_rules(tiles: str, choice: str, server_path: FilePath | None) -> str | None:

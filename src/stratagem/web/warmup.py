@@ -53,12 +53,15 @@ def _yahtzee() -> None:
 
 
 def _scrabble() -> None:
+    from stratagem.core.registry import load_game
     from stratagem.core.session import Session
-    from stratagem.web.scrabble import OPPONENTS, lexicon_entry
+    from stratagem.web.scrabble import lexicon_entry
 
     lexicon_entry("english", "builtin", None)
-    for opponent in OPPONENTS:  # each AI moves first once: move generation, equity, search
-        Session.new("scrabble", "english", [opponent.spec, "human"], seed=0).ai_move()
+    # each opponent the page offers (the registry's agents) moves first once: move
+    # generation, equity, search
+    for name in load_game("scrabble").agents:
+        Session.new("scrabble", "english", [name, "human"], seed=0).ai_move()
 
 
 WARMERS: dict[str, Callable[[], None]] = {

@@ -127,3 +127,12 @@ def test_one_search_serves_judge_rows_and_evaluation_of_a_position(
     fresh.judge(state, "b2")
     fresh.evaluation(state, 0)
     assert searched == [state]
+
+
+def test_a_decision_is_named_by_its_peg_and_the_level_its_bead_lands_on(
+    coach: ScoreFourCoaching,
+) -> None:
+    state = ScoreFourState.from_string(LOST)  # a1 holds two beads, b3 one, d1 none
+    assert coach.decision_text(state, str(parse_peg("a1"))) == "a1 (level 3)"
+    assert coach.decision_text(state, str(parse_peg("b3"))) == "b3 (level 2)"
+    assert coach.decision_text(state, "d1") == "d1 (level 1)"

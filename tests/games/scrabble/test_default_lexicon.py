@@ -1,5 +1,5 @@
 """The built-in word lists: ENABLE shipped in the package for English, the informal list
-stripped of abbreviations and foreign tokens for Czech."""
+stripped of abbreviations, foreign tokens and proper names for Czech."""
 
 from __future__ import annotations
 
@@ -107,13 +107,40 @@ def test_czech_abbreviations_are_the_words_without_a_syllable() -> None:
         assert not is_abbreviation(word, czech), word
 
 
-def test_the_informal_czech_list_leaves_out_abbreviations_and_foreign_tokens() -> None:
-    words = set(informal_words(tile_set("czech")))
-    unstripped = set(informal_words(tile_set("czech"), strip=False))
+@pytest.fixture(scope="module")
+def czech_lists() -> tuple[set[str], set[str]]:
+    """The built-in informal Czech list and the same walk unstripped (built once here)."""
+    czech = tile_set("czech")
+    return set(informal_words(czech)), set(informal_words(czech, strip=False))
+
+
+def test_the_informal_czech_list_leaves_out_abbreviations_and_foreign_tokens(
+    czech_lists: tuple[set[str], set[str]],
+) -> None:
+    words, unstripped = czech_lists
     assert len(words) == len(unstripped) == 250_000  # filled from further down the ranking
     for token in ("ČR", "KČ", "TZV", "ČSSD", "AND", "YOU", "HOUSE", "SCHOOL", "MADRID", "CHICAGO"):
         assert token in unstripped and token not in words, token
     for word in ("DEN", "ON", "NO", "PES", "VLK", "SMRT", "ŽIVOT", "PRAVDA", "KNIHA"):
+        assert word in words, word
+
+
+def test_the_informal_czech_list_leaves_out_names_but_keeps_words_that_are_names_too(
+    czech_lists: tuple[set[str], set[str]],
+) -> None:
+    words, unstripped = czech_lists
+    # names of issue 36 and docs/lexicons.md, with declined forms
+    for name in ("PETR", "PETROVI", "PETREM", "JANA", "JANĚ", "JANOU", "PRAHA", "PRAZE", "BRNO",
+                 "BRNĚ", "PAVEL", "PAVLA", "TOMÁŠE", "JIŘÍHO", "LENCE", "ŠIMONOVI", "ZLÍN",
+                 "OLOMOUCI", "PARDUBICÍCH", "BOSTON", "ROLAND", "MARTINA", "HONZA", "JOHN",
+                 "JOHNA", "HARRY", "HARRYHO", "SMITH", "ČECH", "ČEŠI", "NĚMCI", "GOOGLE",
+                 "GOOGLU"):  # fmt: skip
+        assert name in unstripped and name not in words, name
+    # words that are names too (a town, a surname, a given name, a form of one) stay
+    for word in ("PÍSEK", "TÁBOR", "OSTROV", "HRANICE", "SVOBODA", "SVOBODU", "ČERNÝ", "KRÁL",
+                 "VÍTE", "DANĚ", "NADĚJE", "LEV", "VERONIKA", "FILIP", "TOM", "TOMU", "VĚRU",
+                 "ČESKU", "KLADNĚ", "PRAHU", "PARK", "ROD", "BUD", "NORA", "NORY", "ŘEKA", "MÍRA",
+                 "FANDA", "POLKA", "SONG"):  # fmt: skip
         assert word in words, word
 
 

@@ -276,8 +276,10 @@ def solve(
     cache: TableCache | None = None,
     use_cache: bool = True,
     progress: Progress | None = None,
+    save: bool = True,
 ) -> PigSolution:
-    """The optimal solution of ``rules``, from the table cache when it holds it.
+    """The optimal solution of ``rules``, from the table cache when it holds it (and
+    written there once solved, unless ``save`` is False).
 
     A solve from scratch is estimated first and refused if too large
     (:func:`solve_tables`); ``progress(done, total)`` hears after each stage."""
@@ -295,7 +297,7 @@ def solve(
 
     cache = cache or TableCache()
     arrays, hit = cache.load_or_build(
-        TABLE_KIND, rules.fingerprint, FORMAT_VERSION, build, meta={"rules": rules.name}
+        TABLE_KIND, rules.fingerprint, FORMAT_VERSION, build, {"rules": rules.name}, save
     )
     loaded_first: np.ndarray | None = arrays.get("first")
     loaded_second: np.ndarray | None = arrays.get("second", loaded_first)
@@ -311,7 +313,8 @@ def solve(
     first, second = loaded_first, loaded_second
     if not ok:
         built = build()
-        cache.save(TABLE_KIND, rules.fingerprint, FORMAT_VERSION, built, {"rules": rules.name})
+        if save:
+            cache.save(TABLE_KIND, rules.fingerprint, FORMAT_VERSION, built, {"rules": rules.name})
         first, sweeps = built["first"], built["sweeps"]
         second = built.get("second", first)
         hit = False

@@ -21,7 +21,7 @@ from stratagem.core.files import FileInputError, read_user_text
 from stratagem.core.game import State
 from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
 from stratagem.core.series import SeriesResult
-from stratagem.core.tables import solved
+from stratagem.core.tables import custom_tables_saved, solved
 from stratagem.games.pig.rules import MAX_FACES, MAX_GOAL, PRESETS, PigRules, preset
 from stratagem.games.pig.solver import PigSolution, solve
 from stratagem.games.pig.state import PigState
@@ -40,10 +40,16 @@ MAX_TABLE_BYTES = 1 << 20
 """Largest rule-table file read."""
 
 
+_PRESET_FINGERPRINTS = frozenset(r.fingerprint for r in PRESETS.values())
+
+
 def solution(rules: PigRules) -> PigSolution:
     """The solved table of ``rules``, solved or loaded once per process and shared by every
-    agent, coach and page (the process's one memo, keyed by the rules' fingerprint)."""
-    return solved("pig", rules.fingerprint, lambda: solve(rules))
+    agent, coach and page (the process's one memo, keyed by the rules' fingerprint).
+    A variant that is no preset is written to the disk cache only where
+    :func:`~stratagem.core.tables.custom_tables_saved` (not from a web request)."""
+    save = rules.fingerprint in _PRESET_FINGERPRINTS or custom_tables_saved()
+    return solved("pig", rules.fingerprint, lambda: solve(rules, save=save))
 
 
 def table_bytes(rules: PigRules) -> int:

@@ -368,6 +368,13 @@ class ScoreFourCoaching:
         }
         return replace(judged, explanation=explanation, extra=extra)
 
+    def decision_text(self, state: State, text: str) -> str:
+        """A move as players read it: its peg and the level its bead lands on
+        (``b3 (level 2)``), for the session's ``9`` or the player's ``b3``."""
+        s = _state(state)
+        peg = read_move(s, text)
+        return f"{peg_name(peg)} (level {s.heights()[peg] + 1})"
+
     def evaluation(self, state: State, player: int) -> float | None:
         """The position's worth to ``player`` on the unit's scale: the best move's value
         for the side to move (its negation for the other side); a finished game is

@@ -26,11 +26,11 @@ Sources:
   word list. Czech has no open list that can ship here (LibreOffice's Czech
   dictionary is GPL-2; see docs/lexicons.md), so it plays on an informal list
   derived from ``wordfreq`` (:func:`informal_words`): the most frequent words
-  the tiles can spell, less abbreviations and foreign tokens. It still holds
-  names and misses rare words: use it to try the engine, not to adjudicate a
-  game. :func:`informal_lexicon` gives the English informal list, which was
-  the English default before ENABLE (some results in docs/results were
-  measured on it).
+  the tiles can spell, less abbreviations, foreign tokens and the names it can
+  recognise (:mod:`.czech_names`). It still holds rarer names and misses rare words: use
+  it to try the engine, not to adjudicate a game. :func:`informal_lexicon` gives the
+  English informal list, which was the English default before ENABLE (some results in
+  docs/results were measured on it).
 
 Built lexicons are cached (:class:`stratagem.core.tables.TableCache`), keyed by
 the SHA-256 of the word list and the tile set; a corrupt cache file is rebuilt.
@@ -77,8 +77,10 @@ ENABLE_SHA256 = "3f16130220645692ed49c7134e24a18504c2ca55b3c012f7290e3e77c63b1a8
 ENABLE_NAME = "ENABLE (public domain)"
 ENABLE_LIMIT = 8 << 20
 """Largest decoded size accepted for the shipped list (ENABLE is 1.7 MB)."""
-INFORMAL_FILTER = 1
-"""Version of :func:`informal_words`' stripping rules (part of the cache key)."""
+INFORMAL_FILTER = 2
+"""Version of :func:`informal_words`' stripping rules (part of the cache key): 1 left out
+abbreviations and foreign tokens, 2 proper names too (:mod:`.czech_names`). Bump it when
+those rules or the shipped ``data/czech_names.txt`` change, so that users' caches rebuild."""
 DEFAULT_NAMES = {"english": ENABLE_NAME, "czech": "informal (wordfreq, Czech)"}
 """The name of each tile set's built-in word list, as the CLI and the page show it."""
 
@@ -410,9 +412,10 @@ def check_word_list(path: str | Path) -> Path:
 def informal_words(tiles: TileSet, strip: bool = True) -> list[str]:
     """An informal list: wordfreq's most frequent words that the tiles can spell.
 
-    With ``strip`` (the Czech default), abbreviations and foreign tokens are left out
-    (:func:`is_abbreviation`, :func:`is_foreign`) and the list is filled from further down
-    the frequency ranking. Without it, the list is the English default before ENABLE.
+    With ``strip`` (the Czech default), abbreviations, foreign tokens and (for Czech) proper
+    names are left out (:func:`is_abbreviation`, :func:`is_foreign`,
+    :mod:`.czech_names`) and the list is filled from further down the frequency ranking.
+    Without it, the list is the English default before ENABLE.
     """
     from wordfreq import iter_wordlist
 
@@ -420,6 +423,7 @@ def informal_words(tiles: TileSet, strip: bool = True) -> list[str]:
     if language is None:
         raise InvalidRulesError(f"no built-in lexicon for the {tiles.name} tiles; pass --lexicon")
     want = DEFAULT_SIZES[tiles.name]
+    is_name = _name_test(language) if strip else None
     out: list[str] = []
     for word in iter_wordlist(language, wordlist="large"):
         w = unicodedata.normalize("NFC", word).upper()
@@ -427,10 +431,28 @@ def informal_words(tiles: TileSet, strip: bool = True) -> list[str]:
             continue
         if strip and (is_abbreviation(w, tiles) or is_foreign(w, language)):
             continue
+        if is_name is not None and is_name(w):
+            continue
         out.append(w)
         if len(out) >= want:
             break
     return out
+
+
+def _name_test(language: str) -> Callable[[str], bool] | None:
+    """The proper-name test of a language (:func:`.czech_names.name_test` for Czech, with
+    Zipf frequencies in Czech and English from wordfreq), or None where there is no name
+    list."""
+    if language != "cs":
+        return None
+    from wordfreq import zipf_frequency
+
+    from stratagem.games.scrabble.czech_names import name_test
+
+    return name_test(
+        lambda word: zipf_frequency(word.lower(), language),
+        lambda word: zipf_frequency(word.lower(), "en"),
+    )
 
 
 _VOWELS = {"english": "AEIOUY", "czech": "AEIOUYÁÉÍÓÚŮÝĚ"}
@@ -470,7 +492,7 @@ def is_foreign(word: str, language: str) -> bool:
     most common words are kept (:data:`COMMON_ZIPF`). The rule is blunt: it also drops
     some loanwords at home in the language (Czech MOST, TEMPO, FORMA), and it misses names
     as common in the language's text as abroad (JOHN, GOOGLE) and names at home in it
-    (PETR, PRAHA): docs/lexicons.md.
+    (PETR, PRAHA: for Czech :mod:`.czech_names` takes those): docs/lexicons.md.
     """
     from wordfreq import zipf_frequency
 

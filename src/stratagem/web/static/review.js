@@ -1,7 +1,8 @@
 // The review of any game (GET /api/sessions/{sid}/review): the person's decisions priced
 // in the game's unit, the thresholds of the labels, a graph of the evaluation move by
 // move (with a table for screen readers), totals with luck and skill. This page only
-// renders; the numbers are core/review.py's (docs/sessions.md, "Review").
+// renders; the numbers and the names of the moves (played_text, best_text: the game's own
+// notation) are core/review.py's (docs/sessions.md, "Review").
 import { api, el, readState, siteHeader, svgEl } from "/static/common.js";
 
 const LABELS = ["best", "good", "inaccuracy", "mistake", "blunder"];
@@ -171,8 +172,8 @@ function renderDecisions(data, f, sid, showPlayer) {
   const body = data.decisions.map((d) => el("tr", { "data-label": d.label },
     el("td", { class: "num", "data-title": "Decision" }, String(d.decision + 1)),
     showPlayer ? el("td", { "data-title": "Player" }, String(d.player + 1)) : null,
-    el("td", { "data-title": "Played" }, el("span", {}, d.played, d.explanation ? el("span", { class: "small muted explain" }, d.explanation) : null)),
-    el("td", { "data-title": "Best" }, d.best === d.played ? "= played" : d.best),
+    el("td", { "data-title": "Played" }, el("span", {}, d.played_text ?? d.played, d.explanation ? el("span", { class: "small muted explain" }, d.explanation) : null)),
+    el("td", { "data-title": "Best" }, d.best === d.played ? "= played" : d.best_text ?? d.best),
     el("td", { class: "num", "data-title": costTitle }, el("span", {}, f(d.cost), " ", el("span", { class: `xmark ${d.exact ? "exact" : "estimated"}` }, d.exact ? "exact" : "estimated"))),
     el("td", { "data-title": "Label" }, el("span", { class: `lbl ${d.label}` }, d.label)),
     el("td", { class: "links", "data-title": "Look again" },

@@ -269,7 +269,9 @@ function fromSession(sv) {
     result: sv.over ? `game over: ${verdict}, ${mine} to ${theirs}` : sv.human_to_move ? "your turn" : "the AI's turn",
     history, tracking: v.tracking, challenge: v.challenge || "none",
     challenge_help: CHALLENGE_HELP[v.challenge || "none"],
-    can_challenge: sv.human_to_move && sv.legal.includes("challenge"), think: thinkOf(sv.seats[ai]), thought: null,
+    // the view says so: the legal list is cut at 2,000 decisions, and a rack with a blank
+    // has more placements than that, which pushed "challenge" (listed last) out of it
+    can_challenge: sv.human_to_move && Boolean(v.challenge_open), think: thinkOf(sv.seats[ai]), thought: null,
     storage: sv.storage,
   };
 }

@@ -17,6 +17,8 @@ class NimState:
     player: int = 0
     rolling: bool = True
     winner: int | None = None
+    rolls: int = 0
+    """The die's rolls so far: the slot of the next one (see :meth:`chance_key`)."""
 
     @classmethod
     def new(cls, rules: int, players: int = 2) -> NimState:
@@ -45,17 +47,20 @@ class NimState:
         return [(0, 5 / 6), (1, 1 / 6)] if self.rolling else []
 
     def chance_key(self) -> tuple[int, ...]:
-        return (self.stones, self.player)
+        # One slot per roll of the game, so a deal gives both seatings the same die. Not
+        # the position: stones come back (a six adds one, a player takes one), and a die
+        # keyed by (stones, player) rolled the same six there again, forever.
+        return (self.rolls,)
 
     def apply(self, action: int) -> NimState:
         if self.rolling:
-            return NimState(self.stones + action, self.player, False)
+            return NimState(self.stones + action, self.player, False, rolls=self.rolls + 1)
         if action not in self.legal_actions():
             raise IllegalActionError(f"take 1-3 stones of {self.stones}, not {action!r}")
         left = self.stones - action
         if left == 0:
-            return NimState(0, self.player, False, winner=self.player)
-        return NimState(left, 1 - self.player, True)
+            return NimState(0, self.player, False, winner=self.player, rolls=self.rolls)
+        return NimState(left, 1 - self.player, True, rolls=self.rolls)
 
     def is_terminal(self) -> bool:
         return self.winner is not None
