@@ -4,7 +4,6 @@ item 7)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,17 +15,14 @@ from stratagem.games.yahtzee.coach import solved as solved_table
 from stratagem.games.yahtzee.rules import preset
 from stratagem.games.yahtzee.state import YahtzeeState
 
-from .test_play_page import Site
+from .conftest import LiveServer, Serve
 from .test_yahtzee_session_page import call, open_page
 
 
 @pytest.fixture()
-def site(tmp_path: Path) -> Iterator[Site]:
+def site(serve: Serve, tmp_path: Path) -> LiveServer:
     solved_table(preset("yahtzee"))  # solved before the server needs it
-    s = Site(tmp_path / "data")
-    s.start()
-    yield s
-    s.stop()
+    return serve(tmp_path / "data")
 
 
 def _finished_with_an_inaccuracy(seed: int) -> str:
@@ -52,7 +48,7 @@ def _finished_with_an_inaccuracy(seed: int) -> str:
             session.submit(rows[0]["action"])
 
 
-def test_a_small_mistake_s_row_is_the_size_of_a_best_one(browser: Any, site: Site) -> None:
+def test_a_small_mistake_s_row_is_the_size_of_a_best_one(browser: Any, site: LiveServer) -> None:
     record = _finished_with_an_inaccuracy(3)
     sid = call(f"{site.url}/api/sessions/import", {"record": record})["id"]
     page = open_page(browser, site.url, f"/review?id={sid}")
