@@ -125,3 +125,51 @@ def test_cancelling_raises_inside_the_build_at_its_next_progress_report() -> Non
     go.set()
     _until(lambda: jobs.status("t").state == "cancelled", "the build did not stop")
     assert [str(e) for e in seen] == ["stop it"]
+
+
+def test_the_page_s_delete_cancels_the_table_build_and_a_question_does_not_restart_it(
+    monkeypatch: Any,
+) -> None:
+    """``DELETE /api/yahtzee/tables/{rules}`` stops the build (a stand-in that reports
+    progress until stopped); a question that would use the tables then leaves it stopped."""
+    from fastapi.testclient import TestClient
+
+    import stratagem.web.yahtzee as web_yahtzee
+    from stratagem.web.app import create_app
+
+    builds: list[str] = []
+
+    def slow_build(sol: Any, progress: Any = None, **_options: Any) -> Any:
+        builds.append(sol.rules.name)
+        while True:  # until the job's progress callback raises JobCancelled
+            progress(1, 100)
+            time.sleep(0.001)
+
+    monkeypatch.setattr(web_yahtzee, "optimal_remaining", slow_build)
+    monkeypatch.setattr(web_yahtzee, "_remaining_cached", lambda name, cache=None: False)
+    client = TestClient(create_app(tables="build"))
+    view = client.post("/api/yahtzee/tables/yahtzee", json={"remaining": True}).json()
+    assert view["remaining"]["state"] == "building"
+    _until(lambda: builds == ["yahtzee"], "the build did not start")
+    own = {"Origin": "http://testserver"}  # what the page's fetch sends
+    assert client.delete("/api/yahtzee/tables/yahtzee").status_code == 415  # not the page
+    r = client.delete("/api/yahtzee/tables/yahtzee", headers={"Origin": "https://evil.example"})
+    assert r.status_code == 403
+    assert client.get("/api/yahtzee/tables/yahtzee").json()["remaining"]["state"] == "building"
+    r = client.delete("/api/yahtzee/tables/yahtzee", headers=own)
+    assert r.status_code == 200
+    _until(
+        lambda: (
+            client.get("/api/yahtzee/tables/yahtzee").json()["remaining"]["state"] == "cancelled"
+        ),
+        "the build did not stop",
+    )
+    status = client.get("/api/yahtzee/tables/yahtzee").json()["remaining"]
+    assert status["message"] == "cancelled by the player"
+    body = {"dice": [1, 2, 3, 4, 6], "rolls_left": 2, "target": 200}
+    advice = client.post("/api/yahtzee/advise", json=body).json()
+    assert "cancelled" in advice["target_note"] and builds == ["yahtzee"]
+    assert client.delete("/api/yahtzee/tables/no-such-rules", headers=own).status_code == 422
+    again = client.post("/api/yahtzee/tables/yahtzee", json={"remaining": True}).json()
+    assert again["remaining"]["state"] == "building"  # the page may start it again
+    client.delete("/api/yahtzee/tables/yahtzee", headers=own)
