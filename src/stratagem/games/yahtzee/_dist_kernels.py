@@ -383,39 +383,27 @@ def distribution_layer(
 
 
 @njit(cache=True)
-def compact_unique(
-    out, row_of, head, out_low, out_len, lo, first, low_l, len_l, off_l, owner, dest, used
-):  # fmt: skip
-    """Copy the rows ``out[row_of[r], :out_len[r]]`` of layer states ``lo + r`` after
-    ``dest[:used]``.
+def compact_unique(out, out_low, out_len, lo, first, low_l, len_l, off_l, owner, dest, used):
+    """Copy the rows ``out[r, :out_len[r]]`` of layer states ``lo + r`` after ``dest[:used]``.
 
     A row equal (same low, length and values) to that of an earlier state of the
     same mask (``first[i]``: the layer index of the first state with state i's
-    mask) is not copied again: the state gets that row's offset. ``head[r] >= 0`` says
-    the row is, by construction, that of the earlier state ``head[r]`` of the same mask
-    (its class's first state, in a double-precision build): the search would stop at the
-    row ``head[r]`` has (the first equal row of an owner), so the state takes that offset
-    without comparing. Fills the layer's ``low_l``, ``len_l``, ``off_l`` and ``owner``
-    (the state's row is its own copy); returns the new ``used``.
+    mask) is not copied again: the state gets that row's offset. Fills the
+    layer's ``low_l``, ``len_l``, ``off_l`` and ``owner`` (the state's row is its
+    own copy); returns the new ``used``.
     """
-    for r in range(out_len.shape[0]):
+    for r in range(out.shape[0]):
         i = lo + r
         n = out_len[r]
         low_l[i] = out_low[r]
         len_l[i] = n
-        h = head[r]
-        if h >= 0:
-            off_l[i] = off_l[h]
-            owner[i] = False
-            continue
-        row = out[row_of[r]]
         same = -1
         for j in range(first[i], i):
             if not owner[j] or len_l[j] != n or low_l[j] != out_low[r]:
                 continue
             off = off_l[j]
             k = 0
-            while k < n and dest[off + k] == row[k]:
+            while k < n and dest[off + k] == out[r, k]:
                 k += 1
             if k == n:
                 same = j
@@ -427,7 +415,7 @@ def compact_unique(
         off_l[i] = used
         owner[i] = True
         for k in range(n):
-            dest[used + k] = row[k]
+            dest[used + k] = out[r, k]
         used += n
     return used
 

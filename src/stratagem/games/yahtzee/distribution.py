@@ -426,28 +426,21 @@ def remaining_distributions(
                     pid, solution.values, k.V0, part[firsts], sid, local, lows, lengths, nxt,
                     solo_low, solo_len, out, k.R, TRIM,
                 )  # fmt: skip
+                w = int(solo_len.max(initial=0))
+                out[: len(part), :w] = out[of_class, :w]
                 out_low[:] = solo_low[of_class]
                 out_len[:] = solo_len[of_class]
-                row_of = of_class  # each state reads its class's row
-                if lean and np.dtype(dtype) == np.float64:  # rows compared exactly: a
-                    # class's later states take its first state's row (compact_unique)
-                    head = lo + firsts[of_class]
-                    head[head == lo + np.arange(len(part))] = -1
-                else:
-                    head = np.full(len(part), -1, dtype=np.int64)
             else:
                 status = DK.distribution_layer(
                     pid, solution.values, k.V0, part, sid, local, lows, lengths, nxt, out_low,
                     out_len, out, k.R, TRIM,
                 )  # fmt: skip
-                row_of = np.arange(len(part), dtype=np.int64)
-                head = np.full(len(part), -1, dtype=np.int64)
             if status == 2:
                 raise ValueError("only leaves out a state the policy moves to")
             if status == 1:  # pragma: no cover - a remaining score above 2047 cannot occur
                 raise AssertionError("a remaining-score distribution is longer than 2048")
             used = DK.compact_unique(
-                out, row_of, head, out_low, out_len, lo, first, low_l, len_l, off_l, owner,
+                out[: len(part)], out_low, out_len, lo, first, low_l, len_l, off_l, owner,
                 buf, used,
             )  # fmt: skip
             done += len(part)
