@@ -7,8 +7,8 @@ machine, after a warm-up that compiles (or loads) the kernels; the script then
 checks that every state's band (``lo``, ``ln``, ``off``) and every layer's stored
 values are equal, element for element (``np.array_equal``), and prints the wall and
 CPU times and their ratio. The remaining-score distributions (optimal policy, as the
-cache builds them) are compared the same way with the ``distribution.py`` of that
-commit (``--only`` picks one of the two).
+cache builds them) are compared the same way with the ``distribution.py`` and
+``_dist_kernels.py`` of that commit (``--only`` picks one of the two).
 
 ``--min-filled N`` builds only the states with at least N boxes filled (the full
 table, N = 0, takes about 17 minutes on the 2-core session machine for the old
@@ -63,9 +63,14 @@ def old_high_score() -> Any:
 
 
 def old_distribution() -> Any:
-    """The remaining-score builder as it was at ``OLD_COMMIT`` (its kernels are unchanged)."""
+    """The remaining-score builder and its kernels (``_dist_kernels.py``) as they were at
+    ``OLD_COMMIT``."""
     folder = Path(tempfile.mkdtemp(prefix="old_distribution_"))
-    return _old_module("old_distribution", "src/stratagem/games/yahtzee/distribution.py", folder)
+    base = "src/stratagem/games/yahtzee/"
+    kernels = _old_module("old_dist_kernels", base + "_dist_kernels.py", folder)
+    module = _old_module("old_distribution", base + "distribution.py", folder)
+    module.DK = kernels  # type: ignore[attr-defined]
+    return module
 
 
 def compare_distributions(solution: Any, min_filled: int) -> dict[str, object]:

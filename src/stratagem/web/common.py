@@ -575,13 +575,19 @@ async def in_session(
 
 
 class JobStatus(BaseModel):
-    """A background build: what it is, how far it got, whether it failed."""
+    """A background build: what it is, how far it got, whether it failed or was cancelled."""
 
     key: str
-    state: Literal["missing", "building", "ready", "failed"]
+    state: Literal["missing", "building", "ready", "failed", "cancelled"]
     progress: Probability | None = Field(None, description="fraction done, if known")
     message: str = ""
     seconds: float = Field(0.0, ge=0.0)
+
+
+class JobCancelled(StratagemError):
+    """Raised inside a build (by its progress callback) once the job is cancelled: the
+    build unwinds there, so whatever it holds is freed and a half-written cache file is
+    removed (:meth:`stratagem.core.tables.TableCache.load_or_build_mapped` aborts it)."""
 
 
 @dataclass
@@ -593,6 +599,11 @@ class _Job:
     started: float = field(default_factory=time.monotonic)
     finished: float | None = None
     result: Any = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    why: str = ""
+    running: bool = False
+    lease: float | None = None
+    seen: float = field(default_factory=time.monotonic)
 
 
 ProgressFn = Callable[[float, str], None]
@@ -606,29 +617,33 @@ class Jobs:
     Builds run one at a time (``max_builds``): each may take a gigabyte and minutes,
     so a client asking for every rule set's tables queues them rather than running
     them at once; a queued job says what it waits for.
+
+    ``cancel(key)`` stops a job: a queued one at once, a running one at its next
+    ``progress`` call, which raises :class:`JobCancelled` inside the build. A job
+    started with a ``lease`` (seconds) is cancelled the same way when nobody has read
+    its status for that long: the page polls it every second while it shows the
+    build, so a page that was closed or lost its connection stops the build it
+    started instead of leaving it to take a core and a gigabyte for minutes.
     """
 
-    def __init__(self, max_builds: int = 1) -> None:
+    def __init__(self, max_builds: int = 1, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock  # the leases' and the timings' clock (a test's own, to be exact)
         self._jobs: dict[str, _Job] = {}
         self._lock = threading.Lock()
         self._builds = threading.BoundedSemaphore(max_builds)
 
     def status(self, key: str) -> JobStatus:
+        """How the job is doing (reading it renews the job's lease)."""
         with self._lock:
             job = self._jobs.get(key)
             if job is None:
                 return JobStatus(key=key, state="missing", progress=None, seconds=0.0)
-            end = job.finished if job.finished is not None else time.monotonic()
-            return JobStatus(
-                key=key,
-                state=job.state,  # type: ignore[arg-type]
-                progress=job.progress,
-                message=job.message,
-                seconds=max(0.0, end - job.started),
-            )
+            job.seen = self._clock()
+            return self._status_locked(job)
 
     def result(self, key: str) -> Any:
-        """The finished job's result, or ``None`` while missing, building or failed."""
+        """The finished job's result, or ``None`` while missing, building, failed or
+        cancelled."""
         with self._lock:
             job = self._jobs.get(key)
             return job.result if job is not None and job.state == "ready" else None
@@ -636,28 +651,63 @@ class Jobs:
     def put(self, key: str, result: Any) -> None:
         """Record a result obtained without a build (e.g. loaded from the cache)."""
         with self._lock:
-            self._jobs[key] = _Job(key, "ready", 1.0, "ready", finished=time.monotonic(),
-                                   result=result)  # fmt: skip
+            now = self._clock()
+            self._jobs[key] = _Job(key, "ready", 1.0, "ready", now, now, result)
 
-    def start(self, key: str, build: Callable[[ProgressFn], Any]) -> JobStatus:
+    def cancel(self, key: str, why: str = "cancelled on request") -> JobStatus:
+        """Stop the job ``key`` if it is building (a finished one is left as it is)."""
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is None:
+                return JobStatus(key=key, state="missing", progress=None, seconds=0.0)
+            if job.state != "building":
+                return self._status_locked(job)
+            job.why = why
+            job.cancel.set()
+            if not job.running:  # queued: it will never start
+                self._end_cancelled(job)
+            return self._status_locked(job)
+
+    def _end_cancelled(self, job: _Job) -> None:
+        job.state, job.message, job.result = "cancelled", job.why, None
+        job.finished = self._clock()
+
+    def start(
+        self, key: str, build: Callable[[ProgressFn], Any], lease: float | None = None
+    ) -> JobStatus:
         with self._lock:
             job = self._jobs.get(key)
             if job is not None and job.state in ("building", "ready"):
                 return self._status_locked(job)
-            job = self._jobs[key] = _Job(key)
+            now = self._clock()
+            job = self._jobs[key] = _Job(key, started=now, lease=lease, seen=now)
 
         def progress(fraction: float, message: str) -> None:
+            idle = self._clock() - job.seen
+            if job.lease is not None and idle > job.lease and not job.cancel.is_set():
+                job.why = f"stopped: nobody asked for it for {idle:.0f} s (the page was closed)"
+                job.cancel.set()
+            if job.cancel.is_set():
+                raise JobCancelled(job.why)
             job.progress = min(max(float(fraction), 0.0), 1.0)
             job.message = message
 
         def run() -> None:
             try:
                 result = build(progress)
+            except JobCancelled:
+                with self._lock:
+                    self._end_cancelled(job)
+                return
             except Exception as exc:  # reported to the page, never raised in a thread
                 job.state, job.message = "failed", f"{type(exc).__name__}: {exc}"
             else:
+                if job.cancel.is_set():  # cancelled after its last progress call
+                    with self._lock:
+                        self._end_cancelled(job)
+                    return
                 job.result, job.state, job.progress = result, "ready", 1.0
-            job.finished = time.monotonic()
+            job.finished = self._clock()
 
         with self._lock:
             ahead = [k for k, j in self._jobs.items() if j.state == "building" and k != key]
@@ -666,13 +716,17 @@ class Jobs:
 
         def run_in_turn() -> None:  # a daemon thread: a build never delays the server's exit
             with self._builds:
+                with self._lock:
+                    if job.cancel.is_set():
+                        return  # cancelled while queued (already marked)
+                    job.running = True
                 run()
 
         threading.Thread(target=run_in_turn, name=f"stratagem-job-{key}", daemon=True).start()
         return self.status(key)
 
     def _status_locked(self, job: _Job) -> JobStatus:
-        end = job.finished if job.finished is not None else time.monotonic()
+        end = job.finished if job.finished is not None else self._clock()
         return JobStatus(key=job.key, state=job.state, progress=job.progress,  # type: ignore[arg-type]
                          message=job.message, seconds=max(0.0, end - job.started))  # fmt: skip
 

@@ -107,14 +107,22 @@ def _remaining_cached(name: str, cache: TableCache | None = None) -> bool:
     return cache.mapped_path(REMAINING_KIND, rules.fingerprint, REMAINING_VERSION).is_file()
 
 
+TABLES_LEASE = 120.0
+"""Seconds a table build goes on with nobody asking how it is doing (the page asks every
+second while it shows the build) before it is stopped as abandoned (:class:`~.common.Jobs`);
+generous, as a browser slows the timers of a tab in the background to once a minute."""
+
+
 def remaining(request: Request, name: str, start: bool = True) -> RemainingDistributions | None:
     """The remaining-score tables if ready; otherwise start loading/building them
-    (when allowed) and return ``None``."""
+    (when allowed) and return ``None``. A build the player cancelled is not started
+    again by a question that would use the tables: only the page's own request does
+    (``POST /api/yahtzee/tables/{rules}``)."""
     table = jobs(request).result(_remaining_key(name))
     if table is not None:
         assert isinstance(table, RemainingDistributions)
         return table
-    if start:
+    if start and jobs(request).status(_remaining_key(name)).state != "cancelled":
         _start_remaining(request, name)
     return None
 
@@ -149,7 +157,7 @@ def _start_remaining(request: Request, name: str) -> JobStatus:
         advisor(name).with_tables(table)
         return table
 
-    return jobs(request).start(key, build)
+    return jobs(request).start(key, build, lease=TABLES_LEASE)
 
 
 def _tables_view(request: Request, name: str) -> TablesView:
@@ -330,6 +338,16 @@ async def prepare_tables(request: Request, rules: RulesName, body: PrepareTables
         await run_heavy(advisor, rules)
     if body.remaining:
         _start_remaining(request, rules)
+    return _tables_view(request, rules)
+
+
+@router.delete("/tables/{rules}")
+def cancel_tables(request: Request, rules: RulesName) -> TablesView:
+    """Stop the build of a preset's remaining-score tables (its half-written cache file is
+    removed and its memory freed as the build unwinds, within a second or so); the
+    game goes on with the advice that needs no tables. A build that has ended is left as
+    it is; ``POST`` starts it again."""
+    jobs(request).cancel(_remaining_key(rules), "cancelled by the player")
     return _tables_view(request, rules)
 
 

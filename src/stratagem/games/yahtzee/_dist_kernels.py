@@ -20,12 +20,18 @@ import numpy as np
 from numba import njit, prange
 
 from stratagem.games.yahtzee._kernels import (
+    I_FLAGS,
+    I_THRESHOLD,
+    I_UBONUS,
+    I_YCAT,
+    NEG,
     NUM_KEEPS,
     ROLL_START,
     _best_keep,
     best_box,
     category_points,
     turn_tables,
+    yahtzee_face,
 )
 from stratagem.games.yahtzee.policy_ids import GREEDY as GREEDY
 from stratagem.games.yahtzee.policy_ids import HEURISTIC as HEURISTIC
@@ -110,8 +116,57 @@ def most_points(mask, u, y, r, score, upper_face, joker_score, counts, ip):
 
 
 @njit(cache=True)
+def best_boxes(V, mask, u, y, R, cat, val):
+    """``cat[r], val[r] = best_box(V, mask, u, y, r, ...)`` for every final roll r.
+
+    A roll that is not five of a kind meets neither the Yahtzee bonus nor the joker
+    rules, so :func:`.category_points` comes down to the box's points, the upper bonus
+    and the new upper total or flag: worked out here inline, with the same sums
+    (``points + bonus``, then ``+ V``) compared in the same order (boxes in turn, the
+    first of equals), so the boxes and values are those of ``best_box``, which five of a
+    kind still goes through. ``best_box`` for every roll and box was most of the time of
+    a remaining-score build.
+    """
+    score, upper_face, joker_score, counts, ip = (
+        R.score, R.upper_face, R.joker_score, R.counts, R.ip,
+    )  # fmt: skip
+    ncat = score.shape[0]
+    threshold = ip[I_THRESHOLD]
+    ubonus = ip[I_UBONUS]
+    ycat = ip[I_YCAT]
+    flag_box = ip[I_FLAGS] == 2
+    for r in range(ROLL_START, NUM_KEEPS):
+        if yahtzee_face(counts, r) > 0:
+            c, v = best_box(V, mask, u, y, r, score, upper_face, joker_score, counts, ip)
+            cat[r] = c
+            val[r] = v
+            continue
+        best_c = -1
+        best = NEG
+        for c in range(ncat):
+            if (mask >> c) & 1:
+                continue
+            pts = score[c, r]
+            m2 = mask | (1 << c)
+            if upper_face[c] > 0:
+                nu = min(threshold, u + pts)
+                bonus = ubonus if (u < threshold and u + pts >= threshold) else 0
+                v = pts + bonus + V[m2, nu, y]
+            elif c == ycat and flag_box:
+                v = pts + V[m2, u, 1 if pts > 0 else 0]
+            else:
+                v = pts + V[m2, u, y]
+            if v > best:
+                best = v
+                best_c = c
+        cat[r] = best_c
+        val[r] = best
+
+
+@njit(cache=True)
 def policy_tables(pid, V, V0, mask, u, y, R, keep2, keep1, cat, e0, e1, w, held):
-    """Fill keep2, keep1 and cat for every roll of the state (mask, u, y)."""
+    """Fill keep2, keep1 and cat for every roll of the state (mask, u, y); ``e0``, ``e1``
+    and ``w`` are scratch (``w`` ends holding the rolls' best box values)."""
     score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
     counts, ip = R.counts, R.ip
     subkeeps, subkeep_count, code_to_keep = R.subkeeps, R.subkeep_count, R.code_to_keep
@@ -119,9 +174,9 @@ def policy_tables(pid, V, V0, mask, u, y, R, keep2, keep1, cat, e0, e1, w, held)
     if pid <= GREEDY or pid == HEURISTIC:  # the best box and keeps by a value table
         table = V if pid == OPTIMAL else V0  # V0: zeros (greedy) or the heuristic's card values
         turn_tables(table, mask, u, y, R, e0, e1, w)
+        best_boxes(table, mask, u, y, R, cat, w)  # turn_tables is done with w
         for r in range(ROLL_START, NUM_KEEPS):
-            c, v = best_box(table, mask, u, y, r, score, upper_face, joker_score, counts, ip)
-            cat[r] = c
+            v = w[r]
             k = _best_keep(e1, r, subkeeps, subkeep_count)
             keep2[r] = r if v >= e1[k] else k
             k = _best_keep(e0, r, subkeeps, subkeep_count)

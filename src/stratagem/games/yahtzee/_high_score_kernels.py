@@ -30,7 +30,17 @@ from stratagem.games.yahtzee._dist_kernels import (
     turn_outcomes,
     workspace,
 )
-from stratagem.games.yahtzee._kernels import NUM_KEEPS, ROLL_START, category_points, turn_tables
+from stratagem.games.yahtzee._kernels import (
+    I_FLAGS,
+    I_THRESHOLD,
+    I_UBONUS,
+    I_YCAT,
+    NUM_KEEPS,
+    ROLL_START,
+    category_points,
+    turn_tables,
+    yahtzee_face,
+)
 from stratagem.games.yahtzee.one_turn import TIE
 
 SIXTH = 1.0 / 6.0
@@ -87,11 +97,23 @@ def successors(mask, u, y, sid, R, pts_out, sid_out):
     (-1 where it is not legal); one turn's lookups, shared by every target."""
     score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
     counts, ip = R.counts, R.ip
+    threshold, ubonus, ycat, flag_box = ip[I_THRESHOLD], ip[I_UBONUS], ip[I_YCAT], ip[I_FLAGS] == 2
     for r in range(ROLL_START, NUM_KEEPS):
+        five = yahtzee_face(counts, r) > 0
         for c in range(score.shape[0]):
-            pts, nu, ny, legal = category_points(
-                mask, u, y, c, r, score, upper_face, joker_score, counts, ip
-            )
+            if five:  # the Yahtzee bonus and joker rules: category_points
+                pts, nu, ny, legal = category_points(
+                    mask, u, y, c, r, score, upper_face, joker_score, counts, ip
+                )
+            else:  # what category_points comes down to without five of a kind
+                legal = not (mask >> c) & 1
+                pts, nu, ny = score[c, r], u, y
+                if upper_face[c] > 0:
+                    nu = min(threshold, u + pts)
+                    if u < threshold and u + pts >= threshold:
+                        pts += ubonus
+                elif c == ycat and flag_box:
+                    ny = 1 if pts > 0 else 0
             if legal:
                 pts_out[r - ROLL_START, c] = pts
                 sid_out[r - ROLL_START, c] = sid[mask | (1 << c), nu, ny]
@@ -148,6 +170,49 @@ def widget(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, out):
             out[j] = 1.0
 
 
+@njit(cache=True)
+def pack_rows(out, lens, dest, dest_off):
+    """``dest[dest_off[i] : dest_off[i] + lens[i]] = out[i, :lens[i]]`` for every row i:
+    the bands :func:`solve_block` left in the rows of ``out``, one after another (a plain
+    copy; numpy's masked indexing of the whole block cost a fifth of the build)."""
+    for i in range(lens.shape[0]):
+        o = dest_off[i]
+        row = out[i]
+        for j in range(lens[i]):
+            dest[o + j] = row[j]
+
+
+@njit(cache=True)
+def copy_bands(src, src_off, lens, dest, dest_off):
+    """``dest[dest_off[i] : dest_off[i] + lens[i]] = src[src_off[i] : src_off[i] + lens[i]]``
+    for every i: each state's band copied from its class's."""
+    for i in range(lens.shape[0]):
+        a = src_off[i]
+        b = dest_off[i]
+        for j in range(lens[i]):
+            dest[b + j] = src[a + j]
+
+
+@njit(cache=True)
+def certain_below(pts, succ, lo):
+    """The least t at which :func:`widget` can give V(t) < 1, given the turn's
+    ``successors``: below it every final roll has a box whose successor is certain of
+    the rest (t - points < lo there), so every row of the widget is exactly 1 (six ones
+    times ``SIXTH`` round to 1, maxima of ones are 1) and V(t) is 1 without solving.
+    The build skips those targets; the values it stores are the same."""
+    least = 1 << 62
+    for r in range(pts.shape[0]):
+        best = 0
+        for c in range(pts.shape[1]):
+            if pts[r, c] >= 0:
+                x = pts[r, c] + lo[succ[r, c]]
+                if x > best:
+                    best = x
+        if best < least:
+            least = best
+    return least
+
+
 TILE = 32
 """Targets decided together (:func:`decide_tile`): three work arrays of 462 x TILE doubles
 stay in a core's L2 cache."""
@@ -192,7 +257,10 @@ def solve_block(states, nxt, sid, lo, ln, off, R, cut, out, out_lo, out_ln):
             if nt > width:
                 ok[chunk] = False
                 nt = width
-            for t0 in range(0, nt, SOLVE_TILE):
+            skip = min(nt, max(0, certain_below(pts, succ, lo) - 1))
+            for j in range(skip):
+                v[j] = 1.0
+            for t0 in range(skip, nt, SOLVE_TILE):
                 widget(1 + t0, min(SOLVE_TILE, nt - t0), pts, succ, nxt, lo, ln, off, R, A, B, C,
                        v[t0:])  # fmt: skip
             first = 0

@@ -244,6 +244,44 @@ def state_index(layers: Sequence[np.ndarray], shape: tuple[int, ...]) -> np.ndar
     return sid
 
 
+_CANON: dict[tuple[bytes, bytes, int], tuple[list[int], np.ndarray]] = {}
+
+
+def _bonus_canon(R: KernelRules, threshold: int) -> tuple[list[int], np.ndarray]:
+    """``(boxes, canon)`` of :func:`bonus_classes`, made once per rule set: ``boxes`` the
+    upper boxes, ``canon[b, d]`` what the open upper boxes ``b`` (bits over ``boxes``)
+    must still be short of, given d short (-1 if they cannot make d any more; sums
+    above the threshold count as it). The remaining-score build asks for the classes of
+    every chunk of 1,024 states, and this table took most of that call's time."""
+    upper = np.asarray(R.upper_face)
+    score = np.asarray(R.score)
+    key = (upper.tobytes(), score.tobytes(), int(threshold))
+    hit = _CANON.get(key)
+    if hit is not None:
+        return hit
+    boxes = [c for c in range(len(upper)) if upper[c] > 0]
+    canon = np.full((1 << len(boxes), threshold + 1), -1, dtype=np.int64)
+    for b in range(1 << len(boxes)):
+        sums = np.zeros(threshold + 1, dtype=np.bool_)
+        sums[0] = True
+        for i, c in enumerate(boxes):
+            if (b >> i) & 1:
+                grown = np.zeros_like(sums)
+                for v in np.unique(score[c]):
+                    v = min(int(v), threshold)
+                    grown[v:] |= sums[: threshold + 1 - v]
+                    grown[threshold] |= sums[threshold + 1 - v :].any()
+                sums = grown
+        nearest = -1
+        for d in range(threshold, -1, -1):
+            if sums[d]:
+                nearest = d
+            canon[b, d] = nearest
+    canon.setflags(write=False)
+    _CANON[key] = (boxes, canon)
+    return boxes, canon
+
+
 def bonus_classes(
     states: np.ndarray, R: KernelRules, threshold: int
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -262,31 +300,10 @@ def bonus_classes(
     state of class k in ``states``, ``of_class[i]`` the class of state i.
     """
     mask, u, y = states[:, 0], states[:, 1], states[:, 2]
-    upper = np.asarray(R.upper_face)
-    score = np.asarray(R.score)
-    boxes = [c for c in range(len(upper)) if upper[c] > 0]
+    boxes, canon = _bonus_canon(R, threshold)
     open_bits = np.zeros(len(states), dtype=np.int64)  # the open upper boxes, as bits
     for i, c in enumerate(boxes):
         open_bits |= (((mask >> c) & 1) == 0).astype(np.int64) << i
-    # canon[b, d]: what the open boxes b (bits) must still be short of, given d
-    # short; -1 if they cannot make d any more. Sums above the threshold count as it.
-    canon = np.full((1 << len(boxes), threshold + 1), -1, dtype=np.int64)
-    for b in range(1 << len(boxes)):
-        sums = np.zeros(threshold + 1, dtype=np.bool_)
-        sums[0] = True
-        for i, c in enumerate(boxes):
-            if (b >> i) & 1:
-                grown = np.zeros_like(sums)
-                for v in np.unique(score[c]):
-                    v = min(int(v), threshold)
-                    grown[v:] |= sums[: threshold + 1 - v]
-                    grown[threshold] |= sums[threshold + 1 - v :].any()
-                sums = grown
-        nearest = -1
-        for d in range(threshold, -1, -1):
-            if sums[d]:
-                nearest = d
-            canon[b, d] = nearest
     short = canon[open_bits, threshold - u]
     key = (mask.astype(np.int64) * (threshold + 2) + short + 1) * 2 + y
     _, heads, of_class = np.unique(key, return_index=True, return_inverse=True)
@@ -358,9 +375,10 @@ def build_table(
         states = layers[filled]
         heads, of_class = classes[filled]
         solo = states[heads]  # one state of each class: the first of it in the layer
-        pieces: list[np.ndarray] = []
         solo_lo = np.empty(len(solo), dtype=np.int64)
         solo_ln = np.empty(len(solo), dtype=np.int64)
+        solo_off = np.empty(len(solo), dtype=np.int64)
+        pieces: list[np.ndarray] = []
         for a in range(0, len(solo), block):
             part = solo[a : a + block]
             part_lo = solo_lo[a : a + len(part)]
@@ -368,7 +386,11 @@ def build_table(
             fits = HK.solve_block(part, nxt, sid, lo, ln, off, R, cut, out, part_lo, part_ln)
             if not fits:  # pragma: no cover - no Yahtzee rule set scores that much
                 raise AssertionError(f"a band is wider than {WIDTH} points")
-            pieces.append(out[: len(part)][np.arange(WIDTH)[None, :] < part_ln[:, None]])
+            piece = np.empty(int(part_ln.sum()), dtype=dtype)
+            part_off = np.concatenate(([0], np.cumsum(part_ln)[:-1])).astype(np.int64)
+            HK.pack_rows(out, part_ln, piece, part_off)
+            solo_off[a : a + len(part)] = part_off + sum(len(x) for x in pieces)
+            pieces.append(piece)
             done += len(part)
             if progress is not None:
                 progress(done, total)
@@ -381,14 +403,8 @@ def build_table(
         ln[ids] = solo_ln[of_class]
         starts = np.concatenate(([0], np.cumsum(ln[ids])[:-1])).astype(np.int64)
         off[ids] = starts
-        solo_off = np.concatenate(([0], np.cumsum(solo_ln)[:-1])).astype(np.int64)
         data = np.empty(int(ln[ids].sum()), dtype=dtype)
-        for a in range(0, len(ids), block):  # in pieces: the index arrays stay small
-            lens = ln[ids[a : a + block]]
-            begin = int(starts[a])
-            end = begin + int(lens.sum())
-            shift = np.repeat(solo_off[of_class[a : a + block]] - starts[a : a + block], lens)
-            data[begin:end] = solo_data[shift + np.arange(begin, end, dtype=np.int64)]
+        HK.copy_bands(solo_data, solo_off[of_class], ln[ids], data, starts)
         del solo_data
         solved[ids] = True
         if writer is not None:

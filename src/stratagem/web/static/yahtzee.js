@@ -68,16 +68,30 @@ async function prepareTables(rules, { needRemaining = false, onReady = null } = 
 }
 
 let watching = null;
+let watchedRules = null;
+
+/** The banner's Cancel: the server stops the build (it unwinds at its next progress
+ * report, freeing its memory and its half-written cache file); the banner goes at once and
+ * the game goes on with the advice that needs no tables. */
+async function cancelTables() {
+  const rules = watchedRules;
+  watching = watchedRules = null;
+  $("tables-panel").classList.add("hidden");
+  if (rules) await api(`${API}/tables/${rules}`, { method: "DELETE" }).catch(() => null);
+}
+$("tables-cancel").addEventListener("click", cancelTables);
 
 /** Poll the build every second: the real fraction done, the time it has taken (ticking),
  * and an estimate of the time left once the fraction says enough; the panel goes when the
- * job ends. */
+ * job ends (or is cancelled). */
 async function watchTables(rules, view, onReady) {
   const panel = $("tables-panel");
   const ticket = watching = {};
+  watchedRules = rules;
   const show = (v) => {
     const r = v.remaining;
-    if (r.state === "ready") { panel.classList.add("hidden"); return; }
+    $("tables-cancel").hidden = r.state !== "building";
+    if (r.state === "ready" || r.state === "cancelled") { panel.classList.add("hidden"); return; }
     panel.classList.remove("hidden");
     const secs = Math.round(r.seconds);
     const f = r.progress ?? 0;
@@ -98,7 +112,9 @@ async function watchTables(rules, view, onReady) {
   show(view);
   while (view.remaining.state === "building" && watching === ticket) {
     await new Promise((res) => setTimeout(res, 1000));
-    view = await api(`${API}/tables/${rules}`, { quiet: true }).catch(() => view);
+    const next = await api(`${API}/tables/${rules}`, { quiet: true }).catch(() => view);
+    if (watching !== ticket) return;  // cancelled, or another build is watched now
+    view = next;
     show(view);
   }
   if (view.remaining.state === "ready" && onReady && watching === ticket) onReady();

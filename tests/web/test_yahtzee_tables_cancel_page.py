@@ -1,0 +1,103 @@
+"""The Yahtzee page's table build can be cancelled: the banner's Cancel stops the real
+build on the server (its half-written cache file goes), the banner goes, and the game goes
+on without the tables (issue 35, item 4)."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stratagem.games.yahtzee.coach import solved as solved_table
+from stratagem.games.yahtzee.rules import preset
+
+from .conftest import LiveServer, Serve
+from .test_yahtzee_session_page import call, open_page
+
+WAIT = 120.0
+"""The most any step waits for the server (a loaded machine); a step ends as soon as its
+condition holds."""
+
+
+@pytest.fixture()
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty table cache for the server (it reads the variable on every use)."""
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture()
+def site(serve: Serve, tmp_path: Path, cache: Path) -> LiveServer:
+    """A server that builds the remaining-score tables (``tables="build"``) into an empty
+    table cache, so a new two-player game starts a real build of them (about a minute of
+    CPU: far longer than the test needs to cancel it)."""
+    solved_table(preset("yahtzee"))  # the expected-score table: in the process's memo
+    return serve(tmp_path / "data", tables="build")
+
+
+def _tables(url: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{url}/api/yahtzee/tables/yahtzee", timeout=60) as answer:
+        view: dict[str, Any] = json.loads(answer.read())
+        return view
+
+
+def _until(condition: Any, what: str) -> Any:
+    deadline = time.monotonic() + WAIT
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < deadline, what
+        time.sleep(0.2)
+
+
+def test_a_cancelled_table_build_stops_and_the_game_goes_on(
+    browser: Any, site: LiveServer, cache: Path
+) -> None:
+    page = open_page(browser, site.url, "/yahtzee")
+    page.wait_for_selector("#setup:not([hidden])")
+    page.select_option("#rules", "yahtzee")
+    page.select_option("#opponents", "1")
+    page.fill("#seed", "5")
+    page.click("#start")
+    page.wait_for_selector("#dice .die")
+    # the build runs: the banner shows its progress and a Cancel control
+    page.wait_for_selector("#tables-panel:not(.hidden) #tables-cancel:not([hidden])")
+    _until(lambda: "remaining-score tables" in page.inner_text("#tables-text"),
+           "the banner never said what it builds")  # fmt: skip
+    _until(lambda: (_tables(site.url)["remaining"]["progress"] or 0) > 0.05,
+           "the build never got past its start")  # fmt: skip
+    assert _tables(site.url)["remaining"]["state"] == "building"
+    page.click("#tables-cancel")
+    page.wait_for_selector("#tables-panel.hidden", state="attached")
+    assert not page.is_visible("#tables-panel")
+    # the server stops the build and says so; its half-written file is gone
+    view = _until(lambda: (v := _tables(site.url))["remaining"]["state"] == "cancelled" and v,
+                  "the server never reported the build cancelled")  # fmt: skip
+    assert view["remaining"]["message"] == "cancelled by the player"
+    assert view["remaining_cached"] is False
+    _until(lambda: not any("remaining" in p.name for p in cache.rglob("*")),
+           "the half-written remaining-score file stayed in the cache")  # fmt: skip
+    # the game goes on: the card still shows what each box would score (no tables
+    # needed), the player scores one and the optimum (no tables either) plays its turn
+    sid = page.evaluate("new URLSearchParams(location.search).get('id')")
+    made = len(call(f"{site.url}/api/sessions/{sid}")["decisions"])
+    box = page.locator("table.card button.score").first
+    assert box.inner_text().strip() != ""
+    box.click()
+
+    def moved_on() -> bool:
+        view = call(f"{site.url}/api/sessions/{sid}")
+        return bool(view["human_to_move"] and len(view["decisions"]) > made + 1)
+
+    _until(moved_on, "the game did not go on after the cancel")
+    assert not page.is_visible("#tables-panel")  # nothing started the build again
+    assert _tables(site.url)["remaining"]["state"] == "cancelled"
+    assert not page.errors, page.errors
+    page.context.close()
