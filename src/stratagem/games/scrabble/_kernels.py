@@ -201,6 +201,21 @@ def store_move(
 
 
 @njit(cache=True)
+def lay_score(main_sum, multiplier, cross_total, cross_words, value, wmul, cross):
+    """A walk's scoring fields (``MAIN_SUM``, ``MULTIPLIER``, ``CROSS_TOTAL``,
+    ``CROSS_WORDS``) after laying a tile worth ``value`` (its letter premium applied) on a
+    square with word premium ``wmul`` and cross word points ``cross`` (-1: no cross word).
+    Shared by the DAWG walk here and the GADDAG walk; scalars only, so that the call costs
+    no reference counting (LLVM inlines it)."""
+    if cross >= 0:
+        return (
+            main_sum + value, multiplier * wmul, cross_total + (cross + value) * wmul,
+            cross_words + 1,
+        )  # fmt: skip
+    return main_sum + value, multiplier * wmul, cross_total, cross_words
+
+
+@njit(cache=True)
 def _walk(
     board, lm, wm, cmask, csum, anchor, child, terminal, mask, values, nletters, rack, root,
     r, s, tiles, down, bingo, word, best_only, out_info, out_word, count, best, st,
@@ -307,20 +322,13 @@ def _walk(
         slot = nletters if blank else letter
         rack[slot] -= 1
         st[d, SLOT] = slot
-        wmul = wm[r, c]
-        value = 0 if blank else values[letter] * lm[r, c]
-        cross = csum[r, c]
         word[c] = letter + BLANK if blank else letter
         e = d + 1
         st[e, NODE] = child[node, letter]
-        st[e, MAIN_SUM] = st[d, MAIN_SUM] + value
-        st[e, MULTIPLIER] = st[d, MULTIPLIER] * wmul
-        if cross >= 0:
-            st[e, CROSS_TOTAL] = st[d, CROSS_TOTAL] + (cross + value) * wmul
-            st[e, CROSS_WORDS] = st[d, CROSS_WORDS] + 1
-        else:
-            st[e, CROSS_TOTAL] = st[d, CROSS_TOTAL]
-            st[e, CROSS_WORDS] = st[d, CROSS_WORDS]
+        st[e, MAIN_SUM], st[e, MULTIPLIER], st[e, CROSS_TOTAL], st[e, CROSS_WORDS] = lay_score(
+            st[d, MAIN_SUM], st[d, MULTIPLIER], st[d, CROSS_TOTAL], st[d, CROSS_WORDS],
+            0 if blank else values[letter] * lm[r, c], wm[r, c], csum[r, c],
+        )  # fmt: skip
         st[e, ANCHORED] = 1 if (st[d, ANCHORED] or anchor[r, c]) else 0
         st[e, LAID] = placed + 1
         st[e, NEXT] = 0

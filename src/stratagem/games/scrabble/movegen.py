@@ -26,6 +26,9 @@ from stratagem.games.scrabble.board import BINGO, LETTER_MULT, SIZE, WORD_MULT, 
 from stratagem.games.scrabble.lexicon import Lexicon
 
 _INITIAL_ROOM = 4096
+# The premiums across ([0]) and down ([1], transposed): the GADDAG kernel's lines.
+_LETTER_MULTS = np.ascontiguousarray(np.stack([LETTER_MULT, LETTER_MULT.T]))
+_WORD_MULTS = np.ascontiguousarray(np.stack([WORD_MULT, WORD_MULT.T]))
 
 
 def _word_text(codes: np.ndarray, lexicon: Lexicon) -> str:
@@ -60,7 +63,7 @@ class MoveGenerator:
         if self.walk == "gaddag":
             return int(
                 _gaddag_kernels.generate(
-                    board, LETTER_MULT, WORD_MULT, lex.dawg, *self._gaddag, self._values,
+                    board, _LETTER_MULTS, _WORD_MULTS, *self._gaddag, self._values,
                     lex.tiles.size, rack.astype(np.int32, copy=False), BINGO, best_only, info,
                     word, self._best,
                 )
