@@ -67,6 +67,8 @@ from stratagem.games.scrabble._kernels import (
     SCORE,
     SIZE,
     SLOT,
+    board_empty,
+    column_word,
     lay_score,
     store_move,
 )
@@ -440,6 +442,7 @@ def _line(
             st[f, FORCED] = 1
             e = f + 1
             nn = -1
+            new_pos = points = 0
             if phase == 1:
                 # a tile next on the right is read (run mode only: anchor mode never gets here)
                 if nxt_sq < SIZE and row[nxt_sq] >= 0:
@@ -447,22 +450,21 @@ def _line(
                     nn = _edge(rows, shift, node, code & (BLANK - 1))
                     if nn >= 0:
                         word[nxt_sq] = code
-                        st[e, POS] = nxt_sq
-                        st[e, MAIN_SUM] = st[f, MAIN_SUM] + (values[code] if code < BLANK else 0)
+                        new_pos = nxt_sq
+                        points = values[code] if code < BLANK else 0
             elif right < SIZE - 1 and (pos == 0 or row[pos - 1] < 0):
                 # switch: the word starts at pos; go on right of the walk's first square
                 nn = _edge(rows, shift, node, sep)
-                if nn >= 0:
-                    st[e, POS] = right
-                    st[e, MAIN_SUM] = st[f, MAIN_SUM]
+                new_pos = right
+                points = 0
             if nn < 0:
                 continue
+            # the scoring fields and LAID carry over; nothing is laid
+            st[e] = st[f]
+            st[e, POS] = new_pos
+            st[e, MAIN_SUM] += points
             st[e, PHASE] = 1
             st[e, NODE] = nn
-            st[e, MULTIPLIER] = st[f, MULTIPLIER]
-            st[e, CROSS_TOTAL] = st[f, CROSS_TOTAL]
-            st[e, CROSS_WORDS] = st[f, CROSS_WORDS]
-            st[e, LAID] = laid
             st[e, NEXT] = 0
             st[e, SLOT] = -1
             st[e, FORCED] = 0
@@ -557,12 +559,7 @@ def _square_check(board, r, c, rows, shift, values, nletters, cmask, csum):
     same test. With both, walk ``rev(P) SEP`` and read ``S`` from each letter's edge. The
     DAWG walked ``S`` again for every letter in the one-sided cases, each step a read far
     away in a 43 MB table: most of the per-call cost on a board with few tiles."""
-    up = r
-    while up > 0 and board[up - 1, c] >= 0:
-        up -= 1
-    down = r
-    while down < SIZE - 1 and board[down + 1, c] >= 0:
-        down += 1
+    up, down = column_word(board, r, c)
     total = 0
     for rr in range(up, down + 1):
         code = board[rr, c]
@@ -608,11 +605,7 @@ def _checks(board, rows, shift, values, nletters, cmask, csum, anchor):
     """Cross-checks (:func:`_square_check`) and anchors of every square, the squares with
     no tile above or below taking the full set at once."""
     full = (np.uint64(1) << np.uint64(nletters)) - np.uint64(1)
-    empty = True
-    for r in range(SIZE):
-        for c in range(SIZE):
-            if board[r, c] >= 0:
-                empty = False
+    empty = board_empty(board)
     for r in range(SIZE):
         for c in range(SIZE):
             if board[r, c] >= 0:
@@ -806,61 +799,73 @@ def _after(info, words, i, j):
     )  # fmt: skip
 
 
+@njit(cache=True, inline="always")
+def _line_of(info, i):
+    """Move ``i``'s line, numbered across then down (``down * SIZE + line``)."""
+    return info[i, DOWN] * SIZE + (info[i, COL] if info[i, DOWN] else info[i, ROW])
+
+
 @njit(cache=True)
-def dawg_order(info, words, count, nletters):
-    """Sort the first ``count`` moves in place into the DAWG generator's order: a packed
-    key (direction, line, first square, the first squares' letters) sorts them, and runs of
-    equal keys (long words alike in their first squares) are finished by comparison."""
+def dawg_order(info, words, count, nletters, order):
+    """The first ``count`` moves' DAWG generator's order into ``order[:count]`` (move
+    indices), for moves that come line by line in that order (as :func:`generate` finds
+    them): each line's moves are sorted by a packed key (first square, the first squares'
+    letters), and runs of equal keys (long words alike in their first squares) are
+    finished by comparison. Why by line: a line's few dozen moves sort in far fewer
+    comparisons than all of a call's thousands at once. The caller permutes the moves
+    (numpy's ``take`` does it in one pass)."""
     bits = 1
     while (1 << bits) <= 2 * nletters:
         bits += 1
-    squares = (63 - 9) // bits
+    squares = (63 - 4) // bits
     keys = np.empty(count, dtype=np.int64)
     for i in range(count):
-        down = info[i, DOWN]
-        line = info[i, COL] if down else info[i, ROW]
-        first = info[i, ROW] if down else info[i, COL]
-        key = np.int64((down * SIZE + line) * SIZE + first)
+        key = np.int64(info[i, ROW] if info[i, DOWN] else info[i, COL])
         length = info[i, LENGTH]
         for k in range(squares):
             code = _code_key(words[i, k]) + 1 if k < length else 0
             key = (key << bits) | code
         keys[i] = key
-    # the order is total over distinct moves, so an unstable sort ends in the same order
-    order = np.argsort(keys)
-    start = 0
-    while start < count:
-        end = start + 1
-        while end < count and keys[order[end]] == keys[order[start]]:
-            end += 1
-        for a in range(start + 1, end):  # insertion sort of a run of equal keys
-            b = a
-            while b > start and _after(info, words, order[b - 1], order[b]):
-                order[b - 1], order[b] = order[b], order[b - 1]
-                b -= 1
-        start = end
-    # permute by plain loops (numba's fancy indexing of 2-D arrays is slower)
-    sorted_info = np.empty((count, info.shape[1]), dtype=info.dtype)
-    sorted_words = np.empty((count, words.shape[1]), dtype=words.dtype)
-    for i in range(count):
-        o = order[i]
-        for x in range(info.shape[1]):
-            sorted_info[i, x] = info[o, x]
-        for x in range(words.shape[1]):
-            sorted_words[i, x] = words[o, x]
-    info[:count] = sorted_info
-    words[:count] = sorted_words
+        order[i] = i
+    g = 0
+    while g < count:
+        line = _line_of(info, g)
+        h = g + 1
+        while h < count and _line_of(info, h) == line:
+            h += 1
+        if h - g > 16:
+            # the order is total over distinct moves: an unstable sort ends the same
+            order[g:h] = g + np.argsort(keys[g:h])
+        else:
+            for a in range(g + 1, h):
+                b = a
+                while b > g and keys[order[b - 1]] > keys[order[b]]:
+                    order[b - 1], order[b] = order[b], order[b - 1]
+                    b -= 1
+        start = g
+        while start < h:
+            end = start + 1
+            while end < h and keys[order[end]] == keys[order[start]]:
+                end += 1
+            for a in range(start + 1, end):  # insertion sort of a run of equal keys
+                b = a
+                while b > start and _after(info, words, order[b - 1], order[b]):
+                    order[b - 1], order[b] = order[b], order[b - 1]
+                    b -= 1
+            start = end
+        g = h
 
 
 @njit(cache=True)
 def generate(
     board, lms, wms, rows, shift, values, nletters, rack, bingo, best_only, out_info,
-    out_word, best,
+    out_word, out_order, best,
 ):  # fmt: skip
     """Every legal placement of ``rack`` (counts, blank last) on ``board`` through the
     GADDAG (``rows``, ``shift`` from :func:`pack`); ``lms``, ``wms`` are the letter and
     word premiums across (``[0]``) and transposed (``[1]``). The same contract and order
-    as :func:`._kernels.generate`.
+    as :func:`._kernels.generate`, except that the moves in ``out_*`` are in the order
+    found and ``out_order[:count]`` holds the DAWG generator's order of them.
 
     The cross-checks and anchors of both directions are computed first, in every call
     (an empty rack stops there). All moves: the walks run line by line and the moves are
@@ -903,7 +908,7 @@ def generate(
                 out_info, out_word, count, best, st, held,
             )  # fmt: skip
         if count <= out_info.shape[0]:
-            dawg_order(out_info, out_word, count, nletters)
+            dawg_order(out_info, out_word, count, nletters, out_order)
         return count
     top = _top_values(rack, nletters, values)
     bounds = np.empty(n, dtype=np.int64)

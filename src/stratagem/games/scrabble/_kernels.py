@@ -58,6 +58,19 @@ def cross_checks(board, child, terminal, mask, root, values, nletters, cmask, cs
 
 
 @njit(cache=True)
+def column_word(board, r, c):
+    """The first and last rows of the column word a tile on square (r, c) would make: the
+    tiles above and below it (``(r, r)`` when there are none)."""
+    up = r
+    while up > 0 and board[up - 1, c] >= 0:
+        up -= 1
+    down = r
+    while down < SIZE - 1 and board[down + 1, c] >= 0:
+        down += 1
+    return up, down
+
+
+@njit(cache=True)
 def square_check(board, r, c, child, terminal, mask, root, values, nletters, cmask, csum):
     """The cross-check of square (r, c) for play along rows (a square of :func:`cross_checks`):
     the letters whose column word is valid, and the column word's points (-1: none)."""
@@ -65,12 +78,7 @@ def square_check(board, r, c, child, terminal, mask, root, values, nletters, cma
         cmask[r, c] = np.uint64(0)
         csum[r, c] = -1
         return
-    up = r
-    while up > 0 and board[up - 1, c] >= 0:
-        up -= 1
-    down = r
-    while down < SIZE - 1 and board[down + 1, c] >= 0:
-        down += 1
+    up, down = column_word(board, r, c)
     if up == r and down == r:
         full = np.uint64(0)
         for letter in range(nletters):
@@ -107,13 +115,19 @@ def square_check(board, r, c, child, terminal, mask, root, values, nletters, cma
 
 
 @njit(cache=True)
-def anchors(board, anchor):
-    """Empty squares next to a tile; the centre alone on an empty board."""
-    empty = True
+def board_empty(board):
+    """Whether no tile is on the board (then the centre is the one anchor)."""
     for r in range(SIZE):
         for c in range(SIZE):
             if board[r, c] >= 0:
-                empty = False
+                return False
+    return True
+
+
+@njit(cache=True)
+def anchors(board, anchor):
+    """Empty squares next to a tile; the centre alone on an empty board."""
+    empty = board_empty(board)
     for r in range(SIZE):
         for c in range(SIZE):
             anchor[r, c] = square_anchor(board, r, c, empty)
