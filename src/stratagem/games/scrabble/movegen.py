@@ -86,7 +86,7 @@ class MoveGenerator:
             self._word = np.zeros((room, SIZE), dtype=np.int8)
             self._order = np.zeros(room, dtype=np.int64)
             count = self._run(board, rack, False)
-        if self.walk == "dawg":
+        if self.walk == "dawg" or count == 0:
             return self._info[:count].copy(), self._word[:count].copy()
         # the GADDAG walk's moves into the DAWG walk's order (np.take: a[order] on 2-D
         # arrays took over ten times longer here)
