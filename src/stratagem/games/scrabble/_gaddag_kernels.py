@@ -799,61 +799,41 @@ def _after(info, words, i, j):
     )  # fmt: skip
 
 
-@njit(cache=True, inline="always")
-def _line_of(info, i):
-    """Move ``i``'s line, numbered across then down (``down * SIZE + line``)."""
-    return info[i, DOWN] * SIZE + (info[i, COL] if info[i, DOWN] else info[i, ROW])
-
-
 @njit(cache=True)
 def dawg_order(info, words, count, nletters, order):
     """The first ``count`` moves' DAWG generator's order into ``order[:count]`` (move
-    indices), for moves that come line by line in that order (as :func:`generate` finds
-    them): each line's moves are sorted by a packed key (first square, the first squares'
-    letters), and runs of equal keys (long words alike in their first squares) are
-    finished by comparison. Why by line: a line's few dozen moves sort in far fewer
-    comparisons than all of a call's thousands at once. The caller permutes the moves
-    (numpy's ``take`` does it in one pass)."""
+    indices): a packed key (direction, line, first square, the first squares' letters)
+    sorts them, and runs of equal keys (long words alike in their first squares) are
+    finished by comparison. The caller permutes the moves (numpy's ``take`` does it in one
+    pass, where a permutation here took as long as the sort)."""
     bits = 1
     while (1 << bits) <= 2 * nletters:
         bits += 1
-    squares = (63 - 4) // bits
+    squares = (63 - 9) // bits
     keys = np.empty(count, dtype=np.int64)
     for i in range(count):
-        key = np.int64(info[i, ROW] if info[i, DOWN] else info[i, COL])
+        down = info[i, DOWN]
+        line = info[i, COL] if down else info[i, ROW]
+        first = info[i, ROW] if down else info[i, COL]
+        key = np.int64((down * SIZE + line) * SIZE + first)
         length = info[i, LENGTH]
         for k in range(squares):
             code = _code_key(words[i, k]) + 1 if k < length else 0
             key = (key << bits) | code
         keys[i] = key
-        order[i] = i
-    g = 0
-    while g < count:
-        line = _line_of(info, g)
-        h = g + 1
-        while h < count and _line_of(info, h) == line:
-            h += 1
-        if h - g > 16:
-            # the order is total over distinct moves: an unstable sort ends the same
-            order[g:h] = g + np.argsort(keys[g:h])
-        else:
-            for a in range(g + 1, h):
-                b = a
-                while b > g and keys[order[b - 1]] > keys[order[b]]:
-                    order[b - 1], order[b] = order[b], order[b - 1]
-                    b -= 1
-        start = g
-        while start < h:
-            end = start + 1
-            while end < h and keys[order[end]] == keys[order[start]]:
-                end += 1
-            for a in range(start + 1, end):  # insertion sort of a run of equal keys
-                b = a
-                while b > start and _after(info, words, order[b - 1], order[b]):
-                    order[b - 1], order[b] = order[b], order[b - 1]
-                    b -= 1
-            start = end
-        g = h
+    # the order is total over distinct moves, so an unstable sort ends in the same order
+    order[:count] = np.argsort(keys)
+    start = 0
+    while start < count:
+        end = start + 1
+        while end < count and keys[order[end]] == keys[order[start]]:
+            end += 1
+        for a in range(start + 1, end):  # insertion sort of a run of equal keys
+            b = a
+            while b > start and _after(info, words, order[b - 1], order[b]):
+                order[b - 1], order[b] = order[b], order[b - 1]
+                b -= 1
+        start = end
 
 
 @njit(cache=True)
