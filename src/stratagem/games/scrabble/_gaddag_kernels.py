@@ -38,6 +38,10 @@ board), makes each move exactly once:
   beside a tile, then rightwards, never beside a tile of the line. Every move
   whose main word holds no tile of the line is made from its leftmost anchor.
 
+For the best-scoring move only, each walk (a run, or an anchor of anchor mode) is
+first given an upper bound on its moves' scores (:func:`_bound`); the walks run best
+bound first and stop at the first bound below the best score found.
+
 Moves are recorded with the same fields as :mod:`._kernels` and then sorted
 into the order in which the DAWG generator finds them (across before down,
 then row, first square, and the squares' letters, a tile before a blank, a
