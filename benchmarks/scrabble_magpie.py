@@ -357,6 +357,7 @@ def main() -> int:
         result["checked"] = {"positions": checked, "moves": moves}
         print(f"same move sets and best scores on {checked} positions ({moves} moves)", flush=True)
     time_ours(gen, normal[:5])  # compile and warm
+    load_start = os.getloadavg()[0]
     rounds: dict[str, list[list[float]]] = {}
     for rnd in range(args.rounds):
         for name, items in groups.items():
@@ -384,6 +385,8 @@ def main() -> int:
             for j, what in enumerate(("all_us", "best_us"))
         }
     result["rates"] = {k: [round(min(v)), round(max(v))] for k, v in rounds.items()}
+    # the machine is shared: the 1-minute load average when timing began and ended
+    result["load"] = [round(load_start, 1), round(os.getloadavg()[0], 1)]
     result["fixed"] = fixed
     if driver is None:
         result["magpie"] = LAST_RECORDED
@@ -408,7 +411,12 @@ def table(res: dict[str, Any]) -> list[str]:
     out = [
         f"Positions: {res['positions']['normal']} normal racks, "
         f"{res['positions']['blank']} with a blank "
-        f"(seed {res['seed']}); MAGPIE {res['magpie_commit']}; rates over the rounds (min-max).",
+        f"(seed {res['seed']}); MAGPIE {res['magpie_commit']}; rates over the rounds (min-max)"
+        + (
+            f"; load average {res['load'][0]} at the start of timing, {res['load'][1]} at the end."
+            if "load" in res
+            else "."
+        ),
         "",
         "| what | racks | ours (positions/s) | MAGPIE (positions/s) | ours / MAGPIE |",
         "| --- | --- | --- | --- | --- |",

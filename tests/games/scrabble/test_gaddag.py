@@ -225,3 +225,54 @@ def test_cross_checks_from_the_gaddag_equal_the_dawg_s(small_lexicon, wide) -> N
             assert (cm_g == cm_d).all() and (cs_g == cs_d).all()
             seen += int((cs_d >= 0).sum())
     assert seen > 200  # squares with a cross word were compared
+
+
+def test_best_only_bounds_hold_for_every_move_of_their_walk(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    """Best-only generation skips the walks whose bound is below the best score found, so
+    each walk's bound must be at least the score of every move it makes: each walk of
+    each position is run alone for all its moves and checked against its bound."""
+    from stratagem.games.scrabble.board import BINGO, SIZE
+    from stratagem.games.scrabble.movegen import _LETTER_MULTS, _WORD_MULTS
+
+    lex = small_lexicon
+    rows, shift = G.pack(*lex.gaddag[:2])
+    n = lex.tiles.size
+    values = lex.tiles.values_array
+    info = np.zeros((4096, 6), np.int32)
+    words = np.zeros((4096, SIZE), np.int8)
+    walk_word = np.full(SIZE, -1, np.int8)
+    best = np.zeros(6 + SIZE, np.int32)
+    st = np.zeros((2 * SIZE + 2, G.FIELDS), np.int64)
+    walks = tight = 0
+    positions = list(itertools.islice(random_positions(lex, 13, 4), 60))
+    for board, rack in with_blanks(positions, every=2):
+        rack = rack.astype(np.int32)
+        if rack.sum() == 0:
+            continue
+        boards = np.ascontiguousarray(np.stack([board, board.T]))
+        cmask = np.zeros((2, SIZE, SIZE), np.uint64)
+        csum = np.zeros((2, SIZE, SIZE), np.int32)
+        anchor = np.zeros((2, SIZE, SIZE), np.bool_)
+        for d in range(2):
+            G._checks(boards[d], rows, shift, values, n, cmask[d], csum[d], anchor[d])
+        segs = np.zeros((2 * SIZE * SIZE, G.SEG_FIELDS), np.int64)
+        held = np.uint64(sum(1 << x for x in range(n) if rack[x] > 0))
+        top = G._top_values(rack, n, values)
+        tiles = int(rack.sum())
+        for d, r, start, right, amode in segs[: G._segments(boards, anchor, segs)]:
+            bound = G._bound(
+                boards[d, r], _LETTER_MULTS[d, r], _WORD_MULTS[d, r], csum[d, r],
+                cmask[d, r], anchor[d, r], start, right, amode == 1, tiles, held,
+                rack[n], values, top, BINGO,
+            )  # fmt: skip
+            count = G._line(
+                boards[d], _LETTER_MULTS[d], _WORD_MULTS[d], cmask[d], csum[d], anchor[d],
+                rows, shift, values, n, rack.copy(), r, start, right, amode == 1, tiles, d,
+                BINGO, walk_word, False, info, words, 0, best, st, held,
+            )  # fmt: skip
+            top_score = int(info[:count, 4].max()) if count else -1
+            assert top_score <= bound, (board, rack, d, r, start, right)
+            walks += 1
+            tight += top_score == bound
+    assert walks > 500
+    assert tight > 0  # the bound is reached by some walks: it is not a loose constant

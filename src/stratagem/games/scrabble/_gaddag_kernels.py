@@ -38,6 +38,10 @@ board), makes each move exactly once:
   beside a tile, then rightwards, never beside a tile of the line. Every move
   whose main word holds no tile of the line is made from its leftmost anchor.
 
+For the best-scoring move only, each walk (a run, or an anchor of anchor mode) is
+first given an upper bound on its moves' scores (:func:`_bound`); the walks run best
+bound first and stop at the first bound below the best score found.
+
 Moves are recorded with the same fields as :mod:`._kernels` and then sorted
 into the order in which the DAWG generator finds them (across before down,
 then row, first square, and the squares' letters, a tile before a blank, a
@@ -53,27 +57,34 @@ from numba import njit
 from stratagem.games.scrabble._kernels import (
     BLANK,
     COL,
+    CROSS_TOTAL,
+    CROSS_WORDS,
     DOWN,
     INFO_FIELDS,
+    LAID,
     LENGTH,
+    MAIN_SUM,
+    MULTIPLIER,
+    NEXT,
+    NODE,
     ROW,
     SCORE,
     SIZE,
+    SLOT,
+    board_empty,
+    column_word,
+    lay_score,
     store_move,
 )
 
-# Frame fields of the walk's stack: a frame is the walk after reading square POS.
-POS = 0
-PHASE = 1  # 0: going left, 1: going right (after SEP)
-NODE = 2
-MAIN_SUM = 3
-MULTIPLIER = 4
-CROSS_TOTAL = 5
-CROSS_WORDS = 6
-LAID = 7
-NEXT = 8  # next candidate letter to lay on the next square
-SLOT = 9  # rack slot laid on the next square (returned before the next candidate)
-FORCED = 10  # 1 once the next square's tile (or the switch to the right) was tried
+# Frame fields of the walk's stack: a frame is the walk after reading square POS. The
+# scoring fields and NODE, LAID, NEXT (the next candidate letter to lay on the next
+# square) and SLOT (the rack slot laid on the next square, returned before the next
+# candidate) are the DAWG walk's columns (both walks score a tile laid with the one
+# :func:`._kernels.lay_score`); the rest are the GADDAG walk's own.
+POS = 5
+FORCED = 9  # 1 once the next square's tile (or the switch to the right) was tried
+PHASE = 10  # 0: going left, 1: going right (after SEP)
 LEFT = 11  # first square of the word (right phase)
 FIELDS = 12
 
@@ -350,17 +361,14 @@ def _take(rack, nletters, allowed, idx, held):
 def _line(
     board, lm, wm, cmask, csum, anchor, rows, shift, values, nletters, rack,
     r, start, right, anchor_mode, tiles, down, bingo, word, best_only, out_info, out_word,
-    count, best, st,
+    count, best, st, held,
 ):  # fmt: skip
     """Walk the GADDAG on line ``r`` from square ``start`` (a run ``start..right`` already
-    read, or an anchor to lay on in ``anchor_mode``); records moves, returns the count."""
+    read, or an anchor to lay on in ``anchor_mode``); records moves, returns the count.
+    ``held`` is the set of letters on the rack, kept with it as tiles are laid."""
     sep = nletters
     ends = np.int64(1) << np.int64(nletters + 1)  # a record's end-of-string bit
     row = board[r]
-    held = np.uint64(0)  # the letters on the rack, kept with it as tiles are laid
-    for x in range(nletters):
-        if rack[x] > 0:
-            held |= np.uint64(1) << np.uint64(x)
     f = 0
     st[0, :] = 0
     st[0, SLOT] = -1
@@ -416,25 +424,21 @@ def _line(
             if rack[slot] == 0:
                 held &= ~(np.uint64(1) << np.uint64(slot))
             st[f, SLOT] = slot
-            wmul = wm[r, nxt_sq]
-            value = 0 if blank else values[letter] * lm[r, nxt_sq]
-            cross = csum[r, nxt_sq]
             word[nxt_sq] = letter + BLANK if blank else letter
             e = f + 1
-            st[e, POS] = nxt_sq
-            st[e, PHASE] = phase
             st[e, NODE] = (rows[node, rows.shape[1] - 1] >> shift) + _below(rows[node, 0], letter)
-            st[e, MAIN_SUM] = st[f, MAIN_SUM] + value
-            st[e, MULTIPLIER] = st[f, MULTIPLIER] * wmul
-            if cross >= 0:
-                st[e, CROSS_TOTAL] = st[f, CROSS_TOTAL] + (cross + value) * wmul
-                st[e, CROSS_WORDS] = st[f, CROSS_WORDS] + 1
-            else:
-                st[e, CROSS_TOTAL] = st[f, CROSS_TOTAL]
-                st[e, CROSS_WORDS] = st[f, CROSS_WORDS]
+            st[e, MAIN_SUM], st[e, MULTIPLIER], st[e, CROSS_TOTAL], st[e, CROSS_WORDS] = (
+                lay_score(
+                    st[f, MAIN_SUM], st[f, MULTIPLIER], st[f, CROSS_TOTAL], st[f, CROSS_WORDS],
+                    0 if blank else values[letter] * lm[r, nxt_sq], wm[r, nxt_sq],
+                    csum[r, nxt_sq],
+                )
+            )  # fmt: skip
             st[e, LAID] = laid + 1
             st[e, NEXT] = 0
             st[e, SLOT] = -1
+            st[e, POS] = nxt_sq
+            st[e, PHASE] = phase
             st[e, FORCED] = 0
             st[e, LEFT] = st[f, LEFT]
             f = e
@@ -442,6 +446,7 @@ def _line(
             st[f, FORCED] = 1
             e = f + 1
             nn = -1
+            new_pos = points = 0
             if phase == 1:
                 # a tile next on the right is read (run mode only: anchor mode never gets here)
                 if nxt_sq < SIZE and row[nxt_sq] >= 0:
@@ -449,22 +454,21 @@ def _line(
                     nn = _edge(rows, shift, node, code & (BLANK - 1))
                     if nn >= 0:
                         word[nxt_sq] = code
-                        st[e, POS] = nxt_sq
-                        st[e, MAIN_SUM] = st[f, MAIN_SUM] + (values[code] if code < BLANK else 0)
+                        new_pos = nxt_sq
+                        points = values[code] if code < BLANK else 0
             elif right < SIZE - 1 and (pos == 0 or row[pos - 1] < 0):
                 # switch: the word starts at pos; go on right of the walk's first square
                 nn = _edge(rows, shift, node, sep)
-                if nn >= 0:
-                    st[e, POS] = right
-                    st[e, MAIN_SUM] = st[f, MAIN_SUM]
+                new_pos = right
+                points = 0
             if nn < 0:
                 continue
+            # the scoring fields and LAID carry over; nothing is laid
+            st[e] = st[f]
+            st[e, POS] = new_pos
+            st[e, MAIN_SUM] += points
             st[e, PHASE] = 1
             st[e, NODE] = nn
-            st[e, MULTIPLIER] = st[f, MULTIPLIER]
-            st[e, CROSS_TOTAL] = st[f, CROSS_TOTAL]
-            st[e, CROSS_WORDS] = st[f, CROSS_WORDS]
-            st[e, LAID] = laid
             st[e, NEXT] = 0
             st[e, SLOT] = -1
             st[e, FORCED] = 0
@@ -559,12 +563,7 @@ def _square_check(board, r, c, rows, shift, values, nletters, cmask, csum):
     same test. With both, walk ``rev(P) SEP`` and read ``S`` from each letter's edge. The
     DAWG walked ``S`` again for every letter in the one-sided cases, each step a read far
     away in a 43 MB table: most of the per-call cost on a board with few tiles."""
-    up = r
-    while up > 0 and board[up - 1, c] >= 0:
-        up -= 1
-    down = r
-    while down < SIZE - 1 and board[down + 1, c] >= 0:
-        down += 1
+    up, down = column_word(board, r, c)
     total = 0
     for rr in range(up, down + 1):
         code = board[rr, c]
@@ -587,20 +586,20 @@ def _square_check(board, r, c, rows, shift, values, nletters, cmask, csum):
                 break
     allowed = np.uint64(0)
     if node >= 0:
-        record = rows[node, 0]
-        start = rows[node, rows.shape[1] - 1] >> np.int64(shift)
-        k = 0
-        for letter in range(nletters):
-            if not (record >> np.int64(letter)) & np.int64(1):
-                continue
-            n2 = start + k
-            k += 1
+        # the node's letters (its low bits; SEP's edge comes after theirs) one by one
+        rest = np.uint64(rows[node, 0]) & ((np.uint64(1) << np.uint64(nletters)) - np.uint64(1))
+        n2 = (rows[node, rows.shape[1] - 1] >> np.int64(shift)) - 1
+        while rest:
+            letter = _lowest_bit(rest)
+            rest &= rest - np.uint64(1)
+            n2 += 1
+            edge = n2
             if up < r:
                 for rr in range(r + 1, down + 1):
-                    n2 = _edge(rows, shift, n2, board[rr, c] & (BLANK - 1))
-                    if n2 < 0:
+                    edge = _edge(rows, shift, edge, board[rr, c] & (BLANK - 1))
+                    if edge < 0:
                         break
-            if n2 >= 0 and rows[n2, 0] & ends:
+            if edge >= 0 and rows[edge, 0] & ends:
                 allowed |= np.uint64(1) << np.uint64(letter)
     cmask[r, c] = allowed
 
@@ -610,11 +609,7 @@ def _checks(board, rows, shift, values, nletters, cmask, csum, anchor):
     """Cross-checks (:func:`_square_check`) and anchors of every square, the squares with
     no tile above or below taking the full set at once."""
     full = (np.uint64(1) << np.uint64(nletters)) - np.uint64(1)
-    empty = True
-    for r in range(SIZE):
-        for c in range(SIZE):
-            if board[r, c] >= 0:
-                empty = False
+    empty = board_empty(board)
     for r in range(SIZE):
         for c in range(SIZE):
             if board[r, c] >= 0:
@@ -635,41 +630,168 @@ def _checks(board, rows, shift, values, nletters, cmask, csum, anchor):
                 )  # fmt: skip
 
 
+# ---------------------------------------------------------------------------------------
+# A call: the walks ("segments") of both directions, in line order or best bound first
+
+# A segment (a row of ``segs``): direction, line, first and last square of its run (an
+# anchor in anchor mode: first = last), anchor mode (0/1).
+SEG_DOWN, SEG_LINE, SEG_START, SEG_RIGHT, SEG_ANCHOR = range(5)
+SEG_FIELDS = 5
+
+
 @njit(cache=True)
-def _lines(
-    board, lm, wm, dawg, rows, shift, values, nletters, rack, down, bingo,
-    best_only, out_info, out_word, count, best,
-):  # fmt: skip
-    cmask = np.empty((SIZE, SIZE), dtype=np.uint64)
-    csum = np.empty((SIZE, SIZE), dtype=np.int32)
-    anchor = np.empty((SIZE, SIZE), dtype=np.bool_)
-    _checks(board, rows, shift, values, nletters, cmask, csum, anchor)
-    tiles = 0
-    for i in range(rack.shape[0]):
-        tiles += rack[i]
-    word = np.full(SIZE, -1, dtype=np.int8)
-    st = np.zeros((2 * SIZE + 2, FIELDS), dtype=np.int64)
-    for r in range(SIZE):
-        row = board[r]
-        c = 0
-        while c < SIZE:
-            # a run of tiles c..end, or an anchor with no tile beside it on the line
-            end = c
-            if row[c] >= 0:
-                while end + 1 < SIZE and row[end + 1] >= 0:
-                    end += 1
-            elif not (
-                anchor[r, c] and (c == 0 or row[c - 1] < 0) and (c == SIZE - 1 or row[c + 1] < 0)
-            ):
-                c += 1
+def _segments(boards, anchors, segs):
+    """Every walk of a call into ``segs``, in the DAWG generator's order of the lines
+    (across before down, line by line, left to right): each run of tiles, and each anchor
+    with no tile beside it on its line. Returns how many."""
+    n = 0
+    for d in range(2):
+        for r in range(SIZE):
+            row = boards[d, r]
+            c = 0
+            while c < SIZE:
+                end = c
+                if row[c] >= 0:
+                    while end + 1 < SIZE and row[end + 1] >= 0:
+                        end += 1
+                elif not (
+                    anchors[d, r, c] and (c == 0 or row[c - 1] < 0)
+                    and (c == SIZE - 1 or row[c + 1] < 0)
+                ):  # fmt: skip
+                    c += 1
+                    continue
+                segs[n, SEG_DOWN] = d
+                segs[n, SEG_LINE] = r
+                segs[n, SEG_START] = c
+                segs[n, SEG_RIGHT] = end
+                segs[n, SEG_ANCHOR] = 1 if row[c] < 0 else 0
+                n += 1
+                c = end + 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _bound_lay(lmul, wmul, cross, k, mult, lm3, lm2, x3, x2, x1, fixed):
+    """The counts of :func:`_bound` after laying a tile on a square with premiums ``lmul``,
+    ``wmul`` and cross word points ``cross`` (-1: none)."""
+    k += 1
+    mult *= wmul
+    if lmul >= 3:
+        lm3 += 1
+    elif lmul == 2:
+        lm2 += 1
+    if cross >= 0:
+        fixed += cross * wmul
+        x = lmul * wmul  # the tile's weight in its cross word (1-3 on the standard board)
+        if x >= 3:
+            x3 += 1
+        elif x == 2:
+            x2 += 1
+        else:
+            x1 += 1
+    return k, mult, lm3, lm2, x3, x2, x1, fixed
+
+
+@njit(cache=True)
+def _bound(row, lmr, wmr, csr, cmr, anc, start, right, anchor_mode, tiles, held, blanks,
+           values, top, bingo):  # fmt: skip
+    """An upper bound on the score of every move the walk of a segment can make (-1: it
+    can make none), for best-only generation: the walks are made best bound first and
+    stop when no bound reaches the best score found.
+
+    Why it holds: the walk's moves cover a span of the line, from a square ``a`` (the
+    run's first square, or further left over empty squares that are not beside a tile
+    further left, nor anchors in anchor mode) to a square ``b`` (right over empty squares
+    and the runs met, never beside a tile on the right in anchor mode), laying a tile on
+    every empty square of it, each square one where a rack tile fits its cross-check.
+    For a span with ``k`` squares laid, word premium product ``M``, board tiles worth
+    ``F`` and cross words worth ``C`` before the laid tiles, a move scores
+    ``F M + C + sum(v_i l_i M) + sum(v_i x_i) (+ bingo)`` with ``v_i`` the values of the
+    tiles laid, ``l_i`` the squares' letter premiums and ``x_i`` their weight in a cross
+    word (letter times word premium, 0 without one). Each sum is at most the rack's ``k``
+    highest values paired in order with the ``l_i`` (or ``x_i``) sorted downwards (the
+    rearrangement inequality); with weights of 1 to 3 that pairing is
+    ``top[n3] + top[n3 + n2] + top[k]``, ``top[j]`` the sum of the rack's ``j`` highest
+    values and ``n3``, ``n2`` how many weights are 3 and 2. Every span is bounded in
+    O(1) as the span grows square by square: at most 36 spans a segment."""
+    k0 = 0
+    m0 = 1
+    l30 = l20 = x30 = x20 = x10 = 0
+    c0 = 0  # cross words' board tiles
+    f0 = 0  # main word's board tiles
+    if anchor_mode:
+        if not (blanks > 0 or (cmr[start] & held) != np.uint64(0)):
+            return -1
+        k0, m0, l30, l20, x30, x20, x10, c0 = _bound_lay(
+            lmr[start], wmr[start], csr[start], k0, m0, l30, l20, x30, x20, x10, c0
+        )
+    else:
+        for x in range(start, right + 1):
+            if row[x] < BLANK:
+                f0 += values[row[x]]
+    a = start
+    best = -1
+    while True:
+        k, m, l3, l2, x3, x2, x1, cc, f = k0, m0, l30, l20, x30, x20, x10, c0, f0
+        x = right
+        while True:
+            if k > 0 and (x == SIZE - 1 or row[x + 1] < 0):
+                b = f * m + cc + m * (top[l3] + top[l3 + l2] + top[k])
+                b += top[x3] + top[x3 + x2] + top[x3 + x2 + x1]
+                if k == 7:
+                    b += bingo
+                if b > best:
+                    best = b
+            nx = x + 1
+            if nx >= SIZE:
+                break
+            code = row[nx]
+            if code >= 0:
+                if code < BLANK:
+                    f += values[code]
+                x = nx
                 continue
-            count = _line(
-                board, lm, wm, cmask, csum, anchor, rows, shift, values, nletters, rack,
-                r, c, end, row[c] < 0, tiles, down, bingo, word, best_only, out_info,
-                out_word, count, best, st,
-            )  # fmt: skip
-            c = end + 1
-    return count
+            if k >= tiles or not (blanks > 0 or (cmr[nx] & held) != np.uint64(0)):
+                break
+            if anchor_mode and nx < SIZE - 1 and row[nx + 1] >= 0:
+                break
+            k, m, l3, l2, x3, x2, x1, cc = _bound_lay(
+                lmr[nx], wmr[nx], csr[nx], k, m, l3, l2, x3, x2, x1, cc
+            )
+            x = nx
+        na = a - 1
+        if na < 0 or k0 >= tiles or not (blanks > 0 or (cmr[na] & held) != np.uint64(0)):
+            break
+        if (na > 0 and row[na - 1] >= 0) or (anchor_mode and anc[na]):
+            break
+        k0, m0, l30, l20, x30, x20, x10, c0 = _bound_lay(
+            lmr[na], wmr[na], csr[na], k0, m0, l30, l20, x30, x20, x10, c0
+        )
+        a = na
+    return best
+
+
+@njit(cache=True)
+def _top_values(rack, nletters, values):
+    """``top[j]``: the sum of the ``j`` highest tile values on the rack (a blank is worth
+    0), for ``j`` up to 15 (the whole rack's beyond its size)."""
+    held = np.zeros(16, dtype=np.int64)
+    n = 0
+    for letter in range(nletters + 1):
+        v = values[letter] if letter < nletters else 0
+        for _ in range(rack[letter]):
+            if n == 16:
+                break
+            i = n  # insertion, highest first
+            while i > 0 and held[i - 1] < v:
+                held[i] = held[i - 1]
+                i -= 1
+            held[i] = v
+            n += 1
+    top = np.zeros(16, dtype=np.int64)
+    for j in range(1, 16):
+        top[j] = top[j - 1] + held[j - 1]
+    return top
 
 
 @njit(cache=True)
@@ -682,10 +804,12 @@ def _after(info, words, i, j):
 
 
 @njit(cache=True)
-def dawg_order(info, words, count, nletters):
-    """Sort the first ``count`` moves in place into the DAWG generator's order: a packed
-    key (direction, line, first square, the first squares' letters) sorts them, and runs of
-    equal keys (long words alike in their first squares) are finished by comparison."""
+def dawg_order(info, words, count, nletters, order):
+    """The first ``count`` moves' DAWG generator's order into ``order[:count]`` (move
+    indices): a packed key (direction, line, first square, the first squares' letters)
+    sorts them, and runs of equal keys (long words alike in their first squares) are
+    finished by comparison. The caller permutes the moves (numpy's ``take`` does it in one
+    pass, where a permutation here took as long as the sort)."""
     bits = 1
     while (1 << bits) <= 2 * nletters:
         bits += 1
@@ -702,7 +826,7 @@ def dawg_order(info, words, count, nletters):
             key = (key << bits) | code
         keys[i] = key
     # the order is total over distinct moves, so an unstable sort ends in the same order
-    order = np.argsort(keys)
+    order[:count] = np.argsort(keys)
     start = 0
     while start < count:
         end = start + 1
@@ -714,30 +838,81 @@ def dawg_order(info, words, count, nletters):
                 order[b - 1], order[b] = order[b], order[b - 1]
                 b -= 1
         start = end
-    info[:count] = info[order].copy()
-    words[:count] = words[order].copy()
 
 
 @njit(cache=True)
 def generate(
-    board, lm, wm, dawg, rows, shift, values, nletters, rack, bingo,
-    best_only, out_info, out_word, best,
+    board, lms, wms, rows, shift, values, nletters, rack, bingo, best_only, out_info,
+    out_word, out_order, best,
 ):  # fmt: skip
     """Every legal placement of ``rack`` (counts, blank last) on ``board`` through the
-    GADDAG (``rows``, ``shift`` from :func:`pack`) with the DAWG's
-    cross-checks (``dawg`` = its four arrays); the same contract and order as
-    :func:`._kernels.generate`."""
+    GADDAG (``rows``, ``shift`` from :func:`pack`); ``lms``, ``wms`` are the letter and
+    word premiums across (``[0]``) and transposed (``[1]``). The same contract and order
+    as :func:`._kernels.generate`, except that the moves in ``out_*`` are in the order
+    found and ``out_order[:count]`` holds the DAWG generator's order of them.
+
+    The cross-checks and anchors of both directions are computed first, in every call
+    (an empty rack stops there). All moves: the walks run line by line and the moves are
+    then sorted into the DAWG generator's order. Best only: each walk's :func:`_bound` is
+    computed, the walks run best bound first, and they stop at the first bound below the
+    best score found (equal bounds still run: a move of equal score may come first in
+    the DAWG order, which breaks ties)."""
     rack = rack.copy()
     best[LENGTH] = 0
     best[SCORE] = -1
-    count = _lines(
-        board, lm, wm, dawg, rows, shift, values, nletters, rack, 0, bingo,
-        best_only, out_info, out_word, 0, best,
-    )  # fmt: skip
-    count = _lines(
-        board.T.copy(), lm.T.copy(), wm.T.copy(), dawg, rows, shift, values,
-        nletters, rack, 1, bingo, best_only, out_info, out_word, count, best,
-    )  # fmt: skip
-    if not best_only and count <= out_info.shape[0]:
-        dawg_order(out_info, out_word, count, nletters)
-    return count
+    boards = np.empty((2, SIZE, SIZE), dtype=board.dtype)
+    boards[0] = board
+    boards[1] = board.T
+    cmask = np.empty((2, SIZE, SIZE), dtype=np.uint64)
+    csum = np.empty((2, SIZE, SIZE), dtype=np.int32)
+    anchor = np.empty((2, SIZE, SIZE), dtype=np.bool_)
+    for d in range(2):
+        _checks(boards[d], rows, shift, values, nletters, cmask[d], csum[d], anchor[d])
+    tiles = 0
+    for i in range(rack.shape[0]):
+        tiles += rack[i]
+    if tiles == 0:
+        return 0
+    held = np.uint64(0)
+    for x in range(nletters):
+        if rack[x] > 0:
+            held |= np.uint64(1) << np.uint64(x)
+    segs = np.empty((2 * SIZE * SIZE, SEG_FIELDS), dtype=np.int64)
+    n = _segments(boards, anchor, segs)
+    word = np.full(SIZE, -1, dtype=np.int8)
+    st = np.zeros((2 * SIZE + 2, FIELDS), dtype=np.int64)
+    if not best_only:
+        count = 0
+        for i in range(n):
+            d = segs[i, SEG_DOWN]
+            count = _line(
+                boards[d], lms[d], wms[d], cmask[d], csum[d], anchor[d], rows, shift,
+                values, nletters, rack, segs[i, SEG_LINE], segs[i, SEG_START],
+                segs[i, SEG_RIGHT], segs[i, SEG_ANCHOR] == 1, tiles, d, bingo, word, False,
+                out_info, out_word, count, best, st, held,
+            )  # fmt: skip
+        if count <= out_info.shape[0]:
+            dawg_order(out_info, out_word, count, nletters, out_order)
+        return count
+    top = _top_values(rack, nletters, values)
+    bounds = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        d = segs[i, SEG_DOWN]
+        r = segs[i, SEG_LINE]
+        bounds[i] = -_bound(
+            boards[d, r], lms[d, r], wms[d, r], csum[d, r], cmask[d, r], anchor[d, r],
+            segs[i, SEG_START], segs[i, SEG_RIGHT], segs[i, SEG_ANCHOR] == 1, tiles, held,
+            rack[nletters], values, top, bingo,
+        )  # fmt: skip
+    order = np.argsort(bounds)  # best bound first
+    for i in order:
+        if -bounds[i] < 0 or -bounds[i] < best[SCORE]:
+            break
+        d = segs[i, SEG_DOWN]
+        _line(
+            boards[d], lms[d], wms[d], cmask[d], csum[d], anchor[d], rows, shift, values,
+            nletters, rack, segs[i, SEG_LINE], segs[i, SEG_START], segs[i, SEG_RIGHT],
+            segs[i, SEG_ANCHOR] == 1, tiles, d, bingo, word, True, out_info, out_word, 0,
+            best, st, held,
+        )  # fmt: skip
+    return 0

@@ -58,6 +58,19 @@ def cross_checks(board, child, terminal, mask, root, values, nletters, cmask, cs
 
 
 @njit(cache=True)
+def column_word(board, r, c):
+    """The first and last rows of the column word a tile on square (r, c) would make: the
+    tiles above and below it (``(r, r)`` when there are none)."""
+    up = r
+    while up > 0 and board[up - 1, c] >= 0:
+        up -= 1
+    down = r
+    while down < SIZE - 1 and board[down + 1, c] >= 0:
+        down += 1
+    return up, down
+
+
+@njit(cache=True)
 def square_check(board, r, c, child, terminal, mask, root, values, nletters, cmask, csum):
     """The cross-check of square (r, c) for play along rows (a square of :func:`cross_checks`):
     the letters whose column word is valid, and the column word's points (-1: none)."""
@@ -65,12 +78,7 @@ def square_check(board, r, c, child, terminal, mask, root, values, nletters, cma
         cmask[r, c] = np.uint64(0)
         csum[r, c] = -1
         return
-    up = r
-    while up > 0 and board[up - 1, c] >= 0:
-        up -= 1
-    down = r
-    while down < SIZE - 1 and board[down + 1, c] >= 0:
-        down += 1
+    up, down = column_word(board, r, c)
     if up == r and down == r:
         full = np.uint64(0)
         for letter in range(nletters):
@@ -107,13 +115,19 @@ def square_check(board, r, c, child, terminal, mask, root, values, nletters, cma
 
 
 @njit(cache=True)
-def anchors(board, anchor):
-    """Empty squares next to a tile; the centre alone on an empty board."""
-    empty = True
+def board_empty(board):
+    """Whether no tile is on the board (then the centre is the one anchor)."""
     for r in range(SIZE):
         for c in range(SIZE):
             if board[r, c] >= 0:
-                empty = False
+                return False
+    return True
+
+
+@njit(cache=True)
+def anchors(board, anchor):
+    """Empty squares next to a tile; the centre alone on an empty board."""
+    empty = board_empty(board)
     for r in range(SIZE):
         for c in range(SIZE):
             anchor[r, c] = square_anchor(board, r, c, empty)
@@ -198,6 +212,21 @@ def store_move(
         for i in range(length):
             out_word[count, i] = word[first + i]
     return count + 1
+
+
+@njit(cache=True)
+def lay_score(main_sum, multiplier, cross_total, cross_words, value, wmul, cross):
+    """A walk's scoring fields (``MAIN_SUM``, ``MULTIPLIER``, ``CROSS_TOTAL``,
+    ``CROSS_WORDS``) after laying a tile worth ``value`` (its letter premium applied) on a
+    square with word premium ``wmul`` and cross word points ``cross`` (-1: no cross word).
+    Shared by the DAWG walk here and the GADDAG walk; scalars only, so that the call costs
+    no reference counting (LLVM inlines it)."""
+    if cross >= 0:
+        return (
+            main_sum + value, multiplier * wmul, cross_total + (cross + value) * wmul,
+            cross_words + 1,
+        )  # fmt: skip
+    return main_sum + value, multiplier * wmul, cross_total, cross_words
 
 
 @njit(cache=True)
@@ -307,20 +336,13 @@ def _walk(
         slot = nletters if blank else letter
         rack[slot] -= 1
         st[d, SLOT] = slot
-        wmul = wm[r, c]
-        value = 0 if blank else values[letter] * lm[r, c]
-        cross = csum[r, c]
         word[c] = letter + BLANK if blank else letter
         e = d + 1
         st[e, NODE] = child[node, letter]
-        st[e, MAIN_SUM] = st[d, MAIN_SUM] + value
-        st[e, MULTIPLIER] = st[d, MULTIPLIER] * wmul
-        if cross >= 0:
-            st[e, CROSS_TOTAL] = st[d, CROSS_TOTAL] + (cross + value) * wmul
-            st[e, CROSS_WORDS] = st[d, CROSS_WORDS] + 1
-        else:
-            st[e, CROSS_TOTAL] = st[d, CROSS_TOTAL]
-            st[e, CROSS_WORDS] = st[d, CROSS_WORDS]
+        st[e, MAIN_SUM], st[e, MULTIPLIER], st[e, CROSS_TOTAL], st[e, CROSS_WORDS] = lay_score(
+            st[d, MAIN_SUM], st[d, MULTIPLIER], st[d, CROSS_TOTAL], st[d, CROSS_WORDS],
+            0 if blank else values[letter] * lm[r, c], wm[r, c], csum[r, c],
+        )  # fmt: skip
         st[e, ANCHORED] = 1 if (st[d, ANCHORED] or anchor[r, c]) else 0
         st[e, LAID] = placed + 1
         st[e, NEXT] = 0
