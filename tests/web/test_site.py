@@ -54,7 +54,7 @@ def test_start_page_in_the_browser(page: Any, screenshot: Any) -> None:
     [
         ("GET", "/api/sessions/ses-0000000000000000/move", "POST"),  # a 405, not a 404
         ("PUT", "/api/pig/sessions/ses-0000000000000000/map", "GET"),
-        ("OPTIONS", "/api/yahtzee/tables/yahtzee", "GET, POST"),
+        ("OPTIONS", "/api/yahtzee/tables/yahtzee", "DELETE, GET, POST"),
     ],
 )
 def test_a_method_the_path_does_not_take_is_405_naming_the_allowed(
