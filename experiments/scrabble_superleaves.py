@@ -102,10 +102,12 @@ def build(args: argparse.Namespace) -> int:
             f"each leave's stage-centred mean residual over the factored table, shrunk toward "
             f"it by n / (n + K); leaves seen fewer than {args.min_samples} times are left to "
             f"the factored table")  # fmt: skip
-    table, shrink = build_superleaves(samples, fallback, args.min_samples, note)
+    table, by_size = build_superleaves(samples, fallback, args.min_samples, note)
     save_superleaves(table, args.out)
-    summary = {"games": games, "samples": len(samples), "within_sd": shrink.within**0.5,
-               "between_sd": shrink.between**0.5, "k": shrink.k, **stats(table),
+    summary = {"games": games, "samples": len(samples),
+               "within_sd": round(by_size[0].within**0.5, 2),
+               "between_sd_by_size": {s: round(b.between**0.5, 2) for s, b in by_size.items()},
+               "k_by_size": {s: round(b.k, 1) for s, b in by_size.items()}, **stats(table),
                "bytes": Path(args.out).stat().st_size}  # fmt: skip
     print(json.dumps(summary))
     return 0

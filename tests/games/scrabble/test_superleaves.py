@@ -190,7 +190,8 @@ def test_build_pulls_a_leave_toward_its_mean_by_how_often_it_was_met() -> None:
     targets = rng.normal(20.0, 5.0, size=20_000) + offset
     samples = LeaveSamples(keys_of(kept), targets.astype(np.float32),
                            np.zeros(20_000, dtype=np.int16))  # fmt: skip
-    table, shrink = build_superleaves(samples, fallback, min_samples=1)
+    table, by_size = build_superleaves(samples, fallback, min_samples=1)
+    shrink = by_size[1]
     assert TS.letters[3] == "O"
     d = value_of(table, "O")
     others = np.mean([value_of(table, t) for t in "ABCEFG"])

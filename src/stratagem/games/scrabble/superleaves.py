@@ -17,7 +17,8 @@ move plus the fallback's value of the leave after it, when that still counts:
 kept, minus the mean residual at the same stage of the game (the bag's size in
 tens, as the factored fit's stage intercepts); ``K`` is the ratio of the
 residuals' variance within a leave to the variance of the leaves' true
-deviations from the fallback (empirical Bayes, estimated from the same data):
+deviations from the fallback (empirical Bayes, estimated from the same data for
+each leave size, where enough leaves of the size were met 20 times):
 a leave seen ``K`` times is pulled halfway back to the fallback.
 
 Stored compressed (``.npz``: sorted 30-bit keys, float32 values, sample
@@ -369,9 +370,10 @@ def shrinkage(n: np.ndarray, mean: np.ndarray, within: float, min_n: int = 20) -
 
 def build_superleaves(
     samples: LeaveSamples, fallback: LeaveTable, min_samples: int = 1, note: str = ""
-) -> tuple[SuperleaveTable, Shrinkage]:
+) -> tuple[SuperleaveTable, dict[int, Shrinkage]]:
     """The table of every leave seen at least ``min_samples`` times, each shrunk toward
-    ``fallback`` (module docstring)."""
+    ``fallback`` (module docstring), and the shrinkage estimated for each leave size (key 0:
+    pooled over all sizes, used for a size with too few leaves met often)."""
     if len(samples) < 100:
         raise SuperleavesError(f"building a table needs at least 100 samples, got {len(samples)}")
     if not 1 <= min_samples <= 1_000_000:
@@ -389,11 +391,21 @@ def build_superleaves(
     mean = total / n
     sq = np.bincount(inverse, weights=(resid - mean[inverse]) ** 2, minlength=len(keys))
     within = float(sq.sum() / max(1, len(resid) - len(keys)))
-    shrink = shrinkage(n, mean, within)
-    values = prior + n / (n + shrink.k) * mean
+    pooled = shrinkage(n, mean, within)
+    size = counts_of(keys, tiles.size + 1).sum(axis=1)
+    k = np.full(len(keys), pooled.k)
+    by_size = {0: pooled}
+    for s in range(1, MAX_LEAVE + 1):  # the factored model may fit long leaves worse
+        at = size == s
+        try:
+            by_size[s] = shrinkage(n[at], mean[at], within)
+        except SuperleavesError:
+            continue  # too few leaves of this size met often: the pooled estimate
+        k[at] = by_size[s].k
+    values = prior + n / (n + k) * mean
     keep = n >= min_samples
     table = SuperleaveTable(tiles, keys[keep], values[keep], n[keep], fallback, note)
-    return table, shrink
+    return table, by_size
 
 
 def stats(table: SuperleaveTable) -> dict[str, Any]:
