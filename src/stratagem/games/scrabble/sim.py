@@ -234,14 +234,18 @@ class SimAgent:
         return stats[0].action
 
     def advise(self, state: State) -> list[Advice]:
-        """The candidates simulated, best first: value = mean equity (points), with n and
-        SE; the win estimates are in :attr:`last`."""
+        """The candidates simulated, best first as the player ranks them: value = the win
+        estimate, n = the deals played; each one's mean equity (points) and its standard
+        error are in :attr:`last`. With one candidate or none to simulate (an empty bag),
+        the static player's advice."""
         state = expect_state(state, ScrabbleState, "the simulating Scrabble player")
         if state.bag_size() == 0 or state.num_players != 2:
             return self.static.advise(state)
         stats = self.simulate(state, np.random.default_rng(0))
-        top = stats[0].mean
-        return [Advice(s.action, s.mean, top - s.mean, s.n, s.se, s.sd) for s in stats]
+        if len(stats) < 2:
+            return self.static.advise(state)
+        top = stats[0].win
+        return [Advice(s.action, s.win, top - s.win, s.n) for s in stats]
 
     def _closing(self, state: ScrabbleState, rng: np.random.Generator) -> Action:
         if self._closer is None:
