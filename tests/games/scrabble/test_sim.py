@@ -179,3 +179,17 @@ def test_the_superleave_static_player_is_available_to_the_simulation() -> None:
     agent = make_agent("scrabble", "english", "sim:leaves=super,iterations=5")
     assert isinstance(agent, SimAgent)
     assert type(agent.static).__name__ == "SuperleaveEquityAgent"
+
+
+def test_the_budget_cuts_the_enumeration_short_and_says_it_is_not_exact(lex, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    state = position(lex, 9, 16)
+    one = [0] * len(state.bag)
+    one[next(i for i, n in enumerate(state.bag) if n)] = 1
+    state = replace(state, bag=tuple(one))
+    clock = itertools.count(0.0, 1.0)
+    monkeypatch.setattr(sim.time, "perf_counter", lambda: next(clock))
+    agent = sim_agent(lex, candidates=3, draws=1, seconds=2.5, endgame=False)
+    stats = agent.simulate(state, np.random.default_rng(0))
+    draws = len(list(bag_sequences(agent.unseen(state), 1)))
+    assert draws > 3
+    assert all(s.n <= 3 and not s.exact for s in stats)

@@ -270,7 +270,7 @@ class SimAgent:
         bag = state.bag_size()
         if len(stats) > 1:
             if 1 <= bag <= self.draws:
-                self._enumerate(state, stats)
+                self._enumerate(state, stats, start)
             else:
                 self._sample(state, stats, rng, start)
         ranked = sorted(stats, key=lambda s: (-s.win, -s.mean))
@@ -331,13 +331,19 @@ class SimAgent:
                 keep.append(k)
         return keep
 
-    def _enumerate(self, state: ScrabbleState, stats: list[SimStats]) -> None:
-        """Pre-endgame: every ordered draw of the bag, weighted, each played out to the end."""
+    def _enumerate(self, state: ScrabbleState, stats: list[SimStats], start: float) -> None:
+        """Pre-endgame: every ordered draw of the bag, weighted, each played out to the end
+        (cut short by the budget or a cancel: then the means are over the draws played, and
+        not exact)."""
         me = state.player
         opp = 1 - me
         pool = self.unseen(state)
         bag = state.bag_size()
+        budget = self.budget()
         for seq, p in bag_sequences(pool, bag):
+            if stats[0].n and (time.perf_counter() - start >= budget
+                               or (self.cancelled is not None and self.cancelled())):  # fmt: skip
+                return
             rack = pool.copy()
             for letter in seq:
                 rack[letter] -= 1
