@@ -432,7 +432,7 @@ def value_of(table: SuperleaveTable, text: str) -> float:
     >>> from stratagem.games.scrabble.tiles import tile_set
     >>> t = SuperleaveTable(tile_set("english"), np.array([1]), np.array([2.5]),
     ...                     np.array([9]), LeaveTable.zeros(tile_set("english")))
-    >>> value_of(t, "A"), value_of(t, "B")
+    >>> value_of(t, "E"), value_of(t, "B")  # key 1: one E (letter 0)
     (2.5, 0.0)
     """
     return table.value(_checked_rack(text, table.tiles))
