@@ -52,6 +52,7 @@ CHEAP = {
     ("scrabble", "endgame"): "endgame:time=0.2",
     ("scrabble", "heuristic"): "heuristic:nodes=2048",
     ("scrabble", "equity"): "equity:nodes=2048",
+    ("scrabble", "sim"): "sim:candidates=3,iterations=4,nodes=2048",
     ("pig", "hold"): "hold:10",
 }
 """Specs with a small budget for the agents whose defaults search for seconds."""

@@ -118,9 +118,36 @@ def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
 
 def _equity(rules: Lexicon, leaves: str | None, endgame: str, nodes: int,
             think: float | None) -> Agent:  # fmt: skip
+    agent = _static(rules, leaves, endgame == "on", nodes)
+    agent.think_seconds = think
+    return agent
+
+
+def _static(rules: Lexicon, leaves: str | None, endgame: bool, nodes: int) -> EquityAgent:
+    """The equity player with a leave FILE, the shipped factored table (None) or the
+    shipped superleave table (``super``; a ``.npz`` FILE: a superleave table)."""
     tiles = rules.tiles
-    table = load_leaves(leaves, tiles) if leaves else shipped_leaves(tiles)
-    agent = EquityAgent(tiles, table, endgame=endgame == "on", endgame_nodes=nodes)
+    if leaves == "super" or (leaves is not None and leaves.endswith(".npz")):
+        from stratagem.games.scrabble.superleaves import (
+            SuperleaveEquityAgent,
+            load_superleaves,
+            shipped_superleaves,
+        )
+
+        table = (shipped_superleaves(tiles.name) if leaves == "super"
+                 else load_superleaves(leaves, tiles))  # fmt: skip
+        return SuperleaveEquityAgent(table, endgame=endgame, endgame_nodes=nodes)
+    factored = load_leaves(leaves, tiles) if leaves else shipped_leaves(tiles)
+    return EquityAgent(tiles, factored, endgame=endgame, endgame_nodes=nodes)
+
+
+def _sim(rules: Lexicon, candidates: int, plies: int, iterations: int, seconds: float,
+         draws: int, leaves: str | None, endgame: str, nodes: int,
+         think: float | None) -> Agent:  # fmt: skip
+    from stratagem.games.scrabble.sim import SimAgent
+
+    agent = SimAgent(_static(rules, leaves, False, nodes), candidates, plies, iterations,
+                     seconds, draws, endgame == "on", nodes)  # fmt: skip
     agent.think_seconds = think
     return agent
 
@@ -133,6 +160,10 @@ _NODES = Param("nodes", int, ENDGAME_NODES, "node limit of the endgame search a 
 _THINK = Param("think", float, None, "wall-clock seconds the endgame search may take a move "
                "(a person waiting: the best found by then is played; default: the node limit "
                "alone)", low=0.1, high=600.0, web_high=30.0)  # fmt: skip
+
+_LEAVES = Param("leaves", str, None, "leave-value FILE (default: the shipped factored table), "
+                "or super: the shipped superleave table (a .npz FILE: a superleave table)",
+                accepts="super or a leave-value file", file=True, named=("super",))
 
 AGENTS = (
     AgentInfo("greedy", "highest-scoring placement; else exchange all or pass",
@@ -164,9 +195,21 @@ AGENTS = (
     ),
     AgentInfo(
         "equity", "score + learned leave value of the tiles kept", _equity,
-        (Param("leaves", str, None, "leave-value FILE (default: the shipped table)",
-               accepts="a leave-value file", file=True),
-         _ENDGAME, _NODES, _THINK),
+        (_LEAVES, _ENDGAME, _NODES, _THINK),
+    ),
+    AgentInfo(
+        "sim", "simulates the equity player's top moves a few plies over sampled draws "
+        "(enumerated with 1-2 tiles in the bag); ranks by win estimate, then mean spread",
+        _sim,
+        (Param("candidates", int, 10, "static moves simulated", low=1, high=100, web_high=30),
+         Param("plies", int, 2, "moves simulated after the candidate", low=1, high=6),
+         Param("iterations", int, 200, "deals per candidate at most", low=1, high=100_000,
+               web_high=5_000),
+         Param("seconds", float, 5.0, "wall-clock seconds a move at most", low=0.0,
+               low_open=True, high=3600.0, web_high=30.0),
+         Param("draws", int, 1, "enumerate the draws (pre-endgame) with at most this many "
+               "tiles in the bag; 0: always sample", low=0, high=2),
+         _LEAVES, _ENDGAME, _NODES, _THINK),
     ),
 )  # fmt: skip
 

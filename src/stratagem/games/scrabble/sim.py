@@ -1,0 +1,425 @@
+"""The simulating player: the top static moves, each played out a few plies over sampled
+draws of the unseen tiles, ranked by an estimate of winning and by mean spread.
+
+For a position with tiles in the bag, :class:`SimAgent` takes the ``candidates``
+best moves of its static (equity) player and simulates each of them
+``iterations`` times (or until ``seconds`` run out, or ``cancelled()`` says so):
+
+* an iteration shuffles the tiles unseen by the player to move (the bag and the
+  opponent's rack together: what the board and the own rack do not show) and
+  deals the opponent's rack from the front, the rest being the bag in its order;
+  every candidate meets the same deal (common random numbers), so differences
+  between candidates are not blurred by the luck of the draw;
+* the candidate is played and the mover draws from the front of the bag; then
+  ``plies`` more moves are played by the static player (the opponent's reply,
+  the player's next move, ...), each drawing in turn; if the bag runs empty
+  on the way, the game is played out to its end by the static player (its
+  closing rule: going out, tiles kept);
+* the iteration's value is the change in spread (player's points minus the
+  opponent's) plus the static table's value of the tiles each side kept on
+  their last simulated move (the player's counted for, the opponent's against;
+  nothing when the game ended): the *equity* the move leads to;
+* the win estimate of an iteration is ``Phi((spread now + value) / s)``, a normal
+  model of the rest of the game whose spread deviates with a standard deviation
+  ``s = SPREAD_SD_PER_TILE * sqrt(unseen tiles + 7)`` (the tiles still to come
+  into play), 1 or 0 when the game ended in the simulation.
+
+Candidates are ranked by mean win estimate, then by mean value. Every
+:data:`PRUNE_EVERY` iterations, a candidate whose mean value lies more than
+:data:`PRUNE_Z` standard errors of its paired difference below the leader's is
+dropped (its figures are kept); the simulation ends when one remains.
+
+**Pre-endgame**: with 1 to ``draws`` tiles in the bag, the deals are enumerated
+instead of sampled: every ordered sequence of the bag's tiles drawn from the
+unseen pool, with its probability (the opponent holds the rest), and each
+candidate is played out to the end of the game by the static player, so its
+value is the exact expected final spread change (and its win rate exact) under
+that continuation. With the bag empty the exact endgame solver plays
+(``endgame``), as the equity player does.
+
+>>> from stratagem.games.scrabble.tiles import tile_set
+>>> unseen = np.zeros(27, dtype=np.int64); unseen[[0, 1]] = [2, 1]   # A A B
+>>> [(seq, round(p, 3)) for seq, p in bag_sequences(unseen, 1)]
+[((0,), 0.667), ((1,), 0.333)]
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from stratagem.core.agent import Advice
+from stratagem.core.errors import StratagemError
+from stratagem.core.game import Action, State, expect_state
+from stratagem.games.scrabble.board import RACK_SIZE, Placement
+from stratagem.games.scrabble.heuristic import (
+    ENDGAME_NODES,
+    SCORE_WEIGHT,
+    EquityAgent,
+    phase_of,
+)
+from stratagem.games.scrabble.state import Exchange, Pass, ScrabbleState
+
+SPREAD_SD_PER_TILE = 9.9
+"""Standard deviation of the rest of a game's spread per square root of the tiles still to
+come into play (unseen + one rack): 9.93 measured over 7,924 decisions of 400 equity
+self-play games on ENABLE (``experiments/scrabble_sim_spread.py``; 10.2, 10.05 and 9.85 with
+7-29, 30-59 and 60-109 tiles to come)."""
+PRUNE_EVERY = 16
+PRUNE_Z = 3.0
+MIN_ITERATIONS_TO_PRUNE = 32
+PLAYOUT_LIMIT = 40
+"""Most moves of a play-out to the end of the game (six scoreless turns end one anyway)."""
+MAX_CANDIDATES = 100
+MAX_PLIES = 6
+MAX_ITERATIONS = 100_000
+MAX_DRAWS = 2
+"""Most tiles in the bag for which the pre-endgame enumerates the draws (2 tiles: at most
+27 x 27 ordered draws per candidate)."""
+
+
+class SimError(StratagemError, ValueError):
+    """Simulation parameters out of range, or a position the simulation cannot play."""
+
+
+@dataclass
+class SimStats:
+    """One candidate's simulation figures: its static equity, the iterations (or enumerated
+    deals) it was played over, and the weighted sums behind its means."""
+
+    action: Placement | Exchange | Pass
+    static: float
+    n: int = 0
+    weight: float = 0.0
+    value_sum: float = 0.0
+    value_sq: float = 0.0
+    win_sum: float = 0.0
+    exact: bool = False
+    pruned: bool = False
+
+    def add(self, value: float, win: float, weight: float = 1.0) -> None:
+        self.n += 1
+        self.weight += weight
+        self.value_sum += weight * value
+        self.value_sq += weight * value * value
+        self.win_sum += weight * win
+
+    @property
+    def mean(self) -> float:
+        return self.value_sum / self.weight if self.weight else self.static
+
+    @property
+    def win(self) -> float:
+        return self.win_sum / self.weight if self.weight else 0.5
+
+    @property
+    def sd(self) -> float:
+        if self.weight == 0:
+            return 0.0
+        var = self.value_sq / self.weight - self.mean**2
+        return math.sqrt(max(var, 0.0))
+
+    @property
+    def se(self) -> float:
+        """Standard error of the mean value (0 when enumerated: exact)."""
+        if self.exact or self.n < 2:
+            return 0.0
+        return self.sd / math.sqrt(self.n - 1)
+
+
+def check_params(candidates: int, plies: int, iterations: int, seconds: float,
+                 draws: int) -> None:  # fmt: skip
+    """Refuse parameters out of range, naming the one that is wrong."""
+    for name, value, low, high in (
+        ("candidates", candidates, 1, MAX_CANDIDATES),
+        ("plies", plies, 1, MAX_PLIES),
+        ("iterations", iterations, 1, MAX_ITERATIONS),
+        ("draws", draws, 0, MAX_DRAWS),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise SimError(f"{name} must be a whole number {low}..{high}, got {value!r}")
+    if not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and 0 < seconds <= 3600):
+        raise SimError(f"seconds must be a number in (0, 3600], got {seconds!r}")
+
+
+def spread_sd(unseen: int) -> float:
+    """The normal model's standard deviation of the rest of the game's spread."""
+    return SPREAD_SD_PER_TILE * math.sqrt(unseen + RACK_SIZE)
+
+
+def win_estimate(spread: float, unseen: int, finished: bool) -> float:
+    """The chance of winning from ``spread`` ahead with ``unseen`` tiles to come (a tie is
+    half a win)."""
+    if finished:
+        return 1.0 if spread > 0 else (0.5 if spread == 0 else 0.0)
+    return 0.5 * math.erfc(-spread / (spread_sd(unseen) * math.sqrt(2.0)))
+
+
+def bag_sequences(unseen: np.ndarray, size: int) -> Iterator[tuple[tuple[int, ...], float]]:
+    """Every ordered sequence of ``size`` tiles drawn without replacement from the pool
+    ``unseen`` (counts), with its probability."""
+    pool = [int(x) for x in unseen]
+    total = sum(pool)
+
+    Draw = tuple[tuple[int, ...], float]
+
+    def walk(prefix: tuple[int, ...], p: float, left: int) -> Iterator[Draw]:
+        if len(prefix) == size:
+            yield prefix, p
+            return
+        for letter, n in enumerate(pool):
+            if n:
+                pool[letter] -= 1
+                yield from walk((*prefix, letter), p * n / left, left - 1)
+                pool[letter] += 1
+
+    yield from walk((), 1.0, total)
+
+
+class _Deal:
+    """The unseen tiles split for one iteration: the opponent's rack and the bag's order."""
+
+    def __init__(self, rack: tuple[int, ...], order: list[int]) -> None:
+        self.rack = rack
+        self.order = order
+
+
+class SimAgent:
+    """Chooses among the static player's top moves by simulation (module docstring)."""
+
+    spec = "sim"
+    think_seconds: float | None = None
+    """Wall-clock cap a page sets where a person waits (the smaller budget wins)."""
+    cancelled: Callable[[], bool] | None = None
+    """Asked between iterations: when it says yes, the best move so far is played."""
+
+    def __init__(
+        self,
+        static: EquityAgent,
+        candidates: int = 10,
+        plies: int = 2,
+        iterations: int = 200,
+        seconds: float = 5.0,
+        draws: int = 1,
+        endgame: bool = True,
+        endgame_nodes: int = ENDGAME_NODES,
+    ) -> None:
+        check_params(candidates, plies, iterations, seconds, draws)
+        if static.endgame:
+            raise SimError("the simulation's static player must play without the endgame "
+                           "solver (it plays the simulated moves)")  # fmt: skip
+        self.static = static
+        self.candidates = candidates
+        self.plies = plies
+        self.iterations = iterations
+        self.seconds = float(seconds)
+        self.draws = draws
+        self.endgame = endgame
+        self.endgame_nodes = endgame_nodes
+        self._closer: EquityAgent | None = None
+        self.last: list[SimStats] = []
+        self.last_seconds = 0.0
+
+    # --- the agent ------------------------------------------------------------------------
+
+    def act(self, state: State, rng: np.random.Generator) -> Action:
+        state = expect_state(state, ScrabbleState, "the simulating Scrabble player")
+        if state.bag_size() == 0 or state.num_players != 2:
+            return self._closing(state, rng)
+        stats = self.simulate(state, rng)
+        return stats[0].action
+
+    def advise(self, state: State) -> list[Advice]:
+        """The candidates simulated, best first as the player ranks them: value = the win
+        estimate, n = the deals played; each one's mean equity (points) and its standard
+        error are in :attr:`last`. With one candidate or none to simulate (an empty bag),
+        the static player's advice."""
+        state = expect_state(state, ScrabbleState, "the simulating Scrabble player")
+        if state.bag_size() == 0 or state.num_players != 2:
+            return self.static.advise(state)
+        stats = self.simulate(state, np.random.default_rng(0))
+        if len(stats) < 2:
+            return self.static.advise(state)
+        top = stats[0].win
+        return [Advice(s.action, s.win, top - s.win, s.n) for s in stats]
+
+    def _closing(self, state: ScrabbleState, rng: np.random.Generator) -> Action:
+        if self._closer is None:
+            self._closer = EquityAgent(self.static.evaluator.tiles, None, self.endgame,
+                                       self.endgame_nodes)  # fmt: skip
+            self._closer.evaluator = self.static.evaluator
+        self._closer.think_seconds = self.think_seconds
+        return self._closer.act(state, rng)
+
+    # --- the simulation -------------------------------------------------------------------
+
+    def budget(self) -> float:
+        if self.think_seconds is None:
+            return self.seconds
+        return min(self.seconds, self.think_seconds)
+
+    def simulate(self, state: ScrabbleState, rng: np.random.Generator) -> list[SimStats]:
+        """Every candidate's figures, best first (module docstring)."""
+        start = time.perf_counter()
+        cands = self.static.ranked(state, self.candidates)[0]
+        stats = [SimStats(c.action, c.value / SCORE_WEIGHT) for c in cands]
+        bag = state.bag_size()
+        if len(stats) > 1:
+            if 1 <= bag <= self.draws:
+                self._enumerate(state, stats, start)
+            else:
+                self._sample(state, stats, rng, start)
+        ranked = sorted(stats, key=lambda s: (-s.win, -s.mean))
+        self.last = ranked
+        self.last_seconds = time.perf_counter() - start
+        return ranked
+
+    def unseen(self, state: ScrabbleState) -> np.ndarray:
+        """The tiles the player to move cannot see: the bag and the opponent's rack."""
+        me = state.player
+        pool = np.array(state.bag, dtype=np.int64)
+        for q, rack in enumerate(state.racks):
+            if q != me:
+                pool += np.array(rack, dtype=np.int64)
+        return pool
+
+    def _sample(self, state: ScrabbleState, stats: list[SimStats], rng: np.random.Generator,
+                start: float) -> None:  # fmt: skip
+        me = state.player
+        opp = 1 - me
+        pool = self.unseen(state)
+        tiles = np.repeat(np.arange(len(pool)), pool)
+        rack_size = sum(state.racks[opp])
+        alive = list(range(len(stats)))
+        values: list[list[float]] = [[] for _ in stats]
+        budget = self.budget()
+        for it in range(self.iterations):
+            if it and time.perf_counter() - start >= budget:
+                break
+            if self.cancelled is not None and self.cancelled():
+                break
+            order = [int(x) for x in rng.permutation(tiles)]
+            deal = _Deal(_counts(order[:rack_size], len(pool)), order[rack_size:])
+            for k in alive:
+                value, win = self._play(state, stats[k].action, deal, me, self.plies)
+                stats[k].add(value, win)
+                values[k].append(value)
+            if it + 1 >= MIN_ITERATIONS_TO_PRUNE and (it + 1) % PRUNE_EVERY == 0:
+                alive = self._prune(stats, alive, values)
+                if len(alive) == 1:
+                    break
+
+    def _prune(self, stats: list[SimStats], alive: list[int],
+               values: list[list[float]]) -> list[int]:  # fmt: skip
+        """Drop the candidates clearly worse than the leader (paired differences)."""
+        lead = max(alive, key=lambda k: (stats[k].win, stats[k].mean))
+        keep = []
+        for k in alive:
+            if k == lead:
+                keep.append(k)
+                continue
+            n = min(len(values[k]), len(values[lead]))
+            diff = np.array(values[lead][-n:]) - np.array(values[k][-n:])
+            se = float(diff.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+            if diff.mean() > PRUNE_Z * se and se > 0:
+                stats[k].pruned = True
+            else:
+                keep.append(k)
+        return keep
+
+    def _enumerate(self, state: ScrabbleState, stats: list[SimStats], start: float) -> None:
+        """Pre-endgame: every ordered draw of the bag, weighted, each played out to the end
+        (cut short by the budget or a cancel: then the means are over the draws played, and
+        not exact)."""
+        me = state.player
+        opp = 1 - me
+        pool = self.unseen(state)
+        bag = state.bag_size()
+        budget = self.budget()
+        for seq, p in bag_sequences(pool, bag):
+            if stats[0].n and (time.perf_counter() - start >= budget
+                               or (self.cancelled is not None and self.cancelled())):  # fmt: skip
+                return
+            rack = pool.copy()
+            for letter in seq:
+                rack[letter] -= 1
+            deal = _Deal(tuple(int(x) for x in rack), list(seq))
+            assert sum(deal.rack) == sum(state.racks[opp])
+            for s in stats:
+                value, win = self._play(state, s.action, deal, me, PLAYOUT_LIMIT)
+                s.add(value, win, p)
+        for s in stats:
+            s.exact = True
+
+    def world(self, state: ScrabbleState, deal: _Deal) -> ScrabbleState:
+        """``state`` with the opponent holding the deal's rack and the bag the deal's rest."""
+        me = state.player
+        racks = tuple(rack if q == me else deal.rack for q, rack in enumerate(state.racks))
+        bag = _counts(deal.order, len(state.bag))
+        return replace(state, racks=racks, bag=bag)
+
+    def _play(self, state: ScrabbleState, action: Action, deal: _Deal, me: int,
+              plies: int) -> tuple[float, float]:  # fmt: skip
+        """Play ``action`` and ``plies`` static moves in the deal's world (to the end when the
+        bag empties); the value (spread change + leaves) and the win estimate."""
+        opp = 1 - me
+        s = self.world(state, deal)
+        before = s.scores[me] - s.scores[opp]
+        order = iter(deal.order)
+        kept: dict[int, tuple[int, ...]] = {}
+        s = s.apply(action)
+        kept[me] = s.racks[me]
+        moves = 0
+        while not s.finished:
+            if s.drawer >= 0:
+                s = s.apply(_draw(s, order))
+                continue
+            if moves >= plies and s.bag_size() > 0:
+                break
+            if moves >= PLAYOUT_LIMIT:
+                break
+            mover = s.player
+            s = s.apply(self.static._static_move(s, phase_of(s)))
+            kept[mover] = s.racks[mover]
+            moves += 1
+        spread = s.scores[me] - s.scores[opp]
+        value = float(spread - before)
+        if not s.finished and s.bag_size() > 0:
+            table = self.static.evaluator
+            value += _leave(table, kept.get(me)) - _leave(table, kept.get(opp))
+        unseen = s.bag_size() + sum(s.racks[opp])
+        now = state.scores[me] - state.scores[opp]
+        return value, win_estimate(now + value, unseen, s.finished)
+
+
+def _leave(evaluator: object, kept: tuple[int, ...] | None) -> float:
+    """The static player's value of a leave (its superleave table when it has one)."""
+    if kept is None or not any(kept):
+        return 0.0
+    table = getattr(evaluator, "superleaves", None) or evaluator.leaves  # type: ignore[attr-defined]
+    return float(table.value(np.array(kept, dtype=np.int64)))
+
+
+def _draw(state: ScrabbleState, order: Iterator[int]) -> tuple[int, ...]:
+    """The drawer's tiles from the front of the deal's bag order; tiles an exchange put
+    back (not in the order) come last, lowest letter first."""
+    n = state._draw_count()
+    drawn = [x for _, x in zip(range(n), order, strict=False)]
+    if len(drawn) < n:
+        left = list(state.bag)
+        for x in drawn:
+            left[x] -= 1
+        spare = [letter for letter, c in enumerate(left) for _ in range(c)]
+        drawn += spare[: n - len(drawn)]
+    return tuple(sorted(drawn))
+
+
+def _counts(letters: list[int], width: int) -> tuple[int, ...]:
+    out = [0] * width
+    for x in letters:
+        out[x] += 1
+    return tuple(out)
