@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from stratagem.games.yahtzee import match
 from stratagem.games.yahtzee.coach import solved as solved_table
 from stratagem.games.yahtzee.rules import preset
 
@@ -25,10 +26,14 @@ condition holds."""
 
 @pytest.fixture()
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty table cache for the server (it reads the variable on every use)."""
+    """An empty table cache for the server (it reads the variable on every use), and none
+    of the remaining-score tables in this process's memory: an earlier test in the same
+    worker (a game against an AI) loads them from the user's cache, and the server then
+    had nothing to build (a failure met only when the browser tests ran together)."""
     folder = tmp_path / "cache"
     folder.mkdir()
     monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(folder))
+    monkeypatch.setattr(match, "_TABLES", {})
     return folder
 
 
