@@ -404,10 +404,11 @@ def solve_rows(task: RowsTask) -> tuple[np.ndarray, np.ndarray]:
     loss = np.zeros((len(pairs), 4)) if task.track else np.zeros((0, 4))
     i1 = min(i + 1, variant.num_boxes)
     a_rows = cards.layers[i]
-    DUEL.solve_pairs(_KERNEL_MODE[mode], pairs, a_rows[:, 0].copy(), a_rows[:, 1].copy(),
-                     cards.most[i], cards.most[j], cards.sid, cards.most[i1], variant.kernel,
-                     off, data, nxt_off, nxt_data, ref_off, ref_data, terminal, False,
-                     keep2, keep1, cat, loss, task.track)  # fmt: skip
+    pair_cards = DUEL.Cards(a_rows[:, 0].copy(), a_rows[:, 1].copy(), cards.most[i],
+                            cards.most[j], cards.sid, cards.most[i1])  # fmt: skip
+    after = DUEL.Next(nxt_off, nxt_data, ref_off, ref_data, terminal, False)
+    DUEL.solve_pairs(_KERNEL_MODE[mode], pairs, pair_cards, variant.kernel, off, data, after,
+                     DUEL.Policy(keep2, keep1, cat), loss, task.track)  # fmt: skip
     return data, loss
 
 
@@ -606,10 +607,11 @@ def solo_tail(variant: Variant, mode: Literal["max", "es"]) -> list[Level]:
         terminal = nxt is None
         nxt_off = np.zeros((1, 1), dtype=np.int64) if nxt is None else nxt.off
         nxt_data = np.zeros(1) if nxt is None else nxt.data
-        DUEL.solve_pairs(_KERNEL_MODE[mode], pairs, cards.layers[i][:, 0].copy(),
-                         cards.layers[i][:, 1].copy(), ma, zero_most, cards.sid, cards.most[i + 1],
-                         variant.kernel, off, data, nxt_off, nxt_data, nxt_off, nxt_data, terminal,
-                         True, keep2, keep1, cat, np.zeros((0, 4)), False)  # fmt: skip
+        pair_cards = DUEL.Cards(cards.layers[i][:, 0].copy(), cards.layers[i][:, 1].copy(), ma,
+                                zero_most, cards.sid, cards.most[i + 1])  # fmt: skip
+        after = DUEL.Next(nxt_off, nxt_data, nxt_off, nxt_data, terminal, True)
+        DUEL.solve_pairs(_KERNEL_MODE[mode], pairs, pair_cards, variant.kernel, off, data, after,
+                         DUEL.Policy(keep2, keep1, cat), np.zeros((0, 4)), False)  # fmt: skip
         nxt = Level(i, off, data)
         levels[i] = nxt
     return levels
