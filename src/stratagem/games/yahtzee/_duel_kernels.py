@@ -360,8 +360,8 @@ def solve_pairs(mode, pairs, C, R, off, data, N, P, loss, track):
                 rec[1] = -1.0
                 rec[2] = -1.0
                 rec[3] = -1.0
-                turn_value(mode, a, b, C, R, N, P, data[o:o + ma + mb + 1], rec, S)
+                turn_value(mode, a, b, C, R, N, P, data[o : o + ma + mb + 1], rec, S)
                 for j in range(4):
                     loss[i, j] = rec[j]
             else:
-                turn_value(mode, a, b, C, R, N, P, data[o:o + ma + mb + 1], nolo, S)
+                turn_value(mode, a, b, C, R, N, P, data[o : o + ma + mb + 1], nolo, S)
