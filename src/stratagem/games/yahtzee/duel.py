@@ -313,11 +313,11 @@ def es_policy(variant: Variant, cards: Cards, V: np.ndarray, layer: int) -> tupl
     keep1 = np.zeros(shape, dtype=np.int64)
     cat = np.zeros(shape, dtype=np.int64)
     e0, e1, w = (np.empty(D.NUM_KEEPS) for _ in range(3))
-    held = np.zeros(6, dtype=np.int64)
+    scratch = DK.TurnScratch(e0, e1, w, np.zeros(6, dtype=np.int64))
     for a, (mask, u) in enumerate(rows):
         if layer < variant.num_boxes:
             DK.policy_tables(DK.OPTIMAL, V, V, int(mask), int(u), 0, variant.kernel,
-                             keep2[a], keep1[a], cat[a], e0, e1, w, held)  # fmt: skip
+                             DK.Choices(keep2[a], keep1[a], cat[a]), scratch)  # fmt: skip
     return keep2, keep1, cat
 
 
