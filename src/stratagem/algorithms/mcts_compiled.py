@@ -49,7 +49,7 @@ import inspect
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -219,14 +219,16 @@ def search(
         *game.kernels,
         state,
         np.ascontiguousarray(policy, dtype=np.int64),
-        game.num_players,
-        game.max_actions,
-        game.max_outcomes,
-        float(c),
-        int(simulations),
-        int(expand_after),
-        np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
-        max(int(capacity), 2),
+        Settings(
+            game.num_players,
+            game.max_actions,
+            game.max_outcomes,
+            float(c),
+            int(simulations),
+            int(expand_after),
+            np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
+            max(int(capacity), 2),
+        ),
     )
     return CompiledSearch(actions, through, value, int(nodes), int(final))
 
@@ -299,6 +301,22 @@ def _pin_uuid(fn: Any) -> None:
 # ---------------------------------------------------------------- the kernel
 
 
+class Settings(NamedTuple):
+    """The numbers one compiled search runs with, as one kernel argument: the game's sizes
+    (``num_players``, ``max_actions``, ``max_outcomes``), the exploration constant ``c``,
+    the ``simulations``, the visits before a node expands (``expand_after``), the
+    SplitMix64 ``seed`` and the nodes allocated at first (``capacity``)."""
+
+    num_players: int
+    max_actions: int
+    max_outcomes: int
+    c: float
+    simulations: int
+    expand_after: int
+    seed: np.uint64
+    capacity: int
+
+
 @njit(cache=True)
 def _grown(a: Any, size: Any, fill: Any) -> Any:
     """``a`` with its first axis enlarged to ``size``, new entries ``fill``."""
@@ -320,17 +338,13 @@ def _search(
     returns_fn: Any,
     root_state: Any,
     policy: Any,
-    num_players: Any,
-    max_actions: Any,
-    max_outcomes: Any,
-    c: Any,
-    simulations: Any,
-    expand_after: Any,
-    seed: Any,
-    capacity: Any,
+    S: Any,
 ) -> Any:
+    num_players, max_actions, max_outcomes = S.num_players, S.max_actions, S.max_outcomes
+    c, simulations, expand_after = S.c, S.simulations, S.expand_after
+    seed = S.seed
     size = root_state.shape[0]
-    cap = capacity
+    cap = S.capacity
     states = np.empty((cap, size), dtype=np.int64)
     kind = np.empty(cap, dtype=np.int64)  # player(s) of the node's state
     owner = np.empty(cap, dtype=np.int64)  # whose decision led here (-1: none)

@@ -26,6 +26,8 @@ The solver's kernels take the variant as one argument ``G``, a
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -324,32 +326,30 @@ def _after_bank(total, mover, target, goal, catch_up):
     return -1, target, 1 - mover
 
 
-@njit(cache=True, parallel=True)
-def simulate_games(
-    seeds,
-    goal,
-    faces,
-    adds_mask,
-    bust_scores_one,
-    catch_up,
-    base,
-    a_roll_first,
-    a_thresh_first,
-    a_roll_second,
-    a_thresh_second,
-    b_roll_first,
-    b_thresh_first,
-    b_roll_second,
-    b_thresh_second,
-    a_starts,
-    winner_is_a,
-    turns,
-):
-    """Play one game per seed between fixed policies A and B.
+class Roles(NamedTuple):
+    """A player's fixed policy in both roles (``solver.Policy`` tables): as the starter
+    (``roll_first``, ``thresh_first``) and as the second player."""
 
-    ``a_starts[g]`` says who starts game g; each player uses its policy for
-    its role (starter or second). ``adds_mask[f]`` is 1 when face f adds.
+    roll_first: np.ndarray
+    thresh_first: np.ndarray
+    roll_second: np.ndarray
+    thresh_second: np.ndarray
+
+
+@njit(cache=True, parallel=True)
+def simulate_games(seeds, G, adds_mask, A, B, a_starts, winner_is_a, turns):
+    """Play one game per seed between fixed policies A and B (their :class:`Roles`).
+
+    ``G`` is the variant (``solver.KernelRules``); ``a_starts[g]`` says who starts game g;
+    each player uses its policy for its role (starter or second). ``adds_mask[f]`` is 1
+    when face f adds.
     """
+    goal, faces, base = G.goal, G.faces, G.base
+    bust_scores_one, catch_up = G.bust_scores_one, G.catch_up
+    a_roll_first, a_thresh_first = A.roll_first, A.thresh_first
+    a_roll_second, a_thresh_second = A.roll_second, A.thresh_second
+    b_roll_first, b_thresh_first = B.roll_first, B.thresh_first
+    b_roll_second, b_thresh_second = B.roll_second, B.thresh_second
     n = seeds.shape[0]
     for g in prange(n):
         np.random.seed(seeds[g])

@@ -26,7 +26,7 @@ from stratagem.core.agent import Advice, with_regrets
 from stratagem.core.errors import InvalidRulesError, InvalidStateError
 from stratagem.core.game import State
 from stratagem.games.pig.rules import PigRules
-from stratagem.games.pig.solver import PigSolution, Policy, table_base
+from stratagem.games.pig.solver import KernelRules, PigSolution, Policy
 from stratagem.games.pig.state import PigAction, PigState
 
 MAX_HOLD = 100_000
@@ -332,12 +332,10 @@ def simulate(
     turns = np.zeros(games, dtype=np.int64)
     adds_mask = np.zeros(rules.faces + 1, dtype=np.int64)
     adds_mask[list(rules.adding_faces)] = 1
-    K.simulate_games(
-        seeds, rules.goal, rules.faces, adds_mask, rules.bust_scores_one, rules.catch_up_turn,
-        table_base(rules.goal), a_first.roll, a_first.thresh, a_second.roll, a_second.thresh,
-        b_first.roll, b_first.thresh, b_second.roll, b_second.thresh, a_starts, winner_is_a,
-        turns,
-    )  # fmt: skip
+    a_roles = K.Roles(a_first.roll, a_first.thresh, a_second.roll, a_second.thresh)
+    b_roles = K.Roles(b_first.roll, b_first.thresh, b_second.roll, b_second.thresh)
+    K.simulate_games(seeds, KernelRules.build(rules), adds_mask, a_roles, b_roles, a_starts,
+                     winner_is_a, turns)  # fmt: skip
     return MatchResult(
         games,
         int(winner_is_a[a_starts].sum()),

@@ -8,6 +8,8 @@ numba turns mixed signed/unsigned arithmetic into floats.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -215,28 +217,41 @@ def _order(moves, n, scores):
         scores[j + 1] = s
 
 
+class Table(NamedTuple):
+    """What the search keeps between calls: the symmetric transposition table (one slot per
+    masked key: the canonical hash ``key``, value ``val``, ``depth`` searched, bound ``flag``
+    and best ``move`` in canonical orientation; the length a power of two) and the history
+    heuristic's counts ``history[player, peg]`` that order moves."""
+
+    key: np.ndarray
+    val: np.ndarray
+    depth: np.ndarray
+    flag: np.ndarray
+    move: np.ndarray
+    history: np.ndarray
+
+
 @njit(cache=True, nogil=True)
-def _store(tt_key, tt_val, tt_depth, tt_flag, tt_move, slot, key, k, best, best_move, alpha0,
-           beta, depth, ply):  # fmt: skip
+def _store(T, slot, key, k, best, best_move, alpha0, beta, depth, ply):
     stored = best
     if stored > MATE_ZONE:
         stored += ply  # mate scores are kept relative to the stored position
     elif stored < -MATE_ZONE:
         stored -= ply
-    tt_key[slot] = key
-    tt_val[slot] = stored
-    tt_depth[slot] = depth
-    tt_flag[slot] = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
-    tt_move[slot] = SYM_PEG[k, best_move]
+    T.key[slot] = key
+    T.val[slot] = stored
+    T.depth[slot] = depth
+    T.flag[slot] = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
+    T.move[slot] = SYM_PEG[k, best_move]
 
 
 MAX_PLY = 65
 
 
 @njit(cache=True, nogil=True)
-def negamax(beads, heights, player0, depth0, alpha, beta, ply0, params, hashes, tt_key, tt_val,
-            tt_depth, tt_flag, tt_move, history, stats, scratch):  # fmt: skip
-    """Alpha-beta value for ``player0`` to move; ``stats`` = [nodes, node limit, aborted].
+def negamax(beads, heights, player0, depth0, alpha, beta, ply0, params, hashes, T, stats, scratch):
+    """Alpha-beta value for ``player0`` to move; ``stats`` = [nodes, node limit, aborted];
+    ``T`` is the :class:`Table` read and written.
 
     Written with an explicit stack, not recursion: numba's on-disk cache of
     recursive functions that call others crashes when it is loaded again.
@@ -255,6 +270,7 @@ def negamax(beads, heights, player0, depth0, alpha, beta, ply0, params, hashes, 
     syms = np.zeros(MAX_PLY, dtype=np.int64)
     keys = np.zeros(MAX_PLY, dtype=np.uint64)
     played = np.zeros(MAX_PLY, dtype=np.int64)
+    tt_key, tt_val, tt_depth, tt_flag, tt_move, history = T
     mask = np.uint64(len(tt_key) - 1)
     sp = 0
     lo[0] = alpha
@@ -332,9 +348,8 @@ def negamax(beads, heights, player0, depth0, alpha, beta, ply0, params, hashes, 
         elif mode == 2:
             i = next_i[sp]
             if i >= n_moves[sp]:
-                _store(tt_key, tt_val, tt_depth, tt_flag, tt_move, slots[sp], keys[sp],
-                       syms[sp], best[sp], best_move[sp], lo0[sp], hi[sp], depth0 - sp,
-                       ply0 + sp)  # fmt: skip
+                _store(T, slots[sp], keys[sp], syms[sp], best[sp], best_move[sp], lo0[sp], hi[sp],
+                       depth0 - sp, ply0 + sp)  # fmt: skip
                 value = best[sp]
                 mode = 3
             else:
@@ -372,21 +387,22 @@ def negamax(beads, heights, player0, depth0, alpha, beta, ply0, params, hashes, 
             if lo[sp] >= hi[sp]:
                 depth = depth0 - sp
                 history[player, p] += depth * depth
-                _store(tt_key, tt_val, tt_depth, tt_flag, tt_move, slots[sp], keys[sp], syms[sp],
-                       best[sp], best_move[sp], lo0[sp], hi[sp], depth, ply0 + sp)  # fmt: skip
+                _store(T, slots[sp], keys[sp], syms[sp], best[sp], best_move[sp], lo0[sp], hi[sp],
+                       depth, ply0 + sp)  # fmt: skip
                 value = best[sp]
                 mode = 3
 
 
 @njit(cache=True, nogil=True)
-def search_root(beads, heights, player, depth, params, tt_key, tt_val, tt_depth, tt_flag,
-                tt_move, history, max_nodes, out_values):  # fmt: skip
-    """Search to ``depth`` plies; returns (best peg, value, nodes, aborted).
+def search_root(beads, heights, player, depth, params, T, max_nodes, out_values):
+    """Search to ``depth`` plies with the :class:`Table` ``T``; returns (best peg, value,
+    nodes, aborted).
 
     ``out_values[peg]`` gets each root move's value when ``out_values`` is not
     empty (a full-window search of every move, for advice), else moves are
     searched with alpha-beta and symmetric duplicates of a move are skipped.
     """
+    tt_key, tt_val, tt_depth, tt_flag, tt_move, history = T
     stats = np.zeros(3, dtype=np.int64)
     stats[1] = max_nodes
     scratch = np.empty(N_LINES, dtype=np.int64)
@@ -434,8 +450,7 @@ def search_root(beads, heights, player, depth, params, tt_key, tt_val, tt_depth,
             else:
                 hi = np.inf if exact else -alpha
                 v = -negamax(beads, heights, 1 - player, depth - 1, -np.inf, hi, 1, params,
-                             hashes, tt_key, tt_val, tt_depth, tt_flag, tt_move, history, stats,
-                             scratch)  # fmt: skip
+                             hashes, T, stats, scratch)  # fmt: skip
             _toggle(hashes, c, player)
             heights[p] = h
             beads[player] ^= bit

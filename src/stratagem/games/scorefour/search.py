@@ -85,17 +85,19 @@ class Minimax:
         self.params = params
         self._p = params.as_array()
         size = 1 << table_bits
-        self._tt_key = np.zeros(size, dtype=np.uint64)
-        self._tt_val = np.zeros(size, dtype=np.float64)
-        self._tt_depth = np.zeros(size, dtype=np.int64)
-        self._tt_flag = np.zeros(size, dtype=np.int8)
-        self._tt_move = np.zeros(size, dtype=np.int64)
-        self._history = np.zeros((2, 16), dtype=np.float64)
+        self._table = _kernels.Table(
+            np.zeros(size, dtype=np.uint64),
+            np.zeros(size, dtype=np.float64),
+            np.zeros(size, dtype=np.int64),
+            np.zeros(size, dtype=np.int8),
+            np.zeros(size, dtype=np.int64),
+            np.zeros((2, 16), dtype=np.float64),
+        )
 
     def clear(self) -> None:
         """Forget the transposition and history tables."""
-        self._tt_key[:] = 0
-        self._history[:] = 0
+        self._table.key[:] = 0
+        self._table.history[:] = 0
 
     @staticmethod
     def _arrays(state: ScoreFourState) -> tuple[np.ndarray, np.ndarray]:
@@ -108,9 +110,8 @@ class Minimax:
     ) -> tuple[int, float, int, bool]:
         beads, heights = self._arrays(state)
         move, value, nodes, aborted = _kernels.search_root(
-            beads, heights, state.player, depth, self._p, self._tt_key, self._tt_val,
-            self._tt_depth, self._tt_flag, self._tt_move, self._history, max_nodes, values,
-        )  # fmt: skip
+            beads, heights, state.player, depth, self._p, self._table, max_nodes, values
+        )
         return int(move), float(value), int(nodes), bool(aborted)
 
     def search(

@@ -11,6 +11,8 @@ error as before.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -20,9 +22,26 @@ RACK_SIZE = 7
 CENTER = 7
 
 
+class Scoring(NamedTuple):
+    """What a placement is checked and scored against: the tile set (``nletters`` letters,
+    their ``values``), the premium squares (``lmult``, ``wmult``) and bingo bonus, and the
+    lexicon's trie (``child``, ``terminal``, ``root``)."""
+
+    nletters: int
+    values: np.ndarray
+    lmult: np.ndarray
+    wmult: np.ndarray
+    bingo: int
+    child: np.ndarray
+    terminal: np.ndarray
+    root: int
+
+
 @njit(cache=True)
-def _word(after, fresh, r, c, dr, dc, n, values, lmult, wmult, child, terminal, root):
+def _word(after, fresh, r, c, dr, dc, n, S):
     """The points of the word of ``n`` squares from (r, c), or -1 if it is not a word."""
+    values, lmult, wmult = S.values, S.lmult, S.wmult
+    child, terminal, root = S.child, S.terminal, S.root
     total = 0
     mult = 1
     node = root
@@ -56,17 +75,15 @@ def _run_start(after, r, c, dr, dc):
 
 
 @njit(cache=True)
-def check_placement(
-    board, row, col, across, codes, rack, nletters, values, lmult, wmult, child, terminal, root,
-    bingo, new_r, new_c, new_code,
-):  # fmt: skip
-    """``(score, k)`` of laying the word ``codes`` from (row, col); score -1 if it breaks
-    a rule.
+def check_placement(board, row, col, across, codes, rack, S, new_r, new_c, new_code):
+    """``(score, k)`` of laying the word ``codes`` from (row, col) under the
+    :class:`Scoring` ``S``; score -1 if it breaks a rule.
 
     ``codes`` are the square codes of the word as written (letters already on
-    the board included); ``rack`` the mover's counts (blank at ``nletters``).
+    the board included); ``rack`` the mover's counts (blank at ``S.nletters``).
     The ``k`` new tiles are in ``new_r/new_c/new_code[:k]`` in the word's order.
     """
+    nletters = S.nletters
     dr = 0 if across else 1
     dc = 1 if across else 0
     n = codes.shape[0]
@@ -139,18 +156,16 @@ def check_placement(
                 touches = True
         if not touches:
             return -1, k
-    score = _word(after, fresh, r0, c0, mr, mc, length, values, lmult, wmult, child, terminal, root)
+    score = _word(after, fresh, r0, c0, mr, mc, length, S)
     if score < 0:
         return -1, k
     for j in range(k):
         cr, cc, m = _run_start(after, new_r[j], new_c[j], mc, mr)
         if m > 1:
-            points = _word(
-                after, fresh, cr, cc, mc, mr, m, values, lmult, wmult, child, terminal, root
-            )
+            points = _word(after, fresh, cr, cc, mc, mr, m, S)
             if points < 0:
                 return -1, k
             score += points
     if k == RACK_SIZE:
-        score += bingo
+        score += S.bingo
     return score, k

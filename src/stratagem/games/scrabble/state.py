@@ -462,10 +462,13 @@ class ScrabbleState:
         lex = self.lexicon
         rack = list(self.racks[self.player])
         new = np.empty((3, RACK_SIZE), dtype=np.int64)
+        scoring = _check_kernels.Scoring(
+            tiles.size, tiles.values_array, LETTER_MULT, WORD_MULT, BINGO, lex.child,
+            lex.terminal, lex.root,
+        )  # fmt: skip
         score, k = _check_kernels.check_placement(
             board, move.row, move.col, move.across, codes, np.array(rack, dtype=np.int64),
-            tiles.size, tiles.values_array, LETTER_MULT, WORD_MULT, lex.child, lex.terminal,
-            lex.root, BINGO, new[0], new[1], new[2],
+            scoring, new[0], new[1], new[2],
         )  # fmt: skip
         if score < 0 or score != move.score:
             return None

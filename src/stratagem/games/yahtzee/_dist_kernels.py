@@ -16,6 +16,8 @@ and reads its fields by name (``R.score``, ``R.straights``, ...).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -115,6 +117,46 @@ def most_points(mask, u, y, r, score, upper_face, joker_score, counts, ip):
     return best_c, best
 
 
+class Choices(NamedTuple):
+    """A policy's choices at one state, rows of 462 by keep number: the keep with two
+    rerolls left (``keep2``), with one left (``keep1``), and the box scored (``cat``)."""
+
+    keep2: np.ndarray
+    keep1: np.ndarray
+    cat: np.ndarray
+
+
+class TurnScratch(NamedTuple):
+    """Rows :func:`policy_tables` works in: the turn's expectations ``e0``, ``e1`` and
+    ``w`` (462 each, as ``_kernels.turn_tables`` fills them) and the faces ``held`` (6)."""
+
+    e0: np.ndarray
+    e1: np.ndarray
+    w: np.ndarray
+    held: np.ndarray
+
+
+class Layer(NamedTuple):
+    """A layer's remaining-score distributions: state (mask, u, y) has id
+    ``sid[mask, u, y]`` (-1: none), and id s the scores ``lows[s]``, ``lows[s] + 1``, ...
+    with chances ``data[offsets[s] : offsets[s] + lengths[s]]``."""
+
+    sid: np.ndarray
+    offsets: np.ndarray
+    lows: np.ndarray
+    lengths: np.ndarray
+    data: np.ndarray
+
+
+class Rows(NamedTuple):
+    """Distributions one per row, as :func:`distribution_layer` writes them: row i holds
+    ``values[i, :lengths[i]]`` over the scores from ``lows[i]``."""
+
+    lows: np.ndarray
+    lengths: np.ndarray
+    values: np.ndarray
+
+
 @njit(cache=True)
 def best_boxes(V, mask, u, y, R, cat, val):
     """``cat[r], val[r] = best_box(V, mask, u, y, r, ...)`` for every final roll r.
@@ -164,9 +206,10 @@ def best_boxes(V, mask, u, y, R, cat, val):
 
 
 @njit(cache=True)
-def policy_tables(pid, V, V0, mask, u, y, R, keep2, keep1, cat, e0, e1, w, held):
-    """Fill keep2, keep1 and cat for every roll of the state (mask, u, y); ``e0``, ``e1``
-    and ``w`` are scratch (``w`` ends holding the rolls' best box values)."""
+def policy_tables(pid, V, V0, mask, u, y, R, choices, scratch):
+    """Fill ``choices`` (:class:`Choices`) for every roll of the state (mask, u, y)."""
+    keep2, keep1, cat = choices.keep2, choices.keep1, choices.cat
+    e0, e1, w, held = scratch.e0, scratch.e1, scratch.w, scratch.held
     score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
     counts, ip = R.counts, R.ip
     subkeeps, subkeep_count, code_to_keep = R.subkeeps, R.subkeep_count, R.code_to_keep
@@ -291,7 +334,8 @@ def state_outcomes(pid, V, V0, mask, u, y, R, ws):
     """The policy's choices at one state, then its turn outcomes as an
     :func:`outcome_list`: returns ``(n, oc, ot, op, onu, ony)``."""
     keep2, keep1, cat, e0, e1, w, m1, m2, held, prob, nu_out, ny_out, lst = ws
-    policy_tables(pid, V, V0, mask, u, y, R, keep2, keep1, cat, e0, e1, w, held)
+    choices = Choices(keep2, keep1, cat)
+    policy_tables(pid, V, V0, mask, u, y, R, choices, TurnScratch(e0, e1, w, held))
     turn_outcomes(mask, u, y, keep2, keep1, cat, R, prob, nu_out, ny_out, m1, m2)
     oc, ot, op, onu, ony = lst
     n = outcome_list(mask, prob, nu_out, ny_out, oc, ot, op, onu, ony)
@@ -324,18 +368,16 @@ def moments_layer(pid, V, V0, M1, M2, states, R):
 
 
 @njit(cache=True, parallel=True)
-def distribution_layer(
-    pid, V, V0, states, sid, offsets, lows, lengths, data, out_lows, out_lengths, out, R, trim
-):
+def distribution_layer(pid, V, V0, states, nxt, res, R, trim):
     """Remaining-score distributions of some states of a layer from those of the next.
 
-    The next layer's distributions are ``data[offsets[s] : offsets[s] + lengths[s]]``
-    over remaining scores ``lows[s]``, ``lows[s] + 1``, ... for state id s. The
-    distribution of ``states[i]`` goes to ``out[i, :out_lengths[i]]`` over scores
-    from ``out_lows[i]``; tails below ``trim`` in total on either side are cut
-    off. Returns 0, or 1 if some distribution did not fit in a row of ``out``, or 2
-    if a state moves to one without a distribution (``sid`` -1).
-    """  # fmt: skip
+    The next layer's distributions are ``nxt`` (a :class:`Layer`). The distribution of
+    ``states[i]`` goes to row i of ``res`` (:class:`Rows`); tails below ``trim`` in total
+    on either side are cut off. Returns 0, or 1 if some distribution did not fit in a row
+    of ``res.values``, or 2 if a state moves to one without a distribution (``sid`` -1).
+    """
+    sid, offsets, lows, lengths, data = nxt.sid, nxt.offsets, nxt.lows, nxt.lengths, nxt.data
+    out_lows, out_lengths, out = res.lows, res.lengths, res.values
     n = states.shape[0]
     ncat = R.score.shape[0]
     width = out.shape[1]

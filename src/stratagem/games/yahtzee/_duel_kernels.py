@@ -31,6 +31,8 @@ the same number of filled boxes), -1 where it cannot occur.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -42,6 +44,61 @@ FOLLOW = 2
 
 NROLLS = NUM_KEEPS - ROLL_START
 SIXTH = 1.0 / 6.0
+
+
+class Cards(NamedTuple):
+    """The cards of one level's pairs, travelling together into the kernels: the mover's
+    layer (filled-box ``mask``, ``upper`` total, ``most_a`` points still to come per card),
+    the other layer's ``most_b``, and where a scored card lands: ``sid1[mask, u]`` in the
+    next layer, whose cards have ``most1`` points still to come."""
+
+    mask: np.ndarray
+    upper: np.ndarray
+    most_a: np.ndarray
+    most_b: np.ndarray
+    sid1: np.ndarray
+    most1: np.ndarray
+
+
+class Next(NamedTuple):
+    """The level a turn leads to: its values (``off``, ``data``), the reference table FOLLOW
+    chooses by (``ref_off``, ``ref_data``: the same arrays in the other modes), whether the
+    game ends after this turn (``terminal``) and whether the mover moves again (``solo``:
+    the other card is full)."""
+
+    off: np.ndarray
+    data: np.ndarray
+    ref_off: np.ndarray
+    ref_data: np.ndarray
+    terminal: bool
+    solo: bool
+
+
+class Policy(NamedTuple):
+    """A fixed policy's per-roll choices, one row of 462 (by keep number) per card of the
+    mover's layer: the keep with two rerolls left, with one left, and the box scored."""
+
+    keep2: np.ndarray
+    keep1: np.ndarray
+    cat: np.ndarray
+
+
+class Scratch(NamedTuple):
+    """One worker's rows for a turn (reused pair after pair, so allocated once per chunk):
+    expectations ``Ek``/``Ev`` and best-keep maxima ``Mk``/``Mv`` over keeps (key rows for
+    FOLLOW's choice, value rows carried), the after-scoring rows ``Vk``/``Vv`` of each
+    distinct (box, points), and their index ``pidx``, points ``pvals`` and count ``npv``
+    per box."""
+
+    Ek: np.ndarray
+    Ev: np.ndarray
+    Mk: np.ndarray
+    Mv: np.ndarray
+    Vk: np.ndarray
+    Vv: np.ndarray
+    pidx: np.ndarray
+    pvals: np.ndarray
+    npv: np.ndarray
 
 
 @njit(cache=True)
@@ -126,13 +183,8 @@ def _best_sub(Ek, Ev, Mk, Mv, sub, sub_count, L, two):
 
 
 @njit(cache=True)
-def turn_value(
-    mode, amask, au, ma, b, mb, sid1, ma1_layer, ncat, R,
-    nxt_off, nxt_data, ref_off, ref_data, terminal, solo,
-    keep2, keep1, cat, out, loss_out,
-    Ek, Ev, Mk, Mv, Vk, Vv, pidx, pvals, npv,
-):  # fmt: skip
-    """The window of values of one pair (card a = (amask, au) to move, card b).
+def turn_value(mode, a, b, C, R, N, P, out, loss_out, S):
+    """The window of values of one pair (card ``a`` of ``C``'s mover layer to move, card b).
 
     ``out[:L]`` receives the values for d = -ma .. mb. With ``loss_out`` of
     length 4 (MAX mode and a fixed policy given), it receives the largest win
@@ -141,6 +193,14 @@ def turn_value(
     """
     score, upper_face, ip, add = R.score, R.upper_face, R.ip, R.add
     sub, sub_count, roll_prob = R.sub, R.sub_count, R.roll_prob
+    ncat = score.shape[0]
+    amask, au, ma, mb = C.mask[a], C.upper[a], C.most_a[a], C.most_b[b]
+    sid1, ma1_layer = C.sid1, C.most1
+    nxt_off, nxt_data, ref_off, ref_data = N.off, N.data, N.ref_off, N.ref_data
+    terminal, solo = N.terminal, N.solo
+    keep2, keep1, cat = P.keep2[a], P.keep1[a], P.cat[a]
+    Ek, Ev, Mk, Mv, Vk, Vv = S.Ek, S.Ev, S.Mk, S.Mv, S.Vk, S.Vv
+    pidx, pvals, npv = S.pidx, S.pvals, S.npv
     L = ma + mb + 1
     two = mode == FOLLOW
     track = mode == MAX and loss_out.shape[0] == 4
@@ -257,17 +317,15 @@ def turn_value(
 
 
 @njit(cache=True, parallel=True)
-def solve_pairs(
-    mode, pairs, a_mask, a_u, a_mr, b_mr, sid1, ma1_layer, R, off, data,
-    nxt_off, nxt_data, ref_off, ref_data, terminal, solo, keep2, keep1, cat, loss, track,
-):  # fmt: skip
+def solve_pairs(mode, pairs, C, R, off, data, N, P, loss, track):
     """Solve the pairs ``pairs[i] = (a, b)`` of one level into ``data`` at ``off[a, b]``.
 
-    With ``solo`` the other card is full and the mover moves again (no FOLLOW mode).
-    ``keep2``, ``keep1``, ``cat`` are per card a of the mover's layer (rows of
-    462, indexed by keep number); ``loss[i]`` receives the per-pair record of
-    :func:`turn_value` when ``track``.
+    ``C`` is the level's :class:`Cards`, ``N`` the :class:`Next` level (with ``N.solo`` the
+    other card is full and the mover moves again: no FOLLOW mode), ``P`` the fixed
+    :class:`Policy` (read in FIXED mode and when ``track``); ``loss[i]`` receives the
+    per-pair record of :func:`turn_value` when ``track``.
     """
+    a_mr, b_mr = C.most_a, C.most_b
     n = pairs.shape[0]
     ncat = R.score.shape[0]
     width = 0
@@ -288,6 +346,7 @@ def solve_pairs(
         pidx = np.empty((ncat, 64), dtype=np.int64)
         pvals = np.empty((ncat, 64), dtype=np.int64)
         npv = np.empty(ncat, dtype=np.int64)
+        S = Scratch(Ek, Ev, Mk, Mv, Vk, Vv, pidx, pvals, npv)
         rec = np.empty(4 if track else 0)
         nolo = np.empty(0)
         for i in range(chunk * n // nchunks, (chunk + 1) * n // nchunks):
@@ -301,14 +360,8 @@ def solve_pairs(
                 rec[1] = -1.0
                 rec[2] = -1.0
                 rec[3] = -1.0
-                turn_value(mode, a_mask[a], a_u[a], ma, b, mb, sid1, ma1_layer, ncat, R,
-                           nxt_off, nxt_data, ref_off, ref_data, terminal, solo,
-                           keep2[a], keep1[a], cat[a], data[o:o + ma + mb + 1], rec,
-                           Ek, Ev, Mk, Mv, Vk, Vv, pidx, pvals, npv)  # fmt: skip
+                turn_value(mode, a, b, C, R, N, P, data[o : o + ma + mb + 1], rec, S)
                 for j in range(4):
                     loss[i, j] = rec[j]
             else:
-                turn_value(mode, a_mask[a], a_u[a], ma, b, mb, sid1, ma1_layer, ncat, R,
-                           nxt_off, nxt_data, ref_off, ref_data, terminal, solo,
-                           keep2[a], keep1[a], cat[a], data[o:o + ma + mb + 1], nolo,
-                           Ek, Ev, Mk, Mv, Vk, Vv, pidx, pvals, npv)  # fmt: skip
+                turn_value(mode, a, b, C, R, N, P, data[o : o + ma + mb + 1], nolo, S)

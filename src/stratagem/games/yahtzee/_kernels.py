@@ -357,11 +357,8 @@ def chase_tables(R, chase1, chase2, par):
 
 
 @njit(cache=True)
-def _greedy_choice(
-    mask, u, y, roll, rolls_left, score, upper_face, joker_score, counts, ip,
-    subkeeps, subkeep_count, chase1, chase2, par, upper_weight,
-):  # fmt: skip
-    """``(is_keep, keep or box)`` of the greedy playout policy at one decision.
+def _greedy_choice(mask, u, y, roll, rolls_left, R, chase1, chase2, par, upper_weight):
+    """``(is_keep, keep or box)`` of the greedy playout policy at one decision (rules ``R``).
 
     Every option is valued against par (what a whole turn chasing that box
     is expected to score): scoring box c now is worth ``points - par[c]``;
@@ -370,6 +367,9 @@ def _greedy_choice(
     ``upper_weight * (points - 3 * face)``: credit for staying on the
     three-of-each pace to 63. The best option is played; a tie scores now.
     """
+    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
+    counts, ip = R.counts, R.ip
+    subkeeps, subkeep_count = R.subkeeps, R.subkeep_count
     ncat = score.shape[0]
     threshold = ip[I_THRESHOLD]
     reachable = u
@@ -458,9 +458,8 @@ def playout(
         choice = -1
         if policy == ROLLOUT_GREEDY:
             is_keep, choice = _greedy_choice(
-                mask, u, y, k, left, score, upper_face, joker_score, counts, ip,
-                subkeeps, subkeep_count, chase1, chase2, par, upper_weight,
-            )  # fmt: skip
+                mask, u, y, k, left, R, chase1, chase2, par, upper_weight
+            )
         else:
             nboxes = 0
             for c in range(ncat):

@@ -423,8 +423,9 @@ def remaining_distributions(
                 solo_low = np.zeros(len(firsts), dtype=np.int64)
                 solo_len = np.zeros(len(firsts), dtype=np.int64)
                 status = DK.distribution_layer(
-                    pid, solution.values, k.V0, part[firsts], sid, local, lows, lengths, nxt,
-                    solo_low, solo_len, out, k.R, TRIM,
+                    pid, solution.values, k.V0, part[firsts],
+                    DK.Layer(sid, local, lows, lengths, nxt), DK.Rows(solo_low, solo_len, out),
+                    k.R, TRIM,
                 )  # fmt: skip
                 w = int(solo_len.max(initial=0))
                 out[: len(part), :w] = out[of_class, :w]
@@ -432,8 +433,8 @@ def remaining_distributions(
                 out_len[:] = solo_len[of_class]
             else:
                 status = DK.distribution_layer(
-                    pid, solution.values, k.V0, part, sid, local, lows, lengths, nxt, out_low,
-                    out_len, out, k.R, TRIM,
+                    pid, solution.values, k.V0, part, DK.Layer(sid, local, lows, lengths, nxt),
+                    DK.Rows(out_low, out_len, out), k.R, TRIM,
                 )  # fmt: skip
             if status == 2:
                 raise ValueError("only leaves out a state the policy moves to")

@@ -313,11 +313,11 @@ def es_policy(variant: Variant, cards: Cards, V: np.ndarray, layer: int) -> tupl
     keep1 = np.zeros(shape, dtype=np.int64)
     cat = np.zeros(shape, dtype=np.int64)
     e0, e1, w = (np.empty(D.NUM_KEEPS) for _ in range(3))
-    held = np.zeros(6, dtype=np.int64)
+    scratch = DK.TurnScratch(e0, e1, w, np.zeros(6, dtype=np.int64))
     for a, (mask, u) in enumerate(rows):
         if layer < variant.num_boxes:
             DK.policy_tables(DK.OPTIMAL, V, V, int(mask), int(u), 0, variant.kernel,
-                             keep2[a], keep1[a], cat[a], e0, e1, w, held)  # fmt: skip
+                             DK.Choices(keep2[a], keep1[a], cat[a]), scratch)  # fmt: skip
     return keep2, keep1, cat
 
 
@@ -404,10 +404,11 @@ def solve_rows(task: RowsTask) -> tuple[np.ndarray, np.ndarray]:
     loss = np.zeros((len(pairs), 4)) if task.track else np.zeros((0, 4))
     i1 = min(i + 1, variant.num_boxes)
     a_rows = cards.layers[i]
-    DUEL.solve_pairs(_KERNEL_MODE[mode], pairs, a_rows[:, 0].copy(), a_rows[:, 1].copy(),
-                     cards.most[i], cards.most[j], cards.sid, cards.most[i1], variant.kernel,
-                     off, data, nxt_off, nxt_data, ref_off, ref_data, terminal, False,
-                     keep2, keep1, cat, loss, task.track)  # fmt: skip
+    pair_cards = DUEL.Cards(a_rows[:, 0].copy(), a_rows[:, 1].copy(), cards.most[i],
+                            cards.most[j], cards.sid, cards.most[i1])  # fmt: skip
+    after = DUEL.Next(nxt_off, nxt_data, ref_off, ref_data, terminal, False)
+    DUEL.solve_pairs(_KERNEL_MODE[mode], pairs, pair_cards, variant.kernel, off, data, after,
+                     DUEL.Policy(keep2, keep1, cat), loss, task.track)  # fmt: skip
     return data, loss
 
 
@@ -606,10 +607,11 @@ def solo_tail(variant: Variant, mode: Literal["max", "es"]) -> list[Level]:
         terminal = nxt is None
         nxt_off = np.zeros((1, 1), dtype=np.int64) if nxt is None else nxt.off
         nxt_data = np.zeros(1) if nxt is None else nxt.data
-        DUEL.solve_pairs(_KERNEL_MODE[mode], pairs, cards.layers[i][:, 0].copy(),
-                         cards.layers[i][:, 1].copy(), ma, zero_most, cards.sid, cards.most[i + 1],
-                         variant.kernel, off, data, nxt_off, nxt_data, nxt_off, nxt_data, terminal,
-                         True, keep2, keep1, cat, np.zeros((0, 4)), False)  # fmt: skip
+        pair_cards = DUEL.Cards(cards.layers[i][:, 0].copy(), cards.layers[i][:, 1].copy(), ma,
+                                zero_most, cards.sid, cards.most[i + 1])  # fmt: skip
+        after = DUEL.Next(nxt_off, nxt_data, nxt_off, nxt_data, terminal, True)
+        DUEL.solve_pairs(_KERNEL_MODE[mode], pairs, pair_cards, variant.kernel, off, data, after,
+                         DUEL.Policy(keep2, keep1, cat), np.zeros((0, 4)), False)  # fmt: skip
         nxt = Level(i, off, data)
         levels[i] = nxt
     return levels

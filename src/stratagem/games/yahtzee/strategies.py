@@ -146,8 +146,8 @@ class PolicyAgent:
         keep2, keep1, cat = (np.zeros(n, dtype=np.int64) for _ in range(3))
         e0, e1, w = (np.zeros(n) for _ in range(3))
         DK.policy_tables(
-            self.pid, self.solution.values, self._k.V0, *key, self._k.R, keep2, keep1, cat,
-            e0, e1, w, np.zeros(6, dtype=np.int64),
+            self.pid, self.solution.values, self._k.V0, *key, self._k.R,
+            DK.Choices(keep2, keep1, cat), DK.TurnScratch(e0, e1, w, np.zeros(6, dtype=np.int64)),
         )  # fmt: skip
         self._memo[key] = (keep2, keep1, cat)
         if len(self._memo) > 256:
