@@ -117,10 +117,9 @@ def _identical(kept, nletters):
 
 
 @njit(cache=True)
-def _subset_tables(rack, nletters, leaves):
-    """Leave value and duplicate count of every sub-multiset of the rack, indexed by a
-    mixed-radix code (``radix[letter]`` is the weight of one copy of the letter):
-    ``(code of the whole rack, radix, leave values, duplicate counts)``."""
+def subset_radix(rack, nletters):
+    """The mixed-radix code of the rack's sub-multisets (``radix[letter]`` is the weight of
+    one copy of the letter): ``(code of the whole rack, radix, how many codes)``."""
     radix = np.empty(nletters + 1, dtype=np.int64)
     full = 0
     size = 1
@@ -128,15 +127,30 @@ def _subset_tables(rack, nletters, leaves):
         radix[i] = size
         full += rack[i] * size
         size *= rack[i] + 1
+    return full, radix, size
+
+
+@njit(cache=True)
+def decode_subset(code, rack, nletters, kept):
+    """``kept[i]``: the copies of letter i in the sub-multiset of the rack coded ``code``."""
+    rest = code
+    for i in range(nletters + 1):
+        if rack[i] > 0:
+            kept[i] = rest % (rack[i] + 1)
+            rest //= rack[i] + 1
+
+
+@njit(cache=True)
+def _subset_tables(rack, nletters, leaves):
+    """Leave value and duplicate count of every sub-multiset of the rack, indexed by a
+    mixed-radix code (``radix[letter]`` is the weight of one copy of the letter):
+    ``(code of the whole rack, radix, leave values, duplicate counts)``."""
+    full, radix, size = subset_radix(rack, nletters)
     leave_of = np.empty(size, dtype=np.float64)
     dup_of = np.empty(size, dtype=np.int64)
     kept = np.zeros(nletters + 1, dtype=np.int64)
     for code in range(size):
-        rest = code
-        for i in range(nletters + 1):
-            if rack[i] > 0:
-                kept[i] = rest % (rack[i] + 1)
-                rest //= rack[i] + 1
+        decode_subset(code, rack, nletters, kept)
         leave_of[code] = leave_value(
             kept, nletters, leaves.per_letter, leaves.balance, leaves.pairs, leaves.vowel
         )

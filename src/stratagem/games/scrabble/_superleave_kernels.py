@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from stratagem.games.scrabble._heuristic_kernels import leave_value
+from stratagem.games.scrabble._heuristic_kernels import decode_subset, leave_value, subset_radix
 from stratagem.games.scrabble._kernels import BLANK, COL, DOWN, LENGTH, ROW
 
 KEY_BITS = 5
@@ -45,21 +45,11 @@ def lookup(keys, values, kept, nletters, per_letter, balance, pairs, vowel):
 def subset_values(rack, nletters, keys, values, per_letter, balance, pairs, vowel):
     """The value of every sub-multiset of the rack by mixed-radix code (``radix[letter]``
     the weight of one copy): ``(code of the whole rack, radix, values)``; at most 128."""
-    radix = np.empty(nletters + 1, dtype=np.int64)
-    full = 0
-    size = 1
-    for i in range(nletters + 1):
-        radix[i] = size
-        full += rack[i] * size
-        size *= rack[i] + 1
+    full, radix, size = subset_radix(rack, nletters)
     out = np.empty(size, dtype=np.float64)
     kept = np.zeros(nletters + 1, dtype=np.int64)
     for code in range(size):
-        rest = code
-        for i in range(nletters + 1):
-            if rack[i] > 0:
-                kept[i] = rest % (rack[i] + 1)
-                rest //= rack[i] + 1
+        decode_subset(code, rack, nletters, kept)
         out[code] = lookup(keys, values, kept, nletters, per_letter, balance, pairs, vowel)
     return full, radix, out
 
