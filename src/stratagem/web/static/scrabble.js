@@ -165,11 +165,15 @@ async function loadOptions() {
   }
   nameLexicons();
   for (const id of Object.values(LEXICON_TILES)) $(id)?.addEventListener("change", nameLexicons);
-  // The opponents are the registry's agents (GET /api/games), the strongest first.
+  // The opponents are the registry's agents (GET /api/games): the equity player first (the
+  // default: a reply in well under a second), then the simulating player (stronger, 55% in
+  // docs/results/scrabble_strength.md, but it thinks up to its budget every move), then
+  // the weaker ones; an agent not named here comes last.
   const listed = await api("/api/games");
   scrabbleInfo = (listed.games || []).find((g) => g.name === "scrabble");
-  const order = ["equity", "heuristic", "greedy", "endgame", "random"];
-  const agents = [...(scrabbleInfo?.agents || [])].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  const order = ["equity", "sim", "heuristic", "greedy", "endgame", "random"];
+  const rank = (a) => (order.includes(a.name) ? order.indexOf(a.name) : order.length);
+  const agents = [...(scrabbleInfo?.agents || [])].sort((a, b) => rank(a) - rank(b));
   $("ai").replaceChildren(...agents.map((a) => el("option", { value: a.name, title: `${a.summary} (${a.usage})` }, `${a.name}: ${a.summary}`)));
 }
 
