@@ -17,6 +17,8 @@ from stratagem.games.scrabble.lexicon import default_lexicon
 from stratagem.games.scrabble.sim import SimAgent, SimError, bag_sequences, win_estimate
 from stratagem.games.scrabble.state import ScrabbleState
 
+from .test_superleaves import _position
+
 
 @pytest.fixture(scope="module")
 def lex():  # type: ignore[no-untyped-def]
@@ -24,16 +26,8 @@ def lex():  # type: ignore[no-untyped-def]
 
 
 def position(lex, seed: int, moves: int) -> ScrabbleState:  # type: ignore[no-untyped-def]
-    rng = np.random.default_rng(seed)
-    agent = EquityAgent(lex.tiles, endgame=False)
-    s = ScrabbleState.new(lex)
-    for _ in range(moves):
-        while s.current_player < 0:
-            s = s.apply(s.sample_chance(rng))
-        s = s.apply(agent.act(s, rng))
-    while s.current_player < 0:
-        s = s.apply(s.sample_chance(rng))
-    return s
+    """The position after ``moves`` equity moves from ``seed`` (on ``lex``, the default list)."""
+    return _position(seed, moves)
 
 
 def sim_agent(lex, **kw) -> SimAgent:  # type: ignore[no-untyped-def]
@@ -93,7 +87,7 @@ def playout(state: ScrabbleState, action, static: EquityAgent) -> int:  # type: 
     s = state.apply(action)
     while not s.finished:
         if s.current_player < 0:
-            (draw, p), = s.chance_outcomes()
+            ((draw, p),) = s.chance_outcomes()
             assert p == 1.0
             s = s.apply(draw)
         else:

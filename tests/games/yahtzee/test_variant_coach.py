@@ -18,25 +18,15 @@ from stratagem.games.yahtzee.duel_play import VariantState, find_run, solve_limi
 from stratagem.games.yahtzee.state import Roll
 from stratagem.games.yahtzee.variant_coach import VariantCoaching
 
-SMALL = "yahtzee:boxes=ones+twos+chance,bonus=true"
+from . import test_duel_play as duel_tests
+
+SMALL = duel_tests.SMALL
+small = duel_tests.small  # the module fixtures of the reduced card and its tables, shared
+solved = duel_tests.solved
+
 NO_BONUS = "yahtzee:boxes=ones+twos+chance"
 TOO_LARGE_FOR_THE_WEB = "yahtzee:boxes=ones+threes+fives+chance,bonus=true"
 """Estimated at about 55 s to solve: over a web request's 30 s, within the terminal's hour."""
-
-
-@pytest.fixture(scope="module")
-def small() -> Variant:
-    v = load_game("yahtzee").rules_object(SMALL)
-    assert isinstance(v, Variant)
-    return v
-
-
-@pytest.fixture(scope="module")
-def solved(small: Variant) -> Run:
-    """The max/max tables of the small variant, in the tests' cache."""
-    run = Run(small, ("max", "max"))
-    run.solve()
-    return run
 
 
 def _first_throws(coach: VariantCoaching, state: VariantState, column: str = "value") -> float:
