@@ -1,21 +1,27 @@
-"""Learn the English superleave table (one value per leave of 1-6 tiles) by self-play.
+"""Learn a superleave table (a value for every leave of 1-6 tiles) by self-play.
 
-The equity player with the shipped factored leave table plays itself on ENABLE
-(the built-in English lexicon), endgame solver off; every move made with at
-least 7 tiles in the bag is a sample (``leaves.selfplay_records``): the leave
-kept and the target (points of the same player's next move + the factored
-table's value of the leave after it). Games are played in chunks; chunk ``c``
-plays games ``c * chunk ..`` with ``default_rng([seed, game])`` and is saved
-atomically under ``runs/scrabble_superleaves/<name>/``, so a killed run resumes
-at the first missing chunk and the same seed gives the same samples.
-``build`` shrinks each leave's mean residual toward the factored table
-(``superleaves.build_superleaves``) and writes the table; ``report`` prints the
-figures for ``docs/results/scrabble_strength.md``.
+The equity player with the shipped factored leave table plays itself (endgame
+solver off) on the tile set's built-in lexicon (ENABLE for English, the
+informal wordfreq list for Czech) or on ``--lexicon FILE``; every move made
+with at least 7 tiles in the bag is a sample (``leaves.selfplay_records``): the
+leave kept and the target (points of the same player's next move + the
+factored table's value of the leave after it). Games are played in chunks
+(``superleaves.LearningRun``): chunk ``c`` plays games ``c * chunk ..`` with
+``default_rng([seed, game])`` and is saved atomically under
+``runs/scrabble_superleaves/<name>/`` as it comes back, so a killed run resumes
+at the missing chunks and the same seed gives the same samples on any backend:
+``--backend local`` (``--workers`` spawned processes, a killed worker's chunk
+played again) or ``--backend ray`` (``$RAY_ADDRESS`` or a local Ray; Ray plays
+a killed worker's task again). ``build`` shrinks each leave's mean residual
+toward the factored table (``superleaves.build_superleaves``) and writes the
+table folder, complete (every leave's value stored) unless ``--learned-only``;
+``report`` prints the figures for ``docs/results/scrabble_strength.md``.
 
-    nice -n 10 python experiments/scrabble_superleaves.py train --games 60000 [--part 0/2]
+    nice -n 10 python experiments/scrabble_superleaves.py train --games 60000 [--workers 2]
     python experiments/scrabble_superleaves.py build \\
-        --out src/stratagem/games/scrabble/data/superleaves_english.npz
+        --out src/stratagem/games/scrabble/data/superleaves_english
     python experiments/scrabble_superleaves.py report
+    nice -n 10 python experiments/scrabble_superleaves.py train --tiles czech --name czech ...
 """
 
 from __future__ import annotations
@@ -28,104 +34,92 @@ from pathlib import Path
 
 import numpy as np
 
-from stratagem.core.files import write_atomic
-from stratagem.games.scrabble.leaves import selfplay_records, shipped_leaves, table_values
-from stratagem.games.scrabble.lexicon import default_lexicon
+from stratagem.core.errors import StratagemError
+from stratagem.games.scrabble.leaves import shipped_leaves
 from stratagem.games.scrabble.superleaves import (
-    LeaveSamples,
+    LearningRun,
     build_superleaves,
-    counts_of,
+    chunk_executor,
+    leave_count,
     leave_text,
+    leaves_of,
     load_superleaves,
     save_superleaves,
     stats,
     value_of,
 )
+from stratagem.games.scrabble.tiles import tile_set
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "runs" / "scrabble_superleaves"
-DATA = ROOT / "src" / "stratagem" / "games" / "scrabble" / "data" / "superleaves_english.npz"
+DATA = ROOT / "src" / "stratagem" / "games" / "scrabble" / "data"
 SEED = 2026
+PROBES = {
+    "english": ("AEINST", "EINST", "AEINS", "ERS", "?", "S", "Q", "QU", "VV", "UUU", "IIII"),
+    "czech": ("AEINST", "ENST", "?", "S", "A", "O", "Ě", "Ů", "Ď", "X", "OOO", "ÍÍ"),
+}
 
 
-def chunk_path(name: str, c: int) -> Path:
-    return RUNS / name / f"chunk{c:04d}.npz"
+def run_of(args: argparse.Namespace) -> LearningRun:
+    return LearningRun(RUNS / args.name, args.tiles, args.lexicon, args.seed, args.chunk)
 
 
 def train(args: argparse.Namespace) -> int:
-    lex = default_lexicon("english")
-    fallback = shipped_leaves(lex.tiles)
-    chunks = -(-args.games // args.chunk)
-    (RUNS / args.name).mkdir(parents=True, exist_ok=True)
     part, parts = (int(x) for x in args.part.split("/"))
-    for c in range(part, chunks, parts):
-        path = chunk_path(args.name, c)
-        if path.exists():
-            continue
-        first = c * args.chunk
-        games = min(args.chunk, args.games - first)
-        cpu = time.process_time()
-        records = selfplay_records(lex, fallback, games, args.seed, first=first)
-        samples = LeaveSamples.of(records, fallback)
-        import io
+    start = time.monotonic()
 
-        buf = io.BytesIO()
-        np.savez_compressed(buf, keys=samples.keys, targets=samples.targets,
-                            stages=samples.stages, games=np.array(games))  # fmt: skip
-        write_atomic(path, buf.getvalue())
-        print(f"chunk {c + 1}/{chunks}: {games} games, {len(samples)} samples, "
-              f"{time.process_time() - cpu:.1f} CPU s", flush=True)  # fmt: skip
+    def progress(done: int, total: int, index: int) -> None:
+        print(f"chunk {index} saved ({done}/{total} this session, "
+              f"{time.monotonic() - start:.0f} s)", flush=True)  # fmt: skip
+
+    played = run_of(args).train(args.games, chunk_executor(args.backend, args.workers), part,
+                                parts, progress)  # fmt: skip
+    print(f"{played} chunks played; the run holds the first {args.games} games' chunks of "
+          f"part {args.part}")  # fmt: skip
     return 0
 
 
-def load_samples(name: str, games_wanted: int, chunk: int) -> tuple[LeaveSamples, int]:
-    """The samples of the first ``games_wanted`` games (every chunk must be there)."""
-    parts = []
-    games = 0
-    for c in range(-(-games_wanted // chunk)):
-        path = chunk_path(name, c)
-        if not path.exists():
-            raise SystemExit(f"{path} is missing: run train --games {games_wanted} first")
-        with np.load(path) as d:
-            parts.append(LeaveSamples(d["keys"], d["targets"], d["stages"]))
-            games += int(d["games"])
-    return LeaveSamples.concat(parts), games
+def out_path(args: argparse.Namespace) -> Path:
+    return args.out or DATA / f"superleaves_{args.tiles}"
 
 
 def build(args: argparse.Namespace) -> int:
-    lex = default_lexicon("english")
-    fallback = shipped_leaves(lex.tiles)
-    samples, games = load_samples(args.name, args.games, args.chunk)
-    note = (f"learned by self-play on ENABLE (experiments/scrabble_superleaves.py, seed "
+    tiles = tile_set(args.tiles)
+    fallback = shipped_leaves(tiles)
+    samples, games = run_of(args).samples(args.games)
+    builtin = "ENABLE" if tiles.name == "english" else f"the built-in {tiles.name} list"
+    lexicon = args.lexicon or builtin
+    note = (f"learned by self-play on {lexicon} (experiments/scrabble_superleaves.py, seed "
             f"{args.seed}): {games} games of the equity player with the shipped factored "
             f"table, endgame off; {len(samples)} samples (moves with 7+ tiles in the bag); "
             f"each leave's stage-centred mean residual over the factored table, shrunk toward "
-            f"it by n / (n + K); leaves seen fewer than {args.min_samples} times are left to "
-            f"the factored table")  # fmt: skip
+            f"it by n / (n + K); leaves seen fewer than {args.min_samples} times, and every "
+            f"leave never met, valued by the factored table")  # fmt: skip
     table, by_size = build_superleaves(samples, fallback, args.min_samples, note)
-    save_superleaves(table, args.out)
+    if not args.learned_only:
+        table = table.completed()
+    out = out_path(args)
+    save_superleaves(table, out)
     summary = {"games": games, "samples": len(samples),
                "within_sd": round(by_size[0].within**0.5, 2),
                "between_sd_by_size": {s: round(b.between**0.5, 2) for s, b in by_size.items()},
                "k_by_size": {s: round(b.k, 1) for s, b in by_size.items()}, **stats(table),
-               "bytes": Path(args.out).stat().st_size}  # fmt: skip
+               "bytes": sum(p.stat().st_size for p in out.iterdir())}  # fmt: skip
     print(json.dumps(summary))
     return 0
 
 
 def report(args: argparse.Namespace) -> int:
-    lex = default_lexicon("english")
-    tiles = lex.tiles
+    tiles = tile_set(args.tiles)
     fallback = shipped_leaves(tiles)
-    table = load_superleaves(args.out, tiles)
-    print(f"leaves learned: {json.dumps(stats(table))}")
-    for text in ("AEINST", "EINST", "AEINS", "ERS", "?", "S", "Q", "QU", "VV", "UUU", "IIII"):
+    table = load_superleaves(out_path(args), tiles)
+    print(f"leaves: {json.dumps(stats(table))}")
+    for text in PROBES.get(tiles.name, ()):
         counts = tiles.rack_counts(text).astype(np.int64)
         print(f"{text:8s} super {value_of(table, text):7.2f}  factored "
               f"{fallback.value(counts):7.2f}  learned {table.learned(counts)}")  # fmt: skip
-    counts = counts_of(table.keys, tiles.size + 1)
+    counts = leaves_of(table.ranks, tiles)
     size = counts.sum(axis=1)
-    prior = table_values(fallback, counts)
     for n_tiles in (6, 5, 4, 3, 2, 1):
         at = np.flatnonzero((size == n_tiles) & (table.samples >= args.min_report))
         if not len(at):
@@ -135,7 +129,22 @@ def report(args: argparse.Namespace) -> int:
         for label, rows in (("best", order[:10]), ("worst", order[-5:][::-1])):
             print(f"  {label}: " + ", ".join(
                 f"{leave_text(counts[k], tiles)} {table.values[k]:.1f} "
-                f"(factored {prior[k]:.1f}, n={table.samples[k]})" for k in rows))  # fmt: skip
+                f"(factored {fallback.value(counts[k]):.1f}, n={table.samples[k]})"
+                for k in rows))  # fmt: skip
+    if table.complete is not None:  # every leave, learned or not: the extremes of the table
+        ranks = np.arange(1, leave_count(tiles))
+        every = leaves_of(ranks, tiles)
+        for n_tiles in (6, 5):
+            at = ranks[every.sum(axis=1) == n_tiles]
+            order = at[np.argsort(-table.complete[at])]
+            for label, rows in (("best", order[:12]), ("worst", order[-8:][::-1])):
+                shown = []
+                for r in rows:
+                    kept = leaves_of(np.array([r]), tiles)[0]
+                    mark = "" if table.learned(kept) else "*"
+                    shown.append(f"{leave_text(kept, tiles)} {table.complete[r]:.1f}{mark}")
+                print(f"\nall {n_tiles}-tile leaves, {label}: " + ", ".join(shown))
+        print("(* the factored value: never met in self-play)")
     return 0
 
 
@@ -145,19 +154,30 @@ def main() -> int:
     for name in ("train", "build", "report"):
         p = sub.add_parser(name)
         p.add_argument("--name", default="enable")
+        p.add_argument("--tiles", default="english", choices=("english", "czech"))
+        p.add_argument("--lexicon", default=None, help="word list FILE (default: built-in)")
         p.add_argument("--seed", type=int, default=SEED)
-        p.add_argument("--out", type=Path, default=DATA)
+        p.add_argument("--out", type=Path, default=None, help="table folder (default: "
+                       "the package's data/superleaves_<tiles>)")
         p.add_argument("--games", type=int, default=60_000)
         p.add_argument("--chunk", type=int, default=1000)
         p.add_argument("--min-samples", type=int, default=3)
         p.add_argument("--min-report", type=int, default=30)
+        p.add_argument("--learned-only", action="store_true",
+                       help="store the learned leaves only (the rest by the factored model)")
+        p.add_argument("--backend", default="local", choices=("local", "ray"))
+        p.add_argument("--workers", type=int, default=1)
         p.add_argument("--part", default="0/1", help="train chunks c with c %% k == i (i/k): "
                        "k processes share a run")
     args = parser.parse_args()
-    if args.games < 1 or args.chunk < 1:
-        print("--games and --chunk must be at least 1", file=sys.stderr)
+    try:
+        return {"train": train, "build": build, "report": report}[args.command](args)
+    except (StratagemError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
-    return {"train": train, "build": build, "report": report}[args.command](args)
+    except KeyboardInterrupt:
+        print("interrupted: the saved chunks stay; run again to resume", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -1,7 +1,10 @@
-"""Numba loops for the superleave table: the value of every sub-multiset of a rack, and
-which sub-multiset each placement keeps (:mod:`.superleaves` says what the values are)."""
+"""Numba loops for the superleave table: the index of a leave in the complete table, the
+value of every sub-multiset of a rack, and which sub-multiset each placement keeps
+(:mod:`.superleaves` says what the values are)."""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -10,19 +13,36 @@ from stratagem.games.scrabble._heuristic_kernels import decode_subset, leave_val
 from stratagem.games.scrabble._kernels import BLANK, COL, DOWN, LENGTH, ROW
 
 KEY_BITS = 5
-"""Bits per tile of a leave key: a tile is its letter index + 1 (the blank, index 26 in
-English, is 27), so 0 means "no tile" and keys of different lengths never collide."""
+"""Bits per tile of a version-1 leave key: a tile is its letter index + 1 (the blank, index
+26 in English, is 27), so 0 means "no tile" and keys of different lengths never collide."""
+MAX_LEAVE = 6
+
+
+class LeaveArrays(NamedTuple):
+    """What the lookup reads. ``before`` ranks a leave (:func:`.superleaves.rank_table`); a complete
+    table has one value per rank in ``values`` (``learned`` and ``fallback_*`` unused);
+    otherwise ``values[k]`` is the value of the leave ranked ``learned[k]`` and every other
+    leave is valued by the factored model (``per_letter``, ``balance``, ``pairs``)."""
+
+    before: np.ndarray
+    complete: bool
+    learned: np.ndarray
+    values: np.ndarray
+    per_letter: np.ndarray
+    balance: np.ndarray
+    pairs: np.ndarray
+    vowel: np.ndarray
 
 
 @njit(cache=True)
 def leave_key(kept, nletters):
-    """The key of a leave: its tiles in letter order, ``letter + 1`` in 5 bits each, the
-    first tile lowest; -1 for more than 6 tiles."""
+    """The version-1 key of a leave: its tiles in letter order, ``letter + 1`` in 5 bits
+    each, the first tile lowest; -1 for more than 6 tiles."""
     key = 0
     pos = 0
     for i in range(nletters + 1):
         for _ in range(kept[i]):
-            if pos >= 6:
+            if pos >= MAX_LEAVE:
                 return -1
             key |= (i + 1) << (KEY_BITS * pos)
             pos += 1
@@ -30,19 +50,49 @@ def leave_key(kept, nletters):
 
 
 @njit(cache=True)
-def lookup(keys, values, kept, nletters, per_letter, balance, pairs, vowel):
-    """The learned value of ``kept`` when its key is in the sorted ``keys``, else the
-    factored model's (``per_letter``, ``balance``, ``pairs``)."""
-    key = leave_key(kept, nletters)
-    if key > 0:
-        k = np.searchsorted(keys, key)
-        if k < keys.shape[0] and keys[k] == key:
-            return values[k]
-    return leave_value(kept, nletters, per_letter, balance, pairs, vowel)
+def leave_rank(kept, before):
+    """The rank of ``kept`` (counts, blank last) in the complete table; -1 for more than 6
+    tiles (the caller keeps counts within the bag)."""
+    room = MAX_LEAVE
+    rank = 0
+    for i in range(before.shape[0]):
+        c = kept[i]
+        if c > room:
+            return -1
+        rank += before[i, room, c]
+        room -= c
+    return rank
 
 
 @njit(cache=True)
-def subset_values(rack, nletters, keys, values, per_letter, balance, pairs, vowel):
+def lookup(arrays, kept, nletters):
+    """The table's value of ``kept``: the complete table's entry, else the learned value
+    when the leave is among ``learned``, else the factored model's; 0 for nothing kept."""
+    rank = leave_rank(kept, arrays.before)
+    if rank == 0:
+        return 0.0
+    if rank > 0:
+        if arrays.complete:
+            return np.float64(arrays.values[rank])
+        k = np.searchsorted(arrays.learned, rank)
+        if k < arrays.learned.shape[0] and arrays.learned[k] == rank:
+            return np.float64(arrays.values[k])
+    return leave_value(kept, nletters, arrays.per_letter, arrays.balance, arrays.pairs,
+                       arrays.vowel)  # fmt: skip
+
+
+@njit(cache=True)
+def complete_values(counts, nletters, per_letter, balance, pairs, vowel):
+    """The factored model's value of each row of ``counts`` (as :func:`lookup` computes
+    it, so a completed table repeats its numbers)."""
+    out = np.empty(counts.shape[0], dtype=np.float64)
+    for k in range(counts.shape[0]):
+        out[k] = leave_value(counts[k], nletters, per_letter, balance, pairs, vowel)
+    return out
+
+
+@njit(cache=True)
+def subset_values(rack, nletters, arrays):
     """The value of every sub-multiset of the rack by mixed-radix code (``radix[letter]``
     the weight of one copy): ``(code of the whole rack, radix, values)``; at most 128."""
     full, radix, size = subset_radix(rack, nletters)
@@ -50,17 +100,14 @@ def subset_values(rack, nletters, keys, values, per_letter, balance, pairs, vowe
     kept = np.zeros(nletters + 1, dtype=np.int64)
     for code in range(size):
         decode_subset(code, rack, nletters, kept)
-        out[code] = lookup(keys, values, kept, nletters, per_letter, balance, pairs, vowel)
+        out[code] = lookup(arrays, kept, nletters)
     return full, radix, out
 
 
 @njit(cache=True)
-def placement_leaves(board, rack, info, word, count, nletters, keys, values, per_letter,
-                     balance, pairs, vowel, out):  # fmt: skip
+def placement_leaves(board, rack, info, word, count, nletters, arrays, out):
     """``out[k]``: the value of the tiles placement ``k`` keeps."""
-    full, radix, value_of = subset_values(
-        rack, nletters, keys, values, per_letter, balance, pairs, vowel
-    )
+    full, radix, value_of = subset_values(rack, nletters, arrays)
     for k in range(count):
         row = info[k, ROW]
         col = info[k, COL]
