@@ -3,6 +3,7 @@ complete table, the equity player's leave term, and the learning step."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from pathlib import Path
@@ -70,6 +71,7 @@ def test_keys_round_trip_and_agree_with_the_kernel() -> None:
     assert leave_key(rack("AEINRST"), TS) == -1  # seven tiles are no leave
 
 
+@pytest.mark.slow
 def test_every_english_leave_has_one_rank_without_a_gap() -> None:
     size = leave_count(TS)
     assert size == 914_625  # 914,624 leaves of 1-6 tiles (the count Macondo's tables have) + 1
@@ -80,6 +82,13 @@ def test_every_english_leave_has_one_rank_without_a_gap() -> None:
     assert len({c.tobytes() for c in counts[::97]}) == len(counts[::97])
     assert [leave_rank(c, TS) for c in counts[:: 50_000]] == list(ranks[:: 50_000])
     assert leave_rank(rack("AEINRST"), TS) == -1
+
+
+def test_english_ranks_round_trip_on_a_sample() -> None:
+    ranks = np.arange(0, leave_count(TS), 37)
+    counts = leaves_of(ranks, TS)
+    assert np.array_equal(ranks_of(counts, TS), ranks)
+    assert counts.sum(axis=1).max() == 6 and np.all(counts <= TS.bag_counts)
 
 
 def test_czech_ranks_round_trip_on_a_sample() -> None:
@@ -105,9 +114,7 @@ def test_a_learned_leave_is_looked_up_and_the_others_fall_back() -> None:
 
 @pytest.mark.parametrize("complete", [False, True])
 def test_files_round_trip(tmp_path, complete) -> None:  # type: ignore[no-untyped-def]
-    table = small_table(shipped_leaves(TS))
-    if complete:
-        table = table.completed()
+    table = _small_complete() if complete else small_table(shipped_leaves(TS))
     save_superleaves(table, tmp_path / "t")
     back = load_superleaves(tmp_path / "t", TS)
     assert np.array_equal(back.ranks, table.ranks)
@@ -290,10 +297,14 @@ def test_the_equity_player_makes_the_same_moves_with_the_complete_table() -> Non
         assert str(old.act(state, rng)) == str(new.act(state, rng))
 
 
+@functools.cache
+def _small_complete() -> SuperleaveTable:
+    return small_table(shipped_leaves(TS)).completed()  # 914,625 values: built once
+
+
 def _folder(tmp_path: Path, complete: bool = True) -> Path:
-    table = small_table(shipped_leaves(TS))
     folder = tmp_path / "table"
-    save_superleaves(table.completed() if complete else table, folder)
+    save_superleaves(_small_complete() if complete else small_table(shipped_leaves(TS)), folder)
     return folder
 
 
@@ -329,12 +340,12 @@ def test_truncated_oversized_and_foreign_arrays_are_refused_and_left_alone(
     values = folder / "values.npy"
     blob = values.read_bytes()
     values.write_bytes(blob[: len(blob) // 2])
-    with pytest.raises(SuperleavesError, match="values.npy is not a whole .npy array"):
+    with pytest.raises(SuperleavesError, match=r"values\.npy is not a whole \.npy array"):
         load_superleaves(folder, TS)
     assert values.read_bytes() == blob[: len(blob) // 2]
     values.write_bytes(blob)
     (folder / "samples.npy").write_bytes(b"not numpy")
-    with pytest.raises(SuperleavesError, match="samples.npy is not a whole"):
+    with pytest.raises(SuperleavesError, match=r"samples\.npy is not a whole"):
         load_superleaves(folder, TS)
     (folder / "samples.npy").unlink()
     with pytest.raises(FileInputError, match="does not exist"):
@@ -370,3 +381,12 @@ def test_a_learned_only_table_over_another_factored_model_is_refused(tmp_path) -
     with pytest.raises(SuperleavesError, match="another factored table"):
         load_superleaves(folder, TS)
     assert load_superleaves(_folder(tmp_path / "b", complete=False), TS).complete is None
+
+
+def test_the_equity_agent_takes_a_table_folder(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from stratagem.core.registry import make_agent
+
+    folder = _folder(tmp_path)
+    agent = make_agent("scrabble", "english", f"equity:leaves={folder},endgame=off")
+    assert isinstance(agent, SuperleaveEquityAgent)
+    assert agent.evaluator.superleaves.value(rack("AEINST")) == pytest.approx(30.0)

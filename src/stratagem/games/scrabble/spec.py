@@ -125,9 +125,11 @@ def _equity(rules: Lexicon, leaves: str | None, endgame: str, nodes: int,
 
 def _static(rules: Lexicon, leaves: str | None, endgame: bool, nodes: int) -> EquityAgent:
     """The equity player with a leave FILE, the shipped factored table (None) or the
-    shipped superleave table (``super``; a ``.npz`` FILE: a superleave table)."""
+    shipped superleave table (``super``; a ``.npz`` FILE or a table folder: a superleave
+    table)."""
     tiles = rules.tiles
-    if leaves == "super" or (leaves is not None and leaves.endswith(".npz")):
+    if leaves == "super" or (leaves is not None and (leaves.endswith(".npz")
+                                                     or Path(leaves).is_dir())):  # fmt: skip
         from stratagem.games.scrabble.superleaves import (
             SuperleaveEquityAgent,
             load_superleaves,
@@ -162,7 +164,8 @@ _THINK = Param("think", float, None, "wall-clock seconds the endgame search may 
                "alone)", low=0.1, high=600.0, web_high=30.0)  # fmt: skip
 
 _LEAVES = Param("leaves", str, None, "leave-value FILE (default: the shipped factored table), "
-                "or super: the shipped superleave table (a .npz FILE: a superleave table)",
+                "or super: the shipped superleave table (a .npz FILE or a table folder: a "
+                "superleave table)",
                 accepts="super or a leave-value file", file=True, named=("super",))
 
 AGENTS = (

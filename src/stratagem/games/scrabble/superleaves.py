@@ -51,6 +51,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -919,7 +920,7 @@ class LearningRun:
                     parts.append(LeaveSamples(d["ranks"].astype(np.int64), d["targets"],
                                               d["stages"]))  # fmt: skip
                     played += int(d["games"])
-            except (KeyError, ValueError, OSError) as exc:
+            except (KeyError, ValueError, OSError, zipfile.BadZipFile) as exc:
                 raise SuperleavesError(f"{path} is not a chunk of samples ({exc}); delete it "
                                        f"and train again") from None  # fmt: skip
         return LeaveSamples.concat(parts), played
