@@ -134,8 +134,12 @@ def report(args: argparse.Namespace) -> int:
     if table.complete is not None:  # every leave, learned or not: the extremes of the table
         ranks = np.arange(1, leave_count(tiles))
         every = leaves_of(ranks, tiles)
-        for n_tiles in (6, 5):
-            at = ranks[every.sum(axis=1) == n_tiles]
+        blank = tiles.size
+        for n_tiles, no_blank in ((6, False), (6, True), (5, False)):
+            pick = every.sum(axis=1) == n_tiles
+            if no_blank:
+                pick &= every[:, blank] == 0
+            at = ranks[pick]
             order = at[np.argsort(-table.complete[at])]
             for label, rows in (("best", order[:12]), ("worst", order[-8:][::-1])):
                 shown = []
@@ -143,8 +147,13 @@ def report(args: argparse.Namespace) -> int:
                     kept = leaves_of(np.array([r]), tiles)[0]
                     mark = "" if table.learned(kept) else "*"
                     shown.append(f"{leave_text(kept, tiles)} {table.complete[r]:.1f}{mark}")
-                print(f"\nall {n_tiles}-tile leaves, {label}: " + ", ".join(shown))
+                kind = " without a blank" if no_blank else ""
+                print(f"\nall {n_tiles}-tile leaves{kind}, {label}: " + ", ".join(shown))
         print("(* the factored value: never met in self-play)")
+        six = np.flatnonzero(size == 6)
+        print("\nlearned 6-tile leaves: " + ", ".join(
+            f"{leave_text(counts[k], tiles)} {table.values[k]:.1f} (n={table.samples[k]})"
+            for k in six[np.argsort(-table.values[six])]))  # fmt: skip
     return 0
 
 
