@@ -390,3 +390,20 @@ def test_the_equity_agent_takes_a_table_folder(tmp_path) -> None:  # type: ignor
     agent = make_agent("scrabble", "english", f"equity:leaves={folder},endgame=off")
     assert isinstance(agent, SuperleaveEquityAgent)
     assert agent.evaluator.superleaves.value(rack("AEINST")) == pytest.approx(30.0)
+
+
+def test_the_shipped_czech_table_holds_its_learned_leaves_and_falls_back_for_the_rest() -> None:
+    from stratagem.core.registry import make_agent
+
+    cz = tile_set("czech")
+    table = shipped_superleaves("czech")
+    # experiments/scrabble_superleaves.py build --tiles czech --games 32500 --learned-only
+    # (docs/results/scrabble_strength.md)
+    assert table.complete is None and table.size == 7_781_345
+    assert len(table) == 46_855 and int(table.samples.sum()) == 535_252
+    met = cz.rack_counts("ENST").astype(np.int64)
+    unmet = cz.rack_counts("AEINST").astype(np.int64)
+    assert table.learned(met) and not table.learned(unmet)
+    assert table.value(unmet) == pytest.approx(table.fallback.value(unmet))
+    agent = make_agent("scrabble", "czech", "equity:leaves=super,endgame=off")
+    assert isinstance(agent, SuperleaveEquityAgent) and agent.evaluator.superleaves is table
