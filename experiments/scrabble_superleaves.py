@@ -38,6 +38,7 @@ from stratagem.core.errors import StratagemError
 from stratagem.games.scrabble.leaves import shipped_leaves
 from stratagem.games.scrabble.superleaves import (
     LearningRun,
+    SuperleavesError,
     build_superleaves,
     chunk_executor,
     leave_count,
@@ -65,7 +66,10 @@ def run_of(args: argparse.Namespace) -> LearningRun:
 
 
 def train(args: argparse.Namespace) -> int:
-    part, parts = (int(x) for x in args.part.split("/"))
+    try:
+        part, parts = (int(x) for x in args.part.split("/"))
+    except ValueError:
+        raise SuperleavesError(f"--part must be i/k (whole numbers), got {args.part!r}") from None
     start = time.monotonic()
 
     def progress(done: int, total: int, index: int) -> None:

@@ -94,6 +94,9 @@ def test_a_run_with_other_settings_is_refused(tmp_path) -> None:  # type: ignore
         _run(tmp_path / "run").tasks(GAMES, 2, 2)
     with pytest.raises(SuperleavesError, match="games must be"):
         _run(tmp_path / "run").tasks(0)
+    with pytest.raises(SuperleavesError, match="games must be"):
+        _run(tmp_path / "fresh").train(0, InlineChunks())
+    assert not (tmp_path / "fresh").exists()  # refused before anything was written
 
 
 def test_a_damaged_chunk_is_named(tmp_path) -> None:  # type: ignore[no-untyped-def]

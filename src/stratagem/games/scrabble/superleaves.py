@@ -899,6 +899,7 @@ class LearningRun:
               progress: Callable[[int, int, int], None] | None = None) -> int:  # fmt: skip
         """Play the missing chunks on ``executor``, saving each as it comes back (a killed
         run loses only the chunks in play); returns how many were played."""
+        self.tasks(games, part, parts)  # the ranges checked before anything is written
         self.open()
         tasks = self.tasks(games, part, parts)
         for done, out in enumerate(executor.map(tasks), 1):
@@ -909,6 +910,8 @@ class LearningRun:
 
     def samples(self, games: int) -> tuple[LeaveSamples, int]:
         """The samples of the first ``games`` games; every chunk must be on disk."""
+        if not 1 <= games <= 10_000_000:
+            raise SuperleavesError(f"games must be 1-10000000, got {games}")
         parts = []
         played = 0
         for c in range(-(-games // self.chunk)):
