@@ -97,6 +97,8 @@ def test_a_run_with_other_settings_is_refused(tmp_path) -> None:  # type: ignore
     with pytest.raises(SuperleavesError, match="games must be"):
         _run(tmp_path / "fresh").train(0, InlineChunks())
     assert not (tmp_path / "fresh").exists()  # refused before anything was written
+    with pytest.raises(SuperleavesError, match="chunk must be"):
+        LearningRun(tmp_path / "fresh", "english", None, 7, 0)
 
 
 def test_a_damaged_chunk_is_named(tmp_path) -> None:  # type: ignore[no-untyped-def]

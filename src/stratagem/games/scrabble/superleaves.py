@@ -849,6 +849,11 @@ class LearningRun:
     seed: int
     chunk: int
 
+    def __post_init__(self) -> None:
+        if not 1 <= self.chunk <= 100_000:
+            raise SuperleavesError(f"chunk must be 1-100000 games, got {self.chunk}")
+        tile_set(self.tiles)  # an unknown tile set is refused here, not in a worker
+
     def settings(self) -> dict[str, Any]:
         return {"tiles": self.tiles, "lexicon": self.lexicon, "seed": self.seed,
                 "chunk": self.chunk}  # fmt: skip
@@ -858,8 +863,6 @@ class LearningRun:
 
     def open(self) -> None:
         """Create the folder, or check that the run already there has the same settings."""
-        if not 1 <= self.chunk <= 100_000:
-            raise SuperleavesError(f"chunk must be 1-100000 games, got {self.chunk}")
         self.folder.mkdir(parents=True, exist_ok=True)
         marker = self.folder / RUN_FILE
         if marker.exists():
