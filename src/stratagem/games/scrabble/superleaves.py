@@ -787,10 +787,16 @@ class LocalChunks:
                     pending = {pool.submit(play_chunk, t) for t in left.values()}
                     while pending:
                         done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                        for future in done:
+                        broke = False
+                        for future in done:  # keep every chunk that came back, then retry
+                            if isinstance(future.exception(), BrokenProcessPool):
+                                broke = True
+                                continue
                             out = future.result()
                             del left[int(out["index"])]
                             yield out
+                        if broke:
+                            raise BrokenProcessPool("a worker died")
                 return
             except BrokenProcessPool:
                 if attempt == self.retries:
