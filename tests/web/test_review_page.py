@@ -171,3 +171,43 @@ def test_an_unknown_game_says_so(browser: Any, site: Site) -> None:
     assert "cannot be reviewed" in page.locator("#status").inner_text()
     assert "ses-nosuchgame" in page.locator("#status").inner_text()
     page.context.close()
+
+
+def _won_score_four_game(url: str) -> str:
+    """Two people: X takes a1 b1 c1 d1 on the first level while O plays a2 b2 c2."""
+    from stratagem.games.scorefour.board import parse_peg
+
+    game = call(url + "/api/sessions", {"game": "scorefour", "seats": ["human", "human"]})
+    sid = str(game["id"])
+    for peg in ("a1", "a2", "b1", "b2", "c1", "c2", "d1"):
+        call(f"{url}/api/sessions/{sid}/move", {"decision": str(parse_peg(peg))})
+    assert call(f"{url}/api/sessions/{sid}")["over"]
+    return sid
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_score_four_review_says_a_proven_win_in_words_never_a_sentinel(
+    browser: Any, live_server: str, size: str
+) -> None:
+    # the graph plotted a proven win at the cost scale's 1000 ("1000.00"); it is drawn at
+    # the coach's evaluation cap and said as "wins in 1" (issue 35)
+    from stratagem.games.scorefour.coach import EVAL_CAP
+
+    from .conftest import SCREENSHOTS
+
+    sid = _won_score_four_game(live_server)
+    phone = {"viewport": {"width": 390, "height": 844}, "color_scheme": "dark"}
+    page = open_review(browser, live_server, sid, **(phone if size == "phone" else {}))
+    page.locator("#graph-table-box summary").click()
+    said = page.locator("#graph-table tbody td:nth-child(3)").all_inner_texts()
+    assert said[6] == "wins in 1" and said[-1] == "won"
+    text = page.inner_text("#graph-table") + page.locator("#graph-desc").text_content()
+    assert "1000" not in text and "999" not in text
+    assert "won at the end" in page.locator("#graph-desc").text_content()
+    graph = call(f"{live_server}/api/sessions/{sid}/review")["graph"]
+    assert max(abs(p["value"]) for p in graph) == EVAL_CAP
+    if size == "phone":
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(SCREENSHOTS / f"review-scorefour-{size}.png"), full_page=True)
+    assert not page.errors, page.errors
+    page.context.close()
