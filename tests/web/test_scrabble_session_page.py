@@ -231,3 +231,25 @@ def test_the_ai_moves_first_when_asked_and_the_game_is_kept(page: Any) -> None:
     seats = page.evaluate(f"() => fetch('/api/sessions/{sid}').then((r) => r.json())")["seats"]
     assert seats[0].startswith("greedy") and seats[1] == "human"
     assert page.is_disabled("#takeback")  # nothing of yours to take back yet
+
+
+@pytest.mark.parametrize(
+    ("seats", "opponent", "think", "ai_first"),
+    [
+        (["human", "greedy"], "greedy", "5", False),
+        (["heuristic:think=10", "human"], "heuristic", "10", True),
+    ],
+)
+def test_a_game_opened_by_its_url_shows_its_own_opponent(
+    page: Any, seats: list[str], opponent: str, think: str, ai_first: bool
+) -> None:
+    # the form showed its default (equity) for a game against another agent (issue 35)
+    body = {"game": "scrabble", "seats": seats, "seed": 4}
+    made = page.request.post("/api/sessions", data=body, timeout=120_000)
+    assert made.ok, made.text()
+    sid = made.json()["id"]
+    page.goto(f"/scrabble?mode=play&id={sid}")
+    page.wait_for_function(YOUR_MOVE)
+    assert page.input_value("#ai") == opponent
+    assert page.input_value("#think") == think
+    assert page.is_checked("#ai-first") is ai_first
