@@ -5,13 +5,15 @@ coach; a reviewed move opened in the assistant."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import Serve
+from stratagem.web.app import create_app
+from tests.web.conftest import LiveServer, Serve
 
 DATA = Path(__file__).resolve().parents[1] / "games" / "scrabble" / "data"
 YOUR_MOVE = "() => document.getElementById('status').textContent === 'Your move'"
@@ -51,6 +53,41 @@ def shown(page: Any) -> dict[str, Any]:
     )
 
 
+def slow_new_games(app: Any, seconds: float = 1.5) -> Any:
+    """``app`` answering new games late, as a loaded server does (the browser tests run in
+    parallel workers): a test that waits for time rather than for state fails against it."""
+
+    async def late(scope: Any, receive: Any, send: Any) -> None:
+        new = scope["type"] == "http" and scope["method"] == "POST"
+        if new and scope["path"] == "/api/sessions":
+            await asyncio.sleep(seconds)
+        await app(scope, receive, send)
+
+    return late
+
+
+def new_game_against(page: Any, ai: str, ai_first: bool = False) -> str:
+    """Start a game against ``ai`` from the page's form and return its id, waiting for the
+    states it needs rather than for time: the game the page starts by itself when opened
+    is there first (its id in the URL, the person to move or the AI thinking), then the
+    new one replaces it (another id in the URL, whose seats the server names)."""
+    page.wait_for_function("() => new URLSearchParams(location.search).get('id')")
+    page.wait_for_function("() => !document.getElementById('new-game').disabled")
+    old = page.evaluate("() => new URLSearchParams(location.search).get('id')")
+    page.select_option("#ai", ai)
+    page.set_checked("#ai-first", ai_first)
+    page.click("#new-game")
+    page.wait_for_function(
+        "(old) => { const id = new URLSearchParams(location.search).get('id');"
+        " return id && id !== old; }",
+        arg=old,
+    )
+    sid = str(page.evaluate("() => new URLSearchParams(location.search).get('id')"))
+    seats = page.request.get(f"/api/sessions/{sid}").json()["seats"]
+    assert ai in [s.split(":")[0] for s in seats], seats
+    return sid
+
+
 def play_best(page: Any) -> None:
     """Play the coach's best move by the move box, and wait for the AI's reply."""
     before = moves_logged(page)
@@ -79,15 +116,12 @@ def serious_violations(page: Any) -> list[str]:
 def test_a_game_survives_takeback_reload_and_a_server_restart(
     browser: Any, serve: Serve, games_dir: Path
 ) -> None:
-    server = serve(games_dir, tables="cached")
+    server = LiveServer(slow_new_games(create_app(tables="cached", data=games_dir)))
     try:
         page = new_page(browser, base_url=server.url)
         page.goto("/scrabble")
-        page.select_option("#ai", "greedy")
-        page.click("#new-game")
+        sid = new_game_against(page, "greedy")
         page.wait_for_function(YOUR_MOVE)
-        sid = page.evaluate("() => new URLSearchParams(location.search).get('id')")
-        assert sid
         for _ in range(3):
             play_best(page)
         assert moves_logged(page) == 6
