@@ -5,8 +5,6 @@ serious."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,9 +12,9 @@ from typing import Any
 import pytest
 
 from stratagem.core.registry import load_game
-from stratagem.core.session import Session
 
 from .conftest import Serve
+from .pages import call, coach_verdicts, open_page
 from .test_play_page import Site, nim_games, serious_violations  # noqa: F401  (a fixture)
 
 
@@ -26,13 +24,6 @@ def site(nim_games: None, serve: Serve, tmp_path: Path) -> Iterator[Site]:  # no
     s.start()
     yield s
     s.stop()
-
-
-def call(url: str, body: dict[str, Any] | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=60) as answer:
-        return json.loads(answer.read())
 
 
 def finished_game(url: str) -> str:
@@ -51,14 +42,13 @@ def finished_game(url: str) -> str:
 
 
 def open_review(browser: Any, url: str, sid: str, **context: Any) -> Any:
-    ctx = browser.new_context(**{"viewport": {"width": 1100, "height": 850}, **context})
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(60_000)
-    page.goto(f"{url}/review?id={sid}")
+    page = open_page(
+        browser,
+        url,
+        f"/review?id={sid}",
+        **({"viewport": {"width": 1100, "height": 850}} | context),
+    )
     page.wait_for_selector("#review[aria-busy='false']")
-    page.errors = errors
     return page
 
 
@@ -80,15 +70,11 @@ def cells(page: Any) -> list[list[str]]:
 
 def test_the_pages_numbers_are_the_coachs_judge(site: Site, review_tab: tuple[Any, str]) -> None:
     page, sid = review_tab
-    record = urllib.request.urlopen(f"{site.url}/api/sessions/{sid}/record", timeout=60).read()
-    session = Session.from_json(record)
     spec = load_game("nim")
     assert spec.coaching is not None
-    coaching = spec.coaching(7)
     rows = cells(page)
     assert len(rows) == 2
-    for row, j in zip(rows, session.human_decisions(), strict=True):
-        judged = coaching.judge(session.state_at(j), session.decisions()[j])
+    for row, (j, judged) in zip(rows, coach_verdicts(site.url, sid, spec.coaching(7)), strict=True):
         decision, played, best, cost, label = row[:5]
         assert decision == str(j + 1) and played.splitlines()[0] == judged.played
         assert cost.split()[0] == f"{100 * judged.cost:.1f}" and "exact" in cost
