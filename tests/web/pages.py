@@ -11,7 +11,7 @@ from typing import Any
 from stratagem.core.coaching import Coaching, Judged
 from stratagem.core.session import Session
 
-__all__ = ["call", "coach_verdicts", "open_page", "recorded_session"]
+__all__ = ["call", "coach_verdicts", "open_page", "recorded_session", "serious_violations"]
 
 
 def call(url: str, body: dict[str, Any] | None = None, timeout: float = 300.0) -> Any:
@@ -49,3 +49,16 @@ def coach_verdicts(url: str, sid: str, coaching: Coaching) -> list[tuple[int, Ju
     session = recorded_session(url, sid)
     texts = session.decisions()
     return [(j, coaching.judge(session.state_at(j), texts[j])) for j in session.human_decisions()]
+
+
+def serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on the page as it stands (the pages are
+    to have none, in every mode, in light and dark)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    result = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
+        for v in result.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]

@@ -14,8 +14,8 @@ import pytest
 from stratagem.core.registry import load_game
 
 from .conftest import Serve
-from .pages import call, coach_verdicts, open_page
-from .test_play_page import Site, nim_games, serious_violations  # noqa: F401  (a fixture)
+from .pages import call, coach_verdicts, open_page, serious_violations
+from .test_play_page import Site, nim_games  # noqa: F401  (a fixture)
 
 
 @pytest.fixture()

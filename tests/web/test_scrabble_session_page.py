@@ -14,6 +14,7 @@ import pytest
 
 from stratagem.web.app import create_app
 from tests.web.conftest import LiveServer, Serve
+from tests.web.pages import serious_violations
 
 DATA = Path(__file__).resolve().parents[1] / "games" / "scrabble" / "data"
 YOUR_MOVE = "() => document.getElementById('status').textContent === 'Your move'"
@@ -99,18 +100,6 @@ def play_best(page: Any) -> None:
         f"() => document.querySelectorAll('#history > div:not(.end)').length >= {before + 2}"
     )
     page.wait_for_function(YOUR_MOVE)
-
-
-def serious_violations(page: Any) -> list[str]:
-    """axe-core's serious and critical findings on the page as it stands."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    result = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in result.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def test_a_game_survives_takeback_reload_and_a_server_restart(

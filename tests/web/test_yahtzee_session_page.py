@@ -17,8 +17,8 @@ from stratagem.games.yahtzee.solver import Solution
 from stratagem.games.yahtzee.state import YahtzeeState
 
 from .conftest import Serve
-from .pages import call, coach_verdicts, open_page
-from .test_play_page import Site, serious_violations
+from .pages import call, coach_verdicts, open_page, serious_violations
+from .test_play_page import Site
 
 
 @pytest.fixture(scope="module")

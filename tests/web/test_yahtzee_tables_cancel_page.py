@@ -17,8 +17,7 @@ from stratagem.games.yahtzee.coach import solved as solved_table
 from stratagem.games.yahtzee.rules import preset
 
 from .conftest import SCREENSHOTS, LiveServer, Serve
-from .pages import call, open_page
-from .test_play_page import serious_violations
+from .pages import call, open_page, serious_violations
 
 WAIT = 120.0
 """The most any step waits for the server (a loaded machine); a step ends as soon as its
