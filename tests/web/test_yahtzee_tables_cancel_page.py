@@ -162,5 +162,14 @@ def test_after_a_cancel_the_hint_ranks_by_expected_score_and_says_why(
     # the build stops at its next progress report, and nothing started it again
     _until(lambda: _tables(site.url)["remaining"]["state"] == "cancelled",
            "the server never reported the build cancelled")  # fmt: skip
+    # until the player asks for it again, from the line that says why
+    page.click("#tables-again")
+    page.wait_for_selector("#tables-panel:not(.hidden) #tables-cancel:not([hidden])")
+    _until(lambda: _tables(site.url)["remaining"]["state"] == "building",
+           "the build did not start again")  # fmt: skip
+    assert "running" in basis.inner_text()
+    page.click("#tables-cancel")  # not to spend the machine on it
+    _until(lambda: _tables(site.url)["remaining"]["state"] == "cancelled",
+           "the second build was not cancelled")  # fmt: skip
     assert not page.errors, page.errors
     page.context.close()

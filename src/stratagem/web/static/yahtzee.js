@@ -455,8 +455,23 @@ function renderBasis() {
     failed: "their build failed",
     missing: "this server does not build them",
   }[tablesState] || "they are not loaded yet";
-  box.textContent = "Advice: expected final scores (exact), not yet your chance of winning: "
+  const text = "Advice: expected final scores (exact), not yet your chance of winning: "
     + `that needs the probability tables, and ${why}. The chance-of-winning column appears once they are ready.`;
+  // a build the player cancelled (or that failed) can be started again from here
+  const again = ["cancelled", "failed"].includes(tablesState) && !isVariant(pv.rules)
+    ? el("button", { type: "button", id: "tables-again", onclick: buildAgain }, "Build the tables now") : null;
+  box.replaceChildren(text, ...(again ? [" ", again] : []));
+}
+
+async function buildAgain() {
+  if (!play.view) return;
+  tablesState = "building";
+  renderBasis();
+  await prepareTables(play.view.rules, { needRemaining: true, onReady: tablesReady }).catch((err) => {
+    tablesState = "failed";
+    renderBasis();
+    showError(err.message);
+  });
 }
 
 /** The remaining-score tables became ready: the view (its unit and note) is the chance of
