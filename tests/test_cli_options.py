@@ -235,3 +235,19 @@ def test_an_option_group_reaches_the_command_as_one_value() -> None:
     result = CliRunner().invoke(app, ["show", "--high", "5", "--json"])
     assert result.exit_code == 0, result.output
     assert got == [((1, 5), True)]
+
+
+def test_a_games_option_groups_are_made_by_option_group() -> None:
+    # issue 39's one convention: a group of options that becomes one value (Pig's rule
+    # options, Scrabble's word options) is declared with cli_options.option_group, never
+    # by a game's own rewriting of a command's signature
+    from pathlib import Path
+
+    import stratagem.games
+
+    for cli in sorted(Path(stratagem.games.__file__).parent.glob("*/cli.py")):
+        source = cli.read_text(encoding="utf-8")
+        assert "__signature__" not in source, f"{cli.parent.name}/cli.py rewrites a signature"
+    from stratagem.games.pig import cli as pig_cli
+
+    assert pig_cli.rule_options.__qualname__.startswith("option_group.")

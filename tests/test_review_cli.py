@@ -96,3 +96,22 @@ def test_a_game_without_coaching_cannot_be_reviewed(
     monkeypatch.setattr(module, "GAME", dataclasses.replace(nim, coaching=None))
     done = invoke(["review", str(path)])
     assert done.exit_code == 2 and "Nim has no coaching" in done.stderr
+
+
+def test_a_proven_win_is_said_in_words_in_the_terminal_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Score Four: X takes a1 b1 c1 d1 while O plays a2 b2 c2; before X's last move the
+    # coach proves the win, said as such, not as the cost scale's 999 (issue 35)
+    from stratagem.games.scorefour.board import parse_peg
+
+    s = Session.new("scorefour", "scorefour", ["human", "human"], seed=1)
+    for peg in ("a1", "a2", "b1", "b2", "c1", "c2", "d1"):
+        s.submit(str(parse_peg(peg)))
+    path = tmp_path / "scorefour.json"
+    path.write_text(s.to_json(), encoding="utf-8")
+    monkeypatch.setenv("COLUMNS", "160")  # one line a row
+    done = invoke(["review", str(path)])
+    assert done.exit_code == 0, done.output
+    last = next(line for line in done.stdout.splitlines() if line.lstrip("│ ").startswith("7 "))
+    assert "wins in 1" in last and "999" not in last and "500" not in last

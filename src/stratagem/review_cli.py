@@ -114,6 +114,7 @@ def _print(done: Any, title: str) -> None:
     if not done.complete:
         out.print(f"[bold]The review stopped at decision {done.stopped_at + 1}[/bold] (its bound).")
     values = {p.decision: p.value for p in done.graph}
+    words = {p.decision: p.text for p in done.graph if p.text}  # "wins in 3" (Score Four)
     table = Table(
         title="Decisions of people",
         title_justify="left",
@@ -138,7 +139,7 @@ def _print(done: Any, title: str) -> None:
             amount(j.cost),
             "exact" if j.exact else "estimated",
             j.label,
-            amount(values.get(d.decision)),
+            words.get(d.decision) or amount(values.get(d.decision)),
         )
     out.print(table)
     tt = done.totals

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from .pages import serious_violations
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}  # fmt: skip
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
@@ -57,18 +59,6 @@ TARGETS = """() => {
   }
   return out;
 }"""
-
-
-def serious_violations(page: Any) -> list[str]:
-    """axe-core's serious and critical findings on the page as it stands."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    result = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in result.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def settle(page: Any) -> None:

@@ -18,6 +18,7 @@ from stratagem.games.pig.coach import PigCoaching
 from stratagem.games.pig.rules import preset
 from stratagem.games.pig.state import PigState
 from tests.web.conftest import Serve
+from tests.web.pages import serious_violations
 
 DESKTOP = {"width": 1200, "height": 900}
 
@@ -134,18 +135,6 @@ def test_against_hold_25_the_hint_is_the_best_reply_not_the_optimum(
         text = page.locator("#hint-box").inner_text()
         assert f"{100 * advice[0]['value']:.2f}%" in text
         assert f"{100 * advice[0]['optimal_value']:.2f}%" in text
-
-
-def serious_violations(page: Any) -> list[str]:
-    """axe-core's serious and critical findings on the page as it is."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    result = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in result.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def test_a_game_played_with_the_keys_alone_and_its_review_are_the_coachs_numbers(

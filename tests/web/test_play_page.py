@@ -14,6 +14,7 @@ import pytest
 import stratagem.games
 
 from .conftest import LiveServer, Serve
+from .pages import serious_violations
 
 RECIPES = Path(__file__).resolve().parents[1] / "core" / "recipes"
 YOU_TO_MOVE = "(you) to move"
@@ -72,17 +73,6 @@ def tab(browser: Any) -> Iterator[Any]:
     yield p
     context.close()
     assert not errors, f"script errors on the page: {errors}"
-
-
-def serious_violations(page: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    result = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in result.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def line(page: Any) -> list[str]:

@@ -5,8 +5,6 @@ serious."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,10 +12,10 @@ from typing import Any
 import pytest
 
 from stratagem.core.registry import load_game
-from stratagem.core.session import Session
 
 from .conftest import Serve
-from .test_play_page import Site, nim_games, serious_violations  # noqa: F401  (a fixture)
+from .pages import call, coach_verdicts, open_page, serious_violations
+from .test_play_page import Site, nim_games  # noqa: F401  (a fixture)
 
 
 @pytest.fixture()
@@ -26,13 +24,6 @@ def site(nim_games: None, serve: Serve, tmp_path: Path) -> Iterator[Site]:  # no
     s.start()
     yield s
     s.stop()
-
-
-def call(url: str, body: dict[str, Any] | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=60) as answer:
-        return json.loads(answer.read())
 
 
 def finished_game(url: str) -> str:
@@ -51,14 +42,13 @@ def finished_game(url: str) -> str:
 
 
 def open_review(browser: Any, url: str, sid: str, **context: Any) -> Any:
-    ctx = browser.new_context(**{"viewport": {"width": 1100, "height": 850}, **context})
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(60_000)
-    page.goto(f"{url}/review?id={sid}")
+    page = open_page(
+        browser,
+        url,
+        f"/review?id={sid}",
+        **({"viewport": {"width": 1100, "height": 850}} | context),
+    )
     page.wait_for_selector("#review[aria-busy='false']")
-    page.errors = errors
     return page
 
 
@@ -80,15 +70,11 @@ def cells(page: Any) -> list[list[str]]:
 
 def test_the_pages_numbers_are_the_coachs_judge(site: Site, review_tab: tuple[Any, str]) -> None:
     page, sid = review_tab
-    record = urllib.request.urlopen(f"{site.url}/api/sessions/{sid}/record", timeout=60).read()
-    session = Session.from_json(record)
     spec = load_game("nim")
     assert spec.coaching is not None
-    coaching = spec.coaching(7)
     rows = cells(page)
     assert len(rows) == 2
-    for row, j in zip(rows, session.human_decisions(), strict=True):
-        judged = coaching.judge(session.state_at(j), session.decisions()[j])
+    for row, (j, judged) in zip(rows, coach_verdicts(site.url, sid, spec.coaching(7)), strict=True):
         decision, played, best, cost, label = row[:5]
         assert decision == str(j + 1) and played.splitlines()[0] == judged.played
         assert cost.split()[0] == f"{100 * judged.cost:.1f}" and "exact" in cost
@@ -170,4 +156,44 @@ def test_an_unknown_game_says_so(browser: Any, site: Site) -> None:
     page = open_review(browser, site.url, "ses-nosuchgame0000000000")
     assert "cannot be reviewed" in page.locator("#status").inner_text()
     assert "ses-nosuchgame" in page.locator("#status").inner_text()
+    page.context.close()
+
+
+def _won_score_four_game(url: str) -> str:
+    """Two people: X takes a1 b1 c1 d1 on the first level while O plays a2 b2 c2."""
+    from stratagem.games.scorefour.board import parse_peg
+
+    game = call(url + "/api/sessions", {"game": "scorefour", "seats": ["human", "human"]})
+    sid = str(game["id"])
+    for peg in ("a1", "a2", "b1", "b2", "c1", "c2", "d1"):
+        call(f"{url}/api/sessions/{sid}/move", {"decision": str(parse_peg(peg))})
+    assert call(f"{url}/api/sessions/{sid}")["over"]
+    return sid
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_score_four_review_says_a_proven_win_in_words_never_a_sentinel(
+    browser: Any, live_server: str, size: str
+) -> None:
+    # the graph plotted a proven win at the cost scale's 1000 ("1000.00"); it is drawn at
+    # the coach's evaluation cap and said as "wins in 1" (issue 35)
+    from stratagem.games.scorefour.coach import EVAL_CAP
+
+    from .conftest import SCREENSHOTS
+
+    sid = _won_score_four_game(live_server)
+    phone = {"viewport": {"width": 390, "height": 844}, "color_scheme": "dark"}
+    page = open_review(browser, live_server, sid, **(phone if size == "phone" else {}))
+    page.locator("#graph-table-box summary").click()
+    said = page.locator("#graph-table tbody td:nth-child(3)").all_inner_texts()
+    assert said[6] == "wins in 1" and said[-1] == "won"
+    text = page.inner_text("#graph-table") + page.locator("#graph-desc").text_content()
+    assert "1000" not in text and "999" not in text
+    assert "won at the end" in page.locator("#graph-desc").text_content()
+    graph = call(f"{live_server}/api/sessions/{sid}/review")["graph"]
+    assert max(abs(p["value"]) for p in graph) == EVAL_CAP
+    if size == "phone":
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(SCREENSHOTS / f"review-scorefour-{size}.png"), full_page=True)
+    assert not page.errors, page.errors
     page.context.close()

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from .pages import serious_violations
+
 THINKING_DONE = """(n) => document.querySelectorAll('#moves div').length > n
     && !document.getElementById('status').textContent.includes('thinking')"""
 # Against minimax at depth 1, X playing a1, c2, d4, a4, d1 (the coach's best each time)
@@ -36,18 +38,6 @@ def start(page: Any, ai: str = "decision-analysis", **params: str) -> None:
         arg=before,
     )
     page.wait_for_selector("#status:has-text('Your move')")
-
-
-def serious_violations(page: Any) -> list[str]:
-    """axe-core's serious and critical findings on the page as it stands."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    result = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in result.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def test_a_whole_game_by_clicks_following_the_hints(page: Any, screenshot: Any) -> None:

@@ -15,7 +15,7 @@ from stratagem.core.session import Session
 from stratagem.games.scorefour.board import peg_name
 from stratagem.games.scorefour.coach import ScoreFourCoaching
 from tests.web.conftest import Serve
-from tests.web.test_scorefour_page import serious_violations
+from tests.web.pages import serious_violations
 
 YOUR_MOVE = "#status:has-text('Your move')"
 

@@ -5,13 +5,16 @@ coach; a reviewed move opened in the assistant."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import Serve
+from stratagem.web.app import create_app
+from tests.web.conftest import LiveServer, Serve
+from tests.web.pages import serious_violations
 
 DATA = Path(__file__).resolve().parents[1] / "games" / "scrabble" / "data"
 YOUR_MOVE = "() => document.getElementById('status').textContent === 'Your move'"
@@ -51,6 +54,41 @@ def shown(page: Any) -> dict[str, Any]:
     )
 
 
+def slow_new_games(app: Any, seconds: float = 1.5) -> Any:
+    """``app`` answering new games late, as a loaded server does (the browser tests run in
+    parallel workers): a test that waits for time rather than for state fails against it."""
+
+    async def late(scope: Any, receive: Any, send: Any) -> None:
+        new = scope["type"] == "http" and scope["method"] == "POST"
+        if new and scope["path"] == "/api/sessions":
+            await asyncio.sleep(seconds)
+        await app(scope, receive, send)
+
+    return late
+
+
+def new_game_against(page: Any, ai: str, ai_first: bool = False) -> str:
+    """Start a game against ``ai`` from the page's form and return its id, waiting for the
+    states it needs rather than for time: the game the page starts by itself when opened
+    is there first (its id in the URL, the person to move or the AI thinking), then the
+    new one replaces it (another id in the URL, whose seats the server names)."""
+    page.wait_for_function("() => new URLSearchParams(location.search).get('id')")
+    page.wait_for_function("() => !document.getElementById('new-game').disabled")
+    old = page.evaluate("() => new URLSearchParams(location.search).get('id')")
+    page.select_option("#ai", ai)
+    page.set_checked("#ai-first", ai_first)
+    page.click("#new-game")
+    page.wait_for_function(
+        "(old) => { const id = new URLSearchParams(location.search).get('id');"
+        " return id && id !== old; }",
+        arg=old,
+    )
+    sid = str(page.evaluate("() => new URLSearchParams(location.search).get('id')"))
+    seats = page.request.get(f"/api/sessions/{sid}").json()["seats"]
+    assert ai in [s.split(":")[0] for s in seats], seats
+    return sid
+
+
 def play_best(page: Any) -> None:
     """Play the coach's best move by the move box, and wait for the AI's reply."""
     before = moves_logged(page)
@@ -64,30 +102,15 @@ def play_best(page: Any) -> None:
     page.wait_for_function(YOUR_MOVE)
 
 
-def serious_violations(page: Any) -> list[str]:
-    """axe-core's serious and critical findings on the page as it stands."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    result = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in result.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-
-
 def test_a_game_survives_takeback_reload_and_a_server_restart(
     browser: Any, serve: Serve, games_dir: Path
 ) -> None:
-    server = serve(games_dir, tables="cached")
+    server = LiveServer(slow_new_games(create_app(tables="cached", data=games_dir)))
     try:
         page = new_page(browser, base_url=server.url)
         page.goto("/scrabble")
-        page.select_option("#ai", "greedy")
-        page.click("#new-game")
+        sid = new_game_against(page, "greedy")
         page.wait_for_function(YOUR_MOVE)
-        sid = page.evaluate("() => new URLSearchParams(location.search).get('id')")
-        assert sid
         for _ in range(3):
             play_best(page)
         assert moves_logged(page) == 6
@@ -231,3 +254,25 @@ def test_the_ai_moves_first_when_asked_and_the_game_is_kept(page: Any) -> None:
     seats = page.evaluate(f"() => fetch('/api/sessions/{sid}').then((r) => r.json())")["seats"]
     assert seats[0].startswith("greedy") and seats[1] == "human"
     assert page.is_disabled("#takeback")  # nothing of yours to take back yet
+
+
+@pytest.mark.parametrize(
+    ("seats", "opponent", "think", "ai_first"),
+    [
+        (["human", "greedy"], "greedy", "5", False),
+        (["heuristic:think=10", "human"], "heuristic", "10", True),
+    ],
+)
+def test_a_game_opened_by_its_url_shows_its_own_opponent(
+    page: Any, seats: list[str], opponent: str, think: str, ai_first: bool
+) -> None:
+    # the form showed its default (equity) for a game against another agent (issue 35)
+    body = {"game": "scrabble", "seats": seats, "seed": 4}
+    made = page.request.post("/api/sessions", data=body, timeout=120_000)
+    assert made.ok, made.text()
+    sid = made.json()["id"]
+    page.goto(f"/scrabble?mode=play&id={sid}")
+    page.wait_for_function(YOUR_MOVE)
+    assert page.input_value("#ai") == opponent
+    assert page.input_value("#think") == think
+    assert page.is_checked("#ai-first") is ai_first

@@ -16,7 +16,7 @@ from stratagem.games.yahtzee.rules import preset
 from stratagem.games.yahtzee.state import YahtzeeState
 
 from .conftest import LiveServer, Serve
-from .test_yahtzee_session_page import call, open_page
+from .pages import call, open_page
 
 
 @pytest.fixture()

@@ -58,9 +58,12 @@ def test_verdicts_refuse_another_game_and_an_unknown_id(client: TestClient) -> N
     assert r.status_code == 404
 
 
-def test_against_an_agent_the_game_goes_on_while_the_tables_are_missing(
+def test_against_an_agent_the_game_goes_on_in_expected_points_while_the_tables_are_missing(
     client: TestClient,
 ) -> None:
+    # issue 35 item 4: without the remaining-score tables (this server builds none) the
+    # advice, the verdicts and the review are the solved table's expected final scores,
+    # said so in the view's note, instead of a 400 "not loaded" for the whole game
     rules = preset("yahtzee-free-joker")
     path = TableCache().mapped_path(
         match.REMAINING_KIND, rules.fingerprint, match.REMAINING_VERSION
@@ -70,11 +73,15 @@ def test_against_an_agent_the_game_goes_on_while_the_tables_are_missing(
     body = {"game": "yahtzee", "rules": rules.name, "seats": ["human", "greedy"], "seed": 2}
     view = client.post("/api/sessions", json=body).json()
     sid = view["id"]
-    assert view["unit"]["name"] == "chance of winning"
+    assert view["unit"]["name"] == "expected points"
+    assert "not ready" in view["view"]["note"]
     advice = client.get(f"/api/sessions/{sid}/advice")
-    assert advice.status_code == 400
-    assert "remaining-score tables" in advice.json()["detail"]
-    # no request built them, and the game is played on without the coach's numbers
+    assert advice.status_code == 200, advice.text
+    assert advice.json()["unit"]["name"] == "expected points"
+    rows = advice.json()["rows"]
+    assert all("win_chance" not in r for r in rows)
+    assert [r["value"] for r in rows] == sorted((r["value"] for r in rows), reverse=True)
+    # no request built them, and the game is played on with the expected-score coach
     assert rules.name not in match._TABLES and not path.is_file()
     score = view["legal"][-1]  # a box: the turn passes to the agent
     assert score.startswith("score ")
@@ -82,3 +89,13 @@ def test_against_an_agent_the_game_goes_on_while_the_tables_are_missing(
     assert len(view["decisions"]) == 1 and view["to_move"] == 1
     view = client.post(f"/api/sessions/{sid}/ai", json={}).json()
     assert len(view["decisions"]) == 2
+    verdicts = client.get(f"/api/yahtzee/sessions/{sid}/verdicts")
+    assert verdicts.status_code == 200, verdicts.text
+    judged = verdicts.json()["verdicts"]
+    assert verdicts.json()["unit"]["name"] == "expected points" and len(judged) == 1
+    played = next(r for r in rows if r["action"] == score)
+    assert judged[0]["cost"] == pytest.approx(played["cost"])
+    review = client.get(f"/api/sessions/{sid}/review")
+    assert review.status_code == 200, review.text
+    assert review.json()["unit"]["name"] == "expected points"
+    assert review.json()["decisions"][0]["cost"] == pytest.approx(played["cost"])

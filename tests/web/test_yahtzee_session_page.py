@@ -4,8 +4,6 @@ reload, a server restart on the same data folder, a game finished and its review
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,8 @@ from stratagem.games.yahtzee.solver import Solution
 from stratagem.games.yahtzee.state import YahtzeeState
 
 from .conftest import Serve
-from .test_play_page import Site, serious_violations
+from .pages import call, coach_verdicts, open_page, serious_violations
+from .test_play_page import Site
 
 
 @pytest.fixture(scope="module")
@@ -37,26 +36,6 @@ def site(serve: Serve, tmp_path: Path, solved: Callable[[str], Solution]) -> Ite
     s.start()
     yield s
     s.stop()
-
-
-def call(url: str, body: dict[str, Any] | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=300) as answer:
-        return json.loads(answer.read())
-
-
-def open_page(browser: Any, url: str, path: str, **context: Any) -> Any:
-    ctx = browser.new_context(
-        base_url=url, **({"viewport": {"width": 1200, "height": 900}} | context)
-    )
-    page = ctx.new_page()
-    page.set_default_timeout(120_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
-    page.goto(path)
-    return page
 
 
 def board(page: Any) -> tuple[str, str, str]:
@@ -172,14 +151,12 @@ def test_a_game_finished_by_keys_shows_luck_and_skill_and_its_review_is_the_coac
     page.screenshot(path=str(SHOTS / "yahtzee-session-over.png"), full_page=True)
 
     # the review's numbers are the coach's judge of the same decisions
-    record = urllib.request.urlopen(f"{site.url}/api/sessions/{sid}/record", timeout=60).read()
-    session = Session.from_json(record)
     review = call(f"{site.url}/api/sessions/{sid}/review")
     coach = YahtzeeCoaching(preset("yahtzee"), 1, solution)
     assert review["unit"]["name"] == "expected points"
-    assert len(review["decisions"]) == len(session.human_decisions())
-    for row, j in zip(review["decisions"], session.human_decisions(), strict=True):
-        judged = coach.judge(session.state_at(j), session.decisions()[j])
+    verdicts = coach_verdicts(site.url, sid, coach)
+    assert len(review["decisions"]) == len(verdicts)
+    for row, (_, judged) in zip(review["decisions"], verdicts, strict=True):
         assert (row["played"], row["best"], row["label"]) == (
             judged.played,
             judged.best,

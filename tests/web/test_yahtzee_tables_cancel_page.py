@@ -16,8 +16,8 @@ from stratagem.games.yahtzee import match
 from stratagem.games.yahtzee.coach import solved as solved_table
 from stratagem.games.yahtzee.rules import preset
 
-from .conftest import LiveServer, Serve
-from .test_yahtzee_session_page import call, open_page
+from .conftest import SCREENSHOTS, LiveServer, Serve
+from .pages import call, open_page, serious_violations
 
 WAIT = 120.0
 """The most any step waits for the server (a loaded machine); a step ends as soon as its
@@ -62,18 +62,24 @@ def _until(condition: Any, what: str) -> Any:
         time.sleep(0.2)
 
 
-def test_a_cancelled_table_build_stops_and_the_game_goes_on(
-    browser: Any, site: LiveServer, cache: Path
-) -> None:
-    page = open_page(browser, site.url, "/yahtzee")
+def _two_player_game(browser: Any, site: LiveServer, **context: Any) -> Any:
+    """A page with a new game against the optimum, its table build running."""
+    page = open_page(browser, site.url, "/yahtzee", **context)
     page.wait_for_selector("#setup:not([hidden])")
     page.select_option("#rules", "yahtzee")
     page.select_option("#opponents", "1")
     page.fill("#seed", "5")
     page.click("#start")
     page.wait_for_selector("#dice .die")
-    # the build runs: the banner shows its progress and a Cancel control
     page.wait_for_selector("#tables-panel:not(.hidden) #tables-cancel:not([hidden])")
+    return page
+
+
+def test_a_cancelled_table_build_stops_and_the_game_goes_on(
+    browser: Any, site: LiveServer, cache: Path
+) -> None:
+    # the build runs: the banner shows its progress and a Cancel control
+    page = _two_player_game(browser, site)
     _until(lambda: "remaining-score tables" in page.inner_text("#tables-text"),
            "the banner never said what it builds")  # fmt: skip
     _until(lambda: (_tables(site.url)["remaining"]["progress"] or 0) > 0.05,
@@ -104,5 +110,66 @@ def test_a_cancelled_table_build_stops_and_the_game_goes_on(
     _until(moved_on, "the game did not go on after the cancel")
     assert not page.is_visible("#tables-panel")  # nothing started the build again
     assert _tables(site.url)["remaining"]["state"] == "cancelled"
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_after_a_cancel_the_hint_ranks_by_expected_score_and_says_why(
+    browser: Any, site: LiveServer, cache: Path, size: str
+) -> None:
+    # issue 35 item 4: "the game goes on with the advice that does not need them"; before,
+    # the hint and the verdicts answered "coach not ready" for the whole game
+    phone = {"viewport": {"width": 390, "height": 844}, "color_scheme": "dark"}
+    page = _two_player_game(browser, site, **(phone if size == "phone" else {}))
+    basis = page.locator("#advice-basis")
+    assert "expected final scores" in basis.inner_text()
+    assert "running" in basis.inner_text()
+    page.click("#tables-cancel")
+    page.wait_for_function(
+        "document.querySelector('#advice-basis').textContent.includes('cancelled')"
+    )
+    assert "chance-of-winning column appears once" in basis.inner_text()
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-table tbody tr")
+    heads = page.locator("#hint-table thead th").all_inner_texts()
+    assert "expected final score" in heads and "chance of winning" not in heads
+    assert "not ready" in page.inner_text("#hint-note")
+    # the rows are the solved table's expected final scores, best first
+    sid = page.evaluate("new URLSearchParams(location.search).get('id')")
+    advice = call(f"{site.url}/api/sessions/{sid}/advice")
+    assert advice["unit"]["percent"] is False
+    assert all("win_chance" not in r for r in advice["rows"])
+    values = [r["value"] for r in advice["rows"]]
+    assert values == sorted(values, reverse=True) and 150 < values[0] < 400
+    shown = page.locator("#hint-table tbody tr").first.locator("td.num").first.inner_text()
+    assert shown == f"{values[0]:.2f}"
+    # keyboard: the hint's best row has the focus; Enter plays it and the game goes on
+    assert page.evaluate("document.activeElement.matches('#hint-table button.play')")
+    assert serious_violations(page) == []
+    if size == "phone":
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"yahtzee-tables-cancelled-{size}.png"), full_page=True)
+    made = len(call(f"{site.url}/api/sessions/{sid}")["decisions"])
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#last-cost")
+    assert "expected points" in page.inner_text("#feedback") or "best" in page.inner_text(
+        "#last-cost"
+    )
+    assert len(call(f"{site.url}/api/sessions/{sid}")["decisions"]) > made
+    assert "could not judge" not in page.inner_text("#feedback")
+    # the build stops at its next progress report, and nothing started it again
+    _until(lambda: _tables(site.url)["remaining"]["state"] == "cancelled",
+           "the server never reported the build cancelled")  # fmt: skip
+    # until the player asks for it again, from the line that says why
+    page.click("#tables-again")
+    page.wait_for_selector("#tables-panel:not(.hidden) #tables-cancel:not([hidden])")
+    _until(lambda: _tables(site.url)["remaining"]["state"] == "building",
+           "the build did not start again")  # fmt: skip
+    assert "running" in basis.inner_text()
+    page.click("#tables-cancel")  # not to spend the machine on it
+    _until(lambda: _tables(site.url)["remaining"]["state"] == "cancelled",
+           "the second build was not cancelled")  # fmt: skip
     assert not page.errors, page.errors
     page.context.close()

@@ -19,8 +19,8 @@ from stratagem.games.yahtzee.duel import Run, Variant, decision, level_layers
 from stratagem.games.yahtzee.duel_play import VariantState, solved_run
 
 from .conftest import Serve
-from .test_play_page import Site, serious_violations
-from .test_yahtzee_session_page import call, open_page
+from .pages import call, open_page, serious_violations
+from .test_play_page import Site
 
 RULES = "yahtzee:boxes=ones+twos+chance,bonus=true"
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"

@@ -8,7 +8,9 @@ review serves every game:
   seat), in the position where it was made: what it cost, what was best, whether
   exact. The review's numbers are the judge's, unchanged.
 * ``coaching.evaluation(state, player)`` for the graph: the position's worth to the
-  **reviewed player** before every decision (people's and agents') and at the end.
+  **reviewed player** before every decision (people's and agents') and at the end;
+  with an optional ``coaching.evaluation_text(state, player)``, also in words (Score
+  Four's "wins in 3", where the graph's number is the capped evaluation).
   The reviewed player is the one human seat; with two or more human seats, or none,
   it is player 0.
 
@@ -121,6 +123,8 @@ class GraphPoint:
     """Who was to decide (``None`` at the end)."""
     by: Literal["human", "agent"] | None
     value: float | None
+    text: str | None = None
+    """The value in the coach's words, where it has some (``evaluation_text``)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -128,6 +132,7 @@ class GraphPoint:
             "player": self.player,
             "by": self.by,
             "value": self.value,
+            "text": self.text,
         }
 
 
@@ -265,7 +270,9 @@ def review(
             break
         check()
         state = session.state_at(j)
-        graph.append(GraphPoint(j, step.player, _by(step.by), _value(coaching, state, player)))
+        graph.append(
+            GraphPoint(j, step.player, _by(step.by), *_value_and_text(coaching, state, player))
+        )
         tick()
         if j in humans:
             check()
@@ -288,8 +295,8 @@ def review(
     start_at: Literal["deal", "first decision"] | None = None
     if complete and done < max_positions:
         check()
-        end = _value(coaching, session.state, player)
-        graph.append(GraphPoint(n, None, None, end))
+        end, end_text = _value_and_text(coaching, session.state, player)
+        graph.append(GraphPoint(n, None, None, end, end_text))
         tick()
         if session.over:
             outcome = end
@@ -355,6 +362,17 @@ def _value(coaching: Coaching, state: State, player: int) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise ReviewError(f"the coach evaluated a position as {value!r}, not a finite number")
     return float(value)
+
+
+def _value_and_text(
+    coaching: Coaching, state: State, player: int
+) -> tuple[float | None, str | None]:
+    """The graph's point: the evaluation and, if the coach words it, its words."""
+    value = _value(coaching, state, player)
+    words = getattr(coaching, "evaluation_text", None)
+    if value is None or words is None:
+        return value, None
+    return value, str(words(state, player))
 
 
 def _check_judged(judged: Judged, played: str, decision: int) -> None:

@@ -165,6 +165,19 @@ class PlaySession:
             self._coaching_built = True
         return self._coaching
 
+    @property
+    def coaching_now(self) -> Coaching | None:
+        """The coaching to answer with now: :attr:`coaching`, or the stand-in it names
+        with an optional ``for_now()`` while part of it cannot be priced on this server
+        yet (Yahtzee against opponents prices in expected points until its probability
+        tables are ready). One answer uses one coaching, so its rows, unit and note agree."""
+        coaching = self.coaching
+        for_now = getattr(coaching, "for_now", None)
+        if for_now is None:
+            return coaching
+        now: Coaching = for_now()
+        return now
+
     def save(self) -> StoreStatus:
         """Save the record in the store; never raises: a failure is the status."""
         self.storage = self.room.save(self.id, self.session)
@@ -386,7 +399,7 @@ def session_view(play: PlaySession, at: int | None = None) -> SessionView:
     position when decision ``at`` was to be made, read only (a review's link to a move):
     the line and decisions up to there, nothing legal, no takeback."""
     s = play.session
-    coaching = play.coaching
+    coaching = play.coaching_now
     steps = s.decision_steps()
     line = list(s.line)
     # A game of hidden information (Scrabble's racks) shows one person's seat: their view,
@@ -720,7 +733,7 @@ async def advice(request: Request, sid: SessionId) -> AdviceView:
                 raise IllegalActionError("the game is over: there is nothing to advise")
             if not s.game.perfect_information and not s.waiting_for_human:
                 raise IllegalActionError("advice is for a person to move: an agent is to move")
-            coaching = play.coaching
+            coaching = play.coaching_now
             if coaching is not None:
                 return AdviceView(unit=coaching.unit.to_json(), rows=coaching.rows(s.state))
             if s.coach_spec is None:

@@ -74,7 +74,7 @@ def _page(game: str) -> str:
 def _copy(request: Request, sid: str) -> tuple[Session, Coaching, str]:
     """The game (replayed from its record, so the original stays free) and its coaching."""
     with open_session(request, sid) as play:
-        coaching = play.coaching
+        coaching = play.coaching_now  # Yahtzee: in expected points while tables build
         if coaching is None:
             raise StratagemError(
                 f"{play.session.game.display_title} has no coaching, so its games cannot be "
@@ -94,7 +94,9 @@ async def get_review(request: Request, sid: SessionId) -> ReviewView:
 
     def work() -> dict[str, Any]:
         session, coaching, record = _copy(request, sid)
-        key = hashlib.sha256(record.encode()).hexdigest()
+        # the unit is in the key: a review priced in expected points while the tables
+        # were not ready is not the one asked for once they are
+        key = hashlib.sha256(f"{coaching.unit.name}\n{record}".encode()).hexdigest()
         with _cache_lock:
             if key in _cache:
                 _cache.move_to_end(key)

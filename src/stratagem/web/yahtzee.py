@@ -512,11 +512,11 @@ def _verdicts(request: Request, sid: str) -> VerdictsView:
 
     with open_session(request, sid) as play:
         session = play.session
-        coach = play.coaching
+        coach = play.coaching_now  # in expected points while the tables are not ready
         if session.game.name != "yahtzee" or not isinstance(coach, CardCoaching):
             raise InvalidStateError(f"game {sid} is not a Yahtzee game")
         texts = session.decisions()
-        head = f"{session.rules}|{session.seed}|{len(session.seats)}|"
+        head = f"{session.rules}|{session.seed}|{len(session.seats)}|{coach.unit.name}|"
         out: list[dict[str, Any]] = []
         judged = []
         for j in session.human_decisions():

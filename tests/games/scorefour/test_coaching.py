@@ -84,11 +84,42 @@ def test_rows_are_best_first_with_costs_from_the_best(coach: ScoreFourCoaching) 
 def test_the_evaluation_is_the_same_position_seen_from_either_side(
     coach: ScoreFourCoaching,
 ) -> None:
+    # a proven result is said in words and sits at the cap of the graph's scale, never at
+    # the cost scale's PROVEN - n (the review's graph showed "1000.00"; issue 35)
     state = ScoreFourState.from_string(THREATS)
-    assert coach.evaluation(state, 0) == PROVEN - 1  # X wins in 1
-    assert coach.evaluation(state, 1) == -(PROVEN - 1)
+    assert coach.evaluation(state, 0) == EVAL_CAP  # X wins in 1
+    assert coach.evaluation_text(state, 0) == "wins in 1"
+    assert coach.evaluation(state, 1) == -EVAL_CAP
+    assert coach.evaluation_text(state, 1) == "loses in 1"
     won = state.apply(parse_peg("d1"))
-    assert coach.evaluation(won, 0) == PROVEN and coach.evaluation(won, 1) == -PROVEN
+    assert coach.evaluation(won, 0) == EVAL_CAP and coach.evaluation(won, 1) == -EVAL_CAP
+    assert coach.evaluation_text(won, 0) == "won" and coach.evaluation_text(won, 1) == "lost"
+
+
+def test_an_unproven_position_is_worth_its_capped_points_to_either_side(
+    coach: ScoreFourCoaching,
+) -> None:
+    state = ScoreFourState.new()
+    value = coach.evaluation(state, 0)
+    assert value is not None and abs(value) <= EVAL_CAP
+    assert coach.evaluation(state, 1) == -value
+    assert coach.evaluation_text(state, 0) == f"{value:+.0f} points"
+
+
+def test_the_review_graph_of_a_won_game_has_no_sentinel() -> None:
+    from stratagem.core.review import review
+    from stratagem.core.session import Session
+
+    # X takes a1 b1 c1 d1 on the first level while O plays a2 b2 c2: X wins on move 7
+    session = Session.new("scorefour", "scorefour", ["human", "human"], seed=1)
+    for peg in ("a1", "a2", "b1", "b2", "c1", "c2", "d1"):
+        session.submit(str(parse_peg(peg)))
+    assert session.over
+    graph = review(session, ScoreFourCoaching(depth=3)).to_json()["graph"]
+    assert all(abs(p["value"]) <= EVAL_CAP for p in graph)
+    assert graph[6]["text"] == "wins in 1" and graph[6]["value"] == EVAL_CAP
+    assert graph[-1]["text"] == "won"
+    assert all(p["text"] for p in graph)
 
 
 def test_the_view_draws_the_winning_line_across_the_board(coach: ScoreFourCoaching) -> None:

@@ -219,3 +219,47 @@ def test_the_seats_of_a_game_bind_the_unit_before_any_position() -> None:
     solo = coaching_for(spec, RULES, ["human"])
     assert isinstance(duel, YahtzeeCoaching) and isinstance(solo, YahtzeeCoaching)
     assert (duel.players, duel.unit, solo.players, solo.unit) == (2, WIN_UNIT, 1, SOLO_UNIT)
+
+
+def test_while_the_tables_are_not_ready_a_server_coaches_in_expected_points(
+    solved: Callable[[str], Solution],
+    tmp_path: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a server (no large builds in a request) with no remaining-score tables loaded or
+    # cached: the chance of winning cannot be priced, and the game goes on with the
+    # expected-score rows of the solved table, saying why (issue 35, item 4)
+    from stratagem.core.tables import no_large_builds
+    from stratagem.games.yahtzee import match
+    from stratagem.games.yahtzee.coach import TablesNotReady
+
+    monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(match, "_TABLES", {})
+    sol = solved("yahtzee")
+    coach = YahtzeeCoaching(RULES, 2, sol)
+    state = Session.new("yahtzee", "yahtzee", ["human", "optimal"], seed=5).state
+    assert coach.for_now() is coach  # the terminal, the library: built where needed
+    with no_large_builds():
+        with pytest.raises(TablesNotReady):
+            coach.rows(state)
+        now = coach.for_now()
+        assert now is not coach and now.unit == SOLO_UNIT
+        assert "not ready" in now.note and "chance-of-winning column" in now.note
+        rows = now.rows(state)
+        advice = OptimalStrategy(sol).advise(state)
+        assert [r["action"] for r in rows] == [str(a.action) for a in advice]
+        assert [r["value"] for r in rows] == pytest.approx([a.value for a in advice])
+        assert all("win_chance" not in r for r in rows)
+        assert now.judge(state, rows[-1]["action"]).cost == pytest.approx(rows[-1]["cost"])
+        assert now.view(state)["unit"]["percent"] is False
+
+
+def test_once_the_tables_are_there_the_coach_prices_the_chance_of_winning_again(
+    solved: Callable[[str], Solution], late: RemainingDistributions
+) -> None:
+    from stratagem.core.tables import no_large_builds
+
+    coach = YahtzeeCoaching(RULES, 2, solved("yahtzee"), late)
+    with no_large_builds():
+        assert coach.for_now() is coach
+        assert coach.for_now().unit == WIN_UNIT

@@ -173,3 +173,51 @@ def test_ambiguous_or_unknown_commands_say_why(text: str, message: str) -> None:
 
     with pytest.raises(StratagemError, match=message):
         parse_command(text, YAHTZEE_CATEGORIES)
+
+
+def test_the_terminal_game_takes_a_reduced_card_in_the_rules_grammar() -> None:
+    # `yahtzee play` took presets only (issue 35); the rules grammar of the rest of
+    # Stratagem names a reduced card, coached in expected points when played alone
+    from tests.cli_outcome import invoke
+
+    rules = "yahtzee:boxes=ones+twos+chance"
+    got = invoke(["yahtzee", "play", "--rules", rules, "--seed", "3"], "?\ncard\nquit\n")
+    assert got.exit_code == 0, got.output
+    assert "Yahtzee (yahtzee[ones+twos+chance])" in got.stdout
+    table = [line for line in got.stdout.splitlines() if re.match(r"\s+\d+\. ", line)]
+    assert {line.split()[1] for line in table} == {"keep", "score"}
+    scored = {line.split()[2] for line in table if line.split()[1] == "score"}
+    assert scored == {"ones", "twos", "chance"}  # the card's three boxes, no others
+    assert "game abandoned" in got.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rules", "yahtzee:boxes=ones+nope"], "unknown box(es) 'nope'"),
+        (["--rules", "yahtzee:bonus=true"], "name its boxes too"),
+        (["--rules", "nosuch"], "unknown rules 'nosuch'"),
+        (["--opponent", "hold:5"], "--opponent 1: unknown agent 'hold'"),
+        (
+            ["--rules", "yahtzee:boxes=ones+twos+chance", "--opponent", "mcts:sims=0"],
+            "--opponent 1: agent mcts: sims must be a whole number 1..",
+        ),
+        (
+            [
+                "--rules",
+                "yahtzee:boxes=ones+twos+threes+fours+fives+sixes+three_of_a_kind+"
+                "four_of_a_kind+full_house+small_straight+large_straight+yahtzee+chance",
+                "--opponent",
+                "random",
+            ],
+            "too large to solve here",
+        ),
+    ],
+)
+def test_bad_rules_or_opponents_are_refused_before_any_work(args: list[str], message: str) -> None:
+    from tests.cli_outcome import invoke
+
+    got = invoke(["yahtzee", "play", *args], "")
+    assert got.exit_code == 2, got.output
+    assert message in got.stderr
+    assert "Type 'help'" not in got.stdout  # refused before the game began

@@ -8,16 +8,21 @@ arena reads them); the older flags ``--goal``, ``--faces``, ``--bust``,
 
 from __future__ import annotations
 
-import functools
-import inspect
 import time
-from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
-from stratagem.cli_options import AiOpt, JsonOpt, OptionalSeedOpt, RulesOpt, SeedOpt, emit_json
+from stratagem.cli_options import (
+    AiOpt,
+    JsonOpt,
+    OptionalSeedOpt,
+    RulesOpt,
+    SeedOpt,
+    emit_json,
+    option_group,
+)
 from stratagem.cli_progress import progress_reporter
 from stratagem.cli_types import GAMES_MAX
 from stratagem.core.errors import InvalidAgentError, InvalidRulesError
@@ -105,40 +110,21 @@ def make_rules(
     return base.with_options(goal, faces, bust_faces, bust_scores_one, catch_up_turn)
 
 
-_RULE_OPTIONS = [
-    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind)
-    for name, kind, default in (
+rule_options = option_group(
+    "rules",
+    [
         ("rules", RulesOpt, DEFAULT_PRESET),
         ("goal", GoalOpt, None),
         ("faces", FacesOpt, None),
         ("bust", BustOpt, None),
         ("bust_scores_one", BsoOpt, None),
         ("catch_up_turn", CatchOpt, None),
-    )
-]
-
-
-def rule_options(command: Callable[..., None]) -> Callable[..., None]:
-    """Give a command the rule options in place of its ``rules: PigRules`` parameter.
-
-    typer sees ``--rules``, ``--goal``, ``--faces``, ``--bust``,
-    ``--bust-scores-one`` and ``--catch-up-turn`` where the command declares
-    ``rules``; the command receives the rules they make (:func:`make_rules`).
-    """
-    signature = inspect.signature(command, eval_str=True)
-    params: list[inspect.Parameter] = []
-    for param in signature.parameters.values():
-        params.extend(_RULE_OPTIONS if param.name == "rules" else [param])
-    names = [p.name for p in _RULE_OPTIONS]
-
-    @functools.wraps(command)
-    def with_rules(**kwargs: Any) -> None:
-        kwargs["rules"] = make_rules(*(kwargs.pop(name) for name in names))
-        command(**kwargs)
-
-    with_rules.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
-    with_rules.__annotations__ = {p.name: p.annotation for p in params}
-    return with_rules
+    ],
+    make_rules,
+)
+"""``--rules``, ``--goal``, ``--faces``, ``--bust``, ``--bust-scores-one`` and
+``--catch-up-turn`` where a command declares ``rules: PigRules``; the command receives the
+rules they make (:func:`make_rules`)."""
 
 
 err = Console(stderr=True, highlight=False, emoji=False)

@@ -376,18 +376,41 @@ class ScoreFourCoaching:
         return f"{peg_name(peg)} (level {s.heights()[peg] + 1})"
 
     def evaluation(self, state: State, player: int) -> float | None:
-        """The position's worth to ``player`` on the unit's scale: the best move's value
-        for the side to move (its negation for the other side); a finished game is
-        ``PROVEN`` for the winner, ``-PROVEN`` for the loser, 0 for a draw."""
+        """The position's worth to ``player`` for the review's graph, in points: the best
+        move's evaluation for the side to move (its negation for the other side), capped at
+        +/- :data:`EVAL_CAP` like every evaluation the coach shows; a proven result (and a
+        finished game) sits at the cap, +EVAL_CAP for a win, and :meth:`evaluation_text`
+        says it in words ("wins in 3"). A proven result's place on the cost scale
+        (``PROVEN - n``, :data:`COST`) is for pricing moves, never a point of the graph."""
         s = _state(state)
         if player not in (0, 1):
             raise IllegalActionError(f"Score Four's players are 0 (X) and 1 (O), not {player!r}")
         if s.is_terminal():
             if s.winner == DRAW:
                 return 0.0
-            return PROVEN if s.winner == player else -PROVEN
-        best = scaled(self._rows(s)[0])
+            return EVAL_CAP if s.winner == player else -EVAL_CAP
+        best = max(-EVAL_CAP, min(EVAL_CAP, scaled(self._rows(s)[0])))
         return best if s.player == player else -best
+
+    def evaluation_text(self, state: State, player: int) -> str:
+        """:meth:`evaluation` in words for ``player``: ``wins in 3`` or ``loses in 2``
+        where the search proves it (counted as in :class:`MoveAdvice`: a win in the
+        winner's own moves), else ``+12 points``; ``won``, ``lost`` or ``a draw`` at the
+        end."""
+        s = _state(state)
+        if player not in (0, 1):
+            raise IllegalActionError(f"Score Four's players are 0 (X) and 1 (O), not {player!r}")
+        if s.is_terminal():
+            return "a draw" if s.winner == DRAW else "won" if s.winner == player else "lost"
+        best = self._rows(s)[0]
+        mine = s.player == player
+        if best.outcome == "win":
+            return f"{'wins' if mine else 'loses'} in {best.moves}"
+        if best.outcome == "loss":
+            return f"{'loses' if mine else 'wins'} in {best.moves}"
+        assert best.points is not None
+        points = max(-EVAL_CAP, min(EVAL_CAP, best.points if mine else -best.points))
+        return f"{points:+.0f} points"
 
 
 def coaching(rules: str) -> ScoreFourCoaching:

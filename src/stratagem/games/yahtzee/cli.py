@@ -610,32 +610,51 @@ def play_command(
     ] = None,
 ) -> None:
     """Play a game in the terminal (alone or against agents); '?' shows the coach's
-    table, 'back' takes a decision back."""
+    table, 'back' takes a decision back. ``--rules`` reads the rules grammar of the rest
+    of Stratagem: a preset, or a reduced card (``yahtzee:boxes=ones+twos+chance,bonus=true``)."""
     import secrets
 
     from stratagem.core.session import Session
-    from stratagem.games.yahtzee.coach import YahtzeeCoaching
+    from stratagem.games.yahtzee.coach import CardCoaching, YahtzeeCoaching, coaching
     from stratagem.games.yahtzee.play import play_terminal
+    from stratagem.games.yahtzee.spec import GAME
 
     opponents = list(opponent or [])
     if len(opponents) > 3:
         raise InvalidStateError(f"at most 3 opponents (4 players), not {len(opponents)}")
-    r = preset(rules)
-    sol = _solution(r)  # solve (with progress) before the game starts
-    if opponents:
-        # the chance of winning reads the optimum's remaining-score tables: opened from
-        # the cache, or built once (minutes, about 1 GB) with a progress bar
-        from stratagem.games.yahtzee.match import optimal_remaining
+    # everything is checked before any work: the rules (a preset or a reduced card, its
+    # boxes named and counted) and each opponent against them
+    spelled = GAME.check_rules(rules)
+    r = GAME.rules_object(spelled)
+    for i, spec in enumerate(opponents, start=1):
+        try:
+            GAME.check_agent(spec, r)
+        except StratagemError as exc:
+            raise type(exc)(f"--opponent {i}: {exc}") from None
+    players = 1 + len(opponents)
+    coach: CardCoaching
+    if isinstance(r, YahtzeeRules):
+        sol = _solution(r)  # solve (with progress) before the game starts
+        if opponents:
+            # the chance of winning reads the optimum's remaining-score tables: opened from
+            # the cache, or built once (minutes, about 1 GB) with a progress bar
+            from stratagem.games.yahtzee.match import optimal_remaining
 
-        with _build_progress(r, "remaining-score tables", False) as progress:
-            optimal_remaining(sol, progress=progress)
+            with _build_progress(r, "remaining-score tables", False) as progress:
+                optimal_remaining(sol, progress=progress)
+        coach = YahtzeeCoaching(r, players, sol)
+    else:
+        # a reduced card: expected points alone or with 3-4 players, the exact two-player
+        # chance of winning against one opponent (a table too large to solve here is
+        # refused now, naming its estimate)
+        coach = coaching(r, players)
     session = Session.new(
         "yahtzee",
-        rules,
+        spelled,
         ["human", *opponents],
         seed=seed if seed is not None else secrets.randbits(63),
     )
-    play_terminal(session, YahtzeeCoaching(r, len(session.seats)))
+    play_terminal(session, coach)
 
 
 @app.command("high-score")

@@ -122,6 +122,12 @@ WIN_NOTE_FIELD = (
     "expected-score optimum (each opponent's final score from its own card; a tie at the "
     "top shared); the expected final score is the second column."
 )
+STANDIN_NOTE = (
+    "Shown: each option's expected final score (exact, the solved table), because the "
+    "chance of winning needs the probability tables, which are not ready on this server "
+    "(still building, or the build was cancelled); the chance-of-winning column appears "
+    "once they are."
+)
 
 
 def _words(action: Keep | Score, state: TurnState[Any, Any]) -> str:
@@ -396,8 +402,13 @@ class YahtzeeCoaching(CardCoaching):
         players: int | None = 1,
         solution: Solution | None = None,
         tables: RemainingDistributions | None = None,
+        expected_only: bool = False,
     ) -> None:
         super().__init__(rules, YahtzeeState)
+        self.expected_only = expected_only
+        """Price in expected points whatever the player count: the stand-in
+        :meth:`for_now` gives while the chance of winning cannot be priced."""
+        self._standin: YahtzeeCoaching | None = None
         if solution is None:
             solution = solved(rules)
         if solution.rules != rules:
@@ -420,16 +431,47 @@ class YahtzeeCoaching(CardCoaching):
 
     def _bind(self, players: int) -> None:
         self.players = check_players(players)
-        self.unit = SOLO_UNIT if players == 1 else WIN_UNIT
         self.exact = True  # 3-4 players: the field's table shares ties exactly
+        if self.expected_only:
+            self.unit, self.note = SOLO_UNIT, SOLO_NOTE if players == 1 else STANDIN_NOTE
+            return
+        self.unit = SOLO_UNIT if players == 1 else WIN_UNIT
         self.note = (
             SOLO_NOTE if players == 1 else (WIN_NOTE_EXACT if players == 2 else WIN_NOTE_FIELD)
         )
 
+    def for_now(self) -> YahtzeeCoaching:
+        """The coach to use at this moment: this one, or, against opponents while the
+        remaining-score tables are neither loaded nor cached and may not be built here (a
+        web request: a build runs in the background, or was cancelled), its stand-in that
+        prices every option in expected points from the solved table alone, so that the
+        game and its review go on with the advice that needs no tables (:data:`STANDIN_NOTE`
+        says so). Elsewhere (the terminal, the library) the tables are built where first
+        needed, so this is the coach itself.
+
+        A renderer asks once per answer and uses the coach it gets for the whole answer
+        (rows, unit and note agree even if the tables become ready meanwhile)."""
+        from stratagem.core.tables import large_builds_allowed
+
+        if self.expected_only or self.players in (None, 1) or self.tables_ready:
+            return self
+        if large_builds_allowed():
+            return self
+        if self._standin is None:
+            self._standin = YahtzeeCoaching(
+                self.rules, self.players, self.solution, expected_only=True
+            )
+        return self._standin
+
     @property
     def tables_ready(self) -> bool:
         """Whether the chance of winning can be priced without building tables now."""
-        if self.players == 1 or self._tables is not None or self._chance is not None:
+        if (
+            self.players == 1
+            or self.expected_only
+            or self._tables is not None
+            or self._chance is not None
+        ):
             return True
         return remaining_ready(self.rules)
 
@@ -445,8 +487,9 @@ class YahtzeeCoaching(CardCoaching):
     def _priced(self, s: TurnState[Any, Any]) -> tuple[Sequence[Advice], Sequence[Advice] | None]:
         assert isinstance(s, YahtzeeState)
         expected = self.optimal.advise_situation(s.situation())
-        wins = self._chance_advisor().advise_win(s) if s.num_players > 1 else None
-        return expected, wins
+        if s.num_players == 1 or self.expected_only:
+            return expected, None
+        return expected, self._chance_advisor().advise_win(s)
 
     def _solo_start(self, card: Any) -> float:
         return float(card.total) + self.solution.state_value(card.mask, card.upper_total, card.flag)

@@ -1,7 +1,9 @@
 """Yahtzee in the terminal: a renderer of a play :class:`~stratagem.core.session.Session`.
 
 The session holds the game (seats, the deal, takeback); the coach
-(:class:`~.coach.YahtzeeCoaching`) prices every option and every decision in the unit
+(:class:`~.coach.YahtzeeCoaching` for a preset's card,
+:class:`~.variant_coach.VariantCoaching` for a reduced one, both
+:class:`~.coach.CardCoaching`) prices every option and every decision in the unit
 of the game being played: expected points alone, chance of winning against
 opponents. This module only reads commands and prints what those two return.
 
@@ -17,8 +19,8 @@ from stratagem.core.coaching import Judged
 from stratagem.core.errors import StratagemError
 from stratagem.core.files import bounded_input
 from stratagem.core.session import Session
-from stratagem.games.yahtzee.coach import YahtzeeCoaching, final_report
-from stratagem.games.yahtzee.state import Keep, Score, YahtzeeState
+from stratagem.games.yahtzee.coach import CardCoaching, final_report
+from stratagem.games.yahtzee.state import Keep, Score, TurnState
 
 HELP = """commands:
   keep 1 1 4   (or: k 114)   keep these dice and reroll the others
@@ -90,23 +92,22 @@ def card_lines(view: dict[str, object], seat: int, names: list[str]) -> list[str
     return lines
 
 
-def _amount(coach: YahtzeeCoaching, value: float) -> str:
+def _amount(coach: CardCoaching, value: float) -> str:
     return f"{100 * value:6.2f}%" if coach.unit.percent else f"{value:9.3f}"
 
 
 def play_terminal(
     session: Session,
-    coach: YahtzeeCoaching,
+    coach: CardCoaching,
     read: Callable[[str], str] = bounded_input,
     write: Callable[[str], None] = print,
 ) -> Session:
     """Play ``session`` to its end (or until the person quits); returns it."""
-    rules = coach.rules
     names = [
         "you" if seat.human else f"player {i + 1} ({seat})" for i, seat in enumerate(session.seats)
     ]
     judged: dict[int, Judged] = {}  # decision number -> the coach's verdict
-    write(f"Yahtzee ({rules.name}). Type 'help' for the commands, '?' for advice.")
+    write(f"Yahtzee ({coach.name}). Type 'help' for the commands, '?' for advice.")
     write(coach.note)
     shown_turn: tuple[int, int] | None = None
     while not session.over:
@@ -115,7 +116,7 @@ def play_terminal(
         if session.over:
             break
         state = session.state
-        assert isinstance(state, YahtzeeState)
+        assert isinstance(state, TurnState)
         view = coach.view(state)
         turn = (state.player, len(state.card.filled))
         if turn != shown_turn and state.rolls_left == 2:
@@ -130,7 +131,7 @@ def play_terminal(
             write("game abandoned")
             return session
         try:
-            command = parse_command(text, rules.categories)
+            command = parse_command(text, coach.categories)
         except StratagemError as exc:
             write(f"  {exc}")
             continue
@@ -183,7 +184,7 @@ def play_terminal(
             write(f"  cost {coach.amount(verdict.cost)}; best was {verdict.best} ({verdict.label})")
         session.submit(text)
     final = session.state
-    assert isinstance(final, YahtzeeState)
+    assert isinstance(final, TurnState)
     view = coach.view(final)
     write("")
     for seat in range(len(session.seats)):

@@ -99,9 +99,12 @@ function renderGraph(data, f) {
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   for (const node of [...svg.children]) if (!["title", "desc"].includes(node.tagName)) node.remove();
   const values = points.map((p) => p.value).filter((v) => v !== null);
+  // the coach's words where it has them (Score Four's "wins in 3": the line is drawn at
+  // the capped evaluation), else the number in the unit
+  const said = (p) => (p.value === null ? f(null) : p.text || f(p.value));
   const who = (p) => p.player === null ? "the end" : (p.by === "human" ? `player ${p.player + 1} (a person)` : `player ${p.player + 1} (${data.seats[p.player]})`);
   const rows = points.map((p) => el("tr", {}, el("td", { class: "num" }, p.player === null ? "end" : String(p.decision + 1)),
-    el("td", {}, who(p)), el("td", { class: "num" }, f(p.value))));
+    el("td", {}, who(p)), el("td", { class: "num" }, said(p))));
   $("graph-table").replaceChildren(
     el("caption", { class: "small muted" }, `${describeUnit(data.unit)} for player ${data.player + 1}, before each decision`),
     el("thead", {}, el("tr", {}, el("th", { scope: "col", class: "num" }, "Decision"), el("th", { scope: "col" }, "To decide"),
@@ -149,10 +152,13 @@ function renderGraph(data, f) {
     if (p.value === null || !judged.has(p.decision)) continue;
     svg.append(svgEl("circle", { class: `mark ${judged.get(p.decision).label}`, cx: sx(p.decision), cy: sy(p.value), r: 4.5 }));
   }
-  const first = values[0], last = values[values.length - 1];
+  const valued = points.filter((p) => p.value !== null);
+  const first = said(valued[0]), last = said(valued[valued.length - 1]);
+  const lowest = said(valued.reduce((a, b) => (b.value < a.value ? b : a)));
+  const highest = said(valued.reduce((a, b) => (b.value > a.value ? b : a)));
   const worst = data.decisions.filter((d) => ["mistake", "blunder"].includes(d.label));
-  const summary = `Player ${data.player + 1}'s ${describeUnit(data.unit)}: ${f(first)} before the first decision, ` +
-    `${f(last)} at the ${data.finished ? "end" : "last position"}; lowest ${f(Math.min(...values))}, highest ${f(Math.max(...values))}. ` +
+  const summary = `Player ${data.player + 1}'s ${describeUnit(data.unit)}: ${first} before the first decision, ` +
+    `${last} at the ${data.finished ? "end" : "last position"}; lowest ${lowest}, highest ${highest}. ` +
     (worst.length ? `Mistakes and blunders at decision${worst.length > 1 ? "s" : ""} ${worst.map((d) => d.decision + 1).join(", ")}.` : "No mistakes or blunders.");
   $("graph-desc").textContent = summary;
   $("graph-legend").textContent = summary + " Dots: the reviewed decisions (red: a blunder, orange: a mistake). Decisions are numbered from 1 along the bottom.";

@@ -424,6 +424,25 @@ function opponentSpec() {
   return name + think;
 }
 
+/** The setup form shows the game in play, not its defaults: the opponent's agent (and its
+ * thinking budget), who moved first, the tiles and the challenge rule (a game opened by its
+ * URL may be against another agent than the form's default). */
+function formFromGame(sv) {
+  const agent = sv.seats.findIndex((s) => s !== "human");
+  if (agent < 0) return;  // two people at one board: no opponent to show
+  const [name, params = ""] = sv.seats[agent].split(/:(.*)/s);
+  if ([...$("ai").options].some((o) => o.value === name)) $("ai").value = name;
+  const think = params.split(",").map((kv) => kv.split("=")).find(([k]) => k === "think");
+  if (think && [...$("think").options].some((o) => Number(o.value) === Number(think[1]))) {
+    $("think").value = [...$("think").options].find((o) => Number(o.value) === Number(think[1])).value;
+  }
+  $("ai-first").checked = agent === 0;
+  const v = sv.view || {};
+  if (v.tiles && [...$("tiles").options].some((o) => o.value === v.tiles)) $("tiles").value = v.tiles;
+  if (v.challenge && [...$("challenge").options].some((o) => o.value === v.challenge)) $("challenge").value = v.challenge;
+  nameLexicons();
+}
+
 function rulesOf(tiles, choice, challenge = "none") {
   const found = lexiconNames.find((l) => l.tiles === tiles && l.lexicon === choice);
   const rules = found?.rules || tiles;
@@ -663,6 +682,7 @@ async function startPlay() {
       if (sv.game !== "scrabble") throw new Error(`game ${sv.id} is a ${sv.game} game`);
       await tileSet(sv.view.tiles);
       game = fromSession(sv);
+      formFromGame(sv);
       $("game").hidden = false;
       drawPlay();
       if (!game.finished && !game.your_turn) await agentsMove();

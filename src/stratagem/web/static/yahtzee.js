@@ -69,6 +69,7 @@ async function prepareTables(rules, { needRemaining = false, onReady = null } = 
 
 let watching = null;
 let watchedRules = null;
+let tablesState = null;  // the remaining-score tables' build: building, cancelled, ready...
 
 /** The banner's Cancel: the server stops the build (it unwinds at its next progress
  * report, freeing its memory and its half-written cache file); the banner goes at once and
@@ -76,7 +77,9 @@ let watchedRules = null;
 async function cancelTables() {
   const rules = watchedRules;
   watching = watchedRules = null;
+  tablesState = "cancelled";
   $("tables-panel").classList.add("hidden");
+  renderBasis();
   if (rules) await api(`${API}/tables/${rules}`, { method: "DELETE" }).catch(() => null);
 }
 $("tables-cancel").addEventListener("click", cancelTables);
@@ -90,6 +93,8 @@ async function watchTables(rules, view, onReady) {
   watchedRules = rules;
   const show = (v) => {
     const r = v.remaining;
+    tablesState = r.state;
+    renderBasis();
     $("tables-cancel").hidden = r.state !== "building";
     if (r.state === "ready" || r.state === "cancelled") { panel.classList.add("hidden"); return; }
     panel.classList.remove("hidden");
@@ -127,6 +132,7 @@ const takeback = takebackButton(play);
 let kept = [false, false, false, false, false];
 let keptFor = "";
 let hintRows = null;
+let hintUnit = null;  // the unit of hintRows, as the advice answered (not the view's)
 let hintWanted = false;  // the player asked for the hint in this position
 let verdicts = null;
 let info = null;
@@ -188,6 +194,7 @@ async function decide(text) {
     return;
   }
   hintRows = null;
+  hintUnit = null;
   hintWanted = false;
   await play.move(text);
   await afterMove();
@@ -209,7 +216,7 @@ async function loadVerdicts() {
     verdicts = data;
   } catch (err) {
     verdicts = null;
-    $("feedback").replaceChildren(el("div", {}, `The coach is not ready: ${err.message}`));
+    $("feedback").replaceChildren(el("div", {}, `The coach could not judge your decisions: ${err.message}`));
     return;
   }
   renderFeedback();
@@ -224,6 +231,7 @@ async function loadMeter() {
     const data = await api(`/api/sessions/${encodeURIComponent(id)}/advice`, { quiet: true });
     if (play.id !== id) return;
     hintRows = data.rows;
+    hintUnit = data.unit;
     const best = data.rows[0];
     setMeter($("meter"), best.value, pct(best.value, 1));
     $("meter-note").textContent = view().note;
@@ -307,6 +315,7 @@ async function showHint() {
     const data = await api(`/api/sessions/${encodeURIComponent(play.id)}/advice`);
     if (!play.view || key !== `${play.id}:${play.view.decisions.length}`) return;  // moved on
     hintRows = data.rows;
+    hintUnit = data.unit;
   }
   if (!hintWanted) return;
   $("hint-panel").hidden = false;
@@ -331,11 +340,13 @@ function renderHint() {
 }
 
 function drawHint() {
-  const percent = isPercent();
+  // the rows' own unit: expected points while the probability tables are not ready,
+  // even in a game against opponents (the view may be older than the rows)
+  const percent = hintUnit ? !!hintUnit.percent : isPercent();
   const v = view();
   $("hint-exact").textContent = v.exact ? "exact" : "estimated";
   $("hint-exact").className = `tag ${v.exact ? "y-exact" : "y-estimated"}`;
-  $("hint-note").textContent = v.note;
+  $("hint-note").textContent = percent === isPercent() ? v.note : "";
   $("hint-table").querySelector("thead").replaceChildren(el("tr", {},
     el("th", { scope: "col" }, "option (Enter plays it)"),
     el("th", { scope: "col", class: "num" }, percent ? "chance of winning" : "expected final score"),
@@ -417,6 +428,7 @@ function renderGame(pv) {
   if (over || !pv.human_to_move || !hintWanted) $("hint-panel").hidden = true;
   else if (hintRows) renderHint();
   $("meter-panel").hidden = !isPercent() || over;
+  renderBasis();
   renderDice();
   renderCard();
   renderAiLog();
@@ -425,12 +437,54 @@ function renderGame(pv) {
   takeback.update();
 }
 
-/** The remaining-score tables became ready: price the position and the decisions. */
-function tablesReady() {
+/** Against opponents, say which advice the coach gives and why: the chance of winning
+ * (the view's note), or, while the probability tables are not ready, expected final
+ * scores (the coach's stand-in) with the state of the tables' build. */
+function renderBasis() {
+  const box = $("advice-basis");
+  const pv = play.view;
+  if (!pv || pv.seats.length < 2 || pv.over || isReplay(pv)) { box.hidden = true; return; }
+  box.hidden = false;
+  if (isPercent()) {
+    box.textContent = `Advice: your chance of winning. ${pv.view.note}`;
+    return;
+  }
+  const why = {
+    building: "their build is running (the banner above shows how far)",
+    cancelled: "their build was cancelled",
+    failed: "their build failed",
+    missing: "this server does not build them",
+  }[tablesState] || "they are not loaded yet";
+  const text = "Advice: expected final scores (exact), not yet your chance of winning: "
+    + `that needs the probability tables, and ${why}. The chance-of-winning column appears once they are ready.`;
+  // a build the player cancelled (or that failed) can be started again from here
+  const again = ["cancelled", "failed"].includes(tablesState) && !isVariant(pv.rules)
+    ? el("button", { type: "button", id: "tables-again", onclick: buildAgain }, "Build the tables now") : null;
+  box.replaceChildren(text, ...(again ? [" ", again] : []));
+}
+
+async function buildAgain() {
+  if (!play.view) return;
+  tablesState = "building";
+  renderBasis();
+  await prepareTables(play.view.rules, { needRemaining: true, onReady: tablesReady }).catch((err) => {
+    tablesState = "failed";
+    renderBasis();
+    showError(err.message);
+  });
+}
+
+/** The remaining-score tables became ready: the view (its unit and note) is the chance of
+ * winning's now; price the position and the decisions again. */
+async function tablesReady() {
+  tablesState = "ready";
   hintRows = null;
-  hintWanted = false;
+  hintUnit = null;
+  const wanted = hintWanted && !$("hint-panel").hidden;
+  if (play.id) await play.refresh().catch(() => null);
   if (play.view && !play.view.over && play.view.human_to_move && isPercent()) loadMeter();
   loadVerdicts();
+  if (wanted) showHint();
 }
 
 function seatBox(i, n) {
