@@ -109,6 +109,8 @@ def _print(done: Any, title: str) -> None:
         f"inaccuracy (from {amount(t[0])}), mistake (from {amount(t[1])}), "
         f"blunder (from {amount(t[2])})."
     )
+    if done.cost_note:
+        out.print(done.cost_note)
     if done.takebacks:
         out.print(f"{done.takebacks} takeback(s) during the game.")
     if not done.complete:
@@ -136,7 +138,8 @@ def _print(done: Any, title: str) -> None:
             str(d.player + 1),
             d.played_text or j.played,
             "= played" if j.best == j.played else d.best_text or j.best,
-            amount(j.cost),
+            amount(j.cost)
+            + (f" ({j.extra['result_change']})" if j.extra.get("result_change") else ""),
             "exact" if j.exact else "estimated",
             j.label,
             words.get(d.decision) or amount(values.get(d.decision)),
@@ -147,8 +150,13 @@ def _print(done: Any, title: str) -> None:
     totals.add_column("", justify="left")
     totals.add_column("", justify="right")
     totals.add_row("decisions reviewed", str(tt.decisions))
-    totals.add_row("total cost", amount(tt.cost))
-    totals.add_row("mean cost", amount(tt.mean_cost))
+    if tt.results_changed:
+        totals.add_row("proven results thrown away", str(tt.results_changed))
+        totals.add_row("total cost of the other decisions", amount(tt.cost))
+        totals.add_row("mean cost of the other decisions", amount(tt.mean_cost))
+    else:
+        totals.add_row("total cost", amount(tt.cost))
+        totals.add_row("mean cost", amount(tt.mean_cost))
     for label, count in tt.labels.items():
         totals.add_row(label, str(count))
     if tt.luck is not None:

@@ -15,7 +15,13 @@ review serves every game:
   it is player 0.
 
 **Totals** over the decisions listed (every person's): the total cost, the count per
-label and the mean cost. For a game with chance (its line holds at least one chance
+label and the mean cost. A coach may mark a decision that threw away a proven result
+(``judged.extra["result_change"]``, words such as Score Four's "threw away a win in 3",
+its cost capped at the coach's scale): such decisions are counted apart
+(``results_changed``) and left out of the total and mean cost, which then say what the
+other decisions cost; the coach's optional ``cost_note`` says so in one sentence.
+
+For a game with chance (its line holds at least one chance
 outcome) that is over, for the reviewed player, in the unit:
 
 * ``start`` = ``evaluation`` of the game's first position, before any chance (the
@@ -144,6 +150,8 @@ class Totals:
     mean_cost: float | None
     labels: dict[str, int]
     """How many decisions got each label (every label present, 0 if none)."""
+    results_changed: int = 0
+    """Decisions the coach marked as throwing away a proven result (left out of ``cost``)."""
     start: float | None = None
     start_at: Literal["deal", "first decision"] | None = None
     outcome: float | None = None
@@ -156,6 +164,7 @@ class Totals:
             "cost": self.cost,
             "mean_cost": self.mean_cost,
             "labels": dict(self.labels),
+            "results_changed": self.results_changed,
             "start": self.start,
             "start_at": self.start_at,
             "outcome": self.outcome,
@@ -189,6 +198,8 @@ class Review:
     positions: int = 0
     """Coach calls made (judgements and evaluations)."""
     extra: dict[str, Any] = field(default_factory=dict)
+    cost_note: str | None = None
+    """The coach's sentence on how its costs are priced and totalled, where it has one."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -207,6 +218,7 @@ class Review:
             "complete": self.complete,
             "stopped_at": self.stopped_at,
             "positions": self.positions,
+            "cost_note": self.cost_note,
         }
 
 
@@ -312,7 +324,8 @@ def review(
         if start is None and graph and graph[0].value is not None:
             start, start_at = graph[0].value, "first decision"
 
-    costs = [d.judged.cost for d in decisions]
+    changed = [d for d in decisions if d.judged.extra.get("result_change")]
+    costs = [d.judged.cost for d in decisions if not d.judged.extra.get("result_change")]
     labels: dict[str, int] = {label: 0 for label in LABELS}
     for d in decisions:
         labels[d.judged.label] += 1
@@ -325,6 +338,7 @@ def review(
         cost=math.fsum(costs),
         mean_cost=math.fsum(costs) / len(costs) if costs else None,
         labels=labels,
+        results_changed=len(changed),
         start=start,
         start_at=start_at if start is not None else None,
         outcome=outcome,
@@ -348,7 +362,13 @@ def review(
         complete=complete,
         stopped_at=stopped_at,
         positions=done,
+        cost_note=_cost_note(coaching),
     )
+
+
+def _cost_note(coaching: Coaching) -> str | None:
+    note = getattr(coaching, "cost_note", None)
+    return note if isinstance(note, str) and note else None
 
 
 def _by(by: str) -> Literal["human", "agent"]:

@@ -15,7 +15,6 @@ from stratagem.games.scorefour.coach import (
     BLUNDER,
     EVAL_CAP,
     INACCURACY,
-    PROVEN,
     ScoreFourCoaching,
 )
 from stratagem.games.scorefour.state import ScoreFourState
@@ -42,7 +41,9 @@ def test_missing_a_proven_win_is_a_blunder_priced_finitely(coach: ScoreFourCoach
     state = ScoreFourState.from_string(THREATS)
     judged = coach.judge(state, "d2")  # blocks O's three, misses X's own win at d1
     assert judged.best == str(parse_peg("d1")) and judged.label == "blunder"
-    assert math.isfinite(judged.cost) and judged.cost >= PROVEN - 1 - EVAL_CAP
+    # priced at the evaluation's cap and said in words, never PROVEN - 1 minus an evaluation
+    assert judged.cost == EVAL_CAP and judged.extra["result_change"] == "threw away a win in 1"
+    assert judged.explanation.startswith("threw away a win in 1: ")
     assert not judged.exact  # d2's value is an evaluation, not a proof
 
 
@@ -50,7 +51,9 @@ def test_turning_a_win_into_a_proven_loss_is_an_exact_blunder(coach: ScoreFourCo
     state = ScoreFourState.from_string(THREATS)
     judged = coach.judge(state, "a3")  # neither wins nor blocks: O completes d2
     assert judged.exact and judged.label == "blunder"
-    assert judged.cost == pytest.approx((PROVEN - 1) + (PROVEN - 1))
+    # it showed (PROVEN - 1) + (PROVEN - 1) = 1998 points (issue 35): now the cap, in words
+    assert judged.cost == EVAL_CAP
+    assert judged.extra["result_change"] == "threw away a win in 1, and loses in 1"
     assert judged.extra["played_value"] == "loses in 1"
     assert judged.extra["best_value"] == "wins in 1"
 
@@ -73,7 +76,10 @@ def test_rows_are_best_first_with_costs_from_the_best(coach: ScoreFourCoaching) 
     rows = coach.rows(ScoreFourState.new().apply(5).apply(6))
     values = [r["value"] for r in rows]
     assert values == sorted(values, reverse=True)
-    assert all(r["cost"] == pytest.approx(values[0] - r["value"]) for r in rows)
+    assert all(
+        r["cost"] == pytest.approx(values[0] - r["value"]) for r in rows if not r["result_change"]
+    )
+    assert all(r["cost"] <= EVAL_CAP for r in rows)
     assert all(abs(r["value"]) <= EVAL_CAP for r in rows if not r["exact"])
     assert {r["label"] for r in rows} <= {"best", "good", "inaccuracy", "mistake", "blunder"}
     assert [r["label"] for r in rows if r["cost"] >= BLUNDER] == [
@@ -120,6 +126,42 @@ def test_the_review_graph_of_a_won_game_has_no_sentinel() -> None:
     assert graph[6]["text"] == "wins in 1" and graph[6]["value"] == EVAL_CAP
     assert graph[-1]["text"] == "won"
     assert all(p["text"] for p in graph)
+
+
+def test_a_move_into_a_proven_loss_from_an_open_game_is_said_and_capped(
+    coach: ScoreFourCoaching,
+) -> None:
+    # X a1 b1 c1, O a2 b2, O to move: every move but the block at d1 loses at once
+    state = ScoreFourState.new()
+    for peg in ("a1", "a2", "b1", "b2", "c1"):
+        state = state.apply(parse_peg(peg))
+    rows = {r["peg"]: r for r in coach.rows(state)}
+    assert rows["d1"]["result_change"] is None and rows["d1"]["cost"] == 0
+    assert rows["a4"]["result_change"] == "turns an open game into a loss in 1"
+    assert rows["a4"]["cost"] == EVAL_CAP and rows["a4"]["label"] == "blunder"
+
+
+def test_the_review_of_a_blunder_shows_no_cost_beyond_the_cap_and_counts_it_apart() -> None:
+    from stratagem.core.review import review
+    from stratagem.core.session import Session
+
+    # O's c2 (move 6) leaves X's d1 open: it turned an open game into a loss in 1; the
+    # review priced it at 1012 points and summed it into the total (issue 35)
+    session = Session.new("scorefour", "scorefour", ["human", "human"], seed=1)
+    for peg in ("a1", "a2", "b1", "b2", "c1", "c2", "d1"):
+        session.submit(str(parse_peg(peg)))
+    done = review(session, ScoreFourCoaching(depth=3))
+    costs = [d.judged.cost for d in done.decisions]
+    assert max(costs) <= EVAL_CAP
+    blunder = done.decisions[5].judged
+    assert blunder.extra["result_change"] == "turned an open game into a loss in 1"
+    assert blunder.cost == EVAL_CAP and blunder.label == "blunder"
+    assert done.totals.results_changed == 1
+    others = [d.judged.cost for d in done.decisions if d.index != 5]
+    assert done.totals.cost == pytest.approx(math.fsum(others))
+    assert done.totals.cost < EVAL_CAP
+    assert done.cost_note is not None and "apart" in done.cost_note
+    assert done.to_json()["totals"]["results_changed"] == 1
 
 
 def test_the_view_draws_the_winning_line_across_the_board(coach: ScoreFourCoaching) -> None:

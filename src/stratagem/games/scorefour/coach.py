@@ -216,21 +216,42 @@ EVAL_CAP = 500.0
 every evaluation (the paper's line count rarely passes 200)."""
 BLUNDER = 200.0
 """Points behind the best from which a move is a blunder. Every move that throws a proven
-result away is one: a proven win or an unproven position turned into a proven loss costs at
-least ``PROVEN - EVAL_CAP - 32`` = 468 points, a missed win as much."""
+result away is one: it is priced at :data:`EVAL_CAP` (see :data:`COST`)."""
 UNIT = Unit("evaluation", "points", (INACCURACY, MISTAKE, BLUNDER))
 MEMO_POSITIONS = 256
 """Positions whose rows a coach keeps (a whole game's, a few kB each)."""
 COST = (
-    f"A move's cost is the best move's value minus its own, in points. A proven win in n "
-    f"moves is worth {PROVEN:.0f} - n points and a proven loss in n moves -({PROVEN:.0f} - n), "
-    f"beyond every evaluation (capped at +/-{EVAL_CAP:.0f}): so a move that turns a won or "
-    f"open game into a lost one, or misses a win, costs hundreds of points and is a blunder, "
-    f"while winning more slowly or losing sooner than the best costs a few points. "
+    f"A move's cost is the best move's value minus its own, in points. A move that throws "
+    f"away a result the search proves (misses a win, or turns an open game into a lost one) "
+    f"is said in words (\"threw away a win in 3\") and costs {EVAL_CAP:.0f} points, the "
+    f"evaluation's cap, so it is a blunder; winning more slowly or losing sooner than the "
+    f"best costs a point a move. "
     f"Inaccuracy from {INACCURACY:.0f} points, mistake from {MISTAKE:.0f}, blunder from "
     f"{BLUNDER:.0f}."
 )
 """One paragraph: how a cost is priced and where the labels start (the page states it)."""
+COST_NOTE = (
+    f"A move that threw away a proven result is named in words and priced at the evaluation's "
+    f"cap, {EVAL_CAP:.0f} points; the totals count such moves apart, and the total cost is "
+    f"what the other moves cost."
+)
+"""One sentence for the review: how thrown-away results are priced and totalled."""
+
+
+def result_change(best: MoveAdvice, row: MoveAdvice, *, past: bool = False) -> str | None:
+    """Words for a move that changes the result the search proves, else None.
+
+    Such a move is priced at :data:`EVAL_CAP` rather than by the distance between the proven
+    result's place on the scale (``PROVEN - n``) and its own: that distance is an artefact of
+    where proofs are put, and a player reads it as a score.
+    """
+    throws, turns = ("threw away", "turned") if past else ("throws away", "turns")
+    if best.outcome == "win" and row.outcome != "win":
+        also = f", and loses in {row.moves}" if row.outcome == "loss" else ""
+        return f"{throws} a win in {best.moves}{also}"
+    if best.outcome == "eval" and row.outcome == "loss":
+        return f"{turns} an open game into a loss in {row.moves}"
+    return None
 
 
 def scaled(row: MoveAdvice) -> float:
@@ -278,6 +299,7 @@ class ScoreFourCoaching:
     """
 
     unit = UNIT
+    cost_note = COST_NOTE
 
     def __init__(self, rules: str = RULES, depth: int = COACH_DEPTH) -> None:
         if rules != RULES:
@@ -329,7 +351,8 @@ class ScoreFourCoaching:
         out = []
         for row in advice:
             value = scaled(row)
-            cost = max(0.0, top - value)
+            change = result_change(advice[0], row)
+            cost = EVAL_CAP if change is not None else max(0.0, top - value)
             out.append(
                 {
                     "action": str(row.peg),
@@ -345,6 +368,7 @@ class ScoreFourCoaching:
                     "verdict": row.verdict,
                     "quality": row.quality,
                     "explanation": f"{row.action}: {row.value_text} ({row.verdict})",
+                    "result_change": change,
                 }
             )
         return out
@@ -366,7 +390,19 @@ class ScoreFourCoaching:
             "played_value": mine["value_text"],
             "best_value": best["value_text"],
         }
-        return replace(judged, explanation=explanation, extra=extra)
+        cost = float(mine["cost"])  # capped at EVAL_CAP where the move changed the result
+        if mine["result_change"] is not None:
+            advice = self._rows(s)
+            words = result_change(advice[0], next(a for a in advice if a.peg == peg), past=True)
+            extra["result_change"] = words
+            explanation = f"{words}: {explanation}"
+        return replace(
+            judged,
+            cost=cost,
+            label=self.unit.label(cost),
+            explanation=explanation,
+            extra=extra,
+        )
 
     def decision_text(self, state: State, text: str) -> str:
         """A move as players read it: its peg and the level its bead lands on

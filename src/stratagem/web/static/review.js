@@ -44,7 +44,8 @@ function render(data, sid) {
   $("thresholds").textContent =
     `Costs are in ${describeUnit(unit)}: what the best decision was worth minus what the played one was worth. ` +
     `Labels: best (cost 0), good (less than ${f(t.inaccuracy)}), inaccuracy (from ${f(t.inaccuracy)}), ` +
-    `mistake (from ${f(t.mistake)}), blunder (from ${f(t.blunder)}).`;
+    `mistake (from ${f(t.mistake)}), blunder (from ${f(t.blunder)}).` +
+    (data.cost_note ? " " + data.cost_note : "");
   const notes = [];
   if (data.takebacks) notes.push(`${data.takebacks} takeback${data.takebacks > 1 ? "s" : ""} during the game (the review prices the line as finally played).`);
   if (!data.complete) notes.push(`The review stopped at decision ${data.stopped_at + 1}: it prices at most ${data.positions} positions.`);
@@ -67,8 +68,15 @@ function renderTotals(data, f) {
   const tt = data.totals;
   const rows = [
     ["Decisions reviewed", String(tt.decisions)],
-    ["Total cost", f(tt.cost)],
-    ["Mean cost per decision", f(tt.mean_cost)],
+    // a coach may count thrown-away proven results apart: the costs are then the other decisions'
+    ...(tt.results_changed ? [
+      ["Proven results thrown away", String(tt.results_changed)],
+      ["Total cost of the other decisions", f(tt.cost)],
+      ["Mean cost of the other decisions", f(tt.mean_cost)],
+    ] : [
+      ["Total cost", f(tt.cost)],
+      ["Mean cost per decision", f(tt.mean_cost)],
+    ]),
     ...LABELS.map((l) => [`${l[0].toUpperCase()}${l.slice(1)}`, String(tt.labels[l])]),
   ];
   if (tt.luck !== null) {
@@ -180,7 +188,8 @@ function renderDecisions(data, f, sid, showPlayer) {
     showPlayer ? el("td", { "data-title": "Player" }, String(d.player + 1)) : null,
     el("td", { "data-title": "Played" }, el("span", {}, d.played_text ?? d.played, d.explanation ? el("span", { class: "small muted explain" }, d.explanation) : null)),
     el("td", { "data-title": "Best" }, d.best === d.played ? "= played" : d.best_text ?? d.best),
-    el("td", { class: "num", "data-title": costTitle }, el("span", {}, f(d.cost), " ", el("span", { class: `xmark ${d.exact ? "exact" : "estimated"}` }, d.exact ? "exact" : "estimated"))),
+    el("td", { class: "num", "data-title": costTitle }, el("span", {}, f(d.cost), " ", el("span", { class: `xmark ${d.exact ? "exact" : "estimated"}` }, d.exact ? "exact" : "estimated"),
+      d.extra?.result_change ? el("span", { class: "small result-change" }, d.extra.result_change) : null)),
     el("td", { "data-title": "Label" }, el("span", { class: `lbl ${d.label}` }, d.label)),
     el("td", { class: "links", "data-title": "Look again" },
       el("a", { href: at(data.page, `id=${encodeURIComponent(sid)}&at=${d.decision}`),
