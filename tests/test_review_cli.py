@@ -115,3 +115,30 @@ def test_a_proven_win_is_said_in_words_in_the_terminal_review(
     assert done.exit_code == 0, done.output
     last = next(line for line in done.stdout.splitlines() if line.lstrip("│ ").startswith("7 "))
     assert "wins in 1" in last and "999" not in last and "500" not in last
+
+
+def test_a_thrown_away_result_is_said_and_capped_in_the_terminal_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the same game: O's c2 (move 6) leaves X's d1 open. It showed a cost of 1012 and a
+    # total of 1047 (issue 35); now the cap, in words, and counted apart from the total
+    import re
+
+    from stratagem.games.scorefour.board import parse_peg
+    from stratagem.games.scorefour.coach import EVAL_CAP
+
+    s = Session.new("scorefour", "scorefour", ["human", "human"], seed=1)
+    for peg in ("a1", "a2", "b1", "b2", "c1", "c2", "d1"):
+        s.submit(str(parse_peg(peg)))
+    path = tmp_path / "scorefour.json"
+    path.write_text(s.to_json(), encoding="utf-8")
+    monkeypatch.setenv("COLUMNS", "200")  # one line a row
+    done = invoke(["review", str(path)])
+    assert done.exit_code == 0, done.output
+    sixth = next(line for line in done.stdout.splitlines() if line.lstrip("│ ").startswith("6 "))
+    assert "turned an open game into a loss in 1" in sixth and "blunder" in sixth
+    numbers = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", done.stdout)]
+    assert max(numbers) <= EVAL_CAP
+    flat = " ".join(done.stdout.split())
+    assert "proven results thrown away │ 1" in flat
+    assert "total cost of the other decisions" in flat and "count such moves apart" in flat
