@@ -5,6 +5,7 @@ serious."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -192,6 +193,24 @@ def test_a_score_four_review_says_a_proven_win_in_words_never_a_sentinel(
     assert "won at the end" in page.locator("#graph-desc").text_content()
     graph = call(f"{live_server}/api/sessions/{sid}/review")["graph"]
     assert max(abs(p["value"]) for p in graph) == EVAL_CAP
+    # O's c2 turned an open game into a loss in 1: it cost "1012.00" and the total 1047;
+    # now the cap, in words, and counted apart from the other decisions' cost (issue 35)
+    rows = cells(page)
+    assert rows[5][4].split()[0] == f"{EVAL_CAP:.2f}"
+    assert "turned an open game into a loss in 1" in rows[5][4] and rows[5][5] == "blunder"
+    shown = page.inner_text("#decisions") + page.inner_text("#totals")
+    numbers = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", shown)]
+    assert max(numbers) <= EVAL_CAP
+    totals = dict(
+        zip(
+            page.locator("#totals th").all_inner_texts(),
+            page.locator("#totals td").all_inner_texts(),
+            strict=True,
+        )
+    )
+    assert totals["Proven results thrown away"] == "1"
+    assert float(totals["Total cost of the other decisions"]) < EVAL_CAP
+    assert "the totals count such moves apart" in page.inner_text("#thresholds")
     if size == "phone":
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(SCREENSHOTS / f"review-scorefour-{size}.png"), full_page=True)

@@ -63,6 +63,11 @@ class ReviewView(BaseModel):
     complete: bool
     stopped_at: int | None
     positions: int = Field(ge=0)
+    cost_note: str | None = Field(
+        default=None,
+        description="the coach's sentence on how its costs are priced and totalled "
+        "(Score Four: a thrown-away proven result at the evaluation's cap, counted apart)",
+    )
 
 
 def _page(game: str) -> str:
