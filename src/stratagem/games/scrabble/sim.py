@@ -34,8 +34,17 @@ instead of sampled: every ordered sequence of the bag's tiles drawn from the
 unseen pool, with its probability (the opponent holds the rest), and each
 candidate is played out to the end of the game by the static player, so its
 value is the exact expected final spread change (and its win rate exact) under
-that continuation. With the bag empty the exact endgame solver plays
-(``endgame``), as the equity player does.
+that continuation. With ``pre_endgame="exact"`` the continuation is played by the static
+player only while the bag holds tiles; the endgame each deal leads to (the bag empty, both
+racks known) is then solved by the exact endgame solver within ``pre_nodes`` nodes, so a
+candidate's value is its expected final spread under best play by both sides once the bag is
+empty (exact for every endgame the solver proves within its nodes: :attr:`SimStats.proved`
+counts them). With the bag empty the exact endgame solver plays (``endgame``), as the
+equity player does.
+
+``progress``, when set, is told after every deal how far the simulation got
+(:class:`SimProgress`: deals done of the most it may play, the fraction done counting the
+time budget too, and an estimate of the seconds left), so a page can show real progress.
 
 >>> from stratagem.games.scrabble.tiles import tile_set
 >>> unseen = np.zeros(27, dtype=np.int64); unseen[[0, 1]] = [2, 1]   # A A B
@@ -49,6 +58,7 @@ import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -80,6 +90,26 @@ MAX_ITERATIONS = 100_000
 MAX_DRAWS = 2
 """Most tiles in the bag for which the pre-endgame enumerates the draws (2 tiles: at most
 27 x 27 ordered draws per candidate)."""
+PRE_ENDGAME_CHOICES = ("playout", "exact")
+"""How the pre-endgame values a deal: the static player plays it out to the end, or plays
+until the bag is empty and the exact endgame solver takes over."""
+PRE_NODES = 20_000
+"""Node limit of each endgame search of the exact pre-endgame: one position with one tile in
+the bag has up to 27 draws x ``candidates`` endgames, each about 0.02-0.2 CPU s at this
+limit; most endgames with a short rack are proved well within it."""
+PRE_NODES_RANGE = (1024, 10_000_000)
+PRE_ENDGAME_SECONDS = 30.0
+"""CPU seconds behind the node limit of one pre-endgame search (a far slower machine)."""
+
+
+class SimProgress(NamedTuple):
+    """How far a simulation got: ``done`` deals of at most ``total``; ``fraction`` done,
+    counting the time budget (whichever ends it first); ``seconds_left`` at most."""
+
+    done: int
+    total: int
+    fraction: float
+    seconds_left: float
 
 
 class SimError(StratagemError, ValueError):
@@ -98,8 +128,13 @@ class SimStats:
     value_sum: float = 0.0
     value_sq: float = 0.0
     win_sum: float = 0.0
+    win_sq: float = 0.0
     exact: bool = False
     pruned: bool = False
+    solved: int = 0
+    """Endgames the exact pre-endgame searched for this candidate."""
+    proved: int = 0
+    """Of those, the ones the solver proved within its node limit."""
 
     def add(self, value: float, win: float, weight: float = 1.0) -> None:
         self.n += 1
@@ -107,6 +142,7 @@ class SimStats:
         self.value_sum += weight * value
         self.value_sq += weight * value * value
         self.win_sum += weight * win
+        self.win_sq += weight * win * win
 
     @property
     def mean(self) -> float:
@@ -130,15 +166,28 @@ class SimStats:
             return 0.0
         return self.sd / math.sqrt(self.n - 1)
 
+    @property
+    def win_se(self) -> float:
+        """Standard error of the mean win estimate (0 when enumerated: exact)."""
+        if self.exact or self.n < 2 or self.weight == 0:
+            return 0.0
+        var = self.win_sq / self.weight - self.win**2
+        return math.sqrt(max(var, 0.0) / (self.n - 1))
+
 
 def check_params(candidates: int, plies: int, iterations: int, seconds: float,
-                 draws: int) -> None:  # fmt: skip
+                 draws: int, pre_endgame: str = "playout",
+                 pre_nodes: int = PRE_NODES) -> None:  # fmt: skip
     """Refuse parameters out of range, naming the one that is wrong."""
+    if pre_endgame not in PRE_ENDGAME_CHOICES:
+        raise SimError(f"pre_endgame must be one of {', '.join(PRE_ENDGAME_CHOICES)}, "
+                       f"got {pre_endgame!r}")  # fmt: skip
     for name, value, low, high in (
         ("candidates", candidates, 1, MAX_CANDIDATES),
         ("plies", plies, 1, MAX_PLIES),
         ("iterations", iterations, 1, MAX_ITERATIONS),
         ("draws", draws, 0, MAX_DRAWS),
+        ("pre_nodes", pre_nodes, *PRE_NODES_RANGE),
     ):
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise SimError(f"{name} must be a whole number {low}..{high}, got {value!r}")
@@ -196,6 +245,8 @@ class SimAgent:
     """Wall-clock cap a page sets where a person waits (the smaller budget wins)."""
     cancelled: Callable[[], bool] | None = None
     """Asked between iterations: when it says yes, the best move so far is played."""
+    progress: Callable[[SimProgress], None] | None = None
+    """Told after every deal how far the simulation got (a page's progress bar)."""
 
     def __init__(
         self,
@@ -207,8 +258,10 @@ class SimAgent:
         draws: int = 1,
         endgame: bool = True,
         endgame_nodes: int = ENDGAME_NODES,
+        pre_endgame: str = "playout",
+        pre_nodes: int = PRE_NODES,
     ) -> None:
-        check_params(candidates, plies, iterations, seconds, draws)
+        check_params(candidates, plies, iterations, seconds, draws, pre_endgame, pre_nodes)
         if static.endgame:
             raise SimError("the simulation's static player must play without the endgame "
                            "solver (it plays the simulated moves)")  # fmt: skip
@@ -220,7 +273,10 @@ class SimAgent:
         self.draws = draws
         self.endgame = endgame
         self.endgame_nodes = endgame_nodes
+        self.pre_endgame = pre_endgame
+        self.pre_nodes = pre_nodes
         self._closer: EquityAgent | None = None
+        self._pre_solver: Any = None
         self.last: list[SimStats] = []
         self.last_seconds = 0.0
 
@@ -312,6 +368,7 @@ class SimAgent:
                 alive = self._prune(stats, alive, values)
                 if len(alive) == 1:
                     break
+            self._report(it + 1, self.iterations, start, budget)
 
     def _prune(self, stats: list[SimStats], alive: list[int],
                values: list[list[float]]) -> list[int]:  # fmt: skip
@@ -333,27 +390,97 @@ class SimAgent:
 
     def _enumerate(self, state: ScrabbleState, stats: list[SimStats], start: float) -> None:
         """Pre-endgame: every ordered draw of the bag, weighted, each played out to the end
-        (cut short by the budget or a cancel: then the means are over the draws played, and
-        not exact)."""
+        (or, ``pre_endgame="exact"``, to the empty bag and then solved); cut short by the
+        budget or a cancel, the means are over the draws finished, and not exact."""
         me = state.player
         opp = 1 - me
         pool = self.unseen(state)
         bag = state.bag_size()
         budget = self.budget()
-        for seq, p in bag_sequences(pool, bag):
-            if stats[0].n and (time.perf_counter() - start >= budget
-                               or (self.cancelled is not None and self.cancelled())):  # fmt: skip
+        exact = self.pre_endgame == "exact"
+        seqs = list(bag_sequences(pool, bag))
+        for i, (seq, p) in enumerate(seqs):
+            if i and self._stopped(start, budget):
                 return
             rack = pool.copy()
             for letter in seq:
                 rack[letter] -= 1
             deal = _Deal(tuple(int(x) for x in rack), list(seq))
             assert sum(deal.rack) == sum(state.racks[opp])
+            found: list[tuple[float, float, int]] = []
             for s in stats:
-                value, win = self._play(state, s.action, deal, me, PLAYOUT_LIMIT)
+                if exact:
+                    # an endgame search a candidate: a cancel or the budget may stop the
+                    # draw half-way (its figures are then left out: every candidate keeps
+                    # the same draws)
+                    if i and self._stopped(start, budget):
+                        return
+                    found.append(self._solve(state, s.action, deal, me))
+                else:
+                    found.append((*self._play(state, s.action, deal, me, PLAYOUT_LIMIT), -1))
+            for s, (value, win, proved) in zip(stats, found, strict=True):
                 s.add(value, win, p)
+                if proved >= 0:
+                    s.solved += 1
+                    s.proved += proved
+            self._report(i + 1, len(seqs), start, budget)
         for s in stats:
             s.exact = True
+
+    def _stopped(self, start: float, budget: float) -> bool:
+        """Whether the budget is spent or the simulation was cancelled."""
+        if time.perf_counter() - start >= budget:
+            return True
+        return self.cancelled is not None and self.cancelled()
+
+    def _report(self, done: int, total: int, start: float, budget: float) -> None:
+        """Tell :attr:`progress` how far the simulation got (the deals, or the time budget
+        when it binds first)."""
+        if self.progress is None:
+            return
+        elapsed = time.perf_counter() - start
+        by_time = elapsed / budget if budget > 0 else 1.0
+        fraction = min(1.0, max(done / total, by_time))
+        left = max(0.0, budget - elapsed)
+        if done:
+            left = min(left, elapsed / done * (total - done))
+        self.progress(SimProgress(done, total, fraction, left))
+
+    def _solve(self, state: ScrabbleState, action: Action, deal: _Deal,
+               me: int) -> tuple[float, float, int]:  # fmt: skip
+        """Play ``action`` in the deal's world and the static player while the bag holds
+        tiles; then solve the endgame (node limit ``pre_nodes``). The value (the spread
+        change to the end of the game under best play), the win (1, 1/2, 0) and whether
+        the search proved it (1) or stopped at its node limit (0)."""
+        opp = 1 - me
+        s = self.world(state, deal)
+        before = s.scores[me] - s.scores[opp]
+        order = iter(deal.order)
+        s = s.apply(action)
+        moves = 0
+        while not s.finished:
+            if s.drawer >= 0:
+                s = s.apply(_draw(s, order))
+                continue
+            if s.bag_size() == 0 or moves >= PLAYOUT_LIMIT:
+                break
+            s = s.apply(self.static._static_move(s, phase_of(s)))
+            moves += 1
+        proved = int(s.finished)  # not when the play-out limit stopped it (a stalled game)
+        if s.finished or s.bag_size() > 0:
+            final = s.scores[me] - s.scores[opp]
+        else:
+            if self._pre_solver is None:
+                from stratagem.games.scrabble.endgame import EndgameSolver
+
+                self._pre_solver = EndgameSolver()
+            result = self._pre_solver.solve(s, time_limit=PRE_ENDGAME_SECONDS,
+                                            node_limit=self.pre_nodes)  # fmt: skip
+            final = result.value if s.player == me else -result.value
+            proved = int(result.exact)
+        value = float(final - before)
+        now = state.scores[me] - state.scores[opp]
+        return value, win_estimate(now + value, 0, True), proved
 
     def world(self, state: ScrabbleState, deal: _Deal) -> ScrabbleState:
         """``state`` with the opponent holding the deal's rack and the bag the deal's rest."""
