@@ -57,6 +57,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
@@ -247,6 +248,9 @@ class SimAgent:
     """Asked between iterations: when it says yes, the best move so far is played."""
     progress: Callable[[SimProgress], None] | None = None
     """Told after every deal how far the simulation got (a page's progress bar)."""
+    guard: Callable[[], AbstractContextManager[Any]] = nullcontext
+    """Held around each deal's play: a server's lock on the lexicon's shared move generator
+    (taken deal by deal, so other requests on the lexicon go between them)."""
 
     def __init__(
         self,
@@ -321,7 +325,8 @@ class SimAgent:
     def simulate(self, state: ScrabbleState, rng: np.random.Generator) -> list[SimStats]:
         """Every candidate's figures, best first (module docstring)."""
         start = time.perf_counter()
-        cands = self.static.ranked(state, self.candidates)[0]
+        with self.guard():
+            cands = self.static.ranked(state, self.candidates)[0]
         stats = [SimStats(c.action, c.value / SCORE_WEIGHT) for c in cands]
         bag = state.bag_size()
         if len(stats) > 1:
@@ -360,10 +365,11 @@ class SimAgent:
                 break
             order = [int(x) for x in rng.permutation(tiles)]
             deal = _Deal(_counts(order[:rack_size], len(pool)), order[rack_size:])
-            for k in alive:
-                value, win = self._play(state, stats[k].action, deal, me, self.plies)
-                stats[k].add(value, win)
-                values[k].append(value)
+            with self.guard():
+                for k in alive:
+                    value, win = self._play(state, stats[k].action, deal, me, self.plies)
+                    stats[k].add(value, win)
+                    values[k].append(value)
             if it + 1 >= MIN_ITERATIONS_TO_PRUNE and (it + 1) % PRUNE_EVERY == 0:
                 alive = self._prune(stats, alive, values)
                 if len(alive) == 1:
@@ -415,9 +421,12 @@ class SimAgent:
                     # the same draws)
                     if i and self._stopped(start, budget):
                         return
-                    found.append(self._solve(state, s.action, deal, me))
+                    with self.guard():
+                        found.append(self._solve(state, s.action, deal, me))
                 else:
-                    found.append((*self._play(state, s.action, deal, me, PLAYOUT_LIMIT), -1))
+                    with self.guard():
+                        played = self._play(state, s.action, deal, me, PLAYOUT_LIMIT)
+                    found.append((*played, -1))
             for s, (value, win, proved) in zip(stats, found, strict=True):
                 s.add(value, win, p)
                 if proved >= 0:
