@@ -603,3 +603,7 @@ async def open_gcg(query: OpenGcg, request: Request) -> GcgView:
         return view
 
     return await run_heavy(work)
+
+
+# the assistant's deep analysis jobs (progress, cancel) add their routes to ``router``
+import stratagem.web.scrabble_deep  # noqa: E402, F401

@@ -331,17 +331,7 @@ def deep_analysis(
     ``cancelled`` asked between deals (then the ranking so far is returned). The lexicon's
     lock is taken deal by deal. Two players and tiles in the bag only."""
     check_deep(candidates, seconds)
-    state, _, _ = read_state(lexicon, position, rack, unseen, scores)
-    if state.num_players != 2:
-        raise InvalidStateError(
-            f"deep analysis simulates two-player games; this position has {state.num_players}"
-        )
-    if state.bag_size() == 0:
-        raise InvalidStateError(
-            "the bag is empty: the endgame search of the analysis is exact, deep analysis "
-            "simulates the draws of a bag with tiles"
-        )
-    state = _dealt(state)
+    state = deep_position(lexicon, position, rack, unseen, scores)
     from stratagem.games.scrabble.sim import SimAgent
 
     agent = SimAgent(make_coach(state.tiles.name), candidates, 2, DEEP_ITERATIONS, seconds,
@@ -360,6 +350,23 @@ def deep_analysis(
         stopped = "finished"
     return DeepAnalysis(state, stats, deals, agent.last_seconds, enumerated, stopped,
                         candidates, float(seconds))  # fmt: skip
+
+
+def deep_position(lexicon: Lexicon, position: str, rack: str | None, unseen: str | None,
+                  scores: list[int] | None) -> ScrabbleState:  # fmt: skip
+    """The position a deep analysis simulates (:func:`read_state`), refused unless it has
+    two players and tiles in the bag, the opponent holding a full rack."""
+    state, _, _ = read_state(lexicon, position, rack, unseen, scores)
+    if state.num_players != 2:
+        raise InvalidStateError(
+            f"deep analysis simulates two-player games; this position has {state.num_players}"
+        )
+    if state.bag_size() == 0:
+        raise InvalidStateError(
+            "the bag is empty: the endgame search of the analysis is exact, deep analysis "
+            "simulates the draws of a bag with tiles"
+        )
+    return _dealt(state)
 
 
 def _dealt(state: ScrabbleState) -> ScrabbleState:
