@@ -26,11 +26,11 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from scrabble_pre_endgame import one_tile_position  # noqa: E402
+from scrabble_pre_endgame import one_tile_position
 
-from stratagem.games.scrabble.heuristic import EquityAgent  # noqa: E402
-from stratagem.games.scrabble.lexicon import default_lexicon  # noqa: E402
-from stratagem.games.scrabble.sim import SimAgent  # noqa: E402
+from stratagem.games.scrabble.heuristic import EquityAgent
+from stratagem.games.scrabble.lexicon import default_lexicon
+from stratagem.games.scrabble.sim import SimAgent
 
 
 def main() -> int:
@@ -90,7 +90,7 @@ def main() -> int:
         "better_spread_vs_static": sum(r["spread"] > eps for r in rows),
         "worse_spread_vs_static": sum(r["spread"] < -eps for r in rows),
         "playout_choice_differs": sum(r["win_vs_playout"] != 0 or r["spread_vs_playout"] != 0
-                                      for r in rows),  # fmt: skip
+                                      for r in rows),
         "better_win_vs_playout": sum(r["win_vs_playout"] > eps for r in rows),
         "worse_win_vs_playout": sum(r["win_vs_playout"] < -eps for r in rows),
         "win_gain_vs_playout": [round(x, 4) for x in col("win_vs_playout") if abs(x) > eps],

@@ -19,10 +19,12 @@ best moves of its static (equity) player and simulates each of them
   opponent's) plus the static table's value of the tiles each side kept on
   their last simulated move (the player's counted for, the opponent's against;
   nothing when the game ended): the *equity* the move leads to;
-* the win estimate of an iteration is ``Phi((spread now + value) / s)``, a normal
-  model of the rest of the game whose spread deviates with a standard deviation
+* the win estimate of an iteration is ``Phi((spread now + value +- TEMPO) / s)``, a
+  normal model of the rest of the game whose spread deviates with a standard deviation
   ``s = SPREAD_SD_PER_TILE * sqrt(unseen tiles + 7)`` (the tiles still to come
-  into play), 1 or 0 when the game ended in the simulation.
+  into play) around the player to move's mean gain :data:`TEMPO` (for the player when
+  the simulation stops with them to move, against them otherwise), 1 or 0 when the game
+  ended in the simulation.
 
 Candidates are ranked by mean win estimate, then by mean value. Every
 :data:`PRUNE_EVERY` iterations, a candidate whose mean value lies more than
@@ -80,6 +82,13 @@ SPREAD_SD_PER_TILE = 9.9
 come into play (unseen + one rack): 9.93 measured over 7,924 decisions of 400 equity
 self-play games on ENABLE (``experiments/scrabble_sim_spread.py``; 10.2, 10.05 and 9.85 with
 7-29, 30-59 and 60-109 tiles to come)."""
+TEMPO = 18.6
+"""Mean gain in spread of the player to move over the rest of a game: 18.57 points over the
+same 7,924 decisions (17.6, 19.9 and 18.0 with 7-29, 30-59 and 60-109 tiles to come;
+``experiments/scrabble_sim_spread.py``). A simulation that stops with the opponent to move
+(after an even number of plies) starts the normal model this much behind; without it the
+win estimates of 5 middle-game positions ran 5-17 points above the rate of winning when the
+moves were played out to the end (the validation test in ``tests/games/scrabble``)."""
 PRUNE_EVERY = 16
 PRUNE_Z = 3.0
 MIN_ITERATIONS_TO_PRUNE = 32
@@ -201,11 +210,14 @@ def spread_sd(unseen: int) -> float:
     return SPREAD_SD_PER_TILE * math.sqrt(unseen + RACK_SIZE)
 
 
-def win_estimate(spread: float, unseen: int, finished: bool) -> float:
+def win_estimate(spread: float, unseen: int, finished: bool, to_move: bool | None = None) -> float:
     """The chance of winning from ``spread`` ahead with ``unseen`` tiles to come (a tie is
-    half a win)."""
+    half a win); ``to_move``: whether the player is to move (:data:`TEMPO` for or against
+    them; None: neither)."""
     if finished:
         return 1.0 if spread > 0 else (0.5 if spread == 0 else 0.0)
+    if to_move is not None:
+        spread += TEMPO if to_move else -TEMPO
     return 0.5 * math.erfc(-spread / (spread_sd(unseen) * math.sqrt(2.0)))
 
 
@@ -529,7 +541,7 @@ class SimAgent:
             value += _leave(table, kept.get(me)) - _leave(table, kept.get(opp))
         unseen = s.bag_size() + sum(s.racks[opp])
         now = state.scores[me] - state.scores[opp]
-        return value, win_estimate(now + value, unseen, s.finished)
+        return value, win_estimate(now + value, unseen, s.finished, s.player == me)
 
 
 def _leave(evaluator: object, kept: tuple[int, ...] | None) -> float:
