@@ -79,8 +79,11 @@ def main() -> int:
 
     eps = 1e-9
     out = {
-        "positions": len(rows), "candidates": args.candidates, "nodes": args.nodes,
-        "endgames_solved": solved, "endgames_proved": proved,
+        "positions": len(rows),
+        "candidates": args.candidates,
+        "nodes": args.nodes,
+        "endgames_solved": solved,
+        "endgames_proved": proved,
         "changed_vs_static": sum(r["changed"] for r in rows),
         "worse_win_vs_static": sum(r["win"] < -eps for r in rows),
         "better_win_vs_static": sum(r["win"] > eps for r in rows),
@@ -89,8 +92,9 @@ def main() -> int:
         "spread_gain_vs_static_when_changed": [round(x, 2) for x in col("spread", "changed")],
         "better_spread_vs_static": sum(r["spread"] > eps for r in rows),
         "worse_spread_vs_static": sum(r["spread"] < -eps for r in rows),
-        "playout_choice_differs": sum(r["win_vs_playout"] != 0 or r["spread_vs_playout"] != 0
-                                      for r in rows),
+        "playout_choice_differs": sum(
+            r["win_vs_playout"] != 0 or r["spread_vs_playout"] != 0 for r in rows
+        ),
         "better_win_vs_playout": sum(r["win_vs_playout"] > eps for r in rows),
         "worse_win_vs_playout": sum(r["win_vs_playout"] < -eps for r in rows),
         "win_gain_vs_playout": [round(x, 4) for x in col("win_vs_playout") if abs(x) > eps],

@@ -250,8 +250,11 @@ class AnalyseView(AdviceView):
     phonies: list[PhonyView] = Field(description="words on the board the word list lacks")
     endgame: EndgameView | None = Field(None, description="with the bag empty: the search")
     budget: float
-    position: str = Field("", description="the position analysed in the text format, the "
-                          "unseen tiles placed (what ``POST /api/scrabble/deep/jobs`` takes)")
+    position: str = Field(
+        "",
+        description="the position analysed in the text format, the "
+        "unseen tiles placed (what ``POST /api/scrabble/deep/jobs`` takes)",
+    )
 
 
 class TileSetView(BaseModel):
