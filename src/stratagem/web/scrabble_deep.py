@@ -49,9 +49,11 @@ from stratagem.web.scrabble import router as scrabble_router
 
 router = APIRouter()
 
-MAX_RUNNING = 2
-"""Deep analyses running at once on one server (each holds the simulation's deals and, with
-one tile in the bag, an endgame search's table of about 50 MB)."""
+MAX_RUNNING = 1
+"""Deep analyses running at once on one server: each takes one of the heavy pool's threads
+for up to a minute (the pool has two by default: the other stays free for the AI's moves
+and the assistant's answers) and, with one tile in the bag, an endgame search's table of
+about 50 MB."""
 ABANDONED_AFTER = 10.0
 """Seconds without a poll after which a job stops (the page polls twice a second)."""
 KEEP_FINISHED = 120.0
