@@ -301,3 +301,10 @@ def test_the_spec_defaults_are_the_modules(lex) -> None:  # type: ignore[no-unty
     assert (agent.pre_endgame, agent.pre_nodes) == ("exact", sim.PRE_NODES)
     with pytest.raises(SimError, match="pre_endgame"):
         sim_agent(lex, pre_endgame="solve")
+
+
+def test_the_player_to_move_is_worth_the_tempo_in_the_win_estimate() -> None:
+    even = win_estimate(0.0, 40, False, to_move=True)
+    assert even == pytest.approx(win_estimate(sim.TEMPO, 40, False))
+    assert win_estimate(0.0, 40, False, to_move=False) == pytest.approx(1.0 - even)
+    assert win_estimate(5.0, 0, True, to_move=False) == 1.0  # the game over: no tempo
