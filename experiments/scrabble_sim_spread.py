@@ -8,6 +8,10 @@ is the root mean square of that movement divided by the square root of the tiles
 pooled over all decisions, by least squares through the origin of the variance on the
 tile count: ``var(final - now) = c^2 * tiles``.
 
+It also prints the mean of that movement (``tempo``: what being the player to move is
+worth over the rest of the game, ``sim.TEMPO``), overall and by the same bands of tiles
+to come.
+
     python experiments/scrabble_sim_spread.py [--games 400] [--seed 2026]
 """
 
@@ -61,8 +65,14 @@ def main() -> int:
     for lo, hi in ((7, 30), (30, 60), (60, 110)):
         at = (t >= lo) & (t < hi)
         bands[f"{lo}-{hi - 1}"] = round(float(np.sqrt((d[at] ** 2).mean() / t[at].mean())), 2)
+    tempo = {}
+    for lo, hi in ((7, 30), (30, 60), (60, 110)):
+        at = (t >= lo) & (t < hi)
+        tempo[f"{lo}-{hi - 1}"] = round(float(d[at].mean()), 2)
+    se = float(d.std(ddof=1) / np.sqrt(len(d)))
     print(json.dumps({"games": args.games, "decisions": len(d), "sd_per_sqrt_tile": round(c, 2),
-                      "by_tiles": bands}))  # fmt: skip
+                      "by_tiles": bands, "tempo": round(float(d.mean()), 2),
+                      "tempo_naive_se": round(se, 2), "tempo_by_tiles": tempo}))  # fmt: skip
     return 0
 
 

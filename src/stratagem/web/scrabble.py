@@ -250,6 +250,11 @@ class AnalyseView(AdviceView):
     phonies: list[PhonyView] = Field(description="words on the board the word list lacks")
     endgame: EndgameView | None = Field(None, description="with the bag empty: the search")
     budget: float
+    position: str = Field(
+        "",
+        description="the position analysed in the text format, the "
+        "unseen tiles placed (what ``POST /api/scrabble/deep/jobs`` takes)",
+    )
 
 
 class TileSetView(BaseModel):
@@ -502,6 +507,7 @@ def analyse_view(a: Analysis, rank: str) -> AnalyseView:
             line=[typed(m) for m in eg.pv],
         ),
         budget=a.budget,
+        position=write_position(a.state),
     )
 
 
@@ -603,3 +609,7 @@ async def open_gcg(query: OpenGcg, request: Request) -> GcgView:
         return view
 
     return await run_heavy(work)
+
+
+# the assistant's deep analysis jobs (progress, cancel) add their routes to ``router``
+import stratagem.web.scrabble_deep  # noqa: E402, F401

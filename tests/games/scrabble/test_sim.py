@@ -15,7 +15,7 @@ from stratagem.games.scrabble import sim
 from stratagem.games.scrabble.heuristic import EquityAgent
 from stratagem.games.scrabble.lexicon import default_lexicon
 from stratagem.games.scrabble.sim import SimAgent, SimError, bag_sequences, win_estimate
-from stratagem.games.scrabble.state import ScrabbleState
+from stratagem.games.scrabble.state import Pass, ScrabbleState
 
 from .test_superleaves import _position
 
@@ -187,3 +187,124 @@ def test_the_budget_cuts_the_enumeration_short_and_says_it_is_not_exact(lex, mon
     draws = len(list(bag_sequences(agent.unseen(state), 1)))
     assert draws > 3
     assert all(s.n <= 3 and not s.exact for s in stats)
+
+
+def one_tile_state(lex, seed: int = 9, moves: int = 16) -> ScrabbleState:  # type: ignore[no-untyped-def]
+    """A self-play position cut to one tile in the bag (the rest out of play)."""
+    state = position(lex, seed, moves)
+    one = [0] * len(state.bag)
+    one[next(i for i, n in enumerate(state.bag) if n)] = 1
+    return replace(state, bag=tuple(one))
+
+
+def test_the_exact_pre_endgame_is_the_mean_of_the_solved_endgames(lex) -> None:  # type: ignore[no-untyped-def]
+    from stratagem.games.scrabble.endgame import solve_endgame
+
+    state = one_tile_state(lex)
+    me, opp = state.player, 1 - state.player
+    agent = sim_agent(lex, candidates=3, draws=1, endgame=False, pre_endgame="exact",
+                      pre_nodes=200_000, seconds=600.0)  # fmt: skip
+    stats = agent.simulate(state, np.random.default_rng(0))
+    unseen = np.array(state.bag) + np.array(state.racks[opp])
+    total = unseen.sum()
+    assert all(s.exact and s.solved == s.n for s in stats)
+    for s in stats:
+        expected = wins = 0.0
+        for letter in np.flatnonzero(unseen):
+            rack = unseen.copy()
+            rack[letter] -= 1
+            bag1 = [0] * len(state.bag)
+            bag1[letter] = 1
+            racks = tuple(r if q == me else tuple(int(x) for x in rack)
+                          for q, r in enumerate(state.racks))  # fmt: skip
+            world = replace(state, racks=racks, bag=tuple(bag1)).apply(s.action)
+            while world.current_player < 0:  # the one tile drawn, if the move drew it
+                ((draw, _),) = world.chance_outcomes()
+                world = world.apply(draw)
+            while world.bag_size() and not world.finished:  # a pass: the static player
+                world = world.apply(agent.static.act(world, np.random.default_rng(0)))
+                while world.current_player < 0:
+                    ((draw, _),) = world.chance_outcomes()
+                    world = world.apply(draw)
+            if world.finished:
+                final = world.scores[me] - world.scores[opp]
+            else:
+                r = solve_endgame(world, node_limit=200_000)
+                final = r.value if world.player == me else -r.value
+            p = unseen[letter] / total
+            expected += p * (final - (state.scores[me] - state.scores[opp]))
+            wins += p * (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
+        assert s.mean == pytest.approx(expected)
+        assert s.win == pytest.approx(wins)
+
+
+def test_the_exact_pre_endgame_can_differ_from_the_play_out(lex) -> None:  # type: ignore[no-untyped-def]
+    """The solver's best play after the draw is worth at least the static play-out to the
+    player who moves first in the endgame; the values of some candidate differ."""
+    state = one_tile_state(lex)
+    kw = {"candidates": 3, "draws": 1, "endgame": False, "seconds": 600.0}
+    played = sim_agent(lex, **kw).simulate(state, np.random.default_rng(0))
+    solved = sim_agent(lex, pre_endgame="exact", pre_nodes=200_000, **kw).simulate(
+        state, np.random.default_rng(0))  # fmt: skip
+    by_move = {str(s.action): s.mean for s in played}
+    assert {str(s.action) for s in solved} == set(by_move)
+    assert any(abs(s.mean - by_move[str(s.action)]) > 1e-9 for s in solved)
+
+
+def test_progress_counts_the_deals_and_the_time_left(lex) -> None:  # type: ignore[no-untyped-def]
+    seen: list[sim.SimProgress] = []
+    agent = sim_agent(lex, candidates=3, iterations=8, seconds=600.0)
+    agent.progress = seen.append
+    agent.simulate(position(lex, 5, 6), np.random.default_rng(0))
+    assert [p.done for p in seen] == list(range(1, len(seen) + 1))
+    assert all(p.total == 8 for p in seen)
+    assert seen[-1].done == max(s.n for s in agent.last) == 8  # no pruning before 32 deals
+    fractions = [p.fraction for p in seen]
+    assert fractions == sorted(fractions) and fractions[0] > 0 and fractions[-1] == 1.0
+    assert seen[-1].seconds_left == 0.0
+
+
+def test_progress_counts_the_time_budget_when_it_binds(lex, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    clock = itertools.count(0.0, 1.0)
+    monkeypatch.setattr(sim.time, "perf_counter", lambda: next(clock))
+    seen: list[sim.SimProgress] = []
+    agent = sim_agent(lex, candidates=3, iterations=10_000, seconds=20.0)
+    agent.progress = seen.append
+    agent.simulate(position(lex, 5, 6), np.random.default_rng(0))
+    assert seen and all(p.fraction > p.done / p.total for p in seen)
+    assert all(p.seconds_left <= 20.0 for p in seen)
+    assert seen[-1].fraction > 0.5
+
+
+def test_win_standard_error_is_that_of_the_mean_win_estimate() -> None:
+    s = sim.SimStats(Pass(), 0.0)
+    wins = [0.2, 0.9, 0.4, 0.7]
+    for w in wins:
+        s.add(0.0, w)
+    assert s.win == pytest.approx(np.mean(wins))
+    assert s.win_se == pytest.approx(np.std(wins, ddof=1) / np.sqrt(len(wins)))
+
+
+@pytest.mark.parametrize(
+    ("spec", "name"),
+    [("sim:pre_endgame=solve", "pre_endgame"), ("sim:pre_nodes=1000", "pre_nodes"),
+     ("sim:pre_nodes=10000001", "pre_nodes")],
+)  # fmt: skip
+def test_pre_endgame_parameters_out_of_range_are_refused(spec: str, name: str) -> None:
+    with pytest.raises(StratagemError, match=name):
+        make_agent("scrabble", "english", spec)
+
+
+def test_the_spec_defaults_are_the_modules(lex) -> None:  # type: ignore[no-untyped-def]
+    agent = make_agent("scrabble", "english", "sim:pre_endgame=exact")
+    assert isinstance(agent, SimAgent)
+    assert (agent.pre_endgame, agent.pre_nodes) == ("exact", sim.PRE_NODES)
+    with pytest.raises(SimError, match="pre_endgame"):
+        sim_agent(lex, pre_endgame="solve")
+
+
+def test_the_player_to_move_is_worth_the_tempo_in_the_win_estimate() -> None:
+    even = win_estimate(0.0, 40, False, to_move=True)
+    assert even == pytest.approx(win_estimate(sim.TEMPO, 40, False))
+    assert win_estimate(0.0, 40, False, to_move=False) == pytest.approx(1.0 - even)
+    assert win_estimate(5.0, 0, True, to_move=False) == 1.0  # the game over: no tempo

@@ -10,6 +10,7 @@ lexicon's shared generator holds :func:`~.coach.lexicon_lock`.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -31,6 +32,7 @@ from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.movegen import move_generator
 from stratagem.games.scrabble.play import choose_spelling, parse_move, refuse_placement
 from stratagem.games.scrabble.position import check_within_set, read_position, tiles_on_board
+from stratagem.games.scrabble.sim import SimProgress
 from stratagem.games.scrabble.state import Exchange, Pass, ScrabbleState
 from stratagem.games.scrabble.tracking import Tracking, parse_unseen, track, track_state
 
@@ -169,24 +171,15 @@ def with_unseen(state: ScrabbleState, rack_counts: np.ndarray, unseen: str | Non
     return st, track(tiles, st.board_array, rack_counts, int(opp.sum()))
 
 
-def analyse(
-    lexicon: Lexicon, position: str, rack: str | None, top: int, rank: str = "value",
-    unseen: str | None = None, scores: list[int] | None = None, budget: float = DEFAULT_THINK,
-) -> Analysis:  # fmt: skip
-    """Read a position and a rack (default: the player to move's); list its ``top`` moves,
-    ranked by the coach's value (``rank="value"``: placements, exchanges and the pass) or by
-    the score alone (``"score"``: placements only). The unseen tiles are derived from the
-    board and rack (or checked against ``unseen``); ``scores`` replace the position's. When
-    they fit the opponent's rack the bag is empty, and the endgame search answers too, within
-    ``budget`` seconds on the wall clock (the best found by then)."""
-    began = time.monotonic()
+def read_state(lexicon: Lexicon, position: str, rack: str | None, unseen: str | None,
+               scores: list[int] | None) -> tuple[ScrabbleState, np.ndarray, Tracking]:  # fmt: skip
+    """The position the assistant analyses: the text read, the rack asked about (default: the
+    player to move's) on the player's rack, the unseen tiles placed (:func:`with_unseen`,
+    unless the position says where they are) and ``scores`` in place of the position's; with
+    the rack's counts and the tracking of the unseen tiles."""
     if len(position) > MAX_POSITION_CHARS:
         raise InvalidStateError(
             f"a position is at most {MAX_POSITION_CHARS} characters, got {len(position)}"
-        )
-    if not THINK_RANGE[0] <= budget <= THINK_RANGE[1]:
-        raise InvalidStateError(
-            f"the budget is {THINK_RANGE[0]:g} to {THINK_RANGE[1]:g} seconds, got {budget}"
         )
     state = read_position(position, lexicon)
     tiles = state.tiles
@@ -215,8 +208,27 @@ def analyse(
                             sum(sum(state.racks[q]) for q in opponents))  # fmt: skip
     else:
         state, tracking = with_unseen(state, rack_counts, unseen)
+    return state, rack_counts, tracking
+
+
+def analyse(
+    lexicon: Lexicon, position: str, rack: str | None, top: int, rank: str = "value",
+    unseen: str | None = None, scores: list[int] | None = None, budget: float = DEFAULT_THINK,
+) -> Analysis:  # fmt: skip
+    """Read a position and a rack (default: the player to move's); list its ``top`` moves,
+    ranked by the coach's value (``rank="value"``: placements, exchanges and the pass) or by
+    the score alone (``"score"``: placements only). The unseen tiles are derived from the
+    board and rack (or checked against ``unseen``); ``scores`` replace the position's. When
+    they fit the opponent's rack the bag is empty, and the endgame search answers too, within
+    ``budget`` seconds on the wall clock (the best found by then)."""
+    began = time.monotonic()
+    if not THINK_RANGE[0] <= budget <= THINK_RANGE[1]:
+        raise InvalidStateError(
+            f"the budget is {THINK_RANGE[0]:g} to {THINK_RANGE[1]:g} seconds, got {budget}"
+        )
+    state, rack_counts, tracking = read_state(lexicon, position, rack, unseen, scores)
     phonies = board_phonies(state)
-    coach = make_coach(tiles.name)
+    coach = make_coach(state.tiles.name)
     phase = phase_of(state)
     with lexicon_lock(lexicon):
         table = coach.table(state)  # one move generation for the ranking and the coach
@@ -258,3 +270,119 @@ def _has_bag_line(position: str) -> bool:
 ENDGAME_MARGIN = 0.3
 """Seconds of an assistant's budget kept back from the endgame search for what follows it
 (the line of play, the answer)."""
+
+
+# --- deep analysis: the simulating player's ranking ---------------------------------------
+
+DEEP_SECONDS = 5.0
+"""Seconds a deep analysis simulates unless the player says."""
+DEEP_SECONDS_RANGE = (1.0, 60.0)
+DEEP_CANDIDATES = 10
+"""The static moves a deep analysis simulates unless the player says."""
+DEEP_CANDIDATES_RANGE = (2, 30)
+DEEP_ITERATIONS = 5_000
+"""Most deals a candidate meets (the time budget usually ends the simulation first)."""
+DEEP_PRE_NODES = 20_000
+"""Node limit of each endgame search of the exact pre-endgame (one tile in the bag)."""
+
+
+@dataclass
+class DeepAnalysis:
+    """The simulating player's ranking of a position's top static moves (best first): each
+    one's :class:`~.sim.SimStats` (win estimate and mean spread with their standard errors,
+    the deals), and how the simulation ended."""
+
+    state: ScrabbleState
+    moves: list[Any]
+    deals: int
+    """Deals simulated (the most any candidate met; pruned candidates met fewer)."""
+    seconds: float
+    pre_endgame: bool
+    """The draws were enumerated (1 tile in the bag), each endgame solved."""
+    stopped: str
+    """``finished`` (every deal, or one candidate left), ``budget`` or ``cancelled``."""
+    candidates: int
+    budget: float
+
+
+def check_deep(candidates: int, seconds: float) -> None:
+    """Refuse a deep analysis's candidates or seconds out of range, naming which."""
+    low, high = DEEP_CANDIDATES_RANGE
+    if isinstance(candidates, bool) or not isinstance(candidates, int) or not (
+            low <= candidates <= high):  # fmt: skip
+        raise InvalidStateError(f"candidates must be a whole number {low} to {high}, "
+                                f"got {candidates!r}")  # fmt: skip
+    lo, hi = DEEP_SECONDS_RANGE
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (
+            lo <= seconds <= hi):  # fmt: skip
+        raise InvalidStateError(f"seconds must be {lo:g} to {hi:g}, got {seconds!r}")
+
+
+def deep_analysis(
+    lexicon: Lexicon, position: str, rack: str | None = None, *, unseen: str | None = None,
+    scores: list[int] | None = None, candidates: int = DEEP_CANDIDATES,
+    seconds: float = DEEP_SECONDS, progress: Callable[[SimProgress], None] | None = None,
+    cancelled: Callable[[], bool] | None = None, seed: int = 0,
+) -> DeepAnalysis:  # fmt: skip
+    """The simulating player's ranking of the ``candidates`` best static moves of a position
+    (read as :func:`analyse` reads it), simulated for ``seconds`` on the wall clock at most:
+    two plies over deals of the unseen tiles; with one tile in the bag, every draw enumerated
+    and each endgame solved (``pre_endgame=exact``). ``progress`` is told after every deal,
+    ``cancelled`` asked between deals (then the ranking so far is returned). The lexicon's
+    lock is taken deal by deal. Two players and tiles in the bag only."""
+    check_deep(candidates, seconds)
+    state = deep_position(lexicon, position, rack, unseen, scores)
+    from stratagem.games.scrabble.sim import SimAgent
+
+    agent = SimAgent(make_coach(state.tiles.name), candidates, 2, DEEP_ITERATIONS, seconds,
+                     1, False, pre_endgame="exact", pre_nodes=DEEP_PRE_NODES)  # fmt: skip
+    agent.progress = progress
+    agent.cancelled = cancelled
+    agent.guard = lambda: lexicon_lock(lexicon)
+    stats = agent.simulate(state, np.random.default_rng(seed))
+    enumerated = 1 <= state.bag_size() <= agent.draws
+    deals = max((s.n for s in stats), default=0)
+    if cancelled is not None and cancelled():
+        stopped = "cancelled"
+    elif agent.last_seconds >= seconds and not (enumerated and all(s.exact for s in stats)):
+        stopped = "budget"
+    else:
+        stopped = "finished"
+    return DeepAnalysis(state, stats, deals, agent.last_seconds, enumerated, stopped,
+                        candidates, float(seconds))  # fmt: skip
+
+
+def deep_position(lexicon: Lexicon, position: str, rack: str | None, unseen: str | None,
+                  scores: list[int] | None) -> ScrabbleState:  # fmt: skip
+    """The position a deep analysis simulates (:func:`read_state`), refused unless it has
+    two players and tiles in the bag, the opponent holding a full rack."""
+    state, _, _ = read_state(lexicon, position, rack, unseen, scores)
+    if state.num_players != 2:
+        raise InvalidStateError(
+            f"deep analysis simulates two-player games; this position has {state.num_players}"
+        )
+    if state.bag_size() == 0:
+        raise InvalidStateError(
+            "the bag is empty: the endgame search of the analysis is exact, deep analysis "
+            "simulates the draws of a bag with tiles"
+        )
+    return _dealt(state)
+
+
+def _dealt(state: ScrabbleState) -> ScrabbleState:
+    """The position with the opponent holding a full rack (7 of the unseen tiles, or all of
+    them) and the rest in the bag: the simulation deals the unseen tiles afresh each time,
+    and needs the opponent's rack size right (a position may have told a bag and no rack)."""
+    opp = 1 - state.player
+    hidden = np.array(state.bag, dtype=np.int64) + np.array(state.racks[opp], dtype=np.int64)
+    if sum(state.racks[opp]) == min(RACK_SIZE, int(hidden.sum())):
+        return state
+    rack = np.zeros_like(hidden)
+    left = RACK_SIZE
+    for i in range(len(hidden)):
+        take = min(left, int(hidden[i]))
+        rack[i] = take
+        left -= take
+    racks = list(state.racks)
+    racks[opp] = tuple(int(x) for x in rack)
+    return replace(state, racks=tuple(racks), bag=tuple(int(x) for x in hidden - rack))

@@ -19,10 +19,12 @@ best moves of its static (equity) player and simulates each of them
   opponent's) plus the static table's value of the tiles each side kept on
   their last simulated move (the player's counted for, the opponent's against;
   nothing when the game ended): the *equity* the move leads to;
-* the win estimate of an iteration is ``Phi((spread now + value) / s)``, a normal
-  model of the rest of the game whose spread deviates with a standard deviation
+* the win estimate of an iteration is ``Phi((spread now + value +- TEMPO) / s)``, a
+  normal model of the rest of the game whose spread deviates with a standard deviation
   ``s = SPREAD_SD_PER_TILE * sqrt(unseen tiles + 7)`` (the tiles still to come
-  into play), 1 or 0 when the game ended in the simulation.
+  into play) around the player to move's mean gain :data:`TEMPO` (for the player when
+  the simulation stops with them to move, against them otherwise), 1 or 0 when the game
+  ended in the simulation.
 
 Candidates are ranked by mean win estimate, then by mean value. Every
 :data:`PRUNE_EVERY` iterations, a candidate whose mean value lies more than
@@ -34,8 +36,17 @@ instead of sampled: every ordered sequence of the bag's tiles drawn from the
 unseen pool, with its probability (the opponent holds the rest), and each
 candidate is played out to the end of the game by the static player, so its
 value is the exact expected final spread change (and its win rate exact) under
-that continuation. With the bag empty the exact endgame solver plays
-(``endgame``), as the equity player does.
+that continuation. With ``pre_endgame="exact"`` the continuation is played by the static
+player only while the bag holds tiles; the endgame each deal leads to (the bag empty, both
+racks known) is then solved by the exact endgame solver within ``pre_nodes`` nodes, so a
+candidate's value is its expected final spread under best play by both sides once the bag is
+empty (exact for every endgame the solver proves within its nodes: :attr:`SimStats.proved`
+counts them). With the bag empty the exact endgame solver plays (``endgame``), as the
+equity player does.
+
+``progress``, when set, is told after every deal how far the simulation got
+(:class:`SimProgress`: deals done of the most it may play, the fraction done counting the
+time budget too, and an estimate of the seconds left), so a page can show real progress.
 
 >>> from stratagem.games.scrabble.tiles import tile_set
 >>> unseen = np.zeros(27, dtype=np.int64); unseen[[0, 1]] = [2, 1]   # A A B
@@ -48,7 +59,9 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -69,6 +82,13 @@ SPREAD_SD_PER_TILE = 9.9
 come into play (unseen + one rack): 9.93 measured over 7,924 decisions of 400 equity
 self-play games on ENABLE (``experiments/scrabble_sim_spread.py``; 10.2, 10.05 and 9.85 with
 7-29, 30-59 and 60-109 tiles to come)."""
+TEMPO = 18.6
+"""Mean gain in spread of the player to move over the rest of a game: 18.57 points over the
+same 7,924 decisions (17.6, 19.9 and 18.0 with 7-29, 30-59 and 60-109 tiles to come;
+``experiments/scrabble_sim_spread.py``). A simulation that stops with the opponent to move
+(after an even number of plies) starts the normal model this much behind; without it the
+win estimates of 5 middle-game positions ran 5-17 points above the rate of winning when the
+moves were played out to the end (the validation test in ``tests/games/scrabble``)."""
 PRUNE_EVERY = 16
 PRUNE_Z = 3.0
 MIN_ITERATIONS_TO_PRUNE = 32
@@ -80,6 +100,26 @@ MAX_ITERATIONS = 100_000
 MAX_DRAWS = 2
 """Most tiles in the bag for which the pre-endgame enumerates the draws (2 tiles: at most
 27 x 27 ordered draws per candidate)."""
+PRE_ENDGAME_CHOICES = ("playout", "exact")
+"""How the pre-endgame values a deal: the static player plays it out to the end, or plays
+until the bag is empty and the exact endgame solver takes over."""
+PRE_NODES = 20_000
+"""Node limit of each endgame search of the exact pre-endgame: one position with one tile in
+the bag has up to 27 draws x ``candidates`` endgames, each about 0.02-0.2 CPU s at this
+limit; most endgames with a short rack are proved well within it."""
+PRE_NODES_RANGE = (1024, 10_000_000)
+PRE_ENDGAME_SECONDS = 30.0
+"""CPU seconds behind the node limit of one pre-endgame search (a far slower machine)."""
+
+
+class SimProgress(NamedTuple):
+    """How far a simulation got: ``done`` deals of at most ``total``; ``fraction`` done,
+    counting the time budget (whichever ends it first); ``seconds_left`` at most."""
+
+    done: int
+    total: int
+    fraction: float
+    seconds_left: float
 
 
 class SimError(StratagemError, ValueError):
@@ -98,8 +138,13 @@ class SimStats:
     value_sum: float = 0.0
     value_sq: float = 0.0
     win_sum: float = 0.0
+    win_sq: float = 0.0
     exact: bool = False
     pruned: bool = False
+    solved: int = 0
+    """Endgames the exact pre-endgame searched for this candidate."""
+    proved: int = 0
+    """Of those, the ones the solver proved within its node limit."""
 
     def add(self, value: float, win: float, weight: float = 1.0) -> None:
         self.n += 1
@@ -107,6 +152,7 @@ class SimStats:
         self.value_sum += weight * value
         self.value_sq += weight * value * value
         self.win_sum += weight * win
+        self.win_sq += weight * win * win
 
     @property
     def mean(self) -> float:
@@ -130,15 +176,28 @@ class SimStats:
             return 0.0
         return self.sd / math.sqrt(self.n - 1)
 
+    @property
+    def win_se(self) -> float:
+        """Standard error of the mean win estimate (0 when enumerated: exact)."""
+        if self.exact or self.n < 2 or self.weight == 0:
+            return 0.0
+        var = self.win_sq / self.weight - self.win**2
+        return math.sqrt(max(var, 0.0) / (self.n - 1))
+
 
 def check_params(candidates: int, plies: int, iterations: int, seconds: float,
-                 draws: int) -> None:  # fmt: skip
+                 draws: int, pre_endgame: str = "playout",
+                 pre_nodes: int = PRE_NODES) -> None:  # fmt: skip
     """Refuse parameters out of range, naming the one that is wrong."""
+    if pre_endgame not in PRE_ENDGAME_CHOICES:
+        raise SimError(f"pre_endgame must be one of {', '.join(PRE_ENDGAME_CHOICES)}, "
+                       f"got {pre_endgame!r}")  # fmt: skip
     for name, value, low, high in (
         ("candidates", candidates, 1, MAX_CANDIDATES),
         ("plies", plies, 1, MAX_PLIES),
         ("iterations", iterations, 1, MAX_ITERATIONS),
         ("draws", draws, 0, MAX_DRAWS),
+        ("pre_nodes", pre_nodes, *PRE_NODES_RANGE),
     ):
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise SimError(f"{name} must be a whole number {low}..{high}, got {value!r}")
@@ -151,11 +210,14 @@ def spread_sd(unseen: int) -> float:
     return SPREAD_SD_PER_TILE * math.sqrt(unseen + RACK_SIZE)
 
 
-def win_estimate(spread: float, unseen: int, finished: bool) -> float:
+def win_estimate(spread: float, unseen: int, finished: bool, to_move: bool | None = None) -> float:
     """The chance of winning from ``spread`` ahead with ``unseen`` tiles to come (a tie is
-    half a win)."""
+    half a win); ``to_move``: whether the player is to move (:data:`TEMPO` for or against
+    them; None: neither)."""
     if finished:
         return 1.0 if spread > 0 else (0.5 if spread == 0 else 0.0)
+    if to_move is not None:
+        spread += TEMPO if to_move else -TEMPO
     return 0.5 * math.erfc(-spread / (spread_sd(unseen) * math.sqrt(2.0)))
 
 
@@ -196,6 +258,11 @@ class SimAgent:
     """Wall-clock cap a page sets where a person waits (the smaller budget wins)."""
     cancelled: Callable[[], bool] | None = None
     """Asked between iterations: when it says yes, the best move so far is played."""
+    progress: Callable[[SimProgress], None] | None = None
+    """Told after every deal how far the simulation got (a page's progress bar)."""
+    guard: Callable[[], AbstractContextManager[Any]] = nullcontext
+    """Held around each deal's play: a server's lock on the lexicon's shared move generator
+    (taken deal by deal, so other requests on the lexicon go between them)."""
 
     def __init__(
         self,
@@ -207,8 +274,10 @@ class SimAgent:
         draws: int = 1,
         endgame: bool = True,
         endgame_nodes: int = ENDGAME_NODES,
+        pre_endgame: str = "playout",
+        pre_nodes: int = PRE_NODES,
     ) -> None:
-        check_params(candidates, plies, iterations, seconds, draws)
+        check_params(candidates, plies, iterations, seconds, draws, pre_endgame, pre_nodes)
         if static.endgame:
             raise SimError("the simulation's static player must play without the endgame "
                            "solver (it plays the simulated moves)")  # fmt: skip
@@ -220,7 +289,10 @@ class SimAgent:
         self.draws = draws
         self.endgame = endgame
         self.endgame_nodes = endgame_nodes
+        self.pre_endgame = pre_endgame
+        self.pre_nodes = pre_nodes
         self._closer: EquityAgent | None = None
+        self._pre_solver: Any = None
         self.last: list[SimStats] = []
         self.last_seconds = 0.0
 
@@ -265,7 +337,8 @@ class SimAgent:
     def simulate(self, state: ScrabbleState, rng: np.random.Generator) -> list[SimStats]:
         """Every candidate's figures, best first (module docstring)."""
         start = time.perf_counter()
-        cands = self.static.ranked(state, self.candidates)[0]
+        with self.guard():
+            cands = self.static.ranked(state, self.candidates)[0]
         stats = [SimStats(c.action, c.value / SCORE_WEIGHT) for c in cands]
         bag = state.bag_size()
         if len(stats) > 1:
@@ -304,14 +377,16 @@ class SimAgent:
                 break
             order = [int(x) for x in rng.permutation(tiles)]
             deal = _Deal(_counts(order[:rack_size], len(pool)), order[rack_size:])
-            for k in alive:
-                value, win = self._play(state, stats[k].action, deal, me, self.plies)
-                stats[k].add(value, win)
-                values[k].append(value)
+            with self.guard():
+                for k in alive:
+                    value, win = self._play(state, stats[k].action, deal, me, self.plies)
+                    stats[k].add(value, win)
+                    values[k].append(value)
             if it + 1 >= MIN_ITERATIONS_TO_PRUNE and (it + 1) % PRUNE_EVERY == 0:
                 alive = self._prune(stats, alive, values)
                 if len(alive) == 1:
                     break
+            self._report(it + 1, self.iterations, start, budget)
 
     def _prune(self, stats: list[SimStats], alive: list[int],
                values: list[list[float]]) -> list[int]:  # fmt: skip
@@ -333,27 +408,100 @@ class SimAgent:
 
     def _enumerate(self, state: ScrabbleState, stats: list[SimStats], start: float) -> None:
         """Pre-endgame: every ordered draw of the bag, weighted, each played out to the end
-        (cut short by the budget or a cancel: then the means are over the draws played, and
-        not exact)."""
+        (or, ``pre_endgame="exact"``, to the empty bag and then solved); cut short by the
+        budget or a cancel, the means are over the draws finished, and not exact."""
         me = state.player
         opp = 1 - me
         pool = self.unseen(state)
         bag = state.bag_size()
         budget = self.budget()
-        for seq, p in bag_sequences(pool, bag):
-            if stats[0].n and (time.perf_counter() - start >= budget
-                               or (self.cancelled is not None and self.cancelled())):  # fmt: skip
+        exact = self.pre_endgame == "exact"
+        seqs = list(bag_sequences(pool, bag))
+        for i, (seq, p) in enumerate(seqs):
+            if i and self._stopped(start, budget):
                 return
             rack = pool.copy()
             for letter in seq:
                 rack[letter] -= 1
             deal = _Deal(tuple(int(x) for x in rack), list(seq))
             assert sum(deal.rack) == sum(state.racks[opp])
+            found: list[tuple[float, float, int]] = []
             for s in stats:
-                value, win = self._play(state, s.action, deal, me, PLAYOUT_LIMIT)
+                if exact:
+                    # an endgame search a candidate: a cancel or the budget may stop the
+                    # draw half-way (its figures are then left out: every candidate keeps
+                    # the same draws)
+                    if i and self._stopped(start, budget):
+                        return
+                    with self.guard():
+                        found.append(self._solve(state, s.action, deal, me))
+                else:
+                    with self.guard():
+                        played = self._play(state, s.action, deal, me, PLAYOUT_LIMIT)
+                    found.append((*played, -1))
+            for s, (value, win, proved) in zip(stats, found, strict=True):
                 s.add(value, win, p)
+                if proved >= 0:
+                    s.solved += 1
+                    s.proved += proved
+            self._report(i + 1, len(seqs), start, budget)
         for s in stats:
             s.exact = True
+
+    def _stopped(self, start: float, budget: float) -> bool:
+        """Whether the budget is spent or the simulation was cancelled."""
+        if time.perf_counter() - start >= budget:
+            return True
+        return self.cancelled is not None and self.cancelled()
+
+    def _report(self, done: int, total: int, start: float, budget: float) -> None:
+        """Tell :attr:`progress` how far the simulation got (the deals, or the time budget
+        when it binds first)."""
+        if self.progress is None:
+            return
+        elapsed = time.perf_counter() - start
+        by_time = elapsed / budget if budget > 0 else 1.0
+        fraction = min(1.0, max(done / total, by_time))
+        left = max(0.0, budget - elapsed)
+        if done:
+            left = min(left, elapsed / done * (total - done))
+        self.progress(SimProgress(done, total, fraction, left))
+
+    def _solve(self, state: ScrabbleState, action: Action, deal: _Deal,
+               me: int) -> tuple[float, float, int]:  # fmt: skip
+        """Play ``action`` in the deal's world and the static player while the bag holds
+        tiles; then solve the endgame (node limit ``pre_nodes``). The value (the spread
+        change to the end of the game under best play), the win (1, 1/2, 0) and whether
+        the search proved it (1) or stopped at its node limit (0)."""
+        opp = 1 - me
+        s = self.world(state, deal)
+        before = s.scores[me] - s.scores[opp]
+        order = iter(deal.order)
+        s = s.apply(action)
+        moves = 0
+        while not s.finished:
+            if s.drawer >= 0:
+                s = s.apply(_draw(s, order))
+                continue
+            if s.bag_size() == 0 or moves >= PLAYOUT_LIMIT:
+                break
+            s = s.apply(self.static._static_move(s, phase_of(s)))
+            moves += 1
+        proved = int(s.finished)  # not when the play-out limit stopped it (a stalled game)
+        if s.finished or s.bag_size() > 0:
+            final = s.scores[me] - s.scores[opp]
+        else:
+            if self._pre_solver is None:
+                from stratagem.games.scrabble.endgame import EndgameSolver
+
+                self._pre_solver = EndgameSolver()
+            result = self._pre_solver.solve(s, time_limit=PRE_ENDGAME_SECONDS,
+                                            node_limit=self.pre_nodes)  # fmt: skip
+            final = result.value if s.player == me else -result.value
+            proved = int(result.exact)
+        value = float(final - before)
+        now = state.scores[me] - state.scores[opp]
+        return value, win_estimate(now + value, 0, True), proved
 
     def world(self, state: ScrabbleState, deal: _Deal) -> ScrabbleState:
         """``state`` with the opponent holding the deal's rack and the bag the deal's rest."""
@@ -393,7 +541,7 @@ class SimAgent:
             value += _leave(table, kept.get(me)) - _leave(table, kept.get(opp))
         unseen = s.bag_size() + sum(s.racks[opp])
         now = state.scores[me] - state.scores[opp]
-        return value, win_estimate(now + value, unseen, s.finished)
+        return value, win_estimate(now + value, unseen, s.finished, s.player == me)
 
 
 def _leave(evaluator: object, kept: tuple[int, ...] | None) -> float:

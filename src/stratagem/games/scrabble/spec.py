@@ -144,12 +144,13 @@ def _static(rules: Lexicon, leaves: str | None, endgame: bool, nodes: int) -> Eq
 
 
 def _sim(rules: Lexicon, candidates: int, plies: int, iterations: int, seconds: float,
-         draws: int, leaves: str | None, endgame: str, nodes: int,
-         think: float | None) -> Agent:  # fmt: skip
+         draws: int, pre_endgame: str, pre_nodes: int, leaves: str | None, endgame: str,
+         nodes: int, think: float | None) -> Agent:  # fmt: skip
     from stratagem.games.scrabble.sim import SimAgent
 
     agent = SimAgent(_static(rules, leaves, False, nodes), candidates, plies, iterations,
-                     seconds, draws, endgame == "on", nodes)  # fmt: skip
+                     seconds, draws, endgame == "on", nodes, pre_endgame,
+                     pre_nodes)  # fmt: skip
     agent.think_seconds = think
     return agent
 
@@ -212,6 +213,12 @@ AGENTS = (
                low_open=True, high=3600.0, web_high=30.0),
          Param("draws", int, 1, "enumerate the draws (pre-endgame) with at most this many "
                "tiles in the bag; 0: always sample", low=0, high=2),
+         Param("pre_endgame", str, "playout", "the enumerated draws played out to the end by "
+               "the equity player (playout), or until the bag is empty and then solved by "
+               "the exact endgame solver (exact)", choices=("playout", "exact")),
+         Param("pre_nodes", int, 20_000, "node limit of each endgame search of the exact "
+               "pre-endgame (one per draw and candidate)", low=1024, high=10_000_000,
+               web_high=1_000_000),
          _LEAVES, _ENDGAME, _NODES, _THINK),
     ),
 )  # fmt: skip

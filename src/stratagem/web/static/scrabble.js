@@ -729,6 +729,8 @@ function drawAssistant() {
   }
   if (shown !== null && results) {
     for (const t of results.moves[shown].tiles) marks.set(`${t.row},${t.col}`, { letter: t.letter, cls: "preview" });
+  } else if (deepShown !== null && deep) {
+    for (const t of deep.moves[deepShown].tiles) marks.set(`${t.row},${t.col}`, { letter: t.letter, cls: "preview" });
   }
   if (editor.cursor) {
     const [r, c] = editor.cursor;
@@ -806,6 +808,7 @@ function showAnalysis() {
     $("a-their-score").value = String(results.scores[1]);
   }
   shown = null;
+  resetDeep();
   drawResults();
 }
 
@@ -860,7 +863,133 @@ function drawExtras() {
 
 function showResult(i) {
   shown = shown === i ? null : i;
+  deepShown = null;
+  drawDeep();
   drawResults();
+}
+
+// --- deep analysis: the simulating player's ranking, a job with progress and cancel --------
+
+let deep = null; // the last deep analysis's ranking (the job's result)
+let deepShown = null; // its row shown on the board
+let deepJob = null; // the job running
+let deepStopWaiting = false;
+const DEEP_INTRO = $("deep-note").textContent;
+
+/** The deep-analysis panel for the analysis on show: ready to start when the bag has tiles. */
+function resetDeep() {
+  deep = null;
+  deepShown = null;
+  const bag = results && results.tracking ? results.tracking.bag : 0;
+  $("deep-go").disabled = !results || !results.position || bag === 0 || deepJob !== null;
+  $("deep-box").classList.add("hidden");
+  $("deep-table").querySelector("tbody").replaceChildren();
+  if (!results) $("deep-note").textContent = DEEP_INTRO;
+  else if (bag === 0) $("deep-note").textContent = "The bag is empty: nothing is left to draw, and the endgame search is exact.";
+  else $("deep-note").textContent = `Simulate the coach's best moves for ${$("deep-seconds").value} s: each played on over sampled draws of the unseen tiles, ranked by the chance of winning, then by the mean spread.`;
+}
+
+const pct = (x) => `${(100 * x).toFixed(1)}%`;
+const signed = (x) => `${x > 0 ? "+" : ""}${x.toFixed(1)}`;
+
+function drawDeep() {
+  if (!deep) return;
+  $("deep-box").classList.remove("hidden");
+  const how = deep.pre_endgame
+    ? "one tile in the bag: every draw counted and each endgame solved (win and spread exact under best play once the bag is empty)"
+    : `${deep.deals} deals of the unseen tiles, the opponent's reply and your next move; ± is one standard error`;
+  const end = deep.stopped === "cancelled" ? " Cancelled: the ranking so far." : deep.stopped === "budget" ? ` Stopped at the ${deep.budget} s budget.` : "";
+  $("deep-note").textContent = `${deep.moves.length} moves simulated in ${deep.seconds.toFixed(1)} s, ${how}. Greyed: dropped early, clearly behind.${end}`;
+  $("deep-table").querySelector("tbody").replaceChildren(...deep.moves.map((m, i) => el("tr", {
+    class: "clickable" + (i === deepShown ? " selected" : "") + (i === 0 ? " best" : ""), tabindex: "0",
+    title: `${m.action}: the coach's value ${m.static.toFixed(1)}, ${m.deals} deals` + (m.endgames ? `; ${m.proved} of ${m.endgames} endgames proved` : ""),
+    onclick: () => showDeep(i), onkeydown: (e) => { if (e.key === "Enter") showDeep(i); },
+  }, el("td", { class: "num" }, String(i + 1)), el("td", { class: m.pruned ? "pruned" : "" }, m.move),
+  el("td", { class: "num" }, pct(m.win)), el("td", { class: "num" }, m.exact ? "exact" : pct(m.win_se)),
+  el("td", { class: "num" }, signed(m.spread)), el("td", { class: "num" }, m.exact ? "exact" : m.spread_se.toFixed(1)),
+  el("td", { class: "num" }, String(m.deals)))));
+}
+
+function showDeep(i) {
+  deepShown = deepShown === i ? null : i;
+  shown = null;
+  drawDeep();
+  drawResults();
+}
+
+function deepProgress(job) {
+  const bar = $("deep-progress");
+  const frac = job.state === "ready" ? 1 : job.fraction;
+  bar.setAttribute("aria-valuenow", String(Math.round(100 * frac)));
+  $("deep-bar").style.width = `${(100 * frac).toFixed(1)}%`;
+  if (job.state === "running") {
+    const left = job.seconds_left === null ? "" : `, about ${Math.ceil(job.seconds_left)} s left`;
+    $("deep-note").textContent = job.done
+      ? `Simulating… ${Math.round(100 * frac)}% (${job.done} deals${left})`
+      : `Simulating… ${job.message || "starting"}`;
+  } else if (job.state === "failed") {
+    $("deep-note").textContent = `The deep analysis failed: ${job.message}`;
+  } else if (job.state === "cancelled" && !job.result) {
+    $("deep-note").textContent = job.message || "cancelled";
+  }
+}
+
+async function deepAnalysis() {
+  if (!results || !results.position) return;
+  const body = { tiles: $("a-tiles").value, lexicon: $("a-lexicon").value, position: results.position,
+    candidates: Number($("deep-candidates").value), seconds: Number($("deep-seconds").value) };
+  deep = null;
+  deepShown = null;
+  $("deep-go").disabled = true;
+  $("deep-cancel").classList.remove("hidden");
+  $("deep-box").classList.add("hidden");
+  $("deep-progress").classList.remove("hidden");
+  $("deep-bar").style.width = "0";
+  try {
+    let job = deepJob = await startDeepJob(body);
+    if (!job) return;
+    deepProgress(job);
+    while (job.state === "running") {
+      await new Promise((r) => setTimeout(r, 500));
+      job = await api(`${API}/deep/jobs/${job.id}`);
+      deepProgress(job);
+    }
+    if (job.result) {
+      deep = job.result;
+      drawDeep();
+    }
+  } catch (e) {
+    $("deep-note").textContent = e.message;
+  } finally {
+    deepJob = null;
+    $("deep-go").disabled = !results || !results.position;
+    $("deep-cancel").classList.add("hidden");
+    $("deep-progress").classList.add("hidden");
+  }
+}
+
+/** Start the job; while the server's heavy work is full (429) or still warming up (503),
+ * say so and try again every few seconds. */
+async function startDeepJob(body) {
+  deepStopWaiting = false;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await api(`${API}/deep/jobs`, { body, quiet: true });
+    } catch (err) {
+      if (!(err instanceof ApiError) || ![429, 503].includes(err.status) || attempt >= 40) throw err;
+      $("deep-note").textContent = `Waiting: ${err.message} (trying again in 3 s)`;
+      await new Promise((r) => setTimeout(r, 3000));
+      if (deepStopWaiting) {
+        $("deep-note").textContent = "Cancelled before it started.";
+        return null;
+      }
+    }
+  }
+}
+
+async function cancelDeep() {
+  if (!deepJob) deepStopWaiting = true;
+  else await api(`${API}/deep/jobs/${deepJob.id}`, { method: "DELETE" });
 }
 
 async function findMoves(event) {
@@ -937,6 +1066,7 @@ function onEditorKey(e) {
   if (results && !key.startsWith("Arrow") && key !== " " && key !== "?") {
     results = null;
     shown = null;
+    resetDeep();
     $("a-table").querySelector("tbody").replaceChildren();
     $("a-note").textContent = "The board changed: find the best moves again (Enter).";
   }
@@ -962,6 +1092,13 @@ async function startAssistant() {
     }
   }
   $("a-form").addEventListener("submit", findMoves);
+  $("deep-go").addEventListener("click", deepAnalysis);
+  $("deep-cancel").addEventListener("click", cancelDeep);
+  $("deep-seconds").addEventListener("change", () => { if (!deepJob && !deep) resetDeep(); });
+  // a page closed or left stops its job at once (the server would stop it 10 s later anyway)
+  window.addEventListener("pagehide", () => {
+    if (deepJob) fetch(`${API}/deep/jobs/${deepJob.id}`, { method: "DELETE", keepalive: true });
+  });
   $("a-board").addEventListener("keydown", onEditorKey);
   // Tab reaches one square of the board (roving tabindex); it becomes the typing cursor.
   $("a-board").addEventListener("focusin", (e) => {
@@ -976,11 +1113,12 @@ async function startAssistant() {
     editor.rows = Array(15).fill(EMPTY_ROW);
     results = null;
     shown = null;
+    resetDeep();
     $("a-table").querySelector("tbody").replaceChildren();
     drawAssistant();
     saveAssistantState();
   });
-  $("a-tiles").addEventListener("change", () => { results = null; shown = null; drawAssistant(); saveAssistantState(); });
+  $("a-tiles").addEventListener("change", () => { results = null; shown = null; resetDeep(); drawAssistant(); saveAssistantState(); });
   $("a-top").addEventListener("change", () => saveAssistantState());
   $("a-rank").addEventListener("change", () => saveAssistantState());
   $("a-lexicon").addEventListener("change", () => saveAssistantState());
