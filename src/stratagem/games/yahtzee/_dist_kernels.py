@@ -31,7 +31,9 @@ from stratagem.games.yahtzee._kernels import (
     ROLL_START,
     _best_keep,
     best_box,
+    best_subkeep,
     category_points,
+    expect,
     turn_tables,
     yahtzee_face,
 )
@@ -342,6 +344,233 @@ def state_outcomes(pid, V, V0, mask, u, y, R, ws):
     return n, oc, ot, op, onu, ony
 
 
+@njit(cache=True)
+def final_choices(table, mask, u, y, R, w, fin, fut, futi, opn):
+    """``w[r]`` and ``fin[:, r]`` = (box, points, upper total, flag) for every final roll r:
+    the box of :func:`best_boxes` (the same values, compared in the same order) with
+    what :func:`.category_points` gives for it (bonuses included in the points).
+
+    The value of each open box apart from the roll's points is worked out once per
+    state (``fut[c, n]`` for an upper box with n dice of its face, the points and the
+    new upper total in ``futi[:, c, n]``; ``fut[c, 0]`` for the others), as the
+    solver's ``fill_final_roll_values`` does: the same sums as ``best_boxes`` (an
+    upper box's points are its face times its dice), without its per-roll lookups.
+    Five of a kind goes through ``best_box`` and ``category_points``. ``opn`` is
+    scratch for the open boxes.
+    """
+    score, upper_face, joker_score, counts, ip = (
+        R.score, R.upper_face, R.joker_score, R.counts, R.ip,
+    )  # fmt: skip
+    ncat = score.shape[0]
+    threshold = ip[I_THRESHOLD]
+    ubonus = ip[I_UBONUS]
+    ycat = ip[I_YCAT]
+    flag_box = ip[I_FLAGS] == 2
+    nopen = 0
+    for c in range(ncat):
+        if (mask >> c) & 1:
+            continue
+        opn[nopen] = c
+        nopen += 1
+        m2 = mask | (1 << c)
+        face = upper_face[c]
+        if face > 0:
+            for n in range(6):
+                s = face * n
+                nu = min(threshold, u + s)
+                bonus = ubonus if (u < threshold and u + s >= threshold) else 0
+                fut[c, n] = s + bonus + table[m2, nu, y]
+                futi[0, c, n] = s + bonus
+                futi[1, c, n] = nu
+        elif c == ycat and flag_box:  # not five of a kind: the Yahtzee box scores 0
+            fut[c, 0] = table[m2, u, 0]
+        else:
+            fut[c, 0] = table[m2, u, y]
+    # Box by box (in the order best_boxes takes them) over every roll: the same
+    # comparisons for each roll as there, in the same order.
+    for r in range(ROLL_START, NUM_KEEPS):
+        w[r] = NEG
+    for j in range(nopen):
+        c = opn[j]
+        face = upper_face[c]
+        if face > 0:
+            for r in range(ROLL_START, NUM_KEEPS):
+                v = fut[c, counts[r, face - 1]]
+                if v > w[r]:
+                    w[r] = v
+                    fin[0, r] = c
+        else:
+            base = fut[c, 0]
+            for r in range(ROLL_START, NUM_KEEPS):
+                v = score[c, r] + base
+                if v > w[r]:
+                    w[r] = v
+                    fin[0, r] = c
+    for r in range(ROLL_START, NUM_KEEPS):
+        c = fin[0, r]
+        face = upper_face[c]
+        if face > 0:
+            n = counts[r, face - 1]
+            fin[1, r] = futi[0, c, n]
+            fin[2, r] = futi[1, c, n]
+            fin[3, r] = y
+        else:
+            pts = score[c, r]
+            fin[1, r] = pts
+            fin[2, r] = u
+            fin[3, r] = (1 if pts > 0 else 0) if (c == ycat and flag_box) else y
+    # Five of a kind (the Yahtzee bonus and the joker rules): the full scoring instead.
+    for f in range(6):  # five dice of face f + 1: the keep with code 5 * 6**f (_keep_of)
+        r = R.code_to_keep[5 * 6**f]
+        c, v = best_box(table, mask, u, y, r, score, upper_face, joker_score, counts, ip)
+        pts, nu, ny, _legal = category_points(
+            mask, u, y, c, r, score, upper_face, joker_score, counts, ip
+        )
+        w[r] = v
+        fin[0, r] = c
+        fin[1, r] = pts
+        fin[2, r] = nu
+        fin[3, r] = ny
+
+
+@njit(cache=True)
+def turn_work(ncat):
+    """Scratch arrays of :func:`fast_outcomes` (one set per thread); the outcome list
+    is the last item, as :func:`outcome_arrays` makes it."""
+    return (
+        np.empty(NUM_KEEPS, dtype=np.int64),  # keep2
+        np.empty(NUM_KEEPS, dtype=np.int64),  # keep1
+        np.zeros((4, NUM_KEEPS), dtype=np.int64),  # fin: box, points, upper total, flag
+        np.empty(NUM_KEEPS),  # e0
+        np.empty(NUM_KEEPS),  # e1
+        np.empty(NUM_KEEPS),  # w: the final rolls' values
+        np.empty(NUM_KEEPS),  # the best sub-keep values with one roll left
+        np.empty(NUM_KEEPS),  # mass after the first reroll
+        np.empty(NUM_KEEPS),  # mass after the second
+        np.zeros(6, dtype=np.int64),  # held
+        np.zeros((ncat, MAX_POINTS)),  # prob: zero between calls
+        np.zeros((ncat, MAX_POINTS), dtype=np.int64),  # nu
+        np.zeros((ncat, MAX_POINTS), dtype=np.int64),  # ny
+        np.full((2, ncat), -1, dtype=np.int64),  # the least and most points in prob by box
+        np.zeros((ncat, 6)),  # fut
+        np.zeros((2, ncat, 6), dtype=np.int64),  # futi
+        np.zeros(ncat, dtype=np.int64),  # the open boxes
+        np.empty(NUM_KEEPS),  # the best sub-keep values with two rolls left
+        outcome_arrays(ncat),
+    )
+
+
+@njit(cache=True)
+def listed(tw):
+    """The outcome list ``(oc, ot, op, onu, ony)`` that :func:`fast_outcomes` fills."""
+    return tw[18]
+
+
+@njit(cache=True)
+def fast_outcomes(pid, V, V0, mask, u, y, R, tw):
+    """:func:`state_outcomes` with :func:`turn_work` scratch: the same outcome list,
+    the same numbers (returns its length; the list is :func:`listed`).
+
+    Faster for the policies that decide by a value table: the final rolls' best boxes,
+    values and points in one pass (:func:`final_choices`), only the expectations the
+    keeps need, and the outcomes collected from the rolls' points directly, by box
+    then points, with only the cells touched read and cleared (``prob`` stays zero).
+    The probability of each (box, points) is summed over the rolls in the same order.
+    """
+    keep2, keep1, fin, e0, e1, w, best1, m1, m2, held, prob, nu_out, ny_out, span = tw[:14]
+    fut, futi, opn, best2 = tw[14], tw[15], tw[16], tw[17]
+    oc, ot, op, onu, ony = listed(tw)
+    counts, ip = R.counts, R.ip
+    if pid <= GREEDY or pid == HEURISTIC:
+        table = V if pid == OPTIMAL else V0
+        final_choices(table, mask, u, y, R, w, fin, fut, futi, opn)
+        # _kernels.turn_tables, with the best sub-keeps found on the way
+        expect(w, R.add, e0)
+        best_subkeep(e0, R.sub, R.sub_count, best1)
+        expect(best1, R.add, e1)
+        best_subkeep(e1, R.sub, R.sub_count, best2)
+        # As policy_tables decides: keep r (score now) if v >= E[k] for the sub-keep k
+        # of _best_keep (the first of equals). A roll's sub-keeps are all its
+        # sub-multisets in keep-number order, so E[k] is best_subkeep's most for the
+        # roll, and k the first sub-keep where E reaches it (written out here: as a
+        # function call it was slower than _best_keep).
+        subs, nsubs = R.subkeeps, R.subkeep_count
+        for r in range(ROLL_START, NUM_KEEPS):
+            v = w[r]
+            i = r - ROLL_START
+            keep2[r] = r
+            if v < best2[r]:
+                most = best2[r]
+                for j in range(nsubs[i]):
+                    if e1[subs[i, j]] == most:
+                        keep2[r] = subs[i, j]
+                        break
+            keep1[r] = r
+            if v < best1[r]:
+                most = best1[r]
+                for j in range(nsubs[i]):
+                    if e0[subs[i, j]] == most:
+                        keep1[r] = subs[i, j]
+                        break
+    else:
+        cats = R.straights
+        for r in range(ROLL_START, NUM_KEEPS):
+            k = _rule_keep(pid, mask, r, counts, R.code_to_keep, cats[0], cats[1], held)
+            keep2[r] = k
+            keep1[r] = k
+            c = most_points(mask, u, y, r, R.score, R.upper_face, R.joker_score, counts, ip)[0]
+            pts, nu, ny, _legal = category_points(
+                mask, u, y, c, r, R.score, R.upper_face, R.joker_score, counts, ip
+            )
+            fin[0, r] = c
+            fin[1, r] = pts
+            fin[2, r] = nu
+            fin[3, r] = ny
+    add, roll_prob = R.add, R.roll_prob
+    m1[:] = 0.0
+    m2[:] = 0.0
+    for r in range(ROLL_START, NUM_KEEPS):
+        m1[keep2[r]] += roll_prob[r]
+    _spread(m1, add)
+    for r in range(ROLL_START, NUM_KEEPS):
+        m2[keep1[r]] += m1[r]
+    _spread(m2, add)
+    for r in range(ROLL_START, NUM_KEEPS):
+        p = m2[r]
+        if p == 0.0:
+            continue
+        c = fin[0, r]
+        t = fin[1, r]
+        prob[c, t] += p
+        nu_out[c, t] = fin[2, r]
+        ny_out[c, t] = fin[3, r]
+        if span[1, c] < 0:
+            span[0, c] = t
+            span[1, c] = t
+        elif t < span[0, c]:
+            span[0, c] = t
+        elif t > span[1, c]:
+            span[1, c] = t
+    n = 0
+    for c in range(prob.shape[0]):
+        if span[1, c] < 0:
+            continue
+        for t in range(span[0, c], span[1, c] + 1):
+            p = prob[c, t]
+            if p == 0.0:
+                continue
+            oc[n] = c
+            ot[n] = t
+            op[n] = p
+            onu[n] = nu_out[c, t]
+            ony[n] = ny_out[c, t]
+            prob[c, t] = 0.0
+            n += 1
+        span[0, c] = -1
+        span[1, c] = -1
+    return n
+
+
 @njit(cache=True, parallel=True)
 def moments_layer(pid, V, V0, M1, M2, states, R):
     """First and second moments of the remaining score under policy ``pid``."""
@@ -349,10 +578,11 @@ def moments_layer(pid, V, V0, M1, M2, states, R):
     ncat = R.score.shape[0]
     nchunks = min(n, 128)
     for chunk in prange(nchunks):
-        ws = workspace(ncat)
+        tw = turn_work(ncat)
         for i in range(chunk * n // nchunks, (chunk + 1) * n // nchunks):
             mask, u, y = states[i, 0], states[i, 1], states[i, 2]
-            nout, oc, ot, op, onu, ony = state_outcomes(pid, V, V0, mask, u, y, R, ws)
+            nout = fast_outcomes(pid, V, V0, mask, u, y, R, tw)
+            oc, ot, op, onu, ony = listed(tw)
             s1 = 0.0
             s2 = 0.0
             for k in range(nout):
@@ -365,6 +595,20 @@ def moments_layer(pid, V, V0, M1, M2, states, R):
                 s2 += p * (t * t + 2.0 * t * f1 + f2)
             M1[mask, u, y] = s1
             M2[mask, u, y] = s2
+
+
+@njit(cache=True)
+def _add_row(scratch, base, data, off, n, p):
+    """``scratch[base + j] += p * data[off + j]`` for j < n.
+
+    On slices indexed from 0, so that the compiler knows no index is negative (numba
+    wraps negative indices round) and can use vector instructions: the same products
+    and sums, element by element, several at a time.
+    """
+    dst = scratch[base : base + n]
+    src = data[off : off + n]
+    for j in range(n):
+        dst[j] += p * src[j]
 
 
 @njit(cache=True, parallel=True)
@@ -384,22 +628,20 @@ def distribution_layer(pid, V, V0, states, nxt, res, R, trim):
     nchunks = min(n, 64)
     status = np.zeros(nchunks, dtype=np.int64)
     for chunk in prange(nchunks):
-        ws = workspace(ncat)
+        tw = turn_work(ncat)
         scratch = np.zeros(2 * width + MAX_POINTS)
         for i in range(chunk * n // nchunks, (chunk + 1) * n // nchunks):
             mask, u, y = states[i, 0], states[i, 1], states[i, 2]
-            nout, oc, ot, op, onu, ony = state_outcomes(pid, V, V0, mask, u, y, R, ws)
+            nout = fast_outcomes(pid, V, V0, mask, u, y, R, tw)
+            oc, ot, op, onu, ony = listed(tw)
             top = 0
             for k in range(nout):
                 s = sid[mask | (1 << oc[k]), onu[k], ony[k]]
                 if s < 0:
                     status[chunk] = 2
                     continue
-                p = op[k]
                 base = ot[k] + lows[s]
-                off = offsets[s]
-                for j in range(lengths[s]):
-                    scratch[base + j] += p * data[off + j]
+                _add_row(scratch, base, data, offsets[s], lengths[s], op[k])
                 if base + lengths[s] > top:
                     top = base + lengths[s]
             lo = 0
@@ -472,13 +714,14 @@ def occupancy_layer(pid, V, V0, occ, seen, states, R, ycat, totals):
     Yahtzee bonuses (a turn ending with 100 or more points holds one).
     """
     ncat = R.score.shape[0]
-    ws = workspace(ncat)
+    tw = turn_work(ncat)
     for i in range(states.shape[0]):
         mask, u, y = states[i, 0], states[i, 1], states[i, 2]
         if not seen[mask, u, y]:
             continue
         here = occ[mask, u, y]
-        nout, oc, ot, op, onu, ony = state_outcomes(pid, V, V0, mask, u, y, R, ws)
+        nout = fast_outcomes(pid, V, V0, mask, u, y, R, tw)
+        oc, ot, op, onu, ony = listed(tw)
         for k in range(nout):
             m2 = mask | (1 << oc[k])
             p = op[k]
