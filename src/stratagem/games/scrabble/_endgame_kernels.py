@@ -54,12 +54,16 @@ from stratagem.games.scrabble._kernels import (
     SCORE,
     SIZE,
     STACK_FIELDS,
+    Dawg,
+    Lines,
+    Out,
     _walk,
     distinct_letters,
     square_anchor,
     square_check,
     start_reaches_anchor,
 )
+from stratagem.games.scrabble._kernels import Hand as WalkHand
 
 MAX_FRAMES = 64 + 3
 NLINES = 2 * SIZE
@@ -419,6 +423,10 @@ def _gen_line(work, hand, r, down, dirty, word, st, best, top):
         pool.sq, pool.code, pool.n, pool.score, pool.hash, pool.need, pool.line, pool.lo,
         pool.hi,
     )  # fmt: skip
+    dawg = Dawg(child, terminal, mask, root, values, nletters)
+    lines = Lines(board, lm, wm, cmask, csum, anchor, down, sqs.bingo)
+    walk_hand = WalkHand(rack, tiles, letters, hand.n_letters)
+    out = Out(info, found, best)
     last = 0
     for i in range(SIZE + 1):
         if (dirty >> i) & 1:
@@ -439,11 +447,7 @@ def _gen_line(work, hand, r, down, dirty, word, st, best, top):
         lo = s - 1 if s > 0 else 0
         if not dirty & (((1 << (end + 1)) - 1) ^ ((1 << lo) - 1)):
             continue
-        count = _walk(
-            board, lm, wm, cmask, csum, anchor, child, terminal, mask, values, nletters, rack,
-            root, r, s, tiles, down, sqs.bingo, word, False, info, found, 0, best, st, letters,
-            hand.n_letters,
-        )  # fmt: skip
+        count = _walk(dawg, lines, walk_hand, out, False, word, st, r, s, 0)
         if count > info.shape[0]:
             return -1
         for k in range(count):
