@@ -24,6 +24,7 @@ import numpy as np
 from stratagem.games.scrabble import _gaddag_kernels, _kernels
 from stratagem.games.scrabble.board import BINGO, LETTER_MULT, SIZE, WORD_MULT, Placement
 from stratagem.games.scrabble.lexicon import Lexicon
+from stratagem.games.scrabble.tiles import BLANK_FLAG
 
 _INITIAL_ROOM = 4096
 # The premiums across ([0]) and down ([1], transposed): the GADDAG kernel's lines.
@@ -31,9 +32,16 @@ _LETTER_MULTS = np.ascontiguousarray(np.stack([LETTER_MULT, LETTER_MULT.T]))
 _WORD_MULTS = np.ascontiguousarray(np.stack([WORD_MULT, WORD_MULT.T]))
 
 
-def _word_text(codes: np.ndarray, lexicon: Lexicon) -> str:
-    square = lexicon.tiles.square_text
-    return "".join(square(int(x)) for x in codes)
+def _square_texts(lexicon: Lexicon) -> list[str]:
+    """Each square code's character (``TileSet.square_text``), indexed by the code: a word's
+    text is then a list lookup a letter (a few µs less a best-only call than a call a
+    letter)."""
+    tiles = lexicon.tiles
+    texts = [""] * (2 * BLANK_FLAG)
+    for letter in range(tiles.size):
+        for code in (letter, letter | BLANK_FLAG):
+            texts[code] = tiles.square_text(code)
+    return texts
 
 
 class MoveGenerator:
@@ -64,6 +72,7 @@ class MoveGenerator:
         self._best = np.zeros(_kernels.INFO_FIELDS + SIZE, dtype=np.int32)
         self._empty_info = np.zeros((0, _kernels.INFO_FIELDS), dtype=np.int32)
         self._empty_word = np.zeros((0, SIZE), dtype=np.int8)
+        self._square_texts = _square_texts(lexicon)
 
     def _run(self, board: np.ndarray, rack: np.ndarray, best_only: bool) -> int:
         info, word = (self._empty_info, self._empty_word) if best_only else (self._info, self._word)
@@ -81,6 +90,10 @@ class MoveGenerator:
                 self._best,
             )
         )  # fmt: skip
+
+    def _word_text(self, codes: np.ndarray) -> str:
+        texts = self._square_texts
+        return "".join([texts[x] for x in codes.tolist()])
 
     def raw(self, board: np.ndarray, rack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """All moves as arrays: ``info`` (row, col, down, length, score, laid) and word codes."""
@@ -105,7 +118,7 @@ class MoveGenerator:
         out = []
         for k in order:
             row, col, down, length, score, _ = (int(x) for x in info[k])
-            text = _word_text(words[k, :length], self.lexicon)
+            text = self._word_text(words[k, :length])
             out.append(Placement(row, col, not down, text, score))
         return out
 
@@ -116,12 +129,13 @@ class MoveGenerator:
         walks that cannot reach the best found (``_gaddag_kernels._bound``)."""
         self._run(board, rack, True)
         b = self._best
-        length = int(b[_kernels.LENGTH])
+        fields = b[: _kernels.INFO_FIELDS].tolist()
+        length = fields[_kernels.LENGTH]
         if length == 0:
             return None
-        text = _word_text(b[_kernels.INFO_FIELDS : _kernels.INFO_FIELDS + length], self.lexicon)
+        text = self._word_text(b[_kernels.INFO_FIELDS : _kernels.INFO_FIELDS + length])
         row, col, down, score = (
-            int(b[f]) for f in (_kernels.ROW, _kernels.COL, _kernels.DOWN, _kernels.SCORE)
+            fields[f] for f in (_kernels.ROW, _kernels.COL, _kernels.DOWN, _kernels.SCORE)
         )
         return Placement(row, col, not down, text, score)
 
