@@ -1,13 +1,14 @@
 """The endgame kernels of another commit against this tree's, on the benchmark's positions.
 
-A refactor of ``_endgame_kernels.py`` must leave the search unchanged: this script loads
-the kernels (and ``endgame.py``) of ``--ref`` (default: the commit before the named-state
-refactor) into a temporary package, solves each of the benchmark's positions
-(``scrabble_endgame.endgame_positions``: greedy self-play on ENABLE, seed 2026) with both
-under the same node limit (deterministic: the kernel checks it every 1,024 nodes; the CPU
-limit never binds), old and new alternating per position, and compares value, exactness,
-depth, nodes, best move and line. It prints one row per position and, last, one JSON
-object: whether all agree, and the CPU seconds of each (thread time of the search).
+A refactor of ``_endgame_kernels.py`` (or of the move walk it calls, ``_kernels.py``)
+must leave the search unchanged: this script loads the kernels (and ``endgame.py``) of
+``--ref`` (default: the commit before the named-state refactor) into a temporary package,
+solves each of the benchmark's positions (``scrabble_endgame.endgame_positions``: greedy
+self-play on ENABLE, seed 2026) with both under the same node limit (deterministic: the
+kernel checks it every 1,024 nodes; the CPU limit never binds), old and new alternating
+per position, and compares value, exactness, depth, nodes, best move and line. It prints
+one row per position and, last, one JSON object: whether all agree, and the CPU seconds of
+each (thread time of the search).
 
     nice -n 10 .venv/bin/python benchmarks/scrabble_endgame_refactor.py [--positions 100]
         [--nodes 100000] [--ref c287b3e] [--lexicon PATH]
@@ -40,17 +41,19 @@ BEFORE = "c287b3e"
 
 
 def old_endgame(ref: str, into: Path) -> ModuleType:
-    """``endgame.py`` of ``ref``, calling the ``_endgame_kernels.py`` of ``ref``."""
+    """``endgame.py`` of ``ref``, calling the ``_endgame_kernels.py`` and the move walk
+    (``_kernels.py``) of ``ref``."""
     package = into / "endgame_before"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    for name in ("_endgame_kernels.py", "endgame.py"):
+    for name in ("_kernels.py", "_endgame_kernels.py", "endgame.py"):
         text = subprocess.run(
             ["git", "-C", str(HERE), "show", f"{ref}:src/stratagem/games/scrabble/{name}"],
             check=True, capture_output=True, text=True,
         ).stdout  # fmt: skip
         text = text.replace('"stratagem.games.scrabble._endgame_kernels"',
                             '"endgame_before._endgame_kernels"')  # fmt: skip
+        text = text.replace("stratagem.games.scrabble._kernels", "endgame_before._kernels")
         (package / name).write_text(text)
     sys.path.insert(0, str(into))
     return importlib.import_module("endgame_before.endgame")

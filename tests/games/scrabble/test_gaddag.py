@@ -174,7 +174,9 @@ def test_the_two_int64_rows_give_the_same_moves(small_lexicon) -> None:  # type:
     # the walk must read it as it reads the narrow one.
     narrow, wide = MoveGenerator(small_lexicon), MoveGenerator(small_lexicon)
     child, terminal, _, _ = small_lexicon.gaddag
-    wide._gaddag = G.pack(child, terminal, True)
+    rows, shift = G.pack(child, terminal, True)
+    tiles = small_lexicon.tiles
+    wide._gaddag = tuple(G.Gaddag(rows, shift, tiles.values_array, tiles.size))
     assert wide._gaddag[0].shape[1] == 2
     positions = list(itertools.islice(random_positions(small_lexicon, 11, 4), 80))
     n = 0
@@ -207,6 +209,8 @@ def test_cross_checks_from_the_gaddag_equal_the_dawg_s(small_lexicon, wide) -> N
     rows, shift = G.pack(*lex.gaddag[:2], wide)
     n = lex.tiles.size
     values = lex.tiles.values_array
+    gaddag = G.Gaddag(rows, shift, values, n)
+    dawg = K.Dawg(lex.child, lex.terminal, lex.mask, lex.root, values, n)
     seen = 0
     for board, _ in itertools.islice(random_positions(lex, 11, 4), 80):
         board = board.copy()
@@ -217,11 +221,12 @@ def test_cross_checks_from_the_gaddag_equal_the_dawg_s(small_lexicon, wide) -> N
         for b in (board, board.T.copy()):
             cm_d = np.zeros((SIZE, SIZE), np.uint64)
             cs_d = np.zeros((SIZE, SIZE), np.int32)
-            K.cross_checks(b, lex.child, lex.terminal, lex.mask, lex.root, values, n, cm_d, cs_d)
+            K.cross_checks(b, dawg, cm_d, cs_d)
             cm_g = np.zeros((SIZE, SIZE), np.uint64)
             cs_g = np.zeros((SIZE, SIZE), np.int32)
             anchor = np.zeros((SIZE, SIZE), np.bool_)
-            G._checks(b, rows, shift, values, n, cm_g, cs_g, anchor)
+            premiums = np.ones((SIZE, SIZE), np.int32)  # not read by the checks
+            G._checks(gaddag, K.Lines(b, premiums, premiums, cm_g, cs_g, anchor, 0, 0))
             assert (cm_g == cm_d).all() and (cs_g == cs_d).all()
             seen += int((cs_d >= 0).sum())
     assert seen > 200  # squares with a cross word were compared
@@ -231,6 +236,7 @@ def test_best_only_bounds_hold_for_every_move_of_their_walk(small_lexicon) -> No
     """Best-only generation skips the walks whose bound is below the best score found, so
     each walk's bound must be at least the score of every move it makes: each walk of
     each position is run alone for all its moves and checked against its bound."""
+    from stratagem.games.scrabble import _kernels as K
     from stratagem.games.scrabble.board import BINGO, SIZE
     from stratagem.games.scrabble.movegen import _LETTER_MULTS, _WORD_MULTS
 
@@ -238,10 +244,12 @@ def test_best_only_bounds_hold_for_every_move_of_their_walk(small_lexicon) -> No
     rows, shift = G.pack(*lex.gaddag[:2])
     n = lex.tiles.size
     values = lex.tiles.values_array
+    gaddag = G.Gaddag(rows, shift, values, n)
     info = np.zeros((4096, 6), np.int32)
     words = np.zeros((4096, SIZE), np.int8)
     walk_word = np.full(SIZE, -1, np.int8)
     best = np.zeros(6 + SIZE, np.int32)
+    out = K.Out(info, words, best)
     st = np.zeros((2 * SIZE + 2, G.FIELDS), np.int64)
     walks = tight = 0
     positions = list(itertools.islice(random_positions(lex, 13, 4), 60))
@@ -253,23 +261,23 @@ def test_best_only_bounds_hold_for_every_move_of_their_walk(small_lexicon) -> No
         cmask = np.zeros((2, SIZE, SIZE), np.uint64)
         csum = np.zeros((2, SIZE, SIZE), np.int32)
         anchor = np.zeros((2, SIZE, SIZE), np.bool_)
+        lines = [
+            K.Lines(boards[d], _LETTER_MULTS[d], _WORD_MULTS[d], cmask[d], csum[d], anchor[d],
+                    d, BINGO)
+            for d in range(2)
+        ]  # fmt: skip
         for d in range(2):
-            G._checks(boards[d], rows, shift, values, n, cmask[d], csum[d], anchor[d])
+            G._checks(gaddag, lines[d])
         segs = np.zeros((2 * SIZE * SIZE, G.SEG_FIELDS), np.int64)
         held = np.uint64(sum(1 << x for x in range(n) if rack[x] > 0))
         top = G._top_values(rack, n, values)
         tiles = int(rack.sum())
         for d, r, start, right, amode in segs[: G._segments(boards, anchor, segs)]:
-            bound = G._bound(
-                boards[d, r], _LETTER_MULTS[d, r], _WORD_MULTS[d, r], csum[d, r],
-                cmask[d, r], anchor[d, r], start, right, amode == 1, tiles, held,
-                rack[n], values, top, BINGO,
-            )  # fmt: skip
+            segment = G.Segment(r, start, right, amode == 1)
+            bound = G._bound(lines[d], segment, tiles, held, rack[n], values, top)
             count = G._line(
-                boards[d], _LETTER_MULTS[d], _WORD_MULTS[d], cmask[d], csum[d], anchor[d],
-                rows, shift, values, n, rack.copy(), r, start, right, amode == 1, tiles, d,
-                BINGO, walk_word, False, info, words, 0, best, st, held,
-            )  # fmt: skip
+                gaddag, lines[d], segment, rack.copy(), tiles, held, out, False, walk_word, st, 0
+            )
             top_score = int(info[:count, 4].max()) if count else -1
             assert top_score <= bound, (board, rack, d, r, start, right)
             walks += 1

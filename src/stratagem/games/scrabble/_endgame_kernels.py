@@ -54,12 +54,16 @@ from stratagem.games.scrabble._kernels import (
     SCORE,
     SIZE,
     STACK_FIELDS,
+    Dawg,
+    Lines,
+    Out,
     _walk,
     distinct_letters,
     square_anchor,
     square_check,
     start_reaches_anchor,
 )
+from stratagem.games.scrabble._kernels import Hand as WalkHand
 
 MAX_FRAMES = 64 + 3
 NLINES = 2 * SIZE
@@ -387,34 +391,19 @@ def _recheck(work, m, bound, nb):
 
 
 @njit(cache=True, inline="always")
-def _gen_line(work, hand, r, down, dirty, word, st, best, top):
-    """Append the moves of line ``r`` (a row of the board, of the transposed board when
-    ``down``) whose main word widened by one square meets a ``dirty`` position.
-    Returns the new top of the pool, or -1 when a buffer is too small."""
-    w = work.words
-    sqs = work.squares
+def _gen_line(work, hand, dawg, walk_hand, out, lines, r, dirty, word, st, top):
+    """Append the moves of line ``r`` of ``lines`` (a row of the board, of the transposed
+    board when ``lines.down``) whose main word widened by one square meets a ``dirty``
+    position; ``dawg``, ``walk_hand`` and ``out`` are what the move walk reads and fills
+    (made once per :func:`_generate`). Returns the new top of the pool, or -1 when a
+    buffer is too small."""
     pool = work.pool
-    info = work.scratch.info
-    found = work.scratch.word
-    board = work.board_t if down else work.board
-    lm = sqs.lm_t if down else sqs.lm
-    wm = sqs.wm_t if down else sqs.wm
-    cmask = work.checks.cmask[down]
-    csum = work.checks.csum[down]
-    anchor = work.checks.anchor[down]
-    zobrist = sqs.zobrist
+    info, found = out.info, out.words
+    board, anchor, down = lines.board, lines.anchor, lines.down
+    zobrist = work.squares.zobrist
     loc = hand.loc
-    rack = hand.rack
-    letters = hand.letters
     tiles = hand.tiles
-    child, terminal, mask, values, nletters, root = (
-        w.child,
-        w.terminal,
-        w.mask,
-        w.values,
-        w.nletters,
-        w.root,
-    )
+    nletters = dawg.nletters
     mv_sq, mv_code, mv_n, mv_score, mv_hash, mv_need, mv_line, mv_lo, mv_hi = (
         pool.sq, pool.code, pool.n, pool.score, pool.hash, pool.need, pool.line, pool.lo,
         pool.hi,
@@ -439,11 +428,7 @@ def _gen_line(work, hand, r, down, dirty, word, st, best, top):
         lo = s - 1 if s > 0 else 0
         if not dirty & (((1 << (end + 1)) - 1) ^ ((1 << lo) - 1)):
             continue
-        count = _walk(
-            board, lm, wm, cmask, csum, anchor, child, terminal, mask, values, nletters, rack,
-            root, r, s, tiles, down, sqs.bingo, word, False, info, found, 0, best, st, letters,
-            hand.n_letters,
-        )  # fmt: skip
+        count = _walk(dawg, lines, walk_hand, out, False, word, st, r, s, 0)
         if count > info.shape[0]:
             return -1
         for k in range(count):
@@ -493,13 +478,27 @@ def _generate(work, p, dirt, empty, top):
         tiles += rack[i]
     if tiles == 0:
         return top
-    letters, n_letters = distinct_letters(rack, work.words.nletters)
+    w = work.words
+    letters, n_letters = distinct_letters(rack, w.nletters)
     hand = Hand(rack, work.sides.loc[p], tiles, letters, n_letters)
+    # the move walk's named state, made once for all the lines
+    dawg = Dawg(w.child, w.terminal, w.mask, w.root, w.values, w.nletters)
+    walk_hand = WalkHand(rack, tiles, letters, n_letters)
+    out = Out(work.scratch.info, work.scratch.word, best)
+    sqs, checks = work.squares, work.checks
+    across = Lines(work.board, sqs.lm, sqs.wm, checks.cmask[0], checks.csum[0],
+                   checks.anchor[0], 0, sqs.bingo)  # fmt: skip
+    downs = Lines(work.board_t, sqs.lm_t, sqs.wm_t, checks.cmask[1], checks.csum[1],
+                  checks.anchor[1], 1, sqs.bingo)  # fmt: skip
     for line in range(NLINES):
         if dirt[line] == 0:
             continue
         down = 1 if line >= SIZE else 0
-        top = _gen_line(work, hand, line - down * SIZE, down, dirt[line], word, st, best, top)
+        lines = downs if down else across
+        top = _gen_line(
+            work, hand, dawg, walk_hand, out, lines, line - down * SIZE, dirt[line], word, st,
+            top,
+        )  # fmt: skip
         if top < 0:
             return -1
     return top

@@ -51,6 +51,8 @@ plays the same game with either generator.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -71,6 +73,9 @@ from stratagem.games.scrabble._kernels import (
     SCORE,
     SIZE,
     SLOT,
+    Lines,
+    Move,
+    Out,
     board_empty,
     column_word,
     lay_score,
@@ -87,6 +92,26 @@ FORCED = 9  # 1 once the next square's tile (or the switch to the right) was tri
 PHASE = 10  # 0: going left, 1: going right (after SEP)
 LEFT = 11  # first square of the word (right phase)
 FIELDS = 12
+
+
+class Gaddag(NamedTuple):
+    """The GADDAG as the walk reads it (:func:`pack`), with the letters' values."""
+
+    rows: np.ndarray
+    shift: int
+    values: np.ndarray
+    """Letter values (int32), the blank's 0 at index ``nletters``."""
+    nletters: int
+
+
+class Segment(NamedTuple):
+    """One walk of a call (a row of ``segs``, :func:`_segments`): the line, the first and
+    last squares of its run of tiles (in ``anchor`` mode, the anchor it lays on first)."""
+
+    line: int
+    start: int
+    right: int
+    anchor: bool
 
 
 # ---------------------------------------------------------------------------------------
@@ -358,14 +383,16 @@ def _take(rack, nletters, allowed, idx, held):
 
 
 @njit(cache=True)
-def _line(
-    board, lm, wm, cmask, csum, anchor, rows, shift, values, nletters, rack,
-    r, start, right, anchor_mode, tiles, down, bingo, word, best_only, out_info, out_word,
-    count, best, st, held,
-):  # fmt: skip
-    """Walk the GADDAG on line ``r`` from square ``start`` (a run ``start..right`` already
-    read, or an anchor to lay on in ``anchor_mode``); records moves, returns the count.
-    ``held`` is the set of letters on the rack, kept with it as tiles are laid."""
+def _line(gaddag, lines, segment, rack, tiles, held, out, best_only, word, st, count):
+    """Walk the GADDAG on a line of ``lines`` from the ``segment``'s first square (a run
+    already read, or an anchor to lay on in anchor mode); records the moves in ``out``
+    (the best alone with ``best_only``) after the first ``count``, returns the new count.
+    ``rack`` (counts, blank last) holds ``tiles`` tiles; ``held`` is the set of letters on
+    it, kept with it as tiles are laid. ``word`` receives the squares' codes."""
+    rows, shift, values, nletters = gaddag
+    board, lm, wm, cmask, csum, anchor, down, bingo = lines
+    r, start, right, anchor_mode = segment
+    out_info, out_word, best = out
     sep = nletters
     ends = np.int64(1) << np.int64(nletters + 1)  # a record's end-of-string bit
     row = board[r]
@@ -507,8 +534,8 @@ def _line(
                 or (score == best[SCORE] and _before(down, r, first, word, length, best))
             )
             count = store_move(
-                r, first, down, length, score, placed, word, best_only, better, out_info,
-                out_word, count, best,
+                Move(r, first, down, length, score, placed), word, best_only, better,
+                out_info, out_word, best, count,
             )  # fmt: skip
     return count
 
@@ -605,9 +632,11 @@ def _square_check(board, r, c, rows, shift, values, nletters, cmask, csum):
 
 
 @njit(cache=True)
-def _checks(board, rows, shift, values, nletters, cmask, csum, anchor):
-    """Cross-checks (:func:`_square_check`) and anchors of every square, the squares with
-    no tile above or below taking the full set at once."""
+def _checks(gaddag, lines):
+    """Cross-checks (:func:`_square_check`) and anchors of every square of ``lines``, the
+    squares with no tile above or below taking the full set at once."""
+    rows, shift, values, nletters = gaddag
+    board, cmask, csum, anchor = lines.board, lines.cmask, lines.csum, lines.anchor
     full = (np.uint64(1) << np.uint64(nletters)) - np.uint64(1)
     empty = board_empty(board)
     for r in range(SIZE):
@@ -693,11 +722,12 @@ def _bound_lay(lmul, wmul, cross, k, mult, lm3, lm2, x3, x2, x1, fixed):
 
 
 @njit(cache=True)
-def _bound(row, lmr, wmr, csr, cmr, anc, start, right, anchor_mode, tiles, held, blanks,
-           values, top, bingo):  # fmt: skip
-    """An upper bound on the score of every move the walk of a segment can make (-1: it
-    can make none), for best-only generation: the walks are made best bound first and
-    stop when no bound reaches the best score found.
+def _bound(lines, segment, tiles, held, blanks, values, top):
+    """An upper bound on the score of every move the walk of a ``segment`` of ``lines``
+    can make (-1: it can make none), for best-only generation, with ``tiles`` tiles on the
+    rack, ``held`` the set of its letters, ``blanks`` its blanks, and ``top`` from
+    :func:`_top_values`: the walks are made best bound first and stop when no bound
+    reaches the best score found.
 
     Why it holds: the walk's moves cover a span of the line, from a square ``a`` (the
     run's first square, or further left over empty squares that are not beside a tile
@@ -714,6 +744,9 @@ def _bound(row, lmr, wmr, csr, cmr, anc, start, right, anchor_mode, tiles, held,
     ``top[n3] + top[n3 + n2] + top[k]``, ``top[j]`` the sum of the rack's ``j`` highest
     values and ``n3``, ``n2`` how many weights are 3 and 2. Every span is bounded in
     O(1) as the span grows square by square: at most 36 spans a segment."""
+    r, start, right, anchor_mode = segment
+    row, lmr, wmr, csr = lines.board[r], lines.lm[r], lines.wm[r], lines.csum[r]
+    cmr, anc, bingo = lines.cmask[r], lines.anchor[r], lines.bingo
     k0 = 0
     m0 = 1
     l30 = l20 = x30 = x20 = x10 = 0
@@ -841,15 +874,14 @@ def dawg_order(info, words, count, nletters, order):
 
 
 @njit(cache=True)
-def generate(
-    board, lms, wms, rows, shift, values, nletters, rack, bingo, best_only, out_info,
-    out_word, out_order, best,
-):  # fmt: skip
+def generate(gaddag, board, lms, wms, rack, bingo, best_only, info, words, order, best):
     """Every legal placement of ``rack`` (counts, blank last) on ``board`` through the
-    GADDAG (``rows``, ``shift`` from :func:`pack`); ``lms``, ``wms`` are the letter and
-    word premiums across (``[0]``) and transposed (``[1]``). The same contract and order
-    as :func:`._kernels.generate`, except that the moves in ``out_*`` are in the order
-    found and ``out_order[:count]`` holds the DAWG generator's order of them.
+    GADDAG; ``gaddag`` holds the fields of a :class:`Gaddag`, as a plain tuple or the
+    named one (numba types a plain tuple argument in C, a named one in Python: 2 µs more
+    a call). ``lms``, ``wms`` are the letter and word premiums across (``[0]``) and
+    transposed (``[1]``). The same contract and order as :func:`._kernels.generate`,
+    except that the moves in ``info``, ``words`` are in the order found and
+    ``order[:count]`` holds the DAWG generator's order of them.
 
     The cross-checks and anchors of both directions are computed first, in every call
     (an empty rack stops there). All moves: the walks run line by line and the moves are
@@ -857,6 +889,8 @@ def generate(
     computed, the walks run best bound first, and they stop at the first bound below the
     best score found (equal bounds still run: a move of equal score may come first in
     the DAWG order, which breaks ties)."""
+    gaddag = Gaddag(*gaddag)
+    nletters = gaddag.nletters
     rack = rack.copy()
     best[LENGTH] = 0
     best[SCORE] = -1
@@ -866,8 +900,10 @@ def generate(
     cmask = np.empty((2, SIZE, SIZE), dtype=np.uint64)
     csum = np.empty((2, SIZE, SIZE), dtype=np.int32)
     anchor = np.empty((2, SIZE, SIZE), dtype=np.bool_)
-    for d in range(2):
-        _checks(boards[d], rows, shift, values, nletters, cmask[d], csum[d], anchor[d])
+    across = Lines(boards[0], lms[0], wms[0], cmask[0], csum[0], anchor[0], 0, bingo)
+    down = Lines(boards[1], lms[1], wms[1], cmask[1], csum[1], anchor[1], 1, bingo)
+    _checks(gaddag, across)
+    _checks(gaddag, down)
     tiles = 0
     for i in range(rack.shape[0]):
         tiles += rack[i]
@@ -881,38 +917,36 @@ def generate(
     n = _segments(boards, anchor, segs)
     word = np.full(SIZE, -1, dtype=np.int8)
     st = np.zeros((2 * SIZE + 2, FIELDS), dtype=np.int64)
+    out = Out(info, words, best)
     if not best_only:
         count = 0
         for i in range(n):
-            d = segs[i, SEG_DOWN]
+            lines = down if segs[i, SEG_DOWN] else across
             count = _line(
-                boards[d], lms[d], wms[d], cmask[d], csum[d], anchor[d], rows, shift,
-                values, nletters, rack, segs[i, SEG_LINE], segs[i, SEG_START],
-                segs[i, SEG_RIGHT], segs[i, SEG_ANCHOR] == 1, tiles, d, bingo, word, False,
-                out_info, out_word, count, best, st, held,
-            )  # fmt: skip
-        if count <= out_info.shape[0]:
-            dawg_order(out_info, out_word, count, nletters, out_order)
+                gaddag, lines, _segment(segs, i), rack, tiles, held, out, False, word, st, count
+            )
+        if count <= info.shape[0]:
+            dawg_order(info, words, count, nletters, order)
         return count
-    top = _top_values(rack, nletters, values)
+    top = _top_values(rack, nletters, gaddag.values)
     bounds = np.empty(n, dtype=np.int64)
     for i in range(n):
-        d = segs[i, SEG_DOWN]
-        r = segs[i, SEG_LINE]
+        lines = down if segs[i, SEG_DOWN] else across
         bounds[i] = -_bound(
-            boards[d, r], lms[d, r], wms[d, r], csum[d, r], cmask[d, r], anchor[d, r],
-            segs[i, SEG_START], segs[i, SEG_RIGHT], segs[i, SEG_ANCHOR] == 1, tiles, held,
-            rack[nletters], values, top, bingo,
-        )  # fmt: skip
-    order = np.argsort(bounds)  # best bound first
-    for i in order:
+            lines, _segment(segs, i), tiles, held, rack[nletters], gaddag.values, top
+        )
+    walks = np.argsort(bounds)  # best bound first
+    for i in walks:
         if -bounds[i] < 0 or -bounds[i] < best[SCORE]:
             break
-        d = segs[i, SEG_DOWN]
-        _line(
-            boards[d], lms[d], wms[d], cmask[d], csum[d], anchor[d], rows, shift, values,
-            nletters, rack, segs[i, SEG_LINE], segs[i, SEG_START], segs[i, SEG_RIGHT],
-            segs[i, SEG_ANCHOR] == 1, tiles, d, bingo, word, True, out_info, out_word, 0,
-            best, st, held,
-        )  # fmt: skip
+        lines = down if segs[i, SEG_DOWN] else across
+        _line(gaddag, lines, _segment(segs, i), rack, tiles, held, out, True, word, st, 0)
     return 0
+
+
+@njit(cache=True, inline="always")
+def _segment(segs, i):
+    """Row ``i`` of ``segs`` as a :class:`Segment`."""
+    return Segment(
+        segs[i, SEG_LINE], segs[i, SEG_START], segs[i, SEG_RIGHT], segs[i, SEG_ANCHOR] == 1
+    )

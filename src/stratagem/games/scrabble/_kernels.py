@@ -18,9 +18,16 @@ word is recorded by the across pass only.
 A move record (``info`` row) is: row, col (first square of the main word, on
 the real board), down (0/1), length, score, tiles laid; ``word`` holds the
 main word's square codes.
+
+The walk takes its arrays as named tuples (:class:`Dawg`, :class:`Lines`,
+:class:`Hand`, :class:`Out`) and reads their fields into locals once per
+walk: numba counts a reference at every read of a tuple's field, which in the
+walk's loop would cost more than the walk.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -46,12 +53,80 @@ FRESH = 9  # 1 until the square's word-end test has run
 STACK_FIELDS = 10
 
 
+class Dawg(NamedTuple):
+    """The lexicon as the DAWG walk reads it, with the letters' values."""
+
+    child: np.ndarray
+    """``child[node, letter]`` (int32, -1: no edge)."""
+    terminal: np.ndarray
+    """Whether a word ends at the node."""
+    mask: np.ndarray
+    """The letters leaving the node (uint64 bit set)."""
+    root: int
+    values: np.ndarray
+    """Letter values (int32), the blank's 0 at index ``nletters``."""
+    nletters: int
+
+
+class Lines(NamedTuple):
+    """The board one way round, as a walk along its rows reads it: the down pass gets the
+    transposed board and premiums (``down`` 1). ``cmask``, ``csum`` and ``anchor`` are
+    the cross-checks and anchors of those rows (:func:`cross_checks`, :func:`anchors`)."""
+
+    board: np.ndarray
+    lm: np.ndarray
+    """Letter premiums."""
+    wm: np.ndarray
+    """Word premiums."""
+    cmask: np.ndarray
+    csum: np.ndarray
+    anchor: np.ndarray
+    down: int
+    bingo: int
+    """The bonus for laying the whole rack (7 tiles)."""
+
+
+class Hand(NamedTuple):
+    """The rack on turn as the DAWG walk reads it: the counts (blank last; the walk takes
+    tiles from it and puts them back), how many tiles, and its distinct letters (the
+    blank left out) in letter order, the first ``n_letters`` of ``letters``."""
+
+    rack: np.ndarray
+    tiles: int
+    letters: np.ndarray
+    n_letters: int
+
+
+class Out(NamedTuple):
+    """Where a call records its moves: rows of ``info`` (the fields ``ROW`` ... ``TILES``)
+    and of ``words`` (the main word's square codes), or the best one alone in ``best``
+    (the fields, then the codes)."""
+
+    info: np.ndarray
+    words: np.ndarray
+    best: np.ndarray
+
+
+class Move(NamedTuple):
+    """A move as a walk finds it, on the board the walk reads (see :class:`Lines`): its
+    line, the first square of its main word on that line, whether it is down, the main
+    word's length, its score and the tiles it lays."""
+
+    line: int
+    first: int
+    down: int
+    length: int
+    score: int
+    tiles: int
+
+
 @njit(cache=True)
-def cross_checks(board, child, terminal, mask, root, values, nletters, cmask, csum):
+def cross_checks(board, dawg, cmask, csum):
     """For play along rows: per empty square, letters whose column word is valid, and its sum.
 
     ``csum`` is -1 where the square has no neighbour above or below (no cross word).
     """
+    child, terminal, mask, root, values, nletters = dawg
     for r in range(SIZE):
         for c in range(SIZE):
             square_check(board, r, c, child, terminal, mask, root, values, nletters, cmask, csum)
@@ -181,36 +256,34 @@ def distinct_letters(rack, nletters):
 
 
 @njit(cache=True, inline="always")
-def store_move(
-    line, first, down, length, score, placed, word, best_only, better, out_info, out_word,
-    count, best,
-):  # fmt: skip
-    """Record a move of ``length`` squares from square ``first`` of ``line`` (its squares'
-    codes in ``word[first:]``): into ``best`` when ``best_only`` and it is ``better``, else
-    as row ``count`` of ``out_*`` if there is room. Returns the new count. Inlined into the
-    walks (a call that passes arrays would cost reference counting on every move)."""
-    row = first if down else line
-    col = line if down else first
+def store_move(move, word, best_only, better, info, words, best, count):
+    """Record ``move`` (a :class:`Move`; its squares' codes in ``word[move.first:]``): into
+    ``best`` when ``best_only`` and it is ``better``, else as row ``count`` of ``info`` and
+    ``words`` if there is room. Returns the new count. Inlined into the walks, which pass
+    their arrays unpacked (a call that passes arrays, or reads them from a named tuple,
+    would cost reference counting on every move)."""
+    row = move.first if move.down else move.line
+    col = move.line if move.down else move.first
     if best_only:
         if better:
             best[ROW] = row
             best[COL] = col
-            best[DOWN] = down
-            best[LENGTH] = length
-            best[SCORE] = score
-            best[TILES] = placed
-            for i in range(length):
-                best[INFO_FIELDS + i] = word[first + i]
+            best[DOWN] = move.down
+            best[LENGTH] = move.length
+            best[SCORE] = move.score
+            best[TILES] = move.tiles
+            for i in range(move.length):
+                best[INFO_FIELDS + i] = word[move.first + i]
         return count
-    if count < out_info.shape[0]:
-        out_info[count, ROW] = row
-        out_info[count, COL] = col
-        out_info[count, DOWN] = down
-        out_info[count, LENGTH] = length
-        out_info[count, SCORE] = score
-        out_info[count, TILES] = placed
-        for i in range(length):
-            out_word[count, i] = word[first + i]
+    if count < info.shape[0]:
+        info[count, ROW] = row
+        info[count, COL] = col
+        info[count, DOWN] = move.down
+        info[count, LENGTH] = move.length
+        info[count, SCORE] = move.score
+        info[count, TILES] = move.tiles
+        for i in range(move.length):
+            words[count, i] = word[move.first + i]
     return count + 1
 
 
@@ -230,17 +303,19 @@ def lay_score(main_sum, multiplier, cross_total, cross_words, value, wmul, cross
 
 
 @njit(cache=True)
-def _walk(
-    board, lm, wm, cmask, csum, anchor, child, terminal, mask, values, nletters, rack, root,
-    r, s, tiles, down, bingo, word, best_only, out_info, out_word, count, best, st,
-    rack_letters, n_rack_letters,
-):  # fmt: skip
-    """Depth-first walk of the DAWG along row ``r`` from square ``s`` (iterative: numba
-    cannot reload recursive functions from its cache).
+def _walk(dawg, lines, hand, out, best_only, word, st, r, s, count):
+    """Depth-first walk of the DAWG along row ``r`` of ``lines`` from square ``s``
+    (iterative: numba cannot reload recursive functions from its cache); records the
+    moves in ``out`` (the best alone with ``best_only``) after the first ``count``,
+    returns the new count. ``word`` receives the squares' codes as the walk goes.
 
     ``st[d, FIELD]`` is the walk's state on reaching square ``s + d``, with the
     fields named at the top of the module (``NODE``, ``MAIN_SUM``, ...).
     """
+    child, terminal, mask, root, values, nletters = dawg
+    board, lm, wm, cmask, csum, anchor, down, bingo = lines
+    rack, tiles, rack_letters, n_rack_letters = hand
+    info, words, best = out
     d = 0
     st[0, NODE] = root
     st[0, MAIN_SUM] = 0
@@ -271,8 +346,8 @@ def _walk(
                 if placed == 7:
                     score += bingo
                 count = store_move(
-                    r, s, down, c - s, score, placed, word, best_only,
-                    best_only and score > best[SCORE], out_info, out_word, count, best,
+                    Move(r, s, down, c - s, score, placed), word, best_only,
+                    best_only and score > best[SCORE], info, words, best, count,
                 )  # fmt: skip
         if c == SIZE:
             d -= 1
@@ -353,55 +428,53 @@ def _walk(
 
 
 @njit(cache=True)
-def _generate_lines(
-    board, lm, wm, child, terminal, mask, root, values, nletters, rack, down, bingo,
-    best_only, out_info, out_word, count, best,
-):  # fmt: skip
-    cmask = np.empty((SIZE, SIZE), dtype=np.uint64)
-    csum = np.empty((SIZE, SIZE), dtype=np.int32)
-    anchor = np.empty((SIZE, SIZE), dtype=np.bool_)
-    cross_checks(board, child, terminal, mask, root, values, nletters, cmask, csum)
-    anchors(board, anchor)
-    tiles = 0
-    for i in range(rack.shape[0]):
-        tiles += rack[i]
+def _generate_lines(dawg, lines, hand, out, best_only, count):
+    """The moves along the rows of ``lines`` (whose cross-checks and anchors this fills)
+    after the first ``count``; returns the new count."""
+    cross_checks(lines.board, dawg, lines.cmask, lines.csum)
+    anchors(lines.board, lines.anchor)
+    board, anchor, tiles = lines.board, lines.anchor, hand.tiles
     word = np.full(SIZE, -1, dtype=np.int8)
     st = np.zeros((SIZE + 2, STACK_FIELDS), dtype=np.int64)
-    rack_letters, n_rack_letters = distinct_letters(rack, nletters)
     for r in range(SIZE):
         for s in range(SIZE):
             if not start_reaches_anchor(board, anchor, r, s, tiles):
                 continue
-            count = _walk(
-                board, lm, wm, cmask, csum, anchor, child, terminal, mask, values, nletters,
-                rack, root, r, s, tiles, down, bingo, word, best_only, out_info, out_word, count,
-                best, st, rack_letters, n_rack_letters,
-            )  # fmt: skip
+            count = _walk(dawg, lines, hand, out, best_only, word, st, r, s, count)
     return count
 
 
 @njit(cache=True)
-def generate(
-    board, lm, wm, child, terminal, mask, root, values, nletters, rack, bingo, best_only,
-    out_info, out_word, best,
-):  # fmt: skip
+def generate(dawg, board, lm, wm, rack, bingo, best_only, info, words, best):
     """Every legal placement of ``rack`` (counts, blank last) on ``board``; returns the count.
+    ``dawg`` holds the fields of a :class:`Dawg`, as a plain tuple or the named one
+    (numba types a plain tuple argument in C, a named one in Python: 2 µs more a call).
 
-    With ``best_only`` nothing is stored in ``out_*``; ``best`` (int32, 6 + 15)
+    With ``best_only`` nothing is stored in ``info``, ``words``; ``best`` (int32, 6 + 15)
     receives the highest-scoring move (the first found among equals) and
     ``best[LENGTH]`` stays 0 when there is none. Otherwise the count may exceed
-    ``out_info``'s rows, which then hold the first moves only: call again with
+    ``info``'s rows, which then hold the first moves only: call again with
     room for all.
     """
+    dawg = Dawg(*dawg)
     rack = rack.copy()
     best[LENGTH] = 0
     best[SCORE] = -1
-    count = _generate_lines(
-        board, lm, wm, child, terminal, mask, root, values, nletters, rack, 0, bingo,
-        best_only, out_info, out_word, 0, best,
-    )  # fmt: skip
-    count = _generate_lines(
-        board.T.copy(), lm.T.copy(), wm.T.copy(), child, terminal, mask, root, values,
-        nletters, rack, 1, bingo, best_only, out_info, out_word, count, best,
-    )  # fmt: skip
-    return count
+    tiles = 0
+    for i in range(rack.shape[0]):
+        tiles += rack[i]
+    letters, n_letters = distinct_letters(rack, dawg.nletters)
+    hand = Hand(rack, tiles, letters, n_letters)
+    out = Out(info, words, best)
+    count = _generate_lines(dawg, _lines(board, lm, wm, 0, bingo), hand, out, best_only, 0)
+    lines = _lines(board.T.copy(), lm.T.copy(), wm.T.copy(), 1, bingo)
+    return _generate_lines(dawg, lines, hand, out, best_only, count)
+
+
+@njit(cache=True)
+def _lines(board, lm, wm, down, bingo):
+    """The :class:`Lines` of ``board`` and its premiums, cross-checks and anchors to fill."""
+    cmask = np.empty((SIZE, SIZE), dtype=np.uint64)
+    csum = np.empty((SIZE, SIZE), dtype=np.int32)
+    anchor = np.empty((SIZE, SIZE), dtype=np.bool_)
+    return Lines(board, lm, wm, cmask, csum, anchor, down, bingo)

@@ -24,6 +24,7 @@ import numpy as np
 from stratagem.games.scrabble import _gaddag_kernels, _kernels
 from stratagem.games.scrabble.board import BINGO, LETTER_MULT, SIZE, WORD_MULT, Placement
 from stratagem.games.scrabble.lexicon import Lexicon
+from stratagem.games.scrabble.tiles import BLANK_FLAG
 
 _INITIAL_ROOM = 4096
 # The premiums across ([0]) and down ([1], transposed): the GADDAG kernel's lines.
@@ -31,9 +32,16 @@ _LETTER_MULTS = np.ascontiguousarray(np.stack([LETTER_MULT, LETTER_MULT.T]))
 _WORD_MULTS = np.ascontiguousarray(np.stack([WORD_MULT, WORD_MULT.T]))
 
 
-def _word_text(codes: np.ndarray, lexicon: Lexicon) -> str:
-    square = lexicon.tiles.square_text
-    return "".join(square(int(x)) for x in codes)
+def _square_texts(lexicon: Lexicon) -> list[str]:
+    """Each square code's character (``TileSet.square_text``), indexed by the code: a word's
+    text is then a list lookup a letter (a few µs less a best-only call than a call a
+    letter)."""
+    tiles = lexicon.tiles
+    texts = [""] * (2 * BLANK_FLAG)
+    for letter in range(tiles.size):
+        for code in (letter, letter | BLANK_FLAG):
+            texts[code] = tiles.square_text(code)
+    return texts
 
 
 class MoveGenerator:
@@ -46,36 +54,46 @@ class MoveGenerator:
             raise ValueError("this lexicon has no GADDAG; build it with Lexicon.from_words")
         self.lexicon = lexicon
         self.walk = walk
+        values = lexicon.tiles.values_array
+        nletters = lexicon.tiles.size
+        # The kernels take the lexicon as a plain tuple of its named tuple's fields: numba
+        # types a plain tuple argument in C, a named one in Python (2 µs more a call).
+        self._dawg = tuple(
+            _kernels.Dawg(lexicon.child, lexicon.terminal, lexicon.mask, lexicon.root, values,
+                          nletters)
+        )  # fmt: skip
         if lexicon.gaddag is not None:
             g_child, g_terminal, _, _ = lexicon.gaddag
             rows, shift = _gaddag_kernels.pack(g_child, g_terminal)
-            self._gaddag: tuple[np.ndarray, int] = (rows, int(shift))
+            self._gaddag = tuple(_gaddag_kernels.Gaddag(rows, int(shift), values, nletters))
         self._info = np.zeros((_INITIAL_ROOM, _kernels.INFO_FIELDS), dtype=np.int32)
         self._word = np.zeros((_INITIAL_ROOM, SIZE), dtype=np.int8)
         self._order = np.zeros(_INITIAL_ROOM, dtype=np.int64)
         self._best = np.zeros(_kernels.INFO_FIELDS + SIZE, dtype=np.int32)
-        self._values = lexicon.tiles.values_array
         self._empty_info = np.zeros((0, _kernels.INFO_FIELDS), dtype=np.int32)
         self._empty_word = np.zeros((0, SIZE), dtype=np.int8)
+        self._square_texts = _square_texts(lexicon)
 
     def _run(self, board: np.ndarray, rack: np.ndarray, best_only: bool) -> int:
-        lex = self.lexicon
         info, word = (self._empty_info, self._empty_word) if best_only else (self._info, self._word)
+        rack = rack.astype(np.int32, copy=False)
         if self.walk == "gaddag":
             return int(
                 _gaddag_kernels.generate(
-                    board, _LETTER_MULTS, _WORD_MULTS, *self._gaddag, self._values,
-                    lex.tiles.size, rack.astype(np.int32, copy=False), BINGO, best_only, info,
-                    word, self._order, self._best,
+                    self._gaddag, board, _LETTER_MULTS, _WORD_MULTS, rack, BINGO, best_only,
+                    info, word, self._order, self._best,
                 )
             )  # fmt: skip
         return int(
             _kernels.generate(
-                board, LETTER_MULT, WORD_MULT, lex.child, lex.terminal, lex.mask, lex.root,
-                self._values, lex.tiles.size, rack.astype(np.int32, copy=False), BINGO,
-                best_only, info, word, self._best,
+                self._dawg, board, LETTER_MULT, WORD_MULT, rack, BINGO, best_only, info, word,
+                self._best,
             )
         )  # fmt: skip
+
+    def _word_text(self, codes: np.ndarray) -> str:
+        texts = self._square_texts
+        return "".join([texts[x] for x in codes.tolist()])
 
     def raw(self, board: np.ndarray, rack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """All moves as arrays: ``info`` (row, col, down, length, score, laid) and word codes."""
@@ -100,7 +118,7 @@ class MoveGenerator:
         out = []
         for k in order:
             row, col, down, length, score, _ = (int(x) for x in info[k])
-            text = _word_text(words[k, :length], self.lexicon)
+            text = self._word_text(words[k, :length])
             out.append(Placement(row, col, not down, text, score))
         return out
 
@@ -111,12 +129,13 @@ class MoveGenerator:
         walks that cannot reach the best found (``_gaddag_kernels._bound``)."""
         self._run(board, rack, True)
         b = self._best
-        length = int(b[_kernels.LENGTH])
+        fields = b[: _kernels.INFO_FIELDS].tolist()
+        length = fields[_kernels.LENGTH]
         if length == 0:
             return None
-        text = _word_text(b[_kernels.INFO_FIELDS : _kernels.INFO_FIELDS + length], self.lexicon)
+        text = self._word_text(b[_kernels.INFO_FIELDS : _kernels.INFO_FIELDS + length])
         row, col, down, score = (
-            int(b[f]) for f in (_kernels.ROW, _kernels.COL, _kernels.DOWN, _kernels.SCORE)
+            fields[f] for f in (_kernels.ROW, _kernels.COL, _kernels.DOWN, _kernels.SCORE)
         )
         return Placement(row, col, not down, text, score)
 
