@@ -256,11 +256,16 @@ def widget(t0, nt, pts, succ, nxt, index, R, rows, out):
             banded = min(nt, max(0, lo[s] + ln[s] + p - t0))
             for j in range(certain):
                 row[j] = 1.0
+            # Slices indexed from 0 by the loop counter: an index such as base + j,
+            # which numba must check for a negative value (counted from the end),
+            # keeps the loop from vectorising (four times slower).
             base = off[s] + t0 - p - lo[s]
-            for j in range(certain, banded):
-                v = nxt[base + j]
-                w = row[j]
-                row[j] = v if v > w else w
+            band = nxt[base + certain : base + banded]
+            dest = row[certain:banded]
+            for j in range(banded - certain):
+                v = band[j]
+                w = dest[j]
+                dest[j] = v if v > w else w
     _expect_rows(A, add, nt)
     _best_subkeep_rows(A, B, sub, sub_count, nt)
     _expect_rows(B, add, nt)
@@ -285,9 +290,7 @@ def pack_rows(out, lens, dest, dest_off):
     copy; numpy's masked indexing of the whole block cost a fifth of the build)."""
     for i in range(lens.shape[0]):
         o = dest_off[i]
-        row = out[i]
-        for j in range(lens[i]):
-            dest[o + j] = row[j]
+        dest[o : o + lens[i]] = out[i, : lens[i]]
 
 
 @njit(cache=True)
@@ -297,8 +300,7 @@ def copy_bands(src, src_off, lens, dest, dest_off):
     for i in range(lens.shape[0]):
         a = src_off[i]
         b = dest_off[i]
-        for j in range(lens[i]):
-            dest[b + j] = src[a + j]
+        dest[b : b + lens[i]] = src[a : a + lens[i]]
 
 
 @njit(cache=True)
