@@ -95,10 +95,10 @@ def kernel_widget(
     succ = np.empty_like(pts)
     HK.successors(mask, u, y, sid, R, pts, succ)
     nt = len(targets)
-    A, B, C = (np.empty((D.NUM_KEEPS, nt)) for _ in range(3))
+    rows = HK.Stages(*(np.empty((D.NUM_KEEPS, nt)) for _ in range(3)))
     out = np.empty(nt)
-    HK.widget(int(targets[0]), nt, pts, succ, nxt, lo, ln, off, R, A, B, C, out)
-    return A, B, C, out
+    HK.widget(int(targets[0]), nt, pts, succ, nxt, HK.BandIndex(sid, lo, ln, off), R, rows, out)
+    return (*rows, out)
 
 
 def assert_turns_equal(numpy_turn: O.HighScoreTurn, kernel: tuple[np.ndarray, ...]) -> None:

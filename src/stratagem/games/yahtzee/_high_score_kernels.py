@@ -11,12 +11,16 @@ expected-score widget (:mod:`._kernels`) gains a second axis over t and each
 maximum over keeps and boxes is taken separately for every t. Rows of the
 work arrays are keeps (numbered as in :mod:`.dice`), columns are t.
 
-``R`` is the rules of :mod:`._dist_kernels` (a ``KernelRules``); ``sid[mask, u, y]`` gives a
-state's id (-1 if it cannot occur), ``lo``, ``ln`` and ``off`` are indexed by
-id, and ``nxt`` holds the band data of the layer the turn's successors are in.
+``R`` is the rules of :mod:`._dist_kernels` (a ``KernelRules``); ``index`` (a
+:class:`BandIndex`) says where each state's band lies, and ``nxt`` holds the band data
+of the layer the turn's successors are in. As the rules, the arrays a kernel shares
+with its callers travel as named tuples of arrays (:class:`BandIndex`, :class:`Stages`,
+:class:`Optimum`, ...), so no kernel takes more than a dozen arguments.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
@@ -45,6 +49,107 @@ from stratagem.games.yahtzee.one_turn import TIE
 
 SIXTH = 1.0 / 6.0
 """Six certain completions times SIXTH is exactly 1.0, so certainty stays exact."""
+
+
+class BandIndex(NamedTuple):
+    """Where each state's band of V lies (:class:`.high_score.HighScoreTable`'s arrays)."""
+
+    sid: np.ndarray
+    """``sid[mask, u, y]``: the state's id, -1 if it cannot occur."""
+    lo: np.ndarray
+    """``lo[id]``: the first t with V < 1."""
+    ln: np.ndarray
+    """``ln[id]``: the band's length."""
+    off: np.ndarray
+    """``off[id]``: where the band starts in its layer's data."""
+
+
+class Stages(NamedTuple):
+    """One turn's work rows, keep by target (rows: keeps as numbered in :mod:`.dice`;
+    columns: targets): what :func:`widget` leaves in them, chances (or, in
+    :func:`mean_tile`, expected points)."""
+
+    A: np.ndarray
+    """Full hands r: scoring r now; other keeps k: keeping k with one roll left."""
+    B: np.ndarray
+    """Full hands: the best with one roll left; other keeps: keeping k with two left."""
+    C: np.ndarray
+    """Full hands: the best with two rolls left (other rows: scratch)."""
+
+
+class Optimum(NamedTuple):
+    """The expected-score optimum, which plays once a target is reached or out of reach."""
+
+    V: np.ndarray
+    """Its expected points still to come, by ``[mask, u, y]`` (``solution.values``)."""
+    V0: np.ndarray
+    """The policy table :func:`._dist_kernels.state_outcomes` takes beside ``V``."""
+    ev: np.ndarray
+    """``V`` by state id (of a :class:`BandIndex`)."""
+
+
+class Front(NamedTuple):
+    """The (state, points so far) pairs of one layer that :func:`forward_layer` pushes on."""
+
+    states: np.ndarray
+    """``states[i] = (mask, u, y)``."""
+    ids: np.ndarray
+    """Their ids."""
+    mass: np.ndarray
+    """``mass[i, p]``: the chance of starting a turn in ``states[i]`` with p points."""
+
+
+class NextRows(NamedTuple):
+    """One row per state of the next layer: ``rows[row_of[id]]``."""
+
+    row_of: np.ndarray
+    rows: np.ndarray
+
+
+class Remaining(NamedTuple):
+    """The optimum's remaining-score distributions (those of :mod:`.distribution`): state
+    ``sid[mask, u, y]`` has ``P(remaining = lows[s] + j) = data[offsets[s] + j]`` for
+    ``j < lengths[s]``."""
+
+    sid: np.ndarray
+    offsets: np.ndarray
+    lows: np.ndarray
+    lengths: np.ndarray
+    data: np.ndarray
+
+
+class PolicyWork(NamedTuple):
+    """Scratch of :func:`prepare_turn` and :func:`decide_tile` for one thread
+    (:func:`policy_workspace`)."""
+
+    rows: Stages
+    """:func:`widget`'s rows for a tile of targets."""
+    v: np.ndarray
+    """V at the turn's start, by target."""
+    box_e: np.ndarray
+    """``box_e[r - ROLL_START, j]``: the expected score of final roll r's tied best box."""
+    row_e: np.ndarray
+    row_c: np.ndarray
+    cat: np.ndarray
+    """``cat[j, r]``: the box of final roll r (target column j)."""
+    keep1: np.ndarray
+    """``keep1[j, r]``: the keep of roll r with one roll left."""
+    keep2: np.ndarray
+    """``keep2[j, r]``: the keep of roll r with two rolls left."""
+    order0: np.ndarray
+    """``order0[r - ROLL_START]``: roll r's sub-keeps by ``x0``, best first."""
+    order1: np.ndarray
+    """The same by ``x1``."""
+    bev: np.ndarray
+    """:func:`box_expectations` of the turn."""
+    x0: np.ndarray
+    """The optimum's keep values with one roll left."""
+    x1: np.ndarray
+    """With two rolls left."""
+    xw: np.ndarray
+    pts: np.ndarray
+    """``pts[r - ROLL_START, c]``: the turn's :func:`successors`."""
+    succ: np.ndarray
 
 
 @njit(cache=True)
@@ -123,16 +228,19 @@ def successors(mask, u, y, sid, R, pts_out, sid_out):
 
 
 @njit(cache=True)
-def widget(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, out):
+def widget(t0, nt, pts, succ, nxt, index, R, rows, out):
     """One turn for the targets t0 .. t0 + nt - 1, given its ``successors``.
 
     On return, for column j (t = t0 + j): ``A[r]`` (full hands r) is the best
     probability of scoring roll r now; ``A[k]`` (other keeps) is that of
     keeping k with one roll left, ``B[k]`` with two; ``C[r]`` is the value of
     roll r with two rolls left (best of scoring and every keep), and
-    ``out[j] = V(t)`` at the turn's start.
+    ``out[j] = V(t)`` at the turn's start (``A``, ``B``, ``C``: the :class:`Stages`
+    ``rows``).
     """
     add, sub, sub_count, roll_prob = R.add, R.sub, R.sub_count, R.roll_prob
+    lo, ln, off = index.lo, index.ln, index.off
+    A, B, C = rows
     ncat = pts.shape[1]
     for r in range(ROLL_START, NUM_KEEPS):
         row = A[r]
@@ -148,11 +256,16 @@ def widget(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, out):
             banded = min(nt, max(0, lo[s] + ln[s] + p - t0))
             for j in range(certain):
                 row[j] = 1.0
+            # Slices indexed from 0 by the loop counter: an index such as base + j,
+            # which numba must check for a negative value (counted from the end),
+            # keeps the loop from vectorising (four times slower).
             base = off[s] + t0 - p - lo[s]
-            for j in range(certain, banded):
-                v = nxt[base + j]
-                w = row[j]
-                row[j] = v if v > w else w
+            band = nxt[base + certain : base + banded]
+            dest = row[certain:banded]
+            for j in range(banded - certain):
+                v = band[j]
+                w = dest[j]
+                dest[j] = v if v > w else w
     _expect_rows(A, add, nt)
     _best_subkeep_rows(A, B, sub, sub_count, nt)
     _expect_rows(B, add, nt)
@@ -177,9 +290,7 @@ def pack_rows(out, lens, dest, dest_off):
     copy; numpy's masked indexing of the whole block cost a fifth of the build)."""
     for i in range(lens.shape[0]):
         o = dest_off[i]
-        row = out[i]
-        for j in range(lens[i]):
-            dest[o + j] = row[j]
+        dest[o : o + lens[i]] = out[i, : lens[i]]
 
 
 @njit(cache=True)
@@ -189,8 +300,7 @@ def copy_bands(src, src_off, lens, dest, dest_off):
     for i in range(lens.shape[0]):
         a = src_off[i]
         b = dest_off[i]
-        for j in range(lens[i]):
-            dest[b + j] = src[a + j]
+        dest[b : b + lens[i]] = src[a : a + lens[i]]
 
 
 @njit(cache=True)
@@ -224,7 +334,7 @@ set-up over more targets (about a tenth less time than 32); 3 x 462 x 128 double
 
 
 @njit(cache=True, parallel=True)
-def solve_block(states, nxt, sid, lo, ln, off, R, cut, out, out_lo, out_ln):
+def solve_block(states, nxt, index, R, cut, out, out_lo, out_ln):
     """The band of every state of ``states`` (all of one layer; ``nxt``: the next layer).
 
     ``out[i, :out_ln[i]]`` receives V(states[i], t) for t = out_lo[i], ...; V is 1
@@ -234,12 +344,15 @@ def solve_block(states, nxt, sid, lo, ln, off, R, cut, out, out_lo, out_ln):
     n = states.shape[0]
     width = out.shape[1]
     ncat = R.score.shape[0]
+    sid, lo, ln = index.sid, index.lo, index.ln
     nchunks = min(n, 128)
     ok = np.ones(nchunks, dtype=np.bool_)
     for chunk in prange(nchunks):
-        A = np.empty((NUM_KEEPS, SOLVE_TILE))
-        B = np.empty((NUM_KEEPS, SOLVE_TILE))
-        C = np.empty((NUM_KEEPS, SOLVE_TILE))
+        rows = Stages(
+            np.empty((NUM_KEEPS, SOLVE_TILE)),
+            np.empty((NUM_KEEPS, SOLVE_TILE)),
+            np.empty((NUM_KEEPS, SOLVE_TILE)),
+        )
         pts = np.empty((NUM_KEEPS - ROLL_START, ncat), dtype=np.int64)
         succ = np.empty((NUM_KEEPS - ROLL_START, ncat), dtype=np.int64)
         v = np.empty(width + SOLVE_TILE)
@@ -261,8 +374,7 @@ def solve_block(states, nxt, sid, lo, ln, off, R, cut, out, out_lo, out_ln):
             for j in range(skip):
                 v[j] = 1.0
             for t0 in range(skip, nt, SOLVE_TILE):
-                widget(1 + t0, min(SOLVE_TILE, nt - t0), pts, succ, nxt, lo, ln, off, R, A, B, C,
-                       v[t0:])  # fmt: skip
+                widget(1 + t0, min(SOLVE_TILE, nt - t0), pts, succ, nxt, index, R, rows, v[t0:])
             first = 0
             while first < nt and v[first] >= 1.0:
                 first += 1
@@ -277,8 +389,9 @@ def solve_block(states, nxt, sid, lo, ln, off, R, cut, out, out_lo, out_ln):
 
 
 @njit(cache=True)
-def _band_value(s, t, data, lo, ln, off):
+def _band_value(s, t, data, index):
     """V(s, t) from a state's stored band (1 below it, 0 above it)."""
+    lo, ln, off = index.lo, index.ln, index.off
     if t < lo[s]:
         return 1.0
     if t >= lo[s] + ln[s]:
@@ -314,14 +427,14 @@ def keep_order(x, R, order):
 
 @njit(cache=True)
 def policy_workspace(ncat, nsub):
-    """Scratch of :func:`prepare_turn` and :func:`decide_tile` for one thread: ``(A, B, C,
-    v, box_e, row_e, row_c, cat, keep1, keep2, order0, order1, bev, x0, x1, xw, pts,
-    succ)``; ``nsub`` is ``R.subkeeps.shape[1]``."""
+    """A :class:`PolicyWork` for one thread; ``nsub`` is ``R.subkeeps.shape[1]``."""
     rolls = NUM_KEEPS - ROLL_START
-    return (
-        np.empty((NUM_KEEPS, TILE)),
-        np.empty((NUM_KEEPS, TILE)),
-        np.empty((NUM_KEEPS, TILE)),
+    return PolicyWork(
+        Stages(
+            np.empty((NUM_KEEPS, TILE)),
+            np.empty((NUM_KEEPS, TILE)),
+            np.empty((NUM_KEEPS, TILE)),
+        ),
         np.empty(TILE),
         np.empty((rolls, TILE)),
         np.empty(TILE),
@@ -341,21 +454,20 @@ def policy_workspace(ncat, nsub):
 
 
 @njit(cache=True)
-def prepare_turn(mask, u, y, sid, V, ev, R, ws):
+def prepare_turn(mask, u, y, index, optimum, R, ws):
     """What the decisions of one turn-start state share for every target: its
     ``successors``, the expected scores that break ties (``bev`` for boxes, from
     :func:`box_expectations`; ``x0``/``x1``, the optimum's keep values) and each
     roll's sub-keeps ordered by them (:func:`keep_order`)."""
-    order0, order1, bev, x0, x1, xw, pts, succ = ws[10:]
-    successors(mask, u, y, sid, R, pts, succ)
-    box_expectations(pts, succ, ev, bev)
-    turn_tables(V, mask, u, y, R, x0, x1, xw)
-    keep_order(x0, R, order0)
-    keep_order(x1, R, order1)
+    successors(mask, u, y, index.sid, R, ws.pts, ws.succ)
+    box_expectations(ws.pts, ws.succ, optimum.ev, ws.bev)
+    turn_tables(optimum.V, mask, u, y, R, ws.x0, ws.x1, ws.xw)
+    keep_order(ws.x0, R, ws.order0)
+    keep_order(ws.x1, R, ws.order1)
 
 
 @njit(cache=True)
-def decide_tile(t0, nt, nxt, lo, ln, off, R, ws):
+def decide_tile(t0, nt, nxt, index, R, ws):
     """The high-score decisions of one turn (after :func:`prepare_turn`) for the targets
     t = t0 + j, j < nt: ``cat[j, r]`` the box for final roll r, ``keep1[j, r]`` /
     ``keep2[j, r]`` the keep with one / two rolls left (``r`` itself: keep all five).
@@ -371,10 +483,12 @@ def decide_tile(t0, nt, nxt, lo, ln, off, R, ws):
     otherwise. The first sub-keep within the tie in ``order`` has the largest
     expected score of the tied keeps; it wins if that beats the tied boxes'.
     """
-    A, B, C, v, box_e, row_e, row_c, cat, keep1, keep2, order0, order1, bev, x0, x1 = ws[:15]
-    pts, succ = ws[16], ws[17]
+    A, B, C = ws.rows
+    box_e, row_e, row_c, cat = ws.box_e, ws.row_e, ws.row_c, ws.cat
+    bev, pts, succ = ws.bev, ws.pts, ws.succ
+    lo, ln, off = index.lo, index.ln, index.off
     subkeep_count = R.subkeep_count
-    widget(t0, nt, pts, succ, nxt, lo, ln, off, R, A, B, C, v)
+    widget(t0, nt, pts, succ, nxt, index, R, ws.rows, ws.v)
     ncat = pts.shape[1]
     for r in range(ROLL_START, NUM_KEEPS):  # no roll left: the box
         i = r - ROLL_START
@@ -409,9 +523,9 @@ def decide_tile(t0, nt, nxt, lo, ln, off, R, ws):
     for stage in range(2):  # one roll left (keep1, chances A), then two (keep2, chances B)
         E = A if stage == 0 else B
         TOP = B if stage == 0 else C
-        X = x0 if stage == 0 else x1
-        order = order0 if stage == 0 else order1
-        keep = keep1 if stage == 0 else keep2
+        X = ws.x0 if stage == 0 else ws.x1
+        order = ws.order0 if stage == 0 else ws.order1
+        keep = ws.keep1 if stage == 0 else ws.keep2
         for r in range(ROLL_START, NUM_KEEPS):
             i = r - ROLL_START
             top = TOP[r]
@@ -423,7 +537,7 @@ def decide_tile(t0, nt, nxt, lo, ln, off, R, ws):
                 elif th > best[j]:
                     be = -np.inf
                 else:  # a keep above scoring now, by no more than the tie
-                    be = _box_tie(i, t0 + j, top[j], pts, succ, bev, nxt, lo, ln, off)
+                    be = _box_tie(i, t0 + j, top[j], pts, succ, bev, nxt, index)
                 choice = r
                 for q in range(subkeep_count[i]):
                     k = order[i, q]
@@ -435,37 +549,39 @@ def decide_tile(t0, nt, nxt, lo, ln, off, R, ws):
 
 
 @njit(cache=True)
-def _box_tie(i, t, top, pts, succ, bev, nxt, lo, ln, off):
+def _box_tie(i, t, top, pts, succ, bev, nxt, index):
     """The largest expected score of the boxes of roll i whose chance is within the tie
     of ``top`` (-inf if none), for one t."""
     chosen = -np.inf
     for c in range(pts.shape[1]):
         p = pts[i, c]
         if (p >= 0 and bev[i, c] > chosen
-                and _band_value(succ[i, c], t - p, nxt, lo, ln, off) >= top - TIE):  # fmt: skip
+                and _band_value(succ[i, c], t - p, nxt, index) >= top - TIE):  # fmt: skip
             chosen = bev[i, c]
     return chosen
 
 
 @njit(cache=True)
-def forward_layer(
-    target, states, ids, mass, cur, nxt, sid, lo, ln, off, V, V0, ev, R, cut,
-    row_of, next_mass, final, rsid, roff, rlow, rlen, rdata,
-):  # fmt: skip
+def forward_layer(target, front, cur, nxt, index, optimum, R, cut, onward, final, rest):
     """Push the chance of every (state, points so far < target) of one layer through a turn.
 
-    ``mass[i, p]``: the chance of starting a turn in ``states[i]`` with p points.
+    ``front`` (a :class:`Front`) holds the layer's states and ``mass[i, p]``, the chance
+    of starting a turn in ``states[i]`` with p points; ``cur`` is their band data.
     A turn with t = target - p points still needed is played for the target
     (:func:`decide_tile`, TILE values of t at once), unless V(s, t) < ``cut`` (out of
-    reach): then for the expected score, as every turn once the target is reached.
-    Mass that reaches the target goes to ``final`` (final score) through the optimal
-    policy's remaining-score distribution ``(rsid, roff, rlow, rlen, rdata)``; the rest
-    to ``next_mass`` (row ``row_of[id]`` for the next layer's state id); a full card
-    ends in ``final``. The points so far are taken in increasing order.
+    reach): then for the expected score (the :class:`Optimum`), as every turn once the
+    target is reached. Mass that reaches the target goes to ``final`` (final score)
+    through the optimum's remaining-score distributions ``rest`` (a :class:`Remaining`);
+    the rest to the next layer's rows ``onward`` (a :class:`NextRows` of masses by
+    points so far); a full card ends in ``final``. The points so far are taken in
+    increasing order.
     """
+    states, ids, mass = front
+    sid = index.sid
+    next_mass, row_of = onward.rows, onward.row_of
     ncat = R.score.shape[0]
     ws = policy_workspace(ncat, R.subkeeps.shape[1])
-    cat, keep1, keep2 = ws[7], ws[8], ws[9]
+    cat, keep1, keep2 = ws.cat, ws.keep1, ws.keep2
     m1 = np.empty(NUM_KEEPS)
     m2 = np.empty(NUM_KEEPS)
     prob = np.zeros((ncat, MAX_POINTS))
@@ -496,18 +612,19 @@ def forward_layer(
                 w = mass[i, p]
                 if w == 0.0:
                     continue
-                if _band_value(s, t, cur, lo, ln, off) < cut:
+                if _band_value(s, t, cur, index) < cut:
                     if not have_ev:
-                        n_ev = state_outcomes(OPTIMAL, V, V0, mask, u, y, R, opt)[0]
+                        n_ev = state_outcomes(OPTIMAL, optimum.V, optimum.V0, mask, u, y, R,
+                                              opt)[0]  # fmt: skip
                         have_ev = True
                     nout = n_ev
                     oc, ot, op, onu, ony = opt[12]  # where state_outcomes listed them
                 else:
                     if not prepared:
-                        prepare_turn(mask, u, y, sid, V, ev, R, ws)
+                        prepare_turn(mask, u, y, index, optimum, R, ws)
                         prepared = True
                     if not decided:
-                        decide_tile(t0, nt, nxt, lo, ln, off, R, ws)
+                        decide_tile(t0, nt, nxt, index, R, ws)
                         decided = True
                     turn_outcomes(mask, u, y, keep2[j], keep1[j], cat[j], R, prob, nu_out,
                                   ny_out, m1, m2)  # fmt: skip
@@ -520,11 +637,11 @@ def forward_layer(
                     if m2c == full:
                         final[p2] += q
                     elif p2 >= target:
-                        r2 = rsid[m2c, onu[k], ony[k]]
-                        base = p2 + rlow[r2]
-                        o = roff[r2]
-                        for jj in range(rlen[r2]):
-                            final[base + jj] += q * rdata[o + jj]
+                        r2 = rest.sid[m2c, onu[k], ony[k]]
+                        base = p2 + rest.lows[r2]
+                        o = rest.offsets[r2]
+                        for jj in range(rest.lengths[r2]):
+                            final[base + jj] += q * rest.data[o + jj]
                     else:
                         s2 = sid[m2c, onu[k], ony[k]]
                         next_mass[row_of[s2], p2] += q
@@ -532,19 +649,21 @@ def forward_layer(
 
 
 @njit(cache=True)
-def mean_tile(t0, nt, nxt, lo, ln, off, R, ws, MA, MB, MC, mrows, row_of, ev, out):
+def mean_tile(t0, nt, nxt, index, R, ws, M, later, ev, out):
     """``out[j]``: the expected points still to come when the turn is played by the
     high-score strategy for t = t0 + j points still needed (columns j < nt), by the
     decisions of :func:`decide_tile` (after :func:`prepare_turn`).
 
-    ``MA``, ``MB``, ``MC`` carry the expected points as :func:`widget`'s ``A``, ``B``,
-    ``C`` carry the chances (no roll left, one, two); ``mrows[row_of[s], t - 1]`` is M
-    of the next layer's state s, ``ev[s]`` the optimum's expected points (what the
-    strategy scores once the target is reached).
+    ``M`` (a :class:`Stages`) carries the expected points as :func:`widget`'s rows carry
+    the chances (no roll left, one, two); ``later.rows[later.row_of[s], t - 1]`` is M of
+    the next layer's state s (a :class:`NextRows`), ``ev[s]`` the optimum's expected
+    points (what the strategy scores once the target is reached).
     """
     add, roll_prob = R.add, R.roll_prob
-    decide_tile(t0, nt, nxt, lo, ln, off, R, ws)
-    cat, keep1, keep2, pts, succ = ws[7], ws[8], ws[9], ws[16], ws[17]
+    MA, MB, MC = M
+    mrows, row_of = later.rows, later.row_of
+    decide_tile(t0, nt, nxt, index, R, ws)
+    cat, keep1, keep2, pts, succ = ws.cat, ws.keep1, ws.keep2, ws.pts, ws.succ
     ncat = pts.shape[1]
     for r in range(ROLL_START, NUM_KEEPS):  # the box's points and M after it
         i = r - ROLL_START
@@ -574,22 +693,22 @@ def mean_tile(t0, nt, nxt, lo, ln, off, R, ws, MA, MB, MC, mrows, row_of, ev, ou
 
 
 @njit(cache=True, parallel=True)
-def mean_block(states, ids, cur, nxt, sid, lo, ln, off, R, cut, V, ev, mrows, row_of, out):
+def mean_block(states, ids, cur, nxt, index, R, cut, optimum, later, out):
     """``out[i, t - 1]``: M(states[i], t) for t = 1 .. out.shape[1], the expected points
     still to come when the high-score strategy needs t more (one layer's states; ``cur``
-    their band data, ``nxt``/``mrows``/``row_of`` the next layer's, ``ev[id]`` the
-    optimum's expected points, ``V`` its table). As in :func:`forward_layer`, a turn
-    whose V is below ``cut`` is played for the expected score: M is then ``ev``.
+    their band data, ``nxt`` and ``later`` (a :class:`NextRows` of M) the next layer's;
+    ``optimum.ev[id]`` the optimum's expected points). As in :func:`forward_layer`, a
+    turn whose V is below ``cut`` is played for the expected score: M is then ``ev``.
     """
     n = states.shape[0]
     tmax = out.shape[1]
     ncat = R.score.shape[0]
+    lo, ln, ev = index.lo, index.ln, optimum.ev
     nchunks = min(n, 128)
     for chunk in prange(nchunks):
         ws = policy_workspace(ncat, R.subkeeps.shape[1])
-        MA = np.empty((NUM_KEEPS, TILE))
-        MB = np.empty((NUM_KEEPS, TILE))
-        MC = np.empty((NUM_KEEPS, TILE))
+        M = Stages(np.empty((NUM_KEEPS, TILE)), np.empty((NUM_KEEPS, TILE)),
+                   np.empty((NUM_KEEPS, TILE)))  # fmt: skip
         m = np.empty(TILE)
         for i in range(chunk * n // nchunks, (chunk + 1) * n // nchunks):
             mask, u, y = states[i, 0], states[i, 1], states[i, 2]
@@ -597,12 +716,12 @@ def mean_block(states, ids, cur, nxt, sid, lo, ln, off, R, cut, V, ev, mrows, ro
             row = out[i]
             tend = min(tmax, lo[s] + ln[s] - 1)  # V is 0 above the band
             if tend >= 1:
-                prepare_turn(mask, u, y, sid, V, ev, R, ws)
+                prepare_turn(mask, u, y, index, optimum, R, ws)
             for t0 in range(1, tend + 1, TILE):
                 nt = min(TILE, tend - t0 + 1)
-                mean_tile(t0, nt, nxt, lo, ln, off, R, ws, MA, MB, MC, mrows, row_of, ev, m)
+                mean_tile(t0, nt, nxt, index, R, ws, M, later, ev, m)
                 for j in range(nt):
                     row[t0 - 1 + j] = m[j]
             for t in range(1, tmax + 1):
-                if _band_value(s, t, cur, lo, ln, off) < cut:
+                if _band_value(s, t, cur, index) < cut:
                     row[t - 1] = ev[s]

@@ -371,6 +371,7 @@ def build_table(
     total = sum(len(classes[f][0]) for f in range(min_filled, ncat))
     done = 0
     out = np.empty((min(block, max(len(x) for x in layers)), WIDTH), dtype=dtype)
+    index = HK.BandIndex(sid, lo, ln, off)
     for filled in range(ncat - 1, min_filled - 1, -1):
         states = layers[filled]
         heads, of_class = classes[filled]
@@ -383,7 +384,7 @@ def build_table(
             part = solo[a : a + block]
             part_lo = solo_lo[a : a + len(part)]
             part_ln = solo_ln[a : a + len(part)]
-            fits = HK.solve_block(part, nxt, sid, lo, ln, off, R, cut, out, part_lo, part_ln)
+            fits = HK.solve_block(part, nxt, index, R, cut, out, part_lo, part_ln)
             if not fits:  # pragma: no cover - no Yahtzee rule set scores that much
                 raise AssertionError(f"a band is wider than {WIDTH} points")
             piece = np.empty(int(part_ln.sum()), dtype=dtype)
@@ -635,7 +636,9 @@ def high_score_distribution(
     mass = np.zeros((1, target))
     mass[0, points] = 1.0
     k = _Kernels(solution)
-    T = (opt.sid, opt.offsets, opt.lows, opt.lengths, opt.data)
+    rest = HK.Remaining(opt.sid, opt.offsets, opt.lows, opt.lengths, opt.data)
+    index = HK.BandIndex(table.sid, table.lo, table.ln, table.off)
+    optimum = HK.Optimum(solution.values, k.V0, ev)
     total = sum(int((ids_all[f] >= 0).sum()) for f in range(filled0 + 1, ncat)) + 1
     done = 0
     for filled in range(filled0, ncat):
@@ -646,12 +649,11 @@ def high_score_distribution(
         row_of[nxt_ids] = np.arange(len(nxt_ids))
         next_mass = np.zeros((len(nxt_ids), target))
         cur, nxt = table.layer(filled), table.layer(filled + 1)
+        onward = HK.NextRows(row_of, next_mass)
         for a in range(0, len(states), block):  # in blocks: progress, and Ctrl-C between them
-            HK.forward_layer(
-                target, states[a : a + block], ids[a : a + block], mass[a : a + block], cur, nxt,
-                table.sid, table.lo, table.ln, table.off, solution.values, k.V0, ev,
-                table.kernel_rules, CUT, row_of, next_mass, final, *T,
-            )  # fmt: skip
+            front = HK.Front(states[a : a + block], ids[a : a + block], mass[a : a + block])
+            HK.forward_layer(target, front, cur, nxt, index, optimum, table.kernel_rules, CUT,
+                             onward, final, rest)  # fmt: skip
             done += len(states[a : a + block])
             if progress is not None:
                 progress(min(done, total), total)
@@ -720,15 +722,16 @@ def high_score_means(
     row_of = np.full(len(table.lo), -1, dtype=np.int64)
     row_of[picked[ncat][1]] = np.arange(len(picked[ncat][1]))
     mrows = np.zeros((len(picked[ncat][1]), tmax))  # a full card: nothing more to come
+    index = HK.BandIndex(table.sid, table.lo, table.ln, table.off)
+    optimum = HK.Optimum(values, values, ev)  # V0 is not read here
     for filled in range(ncat - 1, filled0 - 1, -1):
         states, ids = picked[filled]
         out = np.empty((len(states), tmax))
         cur, nxt = table.layer(filled), table.layer(filled + 1)
         for a in range(0, len(states), block):
             HK.mean_block(
-                states[a : a + block], ids[a : a + block], cur, nxt, table.sid, table.lo,
-                table.ln, table.off, table.kernel_rules, CUT, values, ev, mrows, row_of,
-                out[a : a + block],
+                states[a : a + block], ids[a : a + block], cur, nxt, index, table.kernel_rules,
+                CUT, optimum, HK.NextRows(row_of, mrows), out[a : a + block],
             )  # fmt: skip
             done += len(states[a : a + block])
             if progress is not None:
