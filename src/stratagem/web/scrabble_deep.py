@@ -13,12 +13,11 @@ away) stops at its next deal and drops its result; a finished one is dropped aft
 from __future__ import annotations
 
 import secrets
-import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException, Path, Request
+from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from stratagem.games.scrabble.assistant import (
@@ -37,7 +36,8 @@ from stratagem.games.scrabble.coach import placement_squares
 from stratagem.games.scrabble.play import typed
 from stratagem.games.scrabble.sim import SimProgress
 from stratagem.games.scrabble.state import Exchange
-from stratagem.web.common import ErrorBody, submit_heavy
+from stratagem.web.common import ErrorBody
+from stratagem.web.jobs import JobTable, PollingJob, app_table
 from stratagem.web.scrabble import (
     RACK_PATTERN,
     LaidTile,
@@ -126,47 +126,19 @@ class DeepJobView(BaseModel):
     result: DeepView | None = None
 
 
-@dataclass
-class _Job:
-    id: str
+@dataclass(kw_only=True)
+class _Job(PollingJob):
     budget: float
-    state: str = "running"
     progress: SimProgress | None = None
-    message: str = ""
-    started: float = field(default_factory=time.monotonic)
-    polled: float = field(default_factory=time.monotonic)
-    finished: float | None = None
-    cancel: bool = False
     result: DeepView | None = None
 
 
-class _Jobs:
-    def __init__(self) -> None:
-        self.jobs: dict[str, _Job] = {}
-        self.lock = threading.Lock()
-
-    def prune(self) -> None:
-        now = time.monotonic()
-        with self.lock:
-            for key, job in list(self.jobs.items()):
-                if job.finished is not None and now - job.finished > KEEP_FINISHED:
-                    del self.jobs[key]
-
-
-_MAKE_LOCK = threading.Lock()
-
-
-def _jobs(request: Request) -> _Jobs:
-    state = request.app.state
-    with _MAKE_LOCK:
-        found = getattr(state, "scrabble_deep_jobs", None)
-        if found is None:
-            found = state.scrabble_deep_jobs = _Jobs()
-    return found
+def _jobs(request: Request) -> JobTable[_Job]:
+    return app_table(request, "scrabble_deep_jobs",
+                     lambda: JobTable[_Job]("deep analysis", KEEP_FINISHED))  # fmt: skip
 
 
 def _view(job: _Job) -> DeepJobView:
-    end = job.finished if job.finished is not None else time.monotonic()
     p = job.progress
     left: float | None = None
     if job.state == "running":
@@ -177,7 +149,7 @@ def _view(job: _Job) -> DeepJobView:
         id=job.id, state=job.state, done=0 if p is None else p.done,  # type: ignore[arg-type]
         total=0 if p is None else p.total,
         fraction=1.0 if job.state == "ready" else 0.0 if p is None else p.fraction,
-        seconds=max(0.0, end - job.started), seconds_left=left, message=job.message,
+        seconds=job.seconds(), seconds_left=left, message=job.message,
         result=job.result,
     )  # fmt: skip
 
@@ -201,16 +173,6 @@ def deep_view(d: DeepAnalysis) -> DeepView:
                     budget=d.budget)  # fmt: skip
 
 
-def _get(request: Request, job_id: str) -> _Job:
-    jobs = _jobs(request)
-    jobs.prune()
-    with jobs.lock:
-        job = jobs.jobs.get(job_id)
-    if job is None:
-        raise HTTPException(404, f"no deep analysis {job_id}; it ended or was never started")
-    return job
-
-
 @router.post(
     "/deep/jobs",
     status_code=202,
@@ -224,26 +186,21 @@ def start_deep(request: Request, body: DeepRequest) -> DeepJobView:
     # a bad position is refused now, not in the job
     deep_position(entry.lexicon, body.position, body.rack, body.unseen, body.scores)
     jobs = _jobs(request)
-    jobs.prune()
-    with jobs.lock:
-        running = sum(j.state == "running" for j in jobs.jobs.values())
-        if running >= MAX_RUNNING:
-            raise HTTPException(
-                429, f"{running} deep analyses are running on this server (at most "
-                f"{MAX_RUNNING}); wait for one to end or cancel yours",
-            )  # fmt: skip
-        job = _Job("deep-" + secrets.token_urlsafe(18), float(body.seconds))
-        jobs.jobs[job.id] = job
+    job = jobs.add(
+        lambda: _Job(id="deep-" + secrets.token_urlsafe(18), budget=float(body.seconds)),
+        MAX_RUNNING,
+        lambda running: (
+            f"{running} deep analyses are running on this server (at most "
+            f"{MAX_RUNNING}); wait for one to end or cancel yours"
+        ),
+    )
 
     def progress(p: SimProgress) -> None:
         job.progress = p
         job.message = ""
 
     def cancelled() -> bool:
-        if time.monotonic() - job.polled > ABANDONED_AFTER:
-            job.message = f"stopped: nobody asked for it for {ABANDONED_AFTER:.0f} s"
-            return True
-        return job.cancel
+        return job.should_stop(ABANDONED_AFTER, "stopped: nobody asked for it for {after:.0f} s")
 
     def run() -> None:
         try:
@@ -264,31 +221,20 @@ def start_deep(request: Request, body: DeepRequest) -> DeepJobView:
                 job.state, job.result = "ready", deep_view(found)
         job.finished = time.monotonic()
 
-    job.message = "waiting for a free worker thread"
-    try:
-        submit_heavy(run)
-    except BaseException:
-        with jobs.lock:
-            jobs.jobs.pop(job.id, None)
-        raise
+    jobs.start(job, run)
     return _view(job)
 
 
 @router.get("/deep/jobs/{job_id}")
 def deep_status(request: Request, job_id: JobId) -> DeepJobView:
     """How far the analysis got, the time left, and the ranking when it is ready."""
-    job = _get(request, job_id)
-    job.polled = time.monotonic()
-    return _view(job)
+    return _view(_jobs(request).poll(job_id))
 
 
 @router.delete("/deep/jobs/{job_id}")
 def cancel_deep(request: Request, job_id: JobId) -> DeepJobView:
     """Stop the analysis at its next deal; its ranking so far stays readable."""
-    job = _get(request, job_id)
-    job.cancel = True
-    job.polled = time.monotonic()
-    return _view(job)
+    return _view(_jobs(request).cancel(job_id))
 
 
 scrabble_router.include_router(router)

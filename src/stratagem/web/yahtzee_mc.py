@@ -10,18 +10,18 @@ closed) stops at its next progress tick, and finished results are dropped after
 from __future__ import annotations
 
 import secrets
-import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException, Path, Request
+from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, Field
 
 from stratagem.core.errors import StratagemError
 from stratagem.games.yahtzee.monte_carlo import ALPHA, METHOD, MIN_PLAYOUTS, SearchCancelled
 from stratagem.web import yahtzee as web
-from stratagem.web.common import ErrorBody, settings, submit_heavy
+from stratagem.web.common import ErrorBody, settings
+from stratagem.web.jobs import JobTable, PollingJob, app_table
 
 router = APIRouter()
 
@@ -45,46 +45,21 @@ class MctsJobView(BaseModel):
     result: web.MctsView | None = None
 
 
-@dataclass
-class _Job:
-    id: str
+@dataclass(kw_only=True)
+class _Job(PollingJob):
     simulations: int
-    state: str = "running"
     done: int = 0
-    message: str = ""
-    started: float = field(default_factory=time.monotonic)
-    polled: float = field(default_factory=time.monotonic)
-    finished: float | None = None
-    cancel: bool = False
     result: web.MctsView | None = None
     paced: tuple[float, int] | None = None  # (time, done) at the first tick past 0
 
 
-class _Jobs:
-    def __init__(self) -> None:
-        self.jobs: dict[str, _Job] = {}
-        self.lock = threading.Lock()
-
-    def prune(self) -> None:
-        now = time.monotonic()
-        with self.lock:
-            for key, job in list(self.jobs.items()):
-                if job.finished is not None and now - job.finished > KEEP_FINISHED:
-                    del self.jobs[key]
-
-
-def _jobs(request: Request) -> _Jobs:
-    state = request.app.state
-    with web._LOCK:
-        found = getattr(state, "yahtzee_mc_jobs", None)
-        if found is None:
-            found = state.yahtzee_mc_jobs = _Jobs()
-    return found
+def _jobs(request: Request) -> JobTable[_Job]:
+    return app_table(request, "yahtzee_mc_jobs",
+                     lambda: JobTable[_Job]("Monte Carlo search", KEEP_FINISHED))  # fmt: skip
 
 
 def _view(job: _Job) -> MctsJobView:
-    end = job.finished if job.finished is not None else time.monotonic()
-    seconds = max(0.0, end - job.started)
+    seconds = job.seconds()
     fraction = min(1.0, job.done / job.simulations)
     left = None
     if job.state == "running" and job.paced is not None and job.done > job.paced[1]:
@@ -99,16 +74,6 @@ def _view(job: _Job) -> MctsJobView:
         fraction=fraction, seconds=seconds, seconds_left=left, message=job.message,
         result=job.result,
     )  # fmt: skip
-
-
-def _get(request: Request, job_id: str) -> _Job:
-    jobs = _jobs(request)
-    jobs.prune()
-    with jobs.lock:
-        job = jobs.jobs.get(job_id)
-    if job is None:
-        raise HTTPException(404, f"no Monte Carlo search {job_id}; it ended or was never started")
-    return job
 
 
 class MctsAbout(BaseModel):
@@ -136,16 +101,14 @@ def start_search(request: Request, body: web.MctsRequest) -> MctsJobView:
         raise StratagemError(f"at most {cap} simulations per search on this server")
     body.situation()  # a bad position is refused now, not in the job
     jobs = _jobs(request)
-    jobs.prune()
-    with jobs.lock:
-        running = sum(j.state == "running" for j in jobs.jobs.values())
-        if running >= MAX_RUNNING:
-            raise HTTPException(
-                429, f"{running} searches are running on this server (at most {MAX_RUNNING}); "
-                "wait for one to end or cancel yours",
-            )  # fmt: skip
-        job = _Job("mc-" + secrets.token_urlsafe(18), body.simulations)
-        jobs.jobs[job.id] = job
+    job = jobs.add(
+        lambda: _Job(id="mc-" + secrets.token_urlsafe(18), simulations=body.simulations),
+        MAX_RUNNING,
+        lambda running: (
+            f"{running} searches are running on this server (at most "
+            f"{MAX_RUNNING}); wait for one to end or cancel yours"
+        ),
+    )
 
     def progress(done: int, total: int) -> None:
         job.done = done
@@ -154,10 +117,7 @@ def start_search(request: Request, body: web.MctsRequest) -> MctsJobView:
             job.message = ""
 
     def cancelled() -> bool:
-        if time.monotonic() - job.polled > ABANDONED_AFTER:
-            job.message = f"nobody polled for {ABANDONED_AFTER:.0f} s"
-            return True
-        return job.cancel
+        return job.should_stop(ABANDONED_AFTER, "nobody polled for {after:.0f} s")
 
     def run() -> None:
         job.message = "loading the exact table and the compiled playouts (once per server)"
@@ -173,31 +133,20 @@ def start_search(request: Request, body: web.MctsRequest) -> MctsJobView:
 
     # in the heavy pool: the server's and the client's limits on heavy work hold for
     # searches too (a 429 or the start-up 503 here leaves no job behind)
-    job.message = "waiting for a free worker thread"
-    try:
-        submit_heavy(run)
-    except BaseException:
-        with jobs.lock:
-            jobs.jobs.pop(job.id, None)
-        raise
+    jobs.start(job, run)
     return _view(job)
 
 
 @router.get("/mcts/jobs/{job_id}")
 def search_status(request: Request, job_id: JobId) -> MctsJobView:
     """How far the search got, the time left at its pace so far, and its result when ready."""
-    job = _get(request, job_id)
-    job.polled = time.monotonic()
-    return _view(job)
+    return _view(_jobs(request).poll(job_id))
 
 
 @router.delete("/mcts/jobs/{job_id}")
 def cancel_search(request: Request, job_id: JobId) -> MctsJobView:
     """Stop the search at its next progress tick (within 50 simulations)."""
-    job = _get(request, job_id)
-    job.cancel = True
-    job.polled = time.monotonic()
-    return _view(job)
+    return _view(_jobs(request).cancel(job_id))
 
 
 web.router.include_router(router)
