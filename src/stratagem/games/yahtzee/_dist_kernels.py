@@ -247,12 +247,11 @@ def _spread(m, add):
 
 
 @njit(cache=True)
-def turn_outcomes(mask, u, y, keep2, keep1, cat, R, prob, nu_out, ny_out, m1, m2):
-    """prob[c, t]: the chance that the turn ends in box c with t points (see module doc)."""
-    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
-    counts, ip = R.counts, R.ip
-    add, roll_prob = R.add, R.roll_prob
-    prob[:, :] = 0.0
+def final_roll_chances(keep2, keep1, add, roll_prob, m1, m2):
+    """``m2[r]``: the chance that the turn's final roll is ``r`` when the player keeps
+    ``keep2[r]`` after the first roll and ``keep1[r]`` after the second (``m1`` is the
+    second roll's chances, scratch). Shared by :func:`turn_outcomes` and
+    :func:`fast_outcomes` so both sum the same products in the same order."""
     m1[:] = 0.0
     m2[:] = 0.0
     for r in range(ROLL_START, NUM_KEEPS):
@@ -261,6 +260,15 @@ def turn_outcomes(mask, u, y, keep2, keep1, cat, R, prob, nu_out, ny_out, m1, m2
     for r in range(ROLL_START, NUM_KEEPS):
         m2[keep1[r]] += m1[r]
     _spread(m2, add)
+
+
+@njit(cache=True)
+def turn_outcomes(mask, u, y, keep2, keep1, cat, R, prob, nu_out, ny_out, m1, m2):
+    """prob[c, t]: the chance that the turn ends in box c with t points (see module doc)."""
+    score, upper_face, joker_score = R.score, R.upper_face, R.joker_score
+    counts, ip = R.counts, R.ip
+    prob[:, :] = 0.0
+    final_roll_chances(keep2, keep1, R.add, R.roll_prob, m1, m2)
     for r in range(ROLL_START, NUM_KEEPS):
         p = m2[r]
         if p == 0.0:
@@ -526,15 +534,7 @@ def fast_outcomes(pid, V, V0, mask, u, y, R, tw):
             fin[1, r] = pts
             fin[2, r] = nu
             fin[3, r] = ny
-    add, roll_prob = R.add, R.roll_prob
-    m1[:] = 0.0
-    m2[:] = 0.0
-    for r in range(ROLL_START, NUM_KEEPS):
-        m1[keep2[r]] += roll_prob[r]
-    _spread(m1, add)
-    for r in range(ROLL_START, NUM_KEEPS):
-        m2[keep1[r]] += m1[r]
-    _spread(m2, add)
+    final_roll_chances(keep2, keep1, R.add, R.roll_prob, m1, m2)
     for r in range(ROLL_START, NUM_KEEPS):
         p = m2[r]
         if p == 0.0:
