@@ -11,30 +11,15 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from stratagem.games.scrabble.heuristic import EquityAgent, make_coach
-from stratagem.games.scrabble.lexicon import default_lexicon
+from stratagem.games.scrabble.heuristic import make_coach
 from stratagem.games.scrabble.position import write_position
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.web import scrabble_deep
+from tests.games.scrabble.test_superleaves import _position as self_play
 
 JOBS = "/api/scrabble/deep/jobs"
 SAME_SITE = {"Origin": "http://testserver"}
 """What the page's DELETE sends (no body): the server's own Origin (see SameSiteOnly)."""
-
-
-def self_play(seed: int, moves: int) -> ScrabbleState:
-    """The position after ``moves`` equity moves of a seeded game on ENABLE."""
-    lex = default_lexicon("english")
-    rng = np.random.default_rng(seed)
-    agent = EquityAgent(lex.tiles, endgame=False)
-    s = ScrabbleState.new(lex)
-    for _ in range(moves):
-        while s.current_player < 0:
-            s = s.apply(s.sample_chance(rng))
-        s = s.apply(agent.act(s, rng))
-    while s.current_player < 0:
-        s = s.apply(s.sample_chance(rng))
-    return s
 
 
 @pytest.fixture(scope="module")
