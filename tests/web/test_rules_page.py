@@ -26,6 +26,7 @@ def test_the_rules_open_from_the_board_in_one_click(
     page.locator("#rules-open").click()
     dialog = page.locator("#rules-dialog")
     dialog.wait_for()
+    page.locator("#rules-dialog details").first.wait_for()  # the text arrives after the dialog
     expected = {r.preset: r for r in rules_of(game)}
     # every preset is there; the one in use is open, its first paragraph shown as served
     assert page.locator("#rules-dialog details").count() == len(expected)
@@ -51,14 +52,25 @@ def test_the_yahtzee_dialog_opens_at_the_preset_chosen_on_the_board(page: Any) -
     assert (
         page.locator('#rules-dialog details[data-preset="yahtzee"]').get_attribute("open") is None
     )
-    # keys typed while the rules are open do not play: R does not roll the dice
+    # keys typed while the rules are open do not play: R does not roll the dice, even
+    # while the rules' text is still on its way (the request is held here)
     page.keyboard.press("Escape")
     page.click("#start")
     page.locator("#dice .die").first.wait_for()
+    held: list[Any] = []
+    page.route("**/api/yahtzee/rules", lambda route: held.append(route))
     page.locator("#rules-open").click()
     rolls = page.locator("#rolls-label").inner_text()
     page.keyboard.press("r")
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(300)
+    assert page.locator("#rolls-label").inner_text() == rolls
+    assert page.evaluate("document.getElementById('rules-dialog').open")
+    assert "Loading the rules" in page.locator("#rules-dialog").inner_text()
+    assert len(held) == 1
+    held[0].continue_()
+    page.locator('#rules-dialog details[data-preset="yatzy"]').wait_for()
+    page.keyboard.press("r")
+    page.wait_for_timeout(300)
     assert page.locator("#rolls-label").inner_text() == rolls
     page.keyboard.press("Escape")
     page.keyboard.press("r")

@@ -282,15 +282,31 @@ function shownPreset() {
 export async function showRules(game) {
   let dialog = document.getElementById("rules-dialog");
   if (!dialog) {
-    dialog = el("dialog", { id: "rules-dialog", class: "rules", "aria-labelledby": "rules-title" });
+    dialog = el("dialog", { id: "rules-dialog", class: "rules", "aria-labelledby": "rules-title" },
+      el("div", { class: "row" }, el("h2", { id: "rules-title" }, "Rules"),
+        el("button", { type: "button", id: "rules-close", onclick: () => dialog.close() }, "Close")),
+      el("div", { id: "rules-body" }));
     // keys pressed while reading the rules are not the game's (R would roll, Esc clear a move)
     dialog.addEventListener("keydown", (ev) => ev.stopPropagation());
     document.body.append(dialog);
   }
-  const data = await api(`/api/${game}/rules`);
+  const body = document.getElementById("rules-body");
+  // The dialog opens at once, before the rules arrive, so that keys pressed after the click
+  // are the dialog's, never the game's (an R typed while the text loads would roll the
+  // dice); the header, where the focus is, stays while the text below it is replaced.
+  if (!dialog.open) {
+    body.replaceChildren(el("p", { class: "muted", role: "status" }, "Loading the rules…"));
+    dialog.showModal();
+  }
+  let data;
+  try {
+    data = await api(`/api/${game}/rules`, { quiet: true });
+  } catch (err) {
+    body.replaceChildren(el("p", { role: "alert" }, `The rules could not be loaded: ${err.message}`));
+    return;
+  }
   const current = shownPreset() || data.presets[0].preset;
-  const items = [el("div", { class: "row" }, el("h2", { id: "rules-title" }, "Rules"),
-    el("button", { type: "button", id: "rules-close", onclick: () => dialog.close() }, "Close"))];
+  const items = [];
   if (data.presets.length > 1) {
     const labels = data.presets[0].facts.map(([label]) => label);
     const head = el("tr", {}, el("th", {}, ""), ...data.presets.map((p) => el("th", { scope: "col" }, p.preset)));
@@ -307,8 +323,7 @@ export async function showRules(game) {
     items.push(el("details", { open: p.preset === current, class: "rules-preset", "data-preset": p.preset },
       el("summary", {}, el("h3", {}, p.title)), ...p.paragraphs.map((t) => el("p", {}, t))));
   }
-  dialog.replaceChildren(...items);
-  if (!dialog.open) dialog.showModal();
+  body.replaceChildren(...items);
 }
 
 // A failed API call has already been shown to the player (see `api`); do not let it
