@@ -124,7 +124,7 @@ def visits(
 
     def rules(page: Any) -> None:
         page.locator("#rules-open").click()
-        page.locator("#rules-dialog[open]").wait_for()
+        page.locator("#rules-dialog details").first.wait_for()  # the text, after the dialog
         page.wait_for_timeout(300)
 
     out: list[tuple[str, Callable[[Any], None] | None]] = [
