@@ -54,7 +54,8 @@ def test_a_request_for_an_engine_still_compiling_gets_503_and_a_retry_time(
     assert client.get("/api/scrabble/options").status_code == 200
     slow_scrabble.set()
     _wait(lambda: client.get("/api/games").json()["engines"]["scrabble"] == "ready")
-    assert client.post(f"/api/sessions/{sid}/ai", json={}).status_code == 200
+    r = client.post(f"/api/sessions/{sid}/ai", json={})
+    assert r.status_code == 200, r.text
 
 
 def test_without_warm_up_nothing_is_refused() -> None:

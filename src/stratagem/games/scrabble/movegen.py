@@ -17,6 +17,8 @@ against). Both return the same moves in the same order.
 
 from __future__ import annotations
 
+import copy
+import threading
 from weakref import WeakKeyDictionary
 
 import numpy as np
@@ -45,7 +47,9 @@ def _square_texts(lexicon: Lexicon) -> list[str]:
 
 
 class MoveGenerator:
-    """Reusable buffers around the kernels for one lexicon (not thread-safe)."""
+    """Reusable buffers around the kernels for one lexicon (not thread-safe: use one a
+    thread, :func:`move_generator`). Every array attribute is a buffer of its own; the
+    lexicon's packed tables are held in tuples and shared by :meth:`sibling`."""
 
     def __init__(self, lexicon: Lexicon, walk: str = "gaddag") -> None:
         if walk not in ("gaddag", "dawg"):
@@ -122,6 +126,15 @@ class MoveGenerator:
             out.append(Placement(row, col, not down, text, score))
         return out
 
+    def sibling(self) -> MoveGenerator:
+        """A generator on the same packed lexicon with buffers of its own (for another
+        thread): the tables are shared, every array attribute is copied."""
+        other = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, np.ndarray):
+                setattr(other, name, value.copy())
+        return other
+
     def best(self, board: np.ndarray, rack: np.ndarray) -> Placement | None:
         """The highest-scoring placement (the first generated among equals), or ``None``.
 
@@ -143,14 +156,28 @@ class MoveGenerator:
 _GENERATORS: WeakKeyDictionary[Lexicon, MoveGenerator] = WeakKeyDictionary()
 
 
+_THREADS = threading.local()
+_BUILDING = threading.Lock()
+
+
 def move_generator(lexicon: Lexicon) -> MoveGenerator:
-    """One reusable generator per lexicon (its packed GADDAG is built once, and its buffers
-    are reused between calls); a challenge game's list shares its plain list's."""
+    """The calling thread's reusable generator for ``lexicon``: the packed GADDAG is built
+    once per lexicon and shared, the buffers are the thread's own (a server's threads move
+    and advise on one lexicon at once); a challenge game's list shares its plain list's."""
     if lexicon.plain is not None:
         lexicon = lexicon.plain
-    gen = _GENERATORS.get(lexicon)
+    mine: WeakKeyDictionary[Lexicon, MoveGenerator] | None = getattr(_THREADS, "generators", None)
+    if mine is None:
+        mine = _THREADS.generators = WeakKeyDictionary()
+    gen = mine.get(lexicon)
     if gen is None:
-        gen = _GENERATORS[lexicon] = MoveGenerator(lexicon)
+        with _BUILDING:
+            first = _GENERATORS.get(lexicon)
+            if first is None:
+                gen = _GENERATORS[lexicon] = MoveGenerator(lexicon)
+            else:
+                gen = first.sibling()
+        mine[lexicon] = gen
     return gen
 
 
