@@ -56,6 +56,8 @@ def test_turning_a_win_into_a_proven_loss_is_an_exact_blunder(coach: ScoreFourCo
     assert judged.extra["result_change"] == "threw away a win in 1, and loses in 1"
     assert judged.extra["played_value"] == "loses in 1"
     assert judged.extra["best_value"] == "wins in 1"
+    # the record's values are on the shown scale too: the cap, not the internal 999 / -999
+    assert (judged.value_best, judged.value_played) == (EVAL_CAP, -EVAL_CAP)
 
 
 def test_the_best_move_costs_nothing_in_either_text_form(coach: ScoreFourCoaching) -> None:

@@ -402,6 +402,9 @@ class ScoreFourCoaching:
             label=self.unit.label(cost),
             explanation=explanation,
             extra=extra,
+            # on the scale every page and the review show (a proven result at the cap)
+            value_played=max(-EVAL_CAP, min(EVAL_CAP, float(mine["value"]))),
+            value_best=max(-EVAL_CAP, min(EVAL_CAP, float(best["value"]))),
         )
 
     def decision_text(self, state: State, text: str) -> str:
