@@ -98,11 +98,8 @@ def test_a_game_without_coaching_cannot_be_reviewed(
     assert done.exit_code == 2 and "Nim has no coaching" in done.stderr
 
 
-def test_a_proven_win_is_said_in_words_in_the_terminal_review(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Score Four: X takes a1 b1 c1 d1 while O plays a2 b2 c2; before X's last move the
-    # coach proves the win, said as such, not as the cost scale's 999 (issue 35)
+def scorefour_record(tmp_path: Path) -> Path:
+    """Score Four between two people: X takes a1 b1 c1 d1 while O plays a2 b2 c2."""
     from stratagem.games.scorefour.board import parse_peg
 
     s = Session.new("scorefour", "scorefour", ["human", "human"], seed=1)
@@ -110,8 +107,16 @@ def test_a_proven_win_is_said_in_words_in_the_terminal_review(
         s.submit(str(parse_peg(peg)))
     path = tmp_path / "scorefour.json"
     path.write_text(s.to_json(), encoding="utf-8")
+    return path
+
+
+def test_a_proven_win_is_said_in_words_in_the_terminal_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Score Four: X takes a1 b1 c1 d1 while O plays a2 b2 c2; before X's last move the
+    # coach proves the win, said as such, not as the cost scale's 999 (issue 35)
     monkeypatch.setenv("COLUMNS", "160")  # one line a row
-    done = invoke(["review", str(path)])
+    done = invoke(["review", str(scorefour_record(tmp_path))])
     assert done.exit_code == 0, done.output
     last = next(line for line in done.stdout.splitlines() if line.lstrip("│ ").startswith("7 "))
     assert "wins in 1" in last and "999" not in last and "500" not in last
@@ -124,16 +129,10 @@ def test_a_thrown_away_result_is_said_and_capped_in_the_terminal_review(
     # total of 1047 (issue 35); now the cap, in words, and counted apart from the total
     import re
 
-    from stratagem.games.scorefour.board import parse_peg
     from stratagem.games.scorefour.coach import EVAL_CAP
 
-    s = Session.new("scorefour", "scorefour", ["human", "human"], seed=1)
-    for peg in ("a1", "a2", "b1", "b2", "c1", "c2", "d1"):
-        s.submit(str(parse_peg(peg)))
-    path = tmp_path / "scorefour.json"
-    path.write_text(s.to_json(), encoding="utf-8")
     monkeypatch.setenv("COLUMNS", "200")  # one line a row
-    done = invoke(["review", str(path)])
+    done = invoke(["review", str(scorefour_record(tmp_path))])
     assert done.exit_code == 0, done.output
     sixth = next(line for line in done.stdout.splitlines() if line.lstrip("│ ").startswith("6 "))
     assert "turned an open game into a loss in 1" in sixth and "blunder" in sixth
