@@ -97,34 +97,42 @@ def playout(state: ScrabbleState, action, static: EquityAgent) -> int:  # type: 
 
 def test_the_pre_endgame_is_the_exact_mean_over_the_draws(lex) -> None:  # type: ignore[no-untyped-def]
     state = position(lex, 9, 16)
-    me, opp = state.player, 1 - state.player
     bag = [letter for letter, n in enumerate(state.bag) for _ in range(n)]
     one = [0] * len(state.bag)
     one[bag[0]] = 1
     state = replace(state, bag=tuple(one))  # one tile in the bag; the rest are out of play
     agent = sim_agent(lex, candidates=3, draws=1, endgame=False)
     stats = agent.simulate(state, np.random.default_rng(0))
-    unseen = np.array(state.bag) + np.array(state.racks[opp])
-    total = unseen.sum()
     assert all(s.exact for s in stats)
     for s in stats:
-        expected = 0.0
-        wins = 0.0
-        for letter in np.flatnonzero(unseen):
-            rack = unseen.copy()
-            rack[letter] -= 1
-            bag1 = [0] * len(state.bag)
-            bag1[letter] = 1
-            racks = tuple(r if q == me else tuple(int(x) for x in rack)
-                          for q, r in enumerate(state.racks))  # fmt: skip
-            world = replace(state, racks=racks, bag=tuple(bag1))
-            change = playout(world, s.action, agent.static)
-            p = unseen[letter] / total
-            expected += p * change
-            final = state.scores[me] - state.scores[opp] + change
-            wins += p * (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
+        expected, wins = over_the_draws(
+            state, lambda world, s=s: playout(world, s.action, agent.static)
+        )
         assert s.mean == pytest.approx(expected)
         assert s.win == pytest.approx(wins)
+
+
+def over_the_draws(state, change):  # type: ignore[no-untyped-def]
+    """The mean spread change and win rate over every draw of the one tile in the bag
+    (from the bag and the opponent's rack pooled), ``change(world)`` giving the spread
+    change from the world where that tile is drawn."""
+    me, opp = state.player, 1 - state.player
+    unseen = np.array(state.bag) + np.array(state.racks[opp])
+    total = unseen.sum()
+    expected = wins = 0.0
+    for letter in np.flatnonzero(unseen):
+        rack = unseen.copy()
+        rack[letter] -= 1
+        bag1 = [0] * len(state.bag)
+        bag1[letter] = 1
+        racks = tuple(r if q == me else tuple(int(x) for x in rack)
+                      for q, r in enumerate(state.racks))  # fmt: skip
+        delta = change(replace(state, racks=racks, bag=tuple(bag1)))
+        p = unseen[letter] / total
+        expected += p * delta
+        final = state.scores[me] - state.scores[opp] + delta
+        wins += p * (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
+    return expected, wins
 
 
 def test_win_estimate_is_half_at_a_tie_and_certain_at_the_end() -> None:
@@ -205,35 +213,27 @@ def test_the_exact_pre_endgame_is_the_mean_of_the_solved_endgames(lex) -> None: 
     agent = sim_agent(lex, candidates=3, draws=1, endgame=False, pre_endgame="exact",
                       pre_nodes=200_000, seconds=600.0)  # fmt: skip
     stats = agent.simulate(state, np.random.default_rng(0))
-    unseen = np.array(state.bag) + np.array(state.racks[opp])
-    total = unseen.sum()
     assert all(s.exact and s.solved == s.n for s in stats)
-    for s in stats:
-        expected = wins = 0.0
-        for letter in np.flatnonzero(unseen):
-            rack = unseen.copy()
-            rack[letter] -= 1
-            bag1 = [0] * len(state.bag)
-            bag1[letter] = 1
-            racks = tuple(r if q == me else tuple(int(x) for x in rack)
-                          for q, r in enumerate(state.racks))  # fmt: skip
-            world = replace(state, racks=racks, bag=tuple(bag1)).apply(s.action)
-            while world.current_player < 0:  # the one tile drawn, if the move drew it
+
+    def solved(world, action):  # type: ignore[no-untyped-def]
+        world = world.apply(action)
+        while world.current_player < 0:  # the one tile drawn, if the move drew it
+            ((draw, _),) = world.chance_outcomes()
+            world = world.apply(draw)
+        while world.bag_size() and not world.finished:  # a pass: the static player
+            world = world.apply(agent.static.act(world, np.random.default_rng(0)))
+            while world.current_player < 0:
                 ((draw, _),) = world.chance_outcomes()
                 world = world.apply(draw)
-            while world.bag_size() and not world.finished:  # a pass: the static player
-                world = world.apply(agent.static.act(world, np.random.default_rng(0)))
-                while world.current_player < 0:
-                    ((draw, _),) = world.chance_outcomes()
-                    world = world.apply(draw)
-            if world.finished:
-                final = world.scores[me] - world.scores[opp]
-            else:
-                r = solve_endgame(world, node_limit=200_000)
-                final = r.value if world.player == me else -r.value
-            p = unseen[letter] / total
-            expected += p * (final - (state.scores[me] - state.scores[opp]))
-            wins += p * (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
+        if world.finished:
+            final = world.scores[me] - world.scores[opp]
+        else:
+            r = solve_endgame(world, node_limit=200_000)
+            final = r.value if world.player == me else -r.value
+        return final - (state.scores[me] - state.scores[opp])
+
+    for s in stats:
+        expected, wins = over_the_draws(state, lambda world, s=s: solved(world, s.action))
         assert s.mean == pytest.approx(expected)
         assert s.win == pytest.approx(wins)
 
