@@ -30,12 +30,9 @@ from stratagem.games.scrabble.assistant import (
     check_deep,
     deep_analysis,
     deep_position,
+    deep_rows,
 )
-from stratagem.games.scrabble.board import Placement
-from stratagem.games.scrabble.coach import placement_squares
-from stratagem.games.scrabble.play import typed
 from stratagem.games.scrabble.sim import SimProgress
-from stratagem.games.scrabble.state import Exchange
 from stratagem.web.common import ErrorBody
 from stratagem.web.jobs import JobTable, PollingJob, app_table
 from stratagem.web.scrabble import (
@@ -155,19 +152,10 @@ def _view(job: _Job) -> DeepJobView:
 
 
 def deep_view(d: DeepAnalysis) -> DeepView:
-    rows = []
-    for s in d.moves:
-        a = s.action
-        kind = "placement" if isinstance(a, Placement) else (
-            "exchange" if isinstance(a, Exchange) else "pass")  # fmt: skip
-        laid = placement_squares(d.state, a) if isinstance(a, Placement) else []
-        tiles = [LaidTile(row=r, col=c, letter=t) for r, c, t in laid]
-        rows.append(DeepRow(
-            action=str(a), move=typed(a), kind=kind, static=round(s.static, 2),  # type: ignore[arg-type]
-            win=min(max(s.win, 0.0), 1.0), win_se=s.win_se, spread=s.mean, spread_se=s.se,
-            deals=s.n, pruned=s.pruned, exact=s.exact, endgames=s.solved, proved=s.proved,
-            tiles=tiles,
-        ))  # fmt: skip
+    rows = [
+        DeepRow(**{**row, "tiles": [LaidTile(row=r, col=c, letter=t) for r, c, t in row["tiles"]]})
+        for row in deep_rows(d)
+    ]
     return DeepView(moves=rows, deals=d.deals, seconds=d.seconds, pre_endgame=d.pre_endgame,
                     stopped=d.stopped, candidates=d.candidates,  # type: ignore[arg-type]
                     budget=d.budget)  # fmt: skip

@@ -20,7 +20,7 @@ from stratagem.core.errors import IllegalActionError, InvalidStateError
 from stratagem.games.scrabble._kernels import COL, DOWN, LENGTH, ROW, SCORE
 from stratagem.games.scrabble.board import RACK_SIZE, Placement, parse_coordinate
 from stratagem.games.scrabble.challenge import board_phonies
-from stratagem.games.scrabble.coach import lexicon_lock
+from stratagem.games.scrabble.coach import lexicon_lock, placement_squares
 from stratagem.games.scrabble.heuristic import (
     FEATURE_NAMES,
     SCORE_WEIGHT,
@@ -30,7 +30,7 @@ from stratagem.games.scrabble.heuristic import (
 )
 from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.movegen import move_generator
-from stratagem.games.scrabble.play import choose_spelling, parse_move, refuse_placement
+from stratagem.games.scrabble.play import choose_spelling, parse_move, refuse_placement, typed
 from stratagem.games.scrabble.position import check_within_set, read_position, tiles_on_board
 from stratagem.games.scrabble.sim import SimProgress
 from stratagem.games.scrabble.state import Exchange, Pass, ScrabbleState
@@ -350,6 +350,27 @@ def deep_analysis(
         stopped = "finished"
     return DeepAnalysis(state, stats, deals, agent.last_seconds, enumerated, stopped,
                         candidates, float(seconds))  # fmt: skip
+
+
+def deep_rows(d: DeepAnalysis) -> list[dict[str, Any]]:
+    """A deep analysis's moves, best first, as the page and the terminal show them: the
+    move (``action`` with its score, ``move`` as typed), the coach's static value, the win
+    estimate and mean spread with their standard errors, the deals it met, whether it was
+    dropped early or every draw was enumerated, the endgames solved and proved, and the
+    squares it lays."""
+    rows = []
+    for s in d.moves:
+        a = s.action
+        kind = "placement" if isinstance(a, Placement) else (
+            "exchange" if isinstance(a, Exchange) else "pass")  # fmt: skip
+        rows.append({
+            "action": str(a), "move": typed(a), "kind": kind, "static": round(s.static, 2),
+            "win": min(max(s.win, 0.0), 1.0), "win_se": s.win_se, "spread": s.mean,
+            "spread_se": s.se, "deals": s.n, "pruned": s.pruned, "exact": s.exact,
+            "endgames": s.solved, "proved": s.proved,
+            "tiles": placement_squares(d.state, a) if isinstance(a, Placement) else [],
+        })  # fmt: skip
+    return rows
 
 
 def deep_position(lexicon: Lexicon, position: str, rack: str | None, unseen: str | None,

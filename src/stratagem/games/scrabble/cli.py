@@ -33,6 +33,7 @@ from stratagem.cli_options import (
     parse_seconds,
 )
 from stratagem.cli_progress import progress_reporter
+from stratagem.cli_types import finite
 from stratagem.core.errors import InvalidRulesError, StratagemError
 from stratagem.core.files import read_user_text
 from stratagem.core.registry import split_specs
@@ -721,3 +722,98 @@ def endgame(
     )
     out.print("line: " + ", ".join(str(m) for m in result.pv))
     out.print(f"{result.nodes} nodes, {result.seconds:.2f} s")
+
+
+@app.command()
+@word_options
+def deep(
+    *,
+    position: Annotated[
+        Path, typer.Option("--position", help="Position file (board, racks; tiles in the bag).")
+    ],
+    rack: Annotated[
+        str | None, typer.Option("--rack", help="Rack, ? for a blank (default: the file's).")
+    ] = None,
+    unseen: Annotated[
+        str | None,
+        typer.Option("--unseen", help="The unseen tiles (bag and opponent's rack), if known."),
+    ] = None,
+    candidates: Annotated[
+        int,
+        typer.Option("--candidates", min=2, max=30, help="The coach's top moves simulated."),
+    ] = 10,
+    seconds: Annotated[
+        float,
+        typer.Option(
+            "--seconds",
+            parser=finite(1.0, 60.0),
+            metavar="SECONDS",
+            help="Wall-clock seconds the simulation may take, 1..60 (Ctrl-C stops it early).",
+        ),
+    ] = 5.0,
+    seed: SeedOpt = 0,
+    words: WordChoice,
+    as_json: JsonOpt = False,
+) -> None:
+    """Deep analysis: the coach's top moves simulated over deals of the unseen tiles, ranked
+    by the chance of winning (with one tile in the bag, every draw and endgame solved)."""
+    import signal
+
+    from stratagem.games.scrabble.assistant import check_deep, deep_analysis, deep_rows
+    from stratagem.games.scrabble.sim import SimProgress
+
+    check_deep(candidates, seconds)
+    text = read_user_text(position, limit=POSITION_LIMIT, what="position file")
+    lex = words.load(quiet=as_json)
+    stop: list[bool] = []
+
+    def interrupted(_sig: int, _frame: object) -> None:
+        # the first Ctrl-C ends the simulation at its next deal and shows the ranking so
+        # far (as the page's Cancel); a second one quits
+        stop.append(True)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        err.print("stopping: the ranking so far follows (Ctrl-C again to quit)")
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    try:
+        with progress_reporter("deep analysis", "% of the budget", as_json, console=err,
+                               every=2.0) as report:  # fmt: skip
+
+            def progress(p: SimProgress) -> None:
+                if report is not None:
+                    report(round(100 * p.fraction), 100)
+
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                result = deep_analysis(
+                    lex, text, rack, unseen=unseen, candidates=candidates, seconds=seconds,
+                    progress=progress, cancelled=lambda: bool(stop), seed=seed,
+                )  # fmt: skip
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    rows = deep_rows(result)
+    if as_json:
+        inputs = {"rules": lex.tiles.name, "lexicon": lex.source, "position": str(position),
+                  "rack": rack, "unseen": unseen, "candidates": candidates, "seconds": seconds,
+                  "seed": seed}  # fmt: skip
+        summary = {"deals": result.deals, "seconds": result.seconds,
+                   "pre_endgame": result.pre_endgame, "stopped": result.stopped}  # fmt: skip
+        emit_json("scrabble deep", inputs, {**summary, "moves": rows})
+        return
+    for w in caught:
+        err.print(f"note: {w.message}")
+    from rich.table import Table
+
+    how = ("every draw of the one tile in the bag, each endgame solved"
+           if result.pre_endgame else f"{result.deals:,} deals of the unseen tiles")  # fmt: skip
+    table = Table(title=f"Deep analysis: {how}, {result.seconds:.1f} s ({result.stopped})")
+    for name in ("#", "move", "static", "win %", "spread", "deals", "note"):
+        table.add_column(name, justify="left" if name in ("move", "note") else "right")
+    for i, r in enumerate(rows, 1):
+        note = "dropped: clearly behind" if r["pruned"] else (
+            f"{r['proved']}/{r['endgames']} endgames proved" if r["exact"] else "")  # fmt: skip
+        win = f"{100 * r['win']:.1f}" + (f" ± {100 * r['win_se']:.1f}" if r["win_se"] else "")
+        spread = f"{r['spread']:+.1f}" + (f" ± {r['spread_se']:.1f}" if r["spread_se"] else "")
+        table.add_row(str(i), r["action"], f"{r['static']:.1f}", win, spread,
+                      f"{r['deals']:,}", note)  # fmt: skip
+    out.print(table)
