@@ -103,6 +103,13 @@ MAX_DRAWS = 2
 PRE_ENDGAME_CHOICES = ("playout", "exact")
 """How the pre-endgame values a deal: the static player plays it out to the end, or plays
 until the bag is empty and the exact endgame solver takes over."""
+CANDIDATES = 6
+"""Static moves simulated by default. With :data:`ITERATIONS` this is the setting measured
+against the strongest static player (equity with the endgame solver) over the issue's
+1,000 deal pairs (docs/results/scrabble_strength.md): about 0.3 CPU s a move, and the deal
+limit binds before the wall clock, so a game repeats from its seed on any machine."""
+ITERATIONS = 30
+"""Deals each candidate meets at most by default (see :data:`CANDIDATES`)."""
 PRE_NODES = 20_000
 """Node limit of each endgame search of the exact pre-endgame: one position with one tile in
 the bag has up to 27 draws x ``candidates`` endgames, each about 0.02-0.2 CPU s at this
@@ -267,9 +274,9 @@ class SimAgent:
     def __init__(
         self,
         static: EquityAgent,
-        candidates: int = 10,
+        candidates: int = CANDIDATES,
         plies: int = 2,
-        iterations: int = 200,
+        iterations: int = ITERATIONS,
         seconds: float = 5.0,
         draws: int = 1,
         endgame: bool = True,

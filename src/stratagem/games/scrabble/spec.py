@@ -21,6 +21,7 @@ from typing import Any
 from stratagem.core.agent import Agent, RandomAgent
 from stratagem.core.errors import InvalidRulesError
 from stratagem.core.registry import AgentInfo, GameSpec, Lazy, Param, WebExtras, agent_table
+from stratagem.games.scrabble import sim
 from stratagem.games.scrabble.challenge import CHALLENGE_RULES, ChallengingAgent, check_rule
 from stratagem.games.scrabble.coach import coaching
 from stratagem.games.scrabble.endgame import NODE_LIMITS, EndgameAgent
@@ -205,9 +206,11 @@ AGENTS = (
         "sim", "simulates the equity player's top moves a few plies over sampled draws "
         "(enumerated with 1-2 tiles in the bag); ranks by win estimate, then mean spread",
         _sim,
-        (Param("candidates", int, 10, "static moves simulated", low=1, high=100, web_high=30),
+        (Param("candidates", int, sim.CANDIDATES, "static moves simulated", low=1, high=100,
+               web_high=30),
          Param("plies", int, 2, "moves simulated after the candidate", low=1, high=6),
-         Param("iterations", int, 200, "deals per candidate at most", low=1, high=100_000,
+         Param("iterations", int, sim.ITERATIONS, "deals per candidate at most", low=1,
+               high=100_000,
                web_high=5_000),
          Param("seconds", float, 5.0, "wall-clock seconds a move at most", low=0.0,
                low_open=True, high=3600.0, web_high=30.0),
