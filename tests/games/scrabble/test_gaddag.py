@@ -284,3 +284,51 @@ def test_best_only_bounds_hold_for_every_move_of_their_walk(small_lexicon) -> No
             tight += top_score == bound
     assert walks > 500
     assert tight > 0  # the bound is reached by some walks: it is not a loose constant
+
+
+def rank_matches_the_sorted_moves(lexicon: Lexicon, positions) -> int:  # type: ignore[no-untyped-def]
+    """Assert that :func:`rank` of :meth:`MoveGenerator.found`'s moves by score (and by a
+    second key with many ties) gives :meth:`MoveGenerator.raw`'s moves stably sorted by
+    the same keys, move for move; and the same for a few best only. Returns the moves."""
+    from stratagem.games.scrabble.movegen import rank
+
+    gen = MoveGenerator(lexicon)
+    nletters = lexicon.tiles.size
+    n = 0
+    for board, rack in positions:
+        ri, rw = gen.raw(board, rack)
+        fi, fw = gen.found(board, rack)
+        assert fi.shape == ri.shape
+        # by the DAWG order alone (every key equal): exactly raw's rows
+        order = rank(fi, fw, np.arange(len(fi)), np.zeros(len(fi)), None, nletters)
+        np.testing.assert_array_equal(fi[order], ri)
+        np.testing.assert_array_equal(fw[order], rw)
+        # by score; then by score mod 7 and the tiles laid (ties on both are common)
+        score, laid = fi[:, 4].astype(float), fi[:, 5].astype(float)
+        r_score, r_laid = ri[:, 4].astype(float), ri[:, 5].astype(float)
+        cases = (
+            (score, None, r_score, np.zeros(len(ri))),
+            (score % 7, laid, r_score % 7, r_laid),
+        )
+        for first, second, r_first, r_second in cases:
+            want = np.lexsort((np.arange(len(ri)), -r_second, -r_first))  # stable sort of raw
+            got = rank(fi, fw, np.arange(len(fi)), first, second, nletters)
+            np.testing.assert_array_equal(fi[got], ri[want])
+            np.testing.assert_array_equal(fw[got], rw[want])
+            # a few best only: the moves reaching the 5th best first key, ranked alone
+            if len(fi) > 5:
+                kth = np.sort(first)[-5]
+                few = rank(fi, fw, np.flatnonzero(first >= kth), first, second, nletters)
+                np.testing.assert_array_equal(fi[few[:5]], ri[want[:5]])
+        n += len(fi)
+    return n
+
+
+def test_rank_reproduces_the_dawg_order_on_small_lexicon_positions(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    positions = list(itertools.islice(random_positions(small_lexicon, 13, 6), 150))
+    assert rank_matches_the_sorted_moves(small_lexicon, with_blanks(positions, every=2)) > 5000
+
+
+def test_rank_reproduces_the_dawg_order_on_enable_boards(enable_lexicon) -> None:  # type: ignore[no-untyped-def]
+    positions = list(itertools.islice(random_positions(enable_lexicon, 17, 2, pick_best=True), 40))
+    assert rank_matches_the_sorted_moves(enable_lexicon, with_blanks(positions, every=2)) > 20000

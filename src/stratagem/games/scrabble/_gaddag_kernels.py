@@ -837,27 +837,42 @@ def _after(info, words, i, j):
 
 
 @njit(cache=True)
-def dawg_order(info, words, count, nletters, order):
-    """The first ``count`` moves' DAWG generator's order into ``order[:count]`` (move
-    indices): a packed key (direction, line, first square, the first squares' letters)
-    sorts them, and runs of equal keys (long words alike in their first squares) are
-    finished by comparison. The caller permutes the moves (numpy's ``take`` does it in one
-    pass, where a permutation here took as long as the sort)."""
+def _key_bits(nletters):
+    """The bits of a square in a packed DAWG-order key (:func:`_dawg_key`) and how many
+    squares fit after the direction, line and first square (9 bits)."""
     bits = 1
     while (1 << bits) <= 2 * nletters:
         bits += 1
-    squares = (63 - 9) // bits
+    return bits, (63 - 9) // bits
+
+
+@njit(cache=True)
+def _dawg_key(info, words, i, bits, squares):
+    """Move ``i``'s packed key: (direction, line, first square, the first ``squares``
+    squares' :func:`_code_key`, 0 past the word's end). Keys in increasing order are moves
+    in the DAWG generator's order; equal keys (long words alike in their first squares)
+    are ordered by :func:`_after`."""
+    down = info[i, DOWN]
+    line = info[i, COL] if down else info[i, ROW]
+    first = info[i, ROW] if down else info[i, COL]
+    key = np.int64((down * SIZE + line) * SIZE + first)
+    length = info[i, LENGTH]
+    for k in range(squares):
+        code = _code_key(words[i, k]) + 1 if k < length else 0
+        key = (key << bits) | code
+    return key
+
+
+@njit(cache=True)
+def dawg_order(info, words, count, nletters, order):
+    """The first ``count`` moves' DAWG generator's order into ``order[:count]`` (move
+    indices): a packed key (:func:`_dawg_key`) sorts them, and runs of equal keys are
+    finished by comparison. The caller permutes the moves (numpy's ``take`` does it in one
+    pass, where a permutation here took as long as the sort)."""
+    bits, squares = _key_bits(nletters)
     keys = np.empty(count, dtype=np.int64)
     for i in range(count):
-        down = info[i, DOWN]
-        line = info[i, COL] if down else info[i, ROW]
-        first = info[i, ROW] if down else info[i, COL]
-        key = np.int64((down * SIZE + line) * SIZE + first)
-        length = info[i, LENGTH]
-        for k in range(squares):
-            code = _code_key(words[i, k]) + 1 if k < length else 0
-            key = (key << bits) | code
-        keys[i] = key
+        keys[i] = _dawg_key(info, words, i, bits, squares)
     # the order is total over distinct moves, so an unstable sort ends in the same order
     order[:count] = np.argsort(keys)
     start = 0
@@ -874,21 +889,75 @@ def dawg_order(info, words, count, nletters, order):
 
 
 @njit(cache=True)
-def generate(gaddag, board, lms, wms, rack, bingo, best_only, info, words, order, best):
+def _ahead(info, words, moves, keys, first, second, p, q):
+    """Whether the move at place ``p`` of ``moves`` ranks ahead of the one at ``q``
+    (:func:`rank`)."""
+    if first[p] != first[q]:
+        return first[p] > first[q]
+    if second[p] != second[q]:
+        return second[p] > second[q]
+    if keys[p] != keys[q]:
+        return keys[p] < keys[q]
+    return _after(info, words, moves[q], moves[p])
+
+
+@njit(cache=True)
+def rank(info, words, moves, first, second, nletters):
+    """``moves`` (indices into ``info``, ``words``) sorted by ``first`` downwards, then
+    ``second`` downwards (both given for each of ``moves``), then the DAWG generator's
+    order: the order a player reading the DAWG-ordered moves with a stable sort by
+    (``first``, ``second``) would see, without sorting every move into that order first
+    (a player that wants a few best moves ranks only those that can be among them).
+    A merge sort (stable; the order is total over distinct moves anyway)."""
+    m = moves.shape[0]
+    bits, squares = _key_bits(nletters)
+    keys = np.empty(m, dtype=np.int64)
+    for p in range(m):
+        keys[p] = _dawg_key(info, words, moves[p], bits, squares)
+    src = np.arange(m)
+    dst = np.empty(m, dtype=np.int64)
+    width = 1
+    while width < m:
+        for lo in range(0, m, 2 * width):
+            mid = min(lo + width, m)
+            hi = min(lo + 2 * width, m)
+            a = lo
+            b = mid
+            for t in range(lo, hi):
+                if a < mid and (
+                    b >= hi or not _ahead(info, words, moves, keys, first, second, src[b], src[a])
+                ):
+                    dst[t] = src[a]
+                    a += 1
+                else:
+                    dst[t] = src[b]
+                    b += 1
+        src, dst = dst, src
+        width *= 2
+    out = np.empty(m, dtype=np.int64)
+    for t in range(m):
+        out[t] = moves[src[t]]
+    return out
+
+
+@njit(cache=True)
+def generate(gaddag, board, lms, wms, rack, bingo, best_only, sort, info, words, order, best):
     """Every legal placement of ``rack`` (counts, blank last) on ``board`` through the
     GADDAG; ``gaddag`` holds the fields of a :class:`Gaddag`, as a plain tuple or the
     named one (numba types a plain tuple argument in C, a named one in Python: 2 µs more
     a call). ``lms``, ``wms`` are the letter and word premiums across (``[0]``) and
     transposed (``[1]``). The same contract and order as :func:`._kernels.generate`,
     except that the moves in ``info``, ``words`` are in the order found and
-    ``order[:count]`` holds the DAWG generator's order of them.
+    ``order[:count]`` holds the DAWG generator's order of them (with ``sort``; without,
+    ``order`` is left as it is and a caller that needs an order ranks the moves it wants
+    with :func:`rank`).
 
     The cross-checks and anchors of both directions are computed first, in every call
     (an empty rack stops there). All moves: the walks run line by line and the moves are
-    then sorted into the DAWG generator's order. Best only: each walk's :func:`_bound` is
-    computed, the walks run best bound first, and they stop at the first bound below the
-    best score found (equal bounds still run: a move of equal score may come first in
-    the DAWG order, which breaks ties)."""
+    then sorted into the DAWG generator's order (with ``sort``). Best only: each walk's
+    :func:`_bound` is computed, the walks run best bound first, and they stop at the
+    first bound below the best score found (equal bounds still run: a move of equal score
+    may come first in the DAWG order, which breaks ties)."""
     gaddag = Gaddag(*gaddag)
     nletters = gaddag.nletters
     rack = rack.copy()
@@ -925,7 +994,7 @@ def generate(gaddag, board, lms, wms, rack, bingo, best_only, info, words, order
             count = _line(
                 gaddag, lines, _segment(segs, i), rack, tiles, held, out, False, word, st, count
             )
-        if count <= info.shape[0]:
+        if sort and count <= info.shape[0]:
             dawg_order(info, words, count, nletters, order)
         return count
     top = _top_values(rack, nletters, gaddag.values)

@@ -74,14 +74,14 @@ class MoveGenerator:
         self._empty_word = np.zeros((0, SIZE), dtype=np.int8)
         self._square_texts = _square_texts(lexicon)
 
-    def _run(self, board: np.ndarray, rack: np.ndarray, best_only: bool) -> int:
+    def _run(self, board: np.ndarray, rack: np.ndarray, best_only: bool, sort: bool = True) -> int:
         info, word = (self._empty_info, self._empty_word) if best_only else (self._info, self._word)
         rack = rack.astype(np.int32, copy=False)
         if self.walk == "gaddag":
             return int(
                 _gaddag_kernels.generate(
                     self._gaddag, board, _LETTER_MULTS, _WORD_MULTS, rack, BINGO, best_only,
-                    info, word, self._order, self._best,
+                    sort, info, word, self._order, self._best,
                 )
             )  # fmt: skip
         return int(
@@ -95,15 +95,28 @@ class MoveGenerator:
         texts = self._square_texts
         return "".join([texts[x] for x in codes.tolist()])
 
-    def raw(self, board: np.ndarray, rack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """All moves as arrays: ``info`` (row, col, down, length, score, laid) and word codes."""
-        count = self._run(board, rack, False)
+    def _all(self, board: np.ndarray, rack: np.ndarray, sort: bool) -> int:
+        count = self._run(board, rack, False, sort)
         if count > self._info.shape[0]:
             room = 1 << int(count).bit_length()
             self._info = np.zeros((room, _kernels.INFO_FIELDS), dtype=np.int32)
             self._word = np.zeros((room, SIZE), dtype=np.int8)
             self._order = np.zeros(room, dtype=np.int64)
-            count = self._run(board, rack, False)
+            count = self._run(board, rack, False, sort)
+        return count
+
+    def found(self, board: np.ndarray, rack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The moves of :meth:`raw` in the order the walk found them (the DAWG walk's order
+        with ``walk="dawg"``): cheaper by the sort (12-15% of a call with a blank), for
+        players that rank the moves anyway and break ties with :func:`rank` (which
+        reproduces :meth:`raw`'s order)."""
+        count = self._all(board, rack, False)
+        return self._info[:count].copy(), self._word[:count].copy()
+
+    def raw(self, board: np.ndarray, rack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """All moves as arrays: ``info`` (row, col, down, length, score, laid) and word codes,
+        in the DAWG walk's order."""
+        count = self._all(board, rack, True)
         if self.walk == "dawg" or count == 0:
             return self._info[:count].copy(), self._word[:count].copy()
         # the GADDAG walk's moves into the DAWG walk's order (np.take: a[order] on 2-D
@@ -138,6 +151,30 @@ class MoveGenerator:
             fields[f] for f in (_kernels.ROW, _kernels.COL, _kernels.DOWN, _kernels.SCORE)
         )
         return Placement(row, col, not down, text, score)
+
+
+def rank(
+    info: np.ndarray,
+    word: np.ndarray,
+    moves: np.ndarray,
+    first: np.ndarray,
+    second: np.ndarray | None,
+    nletters: int,
+) -> np.ndarray:
+    """``moves`` (indices of rows of ``info``, ``word``, e.g. from
+    :meth:`MoveGenerator.found`) sorted by ``first`` downwards, then ``second`` downwards
+    (arrays over all the rows; None: no second key), then the DAWG walk's order: the
+    order a stable sort by (``first``, ``second``) gives :meth:`MoveGenerator.raw`'s
+    moves. A player wanting its few best moves passes only the moves that can be among
+    them, and never sorts the rest."""
+    moves = np.asarray(moves, dtype=np.int64)
+    a = np.ascontiguousarray(first[moves], dtype=np.float64)
+    b = (
+        np.zeros(moves.shape[0])
+        if second is None
+        else np.ascontiguousarray(second[moves], dtype=np.float64)
+    )
+    return _gaddag_kernels.rank(info, word, moves, a, b, nletters)  # type: ignore[no-any-return]
 
 
 _GENERATORS: WeakKeyDictionary[Lexicon, MoveGenerator] = WeakKeyDictionary()
