@@ -274,12 +274,15 @@ def test_best_only_bounds_hold_for_every_move_of_their_walk(small_lexicon) -> No
         tiles = int(rack.sum())
         for d, r, start, right, amode in segs[: G._segments(boards, anchor, segs)]:
             segment = G.Segment(r, start, right, amode == 1)
-            bound = G._bound(lines[d], segment, tiles, held, rack[n], values, top)
+            bound, plain = G._bound(lines[d], segment, tiles, held, rack[n], values, top)
             count = G._line(
                 gaddag, lines[d], segment, rack.copy(), tiles, held, out, False, walk_word, st, 0
             )
             top_score = int(info[:count, 4].max()) if count else -1
             assert top_score <= bound, (board, rack, d, r, start, right)
+            # and the bound without the bingo bonus holds for the moves laying fewer tiles
+            short = info[:count][info[:count, 5] < 7, 4]
+            assert (short.max() if len(short) else -1) <= plain <= bound
             walks += 1
             tight += top_score == bound
     assert walks > 500
@@ -332,3 +335,37 @@ def test_rank_reproduces_the_dawg_order_on_small_lexicon_positions(small_lexicon
 def test_rank_reproduces_the_dawg_order_on_enable_boards(enable_lexicon) -> None:  # type: ignore[no-untyped-def]
     positions = list(itertools.islice(random_positions(enable_lexicon, 17, 2, pick_best=True), 40))
     assert rank_matches_the_sorted_moves(enable_lexicon, with_blanks(positions, every=2)) > 20000
+
+
+# Sevens and eights spelt with common letters, so that racks drawn from them bingo on the
+# boards of the small list, through its tiles and beside them (best-only finds these
+# from the words' letters, not by its walks: `_gaddag_kernels._bingo_spans`).
+BINGO_WORDS = """
+retains stainer nastier retinas retsina anestri ratines stearin trainees strained
+detainer retrained senator treason atoners tonearm painter pertain
+repaint outside tedious lasting salting slating staling aligner engrail realign reginal
+dearest derates readies sardine randies strange garnets argents angered enraged grandee
+""".split()  # noqa: SIM905
+
+
+def test_best_only_finds_bingos_as_the_dawg_walk_does(english) -> None:  # type: ignore[no-untyped-def]
+    lex = Lexicon.from_words([*SMALL_WORDS, *BINGO_WORDS], english)
+    gaddag, dawg = MoveGenerator(lex), MoveGenerator(lex, walk="dawg")
+    rng = np.random.default_rng(37)
+    bingos = n = 0
+    for board, _ in itertools.islice(random_positions(lex, 19, 12), 240):
+        for blanks in (0, 1, 2):
+            letters = [english.index[ch] for ch in str(rng.choice(BINGO_WORDS)).upper()]
+            rack = np.zeros(english.size + 1, np.int32)
+            for x in rng.choice(letters, 7, replace=False):
+                rack[x] += 1
+            for x in rng.choice(np.flatnonzero(rack[:-1]), blanks, replace=False):
+                rack[x] -= 1
+                rack[-1] += 1
+            want = dawg.best(board, rack)
+            assert gaddag.best(board, rack) == want
+            if want is not None and sum(board[r, c] < 0 for r, c in want.squares()) == 7:
+                bingos += 1
+            n += 1
+    assert n == 720
+    assert bingos > 100  # the bingos must be the best moves often, or this tests nothing

@@ -22,11 +22,19 @@ from weakref import WeakKeyDictionary
 import numpy as np
 
 from stratagem.games.scrabble import _gaddag_kernels, _kernels
-from stratagem.games.scrabble.board import BINGO, LETTER_MULT, SIZE, WORD_MULT, Placement
+from stratagem.games.scrabble.board import (
+    BINGO,
+    LETTER_MULT,
+    RACK_SIZE,
+    SIZE,
+    WORD_MULT,
+    Placement,
+)
 from stratagem.games.scrabble.lexicon import Lexicon
 from stratagem.games.scrabble.tiles import BLANK_FLAG
 
 _INITIAL_ROOM = 4096
+_STEM_SEED = 0x5C4AB81E  # the random numbers whose sums are the words' letter signatures
 # The premiums across ([0]) and down ([1], transposed): the GADDAG kernel's lines.
 _LETTER_MULTS = np.ascontiguousarray(np.stack([LETTER_MULT, LETTER_MULT.T]))
 _WORD_MULTS = np.ascontiguousarray(np.stack([WORD_MULT, WORD_MULT.T]))
@@ -66,6 +74,16 @@ class MoveGenerator:
             g_child, g_terminal, _, _ = lexicon.gaddag
             rows, shift = _gaddag_kernels.pack(g_child, g_terminal)
             self._gaddag = tuple(_gaddag_kernels.Gaddag(rows, int(shift), values, nletters))
+            # the words a rack's 7 tiles may spell with the line's tiles, by their letters:
+            # a best-only walk alive only by the bingo bonus finds its bingos from these
+            hashes = np.random.default_rng(_STEM_SEED).integers(
+                0, np.iinfo(np.uint64).max, nletters, dtype=np.uint64, endpoint=True
+            )
+            sigs, words, lengths = _gaddag_kernels.bingo_stems(
+                lexicon.child, lexicon.terminal, lexicon.root, hashes, RACK_SIZE
+            )
+            seen = _gaddag_kernels.stems_seen(sigs)
+            self._stems = tuple(_gaddag_kernels.Stems(sigs, words, lengths, hashes, seen))
         self._info = np.zeros((_INITIAL_ROOM, _kernels.INFO_FIELDS), dtype=np.int32)
         self._word = np.zeros((_INITIAL_ROOM, SIZE), dtype=np.int8)
         self._order = np.zeros(_INITIAL_ROOM, dtype=np.int64)
@@ -80,8 +98,8 @@ class MoveGenerator:
         if self.walk == "gaddag":
             return int(
                 _gaddag_kernels.generate(
-                    self._gaddag, board, _LETTER_MULTS, _WORD_MULTS, rack, BINGO, best_only,
-                    sort, info, word, self._order, self._best,
+                    self._gaddag, self._stems, board, _LETTER_MULTS, _WORD_MULTS, rack, BINGO,
+                    best_only, sort, info, word, self._order, self._best,
                 )
             )  # fmt: skip
         return int(
