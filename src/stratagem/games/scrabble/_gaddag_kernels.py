@@ -744,8 +744,9 @@ def _bound(lines, segment, tiles, held, blanks, values, top):
     highest values paired in order with the ``l_i`` (or ``x_i``) sorted downwards (the
     rearrangement inequality); with weights of 1 to 3 that pairing is
     ``top[n3] + top[n3 + n2] + top[k]``, ``top[j]`` the sum of the rack's ``j`` highest
-    values and ``n3``, ``n2`` how many weights are 3 and 2. Every span is bounded in
-    O(1) as the span grows square by square: at most 36 spans a segment."""
+    values and ``n3``, ``n2`` how many weights are 3 and 2. Every term grows with the
+    span, so for each first square only the longest span is bounded, in O(1) as it grows
+    square by square: at most 8 spans a segment."""
     r, start, right, anchor_mode = segment
     row, lmr, wmr, csr = lines.board[r], lines.lm[r], lines.wm[r], lines.csum[r]
     cmr, anc, bingo = lines.cmask[r], lines.anchor[r], lines.bingo
@@ -770,16 +771,10 @@ def _bound(lines, segment, tiles, held, blanks, values, top):
     while True:
         k, m, l3, l2, x3, x2, x1, cc, f = k0, m0, l30, l20, x30, x20, x10, c0, f0
         x = right
+        # the span grows rightwards as far as it can: every term of the bound grows with
+        # it, so only the last span counts (the loop stops only where the line is open
+        # on the right: at its end, or before an empty square)
         while True:
-            if k > 0 and (x == SIZE - 1 or row[x + 1] < 0):
-                b = f * m + cc + m * (top[l3] + top[l3 + l2] + top[k])
-                b += top[x3] + top[x3 + x2] + top[x3 + x2 + x1]
-                if b > plain:
-                    plain = b
-                if k == 7:
-                    b += bingo
-                if b > best:
-                    best = b
             nx = x + 1
             if nx >= SIZE:
                 break
@@ -797,6 +792,15 @@ def _bound(lines, segment, tiles, held, blanks, values, top):
                 lmr[nx], wmr[nx], csr[nx], k, m, l3, l2, x3, x2, x1, cc
             )
             x = nx
+        if k > 0:
+            b = f * m + cc + m * (top[l3] + top[l3 + l2] + top[k])
+            b += top[x3] + top[x3 + x2] + top[x3 + x2 + x1]
+            if b > plain:
+                plain = b
+            if k == 7:
+                b += bingo
+            if b > best:
+                best = b
         na = a - 1
         if na < 0 or k0 >= tiles or not (blanks > 0 or (cmr[na] & held) != np.uint64(0)):
             break
