@@ -40,13 +40,18 @@ board), makes each move exactly once:
 
 For the best-scoring move only, each walk (a run, or an anchor of anchor mode) is
 first given an upper bound on its moves' scores (:func:`_bound`); the walks run best
-bound first and stop at the first bound below the best score found.
+bound first and stop at the first bound below the best score found. A walk whose
+bound reaches the best found only with the bingo bonus has its bingos found from the
+words its rack and line tiles spell (:func:`_bingo_spans`, from :func:`bingo_stems`)
+and is then bounded without the bonus.
 
 Moves are recorded with the same fields as :mod:`._kernels` and then sorted
 into the order in which the DAWG generator finds them (across before down,
 then row, first square, and the squares' letters, a tile before a blank, a
 word before its extensions), so that every player that breaks ties by order
-plays the same game with either generator.
+plays the same game with either generator; or left in the order found, for a
+player that ranks the moves it wants with :func:`rank`, which breaks ties in that
+order.
 """
 
 from __future__ import annotations
