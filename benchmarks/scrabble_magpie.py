@@ -215,7 +215,7 @@ def with_blank(items: list[tuple[np.ndarray, np.ndarray]], lexicon: Lexicon) -> 
 
 
 def ours_moves(gen: MoveGenerator, board: np.ndarray, rack: np.ndarray) -> dict[Any, int]:
-    info, words = gen.raw(board, rack)
+    info, words = gen.found(board, rack)
     return {
         (int(i[2]), int(i[0]), int(i[1]), tuple(int(x) for x in w[: i[3]])): int(i[4])
         for i, w in zip(info, words)
@@ -272,7 +272,7 @@ def time_ours(gen: MoveGenerator, items: list[Any], reps: int = 5) -> np.ndarray
         fa = fb = float("inf")
         for _ in range(reps):
             t0 = time.perf_counter()
-            gen.raw(board, rack)
+            gen.found(board, rack)  # all moves, as the equity player reads them
             t1 = time.perf_counter()
             gen.best(board, rack)
             t2 = time.perf_counter()

@@ -274,13 +274,98 @@ def test_best_only_bounds_hold_for_every_move_of_their_walk(small_lexicon) -> No
         tiles = int(rack.sum())
         for d, r, start, right, amode in segs[: G._segments(boards, anchor, segs)]:
             segment = G.Segment(r, start, right, amode == 1)
-            bound = G._bound(lines[d], segment, tiles, held, rack[n], values, top)
+            bound, plain = G._bound(lines[d], segment, tiles, held, rack[n], values, top)
             count = G._line(
                 gaddag, lines[d], segment, rack.copy(), tiles, held, out, False, walk_word, st, 0
             )
             top_score = int(info[:count, 4].max()) if count else -1
             assert top_score <= bound, (board, rack, d, r, start, right)
+            # and the bound without the bingo bonus holds for the moves laying fewer tiles
+            short = info[:count][info[:count, 5] < 7, 4]
+            assert (short.max() if len(short) else -1) <= plain <= bound
             walks += 1
             tight += top_score == bound
     assert walks > 500
     assert tight > 0  # the bound is reached by some walks: it is not a loose constant
+
+
+def rank_matches_the_sorted_moves(lexicon: Lexicon, positions) -> int:  # type: ignore[no-untyped-def]
+    """Assert that :func:`rank` of :meth:`MoveGenerator.found`'s moves by score (and by a
+    second key with many ties) gives :meth:`MoveGenerator.raw`'s moves stably sorted by
+    the same keys, move for move; and the same for a few best only. Returns the moves."""
+    from stratagem.games.scrabble.movegen import rank
+
+    gen = MoveGenerator(lexicon)
+    nletters = lexicon.tiles.size
+    n = 0
+    for board, rack in positions:
+        ri, rw = gen.raw(board, rack)
+        fi, fw = gen.found(board, rack)
+        assert fi.shape == ri.shape
+        # by the DAWG order alone (every key equal): exactly raw's rows
+        order = rank(fi, fw, np.arange(len(fi)), np.zeros(len(fi)), None, nletters)
+        np.testing.assert_array_equal(fi[order], ri)
+        np.testing.assert_array_equal(fw[order], rw)
+        # by score; then by score mod 7 and the tiles laid (ties on both are common)
+        score, laid = fi[:, 4].astype(float), fi[:, 5].astype(float)
+        r_score, r_laid = ri[:, 4].astype(float), ri[:, 5].astype(float)
+        cases = (
+            (score, None, r_score, np.zeros(len(ri))),
+            (score % 7, laid, r_score % 7, r_laid),
+        )
+        for first, second, r_first, r_second in cases:
+            want = np.lexsort((np.arange(len(ri)), -r_second, -r_first))  # stable sort of raw
+            got = rank(fi, fw, np.arange(len(fi)), first, second, nletters)
+            np.testing.assert_array_equal(fi[got], ri[want])
+            np.testing.assert_array_equal(fw[got], rw[want])
+            # a few best only: the moves reaching the 5th best first key, ranked alone
+            if len(fi) > 5:
+                kth = np.sort(first)[-5]
+                few = rank(fi, fw, np.flatnonzero(first >= kth), first, second, nletters)
+                np.testing.assert_array_equal(fi[few[:5]], ri[want[:5]])
+        n += len(fi)
+    return n
+
+
+def test_rank_reproduces_the_dawg_order_on_small_lexicon_positions(small_lexicon) -> None:  # type: ignore[no-untyped-def]
+    positions = list(itertools.islice(random_positions(small_lexicon, 13, 6), 150))
+    assert rank_matches_the_sorted_moves(small_lexicon, with_blanks(positions, every=2)) > 5000
+
+
+def test_rank_reproduces_the_dawg_order_on_enable_boards(enable_lexicon) -> None:  # type: ignore[no-untyped-def]
+    positions = list(itertools.islice(random_positions(enable_lexicon, 17, 2, pick_best=True), 40))
+    assert rank_matches_the_sorted_moves(enable_lexicon, with_blanks(positions, every=2)) > 20000
+
+
+# Sevens and eights spelt with common letters, so that racks drawn from them bingo on the
+# boards of the small list, through its tiles and beside them (best-only finds these
+# from the words' letters, not by its walks: `_gaddag_kernels._bingo_spans`).
+BINGO_WORDS = """
+retains stainer nastier retinas retsina anestri ratines stearin trainees strained
+detainer retrained senator treason atoners tonearm painter pertain
+repaint outside tedious lasting salting slating staling aligner engrail realign reginal
+dearest derates readies sardine randies strange garnets argents angered enraged grandee
+""".split()  # noqa: SIM905
+
+
+def test_best_only_finds_bingos_as_the_dawg_walk_does(english) -> None:  # type: ignore[no-untyped-def]
+    lex = Lexicon.from_words([*SMALL_WORDS, *BINGO_WORDS], english)
+    gaddag, dawg = MoveGenerator(lex), MoveGenerator(lex, walk="dawg")
+    rng = np.random.default_rng(37)
+    bingos = n = 0
+    for board, _ in itertools.islice(random_positions(lex, 19, 12), 240):
+        for blanks in (0, 1, 2):
+            letters = [english.index[ch] for ch in str(rng.choice(BINGO_WORDS)).upper()]
+            rack = np.zeros(english.size + 1, np.int32)
+            for x in rng.choice(letters, 7, replace=False):
+                rack[x] += 1
+            for x in rng.choice(np.flatnonzero(rack[:-1]), blanks, replace=False):
+                rack[x] -= 1
+                rack[-1] += 1
+            want = dawg.best(board, rack)
+            assert gaddag.best(board, rack) == want
+            if want is not None and sum(board[r, c] < 0 for r, c in want.squares()) == 7:
+                bingos += 1
+            n += 1
+    assert n == 720
+    assert bingos > 100  # the bingos must be the best moves often, or this tests nothing

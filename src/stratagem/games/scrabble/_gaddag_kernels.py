@@ -40,13 +40,18 @@ board), makes each move exactly once:
 
 For the best-scoring move only, each walk (a run, or an anchor of anchor mode) is
 first given an upper bound on its moves' scores (:func:`_bound`); the walks run best
-bound first and stop at the first bound below the best score found.
+bound first and stop at the first bound below the best score found. A walk whose
+bound reaches the best found only with the bingo bonus has its bingos found from the
+words its rack and line tiles spell (:func:`_bingo_spans`, from :func:`bingo_stems`)
+and is then bounded without the bonus.
 
 Moves are recorded with the same fields as :mod:`._kernels` and then sorted
 into the order in which the DAWG generator finds them (across before down,
 then row, first square, and the squares' letters, a tile before a blank, a
 word before its extensions), so that every player that breaks ties by order
-plays the same game with either generator.
+plays the same game with either generator; or left in the order found, for a
+player that ranks the moves it wants with :func:`rank`, which breaks ties in that
+order.
 """
 
 from __future__ import annotations
@@ -724,10 +729,12 @@ def _bound_lay(lmul, wmul, cross, k, mult, lm3, lm2, x3, x2, x1, fixed):
 @njit(cache=True)
 def _bound(lines, segment, tiles, held, blanks, values, top):
     """An upper bound on the score of every move the walk of a ``segment`` of ``lines``
-    can make (-1: it can make none), for best-only generation, with ``tiles`` tiles on the
-    rack, ``held`` the set of its letters, ``blanks`` its blanks, and ``top`` from
-    :func:`_top_values`: the walks are made best bound first and stop when no bound
-    reaches the best score found.
+    can make (-1: it can make none), and the same bound without the bingo bonus, for
+    best-only generation, with ``tiles`` tiles on the rack, ``held`` the set of its
+    letters, ``blanks`` its blanks, and ``top`` from :func:`_top_values`: the walks are
+    made best bound first and stop when no bound reaches the best score found (a walk
+    whose bound reaches it only with the bonus has its bingos found by
+    :func:`_bingo_spans` and is then bounded without it).
 
     Why it holds: the walk's moves cover a span of the line, from a square ``a`` (the
     run's first square, or further left over empty squares that are not beside a tile
@@ -742,8 +749,9 @@ def _bound(lines, segment, tiles, held, blanks, values, top):
     highest values paired in order with the ``l_i`` (or ``x_i``) sorted downwards (the
     rearrangement inequality); with weights of 1 to 3 that pairing is
     ``top[n3] + top[n3 + n2] + top[k]``, ``top[j]`` the sum of the rack's ``j`` highest
-    values and ``n3``, ``n2`` how many weights are 3 and 2. Every span is bounded in
-    O(1) as the span grows square by square: at most 36 spans a segment."""
+    values and ``n3``, ``n2`` how many weights are 3 and 2. Every term grows with the
+    span, so for each first square only the longest span is bounded, in O(1) as it grows
+    square by square: at most 8 spans a segment."""
     r, start, right, anchor_mode = segment
     row, lmr, wmr, csr = lines.board[r], lines.lm[r], lines.wm[r], lines.csum[r]
     cmr, anc, bingo = lines.cmask[r], lines.anchor[r], lines.bingo
@@ -754,7 +762,7 @@ def _bound(lines, segment, tiles, held, blanks, values, top):
     f0 = 0  # main word's board tiles
     if anchor_mode:
         if not (blanks > 0 or (cmr[start] & held) != np.uint64(0)):
-            return -1
+            return np.int64(-1), np.int64(-1)
         k0, m0, l30, l20, x30, x20, x10, c0 = _bound_lay(
             lmr[start], wmr[start], csr[start], k0, m0, l30, l20, x30, x20, x10, c0
         )
@@ -763,18 +771,15 @@ def _bound(lines, segment, tiles, held, blanks, values, top):
             if row[x] < BLANK:
                 f0 += values[row[x]]
     a = start
-    best = -1
+    best = np.int64(-1)
+    plain = np.int64(-1)  # the same without the bingo bonus
     while True:
         k, m, l3, l2, x3, x2, x1, cc, f = k0, m0, l30, l20, x30, x20, x10, c0, f0
         x = right
+        # the span grows rightwards as far as it can: every term of the bound grows with
+        # it, so only the last span counts (the loop stops only where the line is open
+        # on the right: at its end, or before an empty square)
         while True:
-            if k > 0 and (x == SIZE - 1 or row[x + 1] < 0):
-                b = f * m + cc + m * (top[l3] + top[l3 + l2] + top[k])
-                b += top[x3] + top[x3 + x2] + top[x3 + x2 + x1]
-                if k == 7:
-                    b += bingo
-                if b > best:
-                    best = b
             nx = x + 1
             if nx >= SIZE:
                 break
@@ -792,6 +797,15 @@ def _bound(lines, segment, tiles, held, blanks, values, top):
                 lmr[nx], wmr[nx], csr[nx], k, m, l3, l2, x3, x2, x1, cc
             )
             x = nx
+        if k > 0:
+            b = f * m + cc + m * (top[l3] + top[l3 + l2] + top[k])
+            b += top[x3] + top[x3 + x2] + top[x3 + x2 + x1]
+            if b > plain:
+                plain = b
+            if k == 7:
+                b += bingo
+            if b > best:
+                best = b
         na = a - 1
         if na < 0 or k0 >= tiles or not (blanks > 0 or (cmr[na] & held) != np.uint64(0)):
             break
@@ -801,7 +815,271 @@ def _bound(lines, segment, tiles, held, blanks, values, top):
             lmr[na], wmr[na], csr[na], k0, m0, l30, l20, x30, x20, x10, c0
         )
         a = na
-    return best
+    return best, plain
+
+
+# Bingos by anagram: a walk whose bound reaches the best score found only with the bingo
+# bonus has its bingos found from the words its rack and line tiles spell, and is then
+# bounded without the bonus
+
+
+class Stems(NamedTuple):
+    """The words of 7 letters or more by their letters' multiset (:func:`bingo_stems`)."""
+
+    sigs: np.ndarray
+    """Sorted signatures (uint64): the sum of ``hashes`` over a word's letters."""
+    words: np.ndarray
+    """The words' letters (int8 rows of ``SIZE``), in the order of ``sigs``."""
+    lengths: np.ndarray
+    hashes: np.ndarray
+    """A random uint64 a letter."""
+    seen: np.ndarray
+    """A bit set (uint64 words) of the signatures' top :data:`SEEN_BITS` bits: most
+    signatures looked up match no word, and are ruled out by one read of 128 KB (a
+    binary search of ``sigs`` reads a 1 MB array 17 times)."""
+
+
+SEEN_BITS = 20
+
+
+@njit(cache=True)
+def stems_seen(sigs):
+    """The :attr:`Stems.seen` bit set of ``sigs``."""
+    seen = np.zeros(1 << (SEEN_BITS - 6), dtype=np.uint64)
+    for s in sigs:
+        top = s >> np.uint64(64 - SEEN_BITS)
+        seen[top >> np.uint64(6)] |= np.uint64(1) << (top & np.uint64(63))
+    return seen
+
+
+@njit(cache=True)
+def bingo_stems(child, terminal, root, hashes, least):
+    """``(sigs, words, lengths)`` of every word of at least ``least`` letters of a DAWG
+    (``child[node, letter]``, -1 for no edge; ``terminal``), sorted by signature."""
+    nletters = child.shape[1]
+    sigs = np.empty(1 << 16, dtype=np.uint64)
+    words = np.empty((1 << 16, SIZE), dtype=np.int8)
+    lengths = np.empty(1 << 16, dtype=np.int64)
+    n = 0
+    node_at = np.empty(SIZE + 1, dtype=np.int64)
+    next_at = np.zeros(SIZE + 1, dtype=np.int64)
+    sig_at = np.zeros(SIZE + 1, dtype=np.uint64)
+    path = np.zeros(SIZE, dtype=np.int8)
+    node_at[0] = root
+    d = 0
+    while d >= 0:
+        x = next_at[d]
+        if x >= nletters or d == SIZE:
+            d -= 1
+            continue
+        next_at[d] = x + 1
+        c = child[node_at[d], x]
+        if c < 0:
+            continue
+        path[d] = x
+        e = d + 1
+        node_at[e] = c
+        next_at[e] = 0
+        sig_at[e] = sig_at[d] + hashes[x]
+        if terminal[c] and e >= least:
+            if n == sigs.shape[0]:
+                sigs2 = np.empty(2 * n, dtype=np.uint64)
+                sigs2[:n] = sigs
+                sigs = sigs2
+                words2 = np.empty((2 * n, SIZE), dtype=np.int8)
+                words2[:n] = words
+                words = words2
+                lengths2 = np.empty(2 * n, dtype=np.int64)
+                lengths2[:n] = lengths
+                lengths = lengths2
+            sigs[n] = sig_at[e]
+            words[n] = -1
+            words[n, :e] = path[:e]
+            lengths[n] = e
+            n += 1
+        d = e
+    order = np.argsort(sigs[:n], kind="mergesort")
+    return sigs[order].copy(), words[order].copy(), lengths[order].copy()
+
+
+@njit(cache=True)
+def _bingo_spans(lines, segment, rack, nletters, values, stems, sig, blanks, word, out):
+    """Record (best-only) every move of the walk of ``segment`` that lays all 7 tiles of
+    ``rack`` (its letters' signature ``sig``, ``blanks`` blanks): the words whose letters
+    are the rack's (a blank any letter) and the line's tiles the word would hold (in run
+    mode the run and maybe runs further right, over at most 7 empty squares; in anchor
+    mode none), each tried at every span of the line that lays 7 tiles and holds those
+    tiles (in anchor mode, the anchor). A move found twice (from two walks) is the same
+    move with the same score: harmless for the best."""
+    board = lines.board
+    r, start, right, anchor_mode = segment
+    line = board[r]
+    if anchor_mode:
+        _bingo_words(lines, r, start, start, 0, rack, nletters, values, stems, sig, blanks,
+                     word, out)  # fmt: skip
+        return
+    for c in range(start, right + 1):
+        sig += stems.hashes[line[c] & (BLANK - 1)]
+    _bingo_words(lines, r, start, right, 0, rack, nletters, values, stems, sig, blanks, word,
+                 out)  # fmt: skip
+    gaps = 0
+    c = right + 1
+    while c < SIZE:
+        if line[c] < 0:
+            gaps += 1
+            if gaps > 7:
+                break
+            c += 1
+            continue
+        while c < SIZE and line[c] >= 0:
+            sig += stems.hashes[line[c] & (BLANK - 1)]
+            c += 1
+        _bingo_words(lines, r, start, c - 1, gaps, rack, nletters, values, stems, sig, blanks,
+                     word, out)  # fmt: skip
+
+
+@njit(cache=True)
+def _bingo_words(lines, r, first, last, gaps, rack, nletters, values, stems, sig, blanks,
+                 word, out):  # fmt: skip
+    """The words of signature ``sig`` plus ``blanks`` letters (at most 2), each tried on the spans
+    from ``first`` to ``last`` (tiles, or the anchor) extended by 7 - ``gaps`` squares
+    laid on the left and right together (:func:`_bingo_at`)."""
+    sigs = stems.sigs
+    nx = nletters if blanks >= 1 else 1
+    for x in range(nx):
+        ny = nletters if blanks >= 2 else x + 1
+        for y in range(x, ny):
+            s = sig
+            if blanks >= 1:
+                s += stems.hashes[x]
+            if blanks >= 2:
+                s += stems.hashes[y]
+            top = s >> np.uint64(64 - SEEN_BITS)
+            if not (stems.seen[top >> np.uint64(6)] >> (top & np.uint64(63))) & np.uint64(1):
+                continue
+            i = np.searchsorted(sigs, s)
+            while i < sigs.shape[0] and sigs[i] == s:
+                length = stems.lengths[i]
+                for left in range(8 - gaps):
+                    a = first - left
+                    e = a + length - 1
+                    if a >= 0 and e < SIZE and e >= last:
+                        _bingo_at(lines, r, a, stems.words[i], length, rack, nletters, values,
+                                  word, out)  # fmt: skip
+                i += 1
+
+
+@njit(cache=True)
+def _bingo_at(lines, r, a, letters, length, rack, nletters, values, word, out):
+    """Record the moves spelling ``letters`` from square ``a`` of line ``r`` that lay all 7
+    tiles of ``rack``: the board's tiles must match, the 7 empty squares' cross-checks
+    allow their letters, the ends be open; each way of laying the blanks is a move."""
+    board, cmask = lines.board, lines.cmask
+    line = board[r]
+    e = a + length - 1
+    if (a > 0 and line[a - 1] >= 0) or (e < SIZE - 1 and line[e + 1] >= 0):
+        return
+    laid = 0
+    for k in range(length):
+        c = a + k
+        x = letters[k]
+        code = line[c]
+        if code >= 0:
+            if (code & (BLANK - 1)) != x:
+                return
+        else:
+            if not (cmask[r, c] >> np.uint64(x)) & np.uint64(1):
+                return
+            laid += 1
+    if laid != 7:
+        return
+    need = np.zeros(nletters, dtype=np.int64)
+    for k in range(length):
+        if line[a + k] < 0:
+            need[letters[k]] += 1
+    # the letters short on the rack are the blanks' (exactly the rack's blanks: 7 laid)
+    short0 = -1
+    short1 = -1
+    deficit = 0
+    for x in range(nletters):
+        d = need[x] - rack[x]
+        if d > 0:
+            deficit += d
+            if short0 < 0:
+                short0 = x
+            else:
+                short1 = x
+    if deficit != rack[nletters]:
+        return
+    # each way of laying the blanks: on one or two of the squares of the short letters
+    squares = np.empty(7, dtype=np.int64)
+    for c in range(a, e + 1):
+        word[c] = line[c] if line[c] >= 0 else letters[c - a]
+    if deficit == 0:
+        _bingo_score(lines, r, a, length, values, word, out)
+        return
+    m0 = 0
+    for c in range(a, e + 1):
+        if line[c] < 0 and letters[c - a] == short0:
+            squares[m0] = c
+            m0 += 1
+    if deficit == 1:
+        for i in range(m0):
+            word[squares[i]] += BLANK
+            _bingo_score(lines, r, a, length, values, word, out)
+            word[squares[i]] -= BLANK
+        return
+    if short1 < 0:  # two blanks for one letter
+        for i in range(m0):
+            for j in range(i + 1, m0):
+                word[squares[i]] += BLANK
+                word[squares[j]] += BLANK
+                _bingo_score(lines, r, a, length, values, word, out)
+                word[squares[i]] -= BLANK
+                word[squares[j]] -= BLANK
+        return
+    others = np.empty(7, dtype=np.int64)
+    m1 = 0
+    for c in range(a, e + 1):
+        if line[c] < 0 and letters[c - a] == short1:
+            others[m1] = c
+            m1 += 1
+    for i in range(m0):
+        for j in range(m1):
+            word[squares[i]] += BLANK
+            word[others[j]] += BLANK
+            _bingo_score(lines, r, a, length, values, word, out)
+            word[squares[i]] -= BLANK
+            word[others[j]] -= BLANK
+
+
+@njit(cache=True)
+def _bingo_score(lines, r, a, length, values, word, out):
+    """Score the move of ``word[a:a + length]`` on line ``r`` (7 tiles laid) as the walk
+    scores it (:func:`._kernels.lay_score`) and record it if it beats the best."""
+    board, lm, wm, csum = lines.board, lines.lm, lines.wm, lines.csum
+    down, bingo = lines.down, lines.bingo
+    line = board[r]
+    main = 0
+    mult = 1
+    cross = 0
+    words = 0
+    for c in range(a, a + length):
+        code = word[c]
+        if line[c] >= 0:
+            if code < BLANK:
+                main += values[code]
+            continue
+        main, mult, cross, words = lay_score(
+            main, mult, cross, words, 0 if code >= BLANK else values[code] * lm[r, c],
+            wm[r, c], csum[r, c],
+        )  # fmt: skip
+    score = main * mult + cross + bingo
+    best = out.best
+    better = score > best[SCORE] or (score == best[SCORE] and _before(down, r, a, word, length,
+                                                                        best))  # fmt: skip
+    store_move(Move(r, a, down, length, score, 7), word, True, better, out.info, out.words,
+               best, 0)  # fmt: skip
 
 
 @njit(cache=True)
@@ -837,27 +1115,42 @@ def _after(info, words, i, j):
 
 
 @njit(cache=True)
-def dawg_order(info, words, count, nletters, order):
-    """The first ``count`` moves' DAWG generator's order into ``order[:count]`` (move
-    indices): a packed key (direction, line, first square, the first squares' letters)
-    sorts them, and runs of equal keys (long words alike in their first squares) are
-    finished by comparison. The caller permutes the moves (numpy's ``take`` does it in one
-    pass, where a permutation here took as long as the sort)."""
+def _key_bits(nletters):
+    """The bits of a square in a packed DAWG-order key (:func:`_dawg_key`) and how many
+    squares fit after the direction, line and first square (9 bits)."""
     bits = 1
     while (1 << bits) <= 2 * nletters:
         bits += 1
-    squares = (63 - 9) // bits
+    return bits, (63 - 9) // bits
+
+
+@njit(cache=True)
+def _dawg_key(info, words, i, bits, squares):
+    """Move ``i``'s packed key: (direction, line, first square, the first ``squares``
+    squares' :func:`_code_key`, 0 past the word's end). Keys in increasing order are moves
+    in the DAWG generator's order; equal keys (long words alike in their first squares)
+    are ordered by :func:`_after`."""
+    down = info[i, DOWN]
+    line = info[i, COL] if down else info[i, ROW]
+    first = info[i, ROW] if down else info[i, COL]
+    key = np.int64((down * SIZE + line) * SIZE + first)
+    length = info[i, LENGTH]
+    for k in range(squares):
+        code = _code_key(words[i, k]) + 1 if k < length else 0
+        key = (key << bits) | code
+    return key
+
+
+@njit(cache=True)
+def dawg_order(info, words, count, nletters, order):
+    """The first ``count`` moves' DAWG generator's order into ``order[:count]`` (move
+    indices): a packed key (:func:`_dawg_key`) sorts them, and runs of equal keys are
+    finished by comparison. The caller permutes the moves (numpy's ``take`` does it in one
+    pass, where a permutation here took as long as the sort)."""
+    bits, squares = _key_bits(nletters)
     keys = np.empty(count, dtype=np.int64)
     for i in range(count):
-        down = info[i, DOWN]
-        line = info[i, COL] if down else info[i, ROW]
-        first = info[i, ROW] if down else info[i, COL]
-        key = np.int64((down * SIZE + line) * SIZE + first)
-        length = info[i, LENGTH]
-        for k in range(squares):
-            code = _code_key(words[i, k]) + 1 if k < length else 0
-            key = (key << bits) | code
-        keys[i] = key
+        keys[i] = _dawg_key(info, words, i, bits, squares)
     # the order is total over distinct moves, so an unstable sort ends in the same order
     order[:count] = np.argsort(keys)
     start = 0
@@ -874,21 +1167,77 @@ def dawg_order(info, words, count, nletters, order):
 
 
 @njit(cache=True)
-def generate(gaddag, board, lms, wms, rack, bingo, best_only, info, words, order, best):
+def _ahead(info, words, moves, keys, first, second, p, q):
+    """Whether the move at place ``p`` of ``moves`` ranks ahead of the one at ``q``
+    (:func:`rank`)."""
+    if first[p] != first[q]:
+        return first[p] > first[q]
+    if second[p] != second[q]:
+        return second[p] > second[q]
+    if keys[p] != keys[q]:
+        return keys[p] < keys[q]
+    return _after(info, words, moves[q], moves[p])
+
+
+@njit(cache=True)
+def rank(info, words, moves, first, second, nletters):
+    """``moves`` (indices into ``info``, ``words``) sorted by ``first`` downwards, then
+    ``second`` downwards (both given for each of ``moves``), then the DAWG generator's
+    order: the order a player reading the DAWG-ordered moves with a stable sort by
+    (``first``, ``second``) would see, without sorting every move into that order first
+    (a player that wants a few best moves ranks only those that can be among them).
+    A merge sort (stable; the order is total over distinct moves anyway)."""
+    m = moves.shape[0]
+    bits, squares = _key_bits(nletters)
+    keys = np.empty(m, dtype=np.int64)
+    for p in range(m):
+        keys[p] = _dawg_key(info, words, moves[p], bits, squares)
+    src = np.arange(m)
+    dst = np.empty(m, dtype=np.int64)
+    width = 1
+    while width < m:
+        for lo in range(0, m, 2 * width):
+            mid = min(lo + width, m)
+            hi = min(lo + 2 * width, m)
+            a = lo
+            b = mid
+            for t in range(lo, hi):
+                if a < mid and (
+                    b >= hi or not _ahead(info, words, moves, keys, first, second, src[b], src[a])
+                ):
+                    dst[t] = src[a]
+                    a += 1
+                else:
+                    dst[t] = src[b]
+                    b += 1
+        src, dst = dst, src
+        width *= 2
+    out = np.empty(m, dtype=np.int64)
+    for t in range(m):
+        out[t] = moves[src[t]]
+    return out
+
+
+@njit(cache=True)
+def generate(
+    gaddag, stems, board, lms, wms, rack, bingo, best_only, sort, info, words, order, best
+):
     """Every legal placement of ``rack`` (counts, blank last) on ``board`` through the
     GADDAG; ``gaddag`` holds the fields of a :class:`Gaddag`, as a plain tuple or the
     named one (numba types a plain tuple argument in C, a named one in Python: 2 µs more
     a call). ``lms``, ``wms`` are the letter and word premiums across (``[0]``) and
     transposed (``[1]``). The same contract and order as :func:`._kernels.generate`,
     except that the moves in ``info``, ``words`` are in the order found and
-    ``order[:count]`` holds the DAWG generator's order of them.
+    ``order[:count]`` holds the DAWG generator's order of them (with ``sort``; without,
+    ``order`` is left as it is and a caller that needs an order ranks the moves it wants
+    with :func:`rank`).
 
     The cross-checks and anchors of both directions are computed first, in every call
     (an empty rack stops there). All moves: the walks run line by line and the moves are
-    then sorted into the DAWG generator's order. Best only: each walk's :func:`_bound` is
-    computed, the walks run best bound first, and they stop at the first bound below the
-    best score found (equal bounds still run: a move of equal score may come first in
-    the DAWG order, which breaks ties)."""
+    then sorted into the DAWG generator's order (with ``sort``). Best only: each walk's
+    :func:`_bound` is computed, the walks run best bound first, and they stop at the
+    first bound below the best score found (equal bounds still run: a move of equal score
+    may come first in the DAWG order, which breaks ties)."""
     gaddag = Gaddag(*gaddag)
     nletters = gaddag.nletters
     rack = rack.copy()
@@ -925,23 +1274,64 @@ def generate(gaddag, board, lms, wms, rack, bingo, best_only, info, words, order
             count = _line(
                 gaddag, lines, _segment(segs, i), rack, tiles, held, out, False, word, st, count
             )
-        if count <= info.shape[0]:
+        if sort and count <= info.shape[0]:
             dawg_order(info, words, count, nletters, order)
         return count
     top = _top_values(rack, nletters, gaddag.values)
-    bounds = np.empty(n, dtype=np.int64)
+    # a max-heap of the walks by bound: (bound, walk, bound without the bingo bonus), the
+    # last -1 once the walk's bingos were found (or when they are left to the walk: no
+    # bingo bonus in the bound, or more than 2 blanks)
+    heap = np.empty((n, 3), dtype=np.int64)
     for i in range(n):
         lines = down if segs[i, SEG_DOWN] else across
-        bounds[i] = -_bound(
-            lines, _segment(segs, i), tiles, held, rack[nletters], gaddag.values, top
-        )
-    walks = np.argsort(bounds)  # best bound first
-    for i in walks:
-        if -bounds[i] < 0 or -bounds[i] < best[SCORE]:
+        b, p = _bound(lines, _segment(segs, i), tiles, held, rack[nletters], gaddag.values, top)
+        heap[i, 0] = b
+        heap[i, 1] = i
+        heap[i, 2] = p if b > p and rack[nletters] <= 2 else -1
+    for i in range(n // 2 - 1, -1, -1):
+        _sift(heap, i, n)
+    stems = Stems(*stems)
+    sig = np.uint64(0)
+    for x in range(nletters):
+        sig += np.uint64(rack[x]) * stems.hashes[x]
+    size = n
+    while size > 0:
+        b, i, p = heap[0, 0], heap[0, 1], heap[0, 2]
+        if b < 0 or b < best[SCORE]:
             break
+        segment = _segment(segs, i)
         lines = down if segs[i, SEG_DOWN] else across
-        _line(gaddag, lines, _segment(segs, i), rack, tiles, held, out, True, word, st, 0)
+        if p >= 0:
+            # the bound holds a bingo: the walk's bingos are found from the words its rack
+            # and tiles spell, and it goes back with its bound without the bonus
+            _bingo_spans(lines, segment, rack, nletters, gaddag.values, stems, sig,
+                         rack[nletters], word, out)  # fmt: skip
+            heap[0, 0] = p
+            heap[0, 2] = -1
+            _sift(heap, 0, size)
+            continue
+        heap[0] = heap[size - 1]
+        size -= 1
+        _sift(heap, 0, size)
+        _line(gaddag, lines, segment, rack, tiles, held, out, True, word, st, 0)
     return 0
+
+
+@njit(cache=True)
+def _sift(heap, i, size):
+    """Move row ``i`` of a max-heap (by column 0) of ``size`` rows down to its place."""
+    while True:
+        big = i
+        a = 2 * i + 1
+        if a < size and heap[a, 0] > heap[big, 0]:
+            big = a
+        if a + 1 < size and heap[a + 1, 0] > heap[big, 0]:
+            big = a + 1
+        if big == i:
+            return
+        for j in range(3):
+            heap[i, j], heap[big, j] = heap[big, j], heap[i, j]
+        i = big
 
 
 @njit(cache=True, inline="always")

@@ -64,7 +64,7 @@ from stratagem.games.scrabble import _heuristic_kernels as kern
 from stratagem.games.scrabble._kernels import COL, DOWN, LENGTH, ROW, SCORE, TILES
 from stratagem.games.scrabble.board import LETTER_MULT, RACK_SIZE, WORD_MULT, Placement
 from stratagem.games.scrabble.leaves import LeaveTable, shipped_leaves, vowels
-from stratagem.games.scrabble.movegen import MoveGenerator, move_generator
+from stratagem.games.scrabble.movegen import MoveGenerator, move_generator, rank
 from stratagem.games.scrabble.state import PASS, Exchange, Pass, ScrabbleState
 from stratagem.games.scrabble.tiles import TileSet
 
@@ -331,8 +331,10 @@ class Evaluator:
     def placements(
         self, gen: MoveGenerator, board: np.ndarray, rack: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(info, word, features) of every placement."""
-        info, word = gen.raw(board, rack)
+        """(info, word, features) of every placement, in the order the generator found them
+        (:meth:`MoveGenerator.found`: ties are broken as in the DAWG walk's order by
+        :func:`~.movegen.rank`, which ranks only the moves that can be chosen)."""
+        info, word = gen.found(board, rack)
         n = info.shape[0]
         if n > self._feats.shape[0]:
             self._feats = np.zeros((1 << int(n).bit_length(), kern.FEATURES))
@@ -381,8 +383,15 @@ class Evaluator:
         info, word, feats, gives, xfeats, bonus, xbonus = t
         weighed = feats @ weights
         values = weighed + SCORE_WEIGHT * bonus
-        # best first; among equal values the higher weighed sum, then the order generated
-        order = np.lexsort((np.arange(values.shape[0]), -weighed, -values))
+        # best first; among equal values the higher weighed sum, then the DAWG walk's order;
+        # with ``top``, only the moves whose value reaches the top-th best value are ranked
+        n = values.shape[0]
+        if top is not None and 0 < top < n:
+            kth = np.partition(values, n - top)[n - top]
+            moves = np.flatnonzero(values >= kth)
+        else:
+            moves = np.arange(n)
+        order = rank(info, word, moves, values, weighed, self.tiles.size)
         out = [
             Candidate(_placement(info[k], word[k], state), feats[k].copy(), values[k], bonus[k])
             for k in (order if top is None else order[:top])
@@ -470,6 +479,9 @@ class Evaluator:
             values = feats @ weights
             k = int(np.argmax(values))
             best_value = float(values[k])
+            ties = np.flatnonzero(values == values[k])
+            if ties.shape[0] > 1:  # the first in the DAWG walk's order
+                k = int(rank(info, word, ties, values, None, self.tiles.size)[0])
             choice = _placement(info[k], word[k], state)
         gives, xfeats = self.others(rack, state.bag_size() >= RACK_SIZE)
         xvalues = xfeats @ weights
