@@ -116,6 +116,8 @@ QUICK: dict[str, list[str]] = {
     "scrabble selfplay": ["--lexicon", "{words}", "--games", "1"],
     "scrabble gcg": ["{gcg}", "--lexicon", "{words}"],
     "scrabble endgame": ["--lexicon", "{words}", "--position", "{end}"],
+    "scrabble deep": ["--lexicon", "{words}", "--position", "{mid}", "--candidates", "2",
+                      "--seconds", "1"],
     "review": ["{nim-record}"],
 }
 """A tiny input for each ``--json`` command that answers in about a second."""
@@ -145,13 +147,16 @@ def run_json(command: str, args: list[str], tmp_path: Any) -> dict[str, Any]:
     words.write_text(WORDS, encoding="utf-8")
     end = tmp_path / "end.txt"
     end.write_text("racks: S AT\nscores: 10 20\nbag:\nboard:\n" + "\n".join(END_ROWS) + "\n")
+    mid = tmp_path / "mid.txt"  # the bag holds the tiles not on the board or the rack
+    mid.write_text("racks: SEAT ?\nboard:\n" + "\n".join(END_ROWS) + "\n")
     results = tmp_path / "r.csv"
     if "{results}" in args:
         run(make_experiment("pig", "piglet", ["hold:2", "hold:3"], 0), 2, results)
     from pathlib import Path
 
     gcg = Path(__file__).parent / "games" / "scrabble" / "data" / "selfplay_1.gcg"
-    subs = {"{words}": str(words), "{end}": str(end), "{results}": str(results), "{gcg}": str(gcg)}
+    subs = {"{words}": str(words), "{end}": str(end), "{mid}": str(mid),
+            "{results}": str(results), "{gcg}": str(gcg)}  # fmt: skip
     argv = [*command.split(), *(subs.get(a, a) for a in args), "--json"]
     if "{nim-record}" in args:  # a record of the recipe game (its coaching is exact)
         from tests.contract.games import registered

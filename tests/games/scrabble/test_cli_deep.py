@@ -54,8 +54,8 @@ def test_one_tile_in_the_bag_gives_the_assistant_s_exact_rows(words, tmp_path) -
     [
         (["--candidates", "1"], "--candidates"),
         (["--candidates", "31"], "--candidates"),
-        (["--seconds", "0.5"], "out of range"),
-        (["--seconds", "61"], "out of range"),
+        (["--seconds", "0.5"], "seconds must be 1 to 60"),
+        (["--seconds", "61"], "seconds must be 1 to 60"),
         (["--seconds", "nan"], "not a finite number"),
     ],
 )
@@ -71,6 +71,13 @@ def test_an_empty_bag_is_refused_with_the_reason(words, tmp_path) -> None:  # ty
     pos.write_text("racks: AERTIST ENO\nbag:\nboard:\n" + "\n".join(ROWS) + "\n")
     done = run(["--lexicon", str(words), "--position", str(pos)])
     assert done.exit_code == 2 and "the bag is empty" in " ".join(done.output.split())
+
+
+def test_unseen_tiles_that_all_fit_the_opponent_s_rack_are_refused(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pos = tmp_path / "late.txt"  # one tile in the bag, but the opponent is shown holding 2
+    pos.write_text("racks: AERTIST EN\nbag: E\nboard:\n" + "\n".join(ROWS) + "\n")
+    done = run(["--lexicon", str(words), "--position", str(pos)])
+    assert done.exit_code == 2 and "all fit the opponent's rack" in " ".join(done.output.split())
 
 
 def test_ctrl_c_stops_at_the_next_deal_and_shows_the_ranking_so_far(  # type: ignore[no-untyped-def]
@@ -91,10 +98,11 @@ def test_ctrl_c_stops_at_the_next_deal_and_shows_the_ranking_so_far(  # type: ig
         return real(*args, **{**kwargs, "progress": progress})
 
     monkeypatch.setattr(assistant, "deep_analysis", interrupted_after_two_deals)
+    before = signal.getsignal(signal.SIGINT)
     done = run(["--lexicon", str(words), "--position", str(pos), "--seconds", "60",
                 "--candidates", "4", "--json"])  # fmt: skip
     assert done.exit_code == 0, done.output
     result = json.loads(done.stdout)["result"]
     assert result["stopped"] == "cancelled" and result["seconds"] < 60
     assert len(result["moves"]) == 4 and all(1 <= m["deals"] <= 3 for m in result["moves"])
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+    assert signal.getsignal(signal.SIGINT) is before  # restored

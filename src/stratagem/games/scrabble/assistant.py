@@ -387,7 +387,14 @@ def deep_position(lexicon: Lexicon, position: str, rack: str | None, unseen: str
             "the bag is empty: the endgame search of the analysis is exact, deep analysis "
             "simulates the draws of a bag with tiles"
         )
-    return _dealt(state)
+    dealt = _dealt(state)
+    if dealt.bag_size() == 0:
+        raise InvalidStateError(
+            f"the {state.bag_size() + sum(state.racks[1 - state.player])} unseen tiles all fit "
+            "the opponent's rack, so the bag is empty: the endgame search is exact here, deep "
+            "analysis simulates the draws of a bag with tiles"
+        )
+    return dealt
 
 
 def _dealt(state: ScrabbleState) -> ScrabbleState:

@@ -33,7 +33,6 @@ from stratagem.cli_options import (
     parse_seconds,
 )
 from stratagem.cli_progress import progress_reporter
-from stratagem.cli_types import finite
 from stratagem.core.errors import InvalidRulesError, StratagemError
 from stratagem.core.files import read_user_text
 from stratagem.core.registry import split_specs
@@ -742,21 +741,14 @@ def deep(
         int,
         typer.Option("--candidates", min=2, max=30, help="The coach's top moves simulated."),
     ] = 10,
-    seconds: Annotated[
-        float,
-        typer.Option(
-            "--seconds",
-            parser=finite(1.0, 60.0),
-            metavar="SECONDS",
-            help="Wall-clock seconds the simulation may take, 1..60 (Ctrl-C stops it early).",
-        ),
-    ] = 5.0,
+    seconds: SecondsOpt = 5.0,  # the shared option; a deep analysis takes 1-60 (check_deep)
     seed: SeedOpt = 0,
     words: WordChoice,
     as_json: JsonOpt = False,
 ) -> None:
     """Deep analysis: the coach's top moves simulated over deals of the unseen tiles, ranked
-    by the chance of winning (with one tile in the bag, every draw and endgame solved)."""
+    by the chance of winning (with one tile in the bag, every draw and endgame solved);
+    --seconds 1-60 of wall clock, and Ctrl-C stops it early with the ranking so far."""
     import signal
 
     from stratagem.games.scrabble.assistant import check_deep, deep_analysis, deep_rows
