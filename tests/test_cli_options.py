@@ -116,8 +116,7 @@ QUICK: dict[str, list[str]] = {
     "scrabble selfplay": ["--lexicon", "{words}", "--games", "1"],
     "scrabble gcg": ["{gcg}", "--lexicon", "{words}"],
     "scrabble endgame": ["--lexicon", "{words}", "--position", "{end}"],
-    "scrabble deep": ["--lexicon", "{words}", "--position", "{mid}", "--candidates", "2",
-                      "--seconds", "1"],
+    "scrabble deep": ["--lexicon", "{words}", "--position", "{mid}", "--seconds", "1"],
     "review": ["{nim-record}"],
 }
 """A tiny input for each ``--json`` command that answers in about a second."""
