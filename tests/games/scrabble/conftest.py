@@ -64,6 +64,16 @@ def small_lexicon(english):  # type: ignore[no-untyped-def]
     return Lexicon.from_words(SMALL_WORDS, english, "small test list")
 
 
+@pytest.fixture()
+def small_words_file(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    """The small list as a word-list file, with a cache of the test's own (a command line
+    builds its lexicon there)."""
+    monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "words.txt"
+    path.write_text("\n".join(SMALL_WORDS) + "\n")
+    return path
+
+
 @pytest.fixture(scope="session")
 def enable_lexicon(english, run_tmp):  # type: ignore[no-untyped-def]
     if not ENABLE.exists():

@@ -15,8 +15,6 @@ from stratagem.games.scrabble.cli import stream_moves
 from stratagem.games.scrabble.movegen import move_generator
 from tests.cli_outcome import Invoked, invoke
 
-from .conftest import SMALL_WORDS
-
 DATA = Path(__file__).parent / "data"
 
 
@@ -25,11 +23,8 @@ def run(args: list[str], input: str | None = None) -> Invoked:
 
 
 @pytest.fixture()
-def words(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(tmp_path / "cache"))
-    path = tmp_path / "words.txt"
-    path.write_text("\n".join(SMALL_WORDS) + "\n")
-    return path
+def words(small_words_file):  # type: ignore[no-untyped-def]
+    return small_words_file
 
 
 def test_top_all_lists_every_placement_best_first(words) -> None:  # type: ignore[no-untyped-def]

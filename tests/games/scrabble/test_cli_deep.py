@@ -15,8 +15,6 @@ from stratagem.games.scrabble.lexicon import load_lexicon
 from stratagem.games.scrabble.tiles import tile_set
 from tests.cli_outcome import Invoked, invoke
 
-from .conftest import SMALL_WORDS
-
 ROWS = ["." * 15] * 7 + [".......CAR....."] + ["." * 15] * 7
 
 
@@ -25,11 +23,8 @@ def run(args: list[str]) -> Invoked:
 
 
 @pytest.fixture()
-def words(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("STRATAGEM_CACHE_DIR", str(tmp_path / "cache"))
-    path = tmp_path / "words.txt"
-    path.write_text("\n".join(SMALL_WORDS) + "\n")
-    return path
+def words(small_words_file):  # type: ignore[no-untyped-def]
+    return small_words_file
 
 
 def test_one_tile_in_the_bag_gives_the_assistant_s_exact_rows(words, tmp_path) -> None:  # type: ignore[no-untyped-def]
