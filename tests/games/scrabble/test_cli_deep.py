@@ -12,6 +12,7 @@ import pytest
 
 from stratagem.games.scrabble import assistant
 from stratagem.games.scrabble.lexicon import load_lexicon
+from stratagem.games.scrabble.sim_pool import cores
 from stratagem.games.scrabble.tiles import tile_set
 from tests.cli_outcome import Invoked, invoke
 
@@ -44,6 +45,22 @@ def test_one_tile_in_the_bag_gives_the_assistant_s_exact_rows(words, tmp_path) -
     assert wins == sorted(wins, reverse=True)
 
 
+@pytest.mark.skipif(cores() < 2, reason="needs two cores")
+def test_two_workers_give_the_rows_of_one(words, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(assistant, "DEEP_ITERATIONS", 40)  # the deal limit ends both runs
+    pos = tmp_path / "pos.txt"
+    pos.write_text("racks: AERTIST ?\nboard:\n" + "\n".join(ROWS) + "\n")
+    rows = []
+    for workers in ("1", "2"):
+        done = run(["--lexicon", str(words), "--position", str(pos), "--seconds", "60",
+                    "--candidates", "3", "--workers", workers, "--json"])  # fmt: skip
+        assert done.exit_code == 0, done.output
+        result = json.loads(done.stdout)["result"]
+        assert result["stopped"] == "finished" and result["deals"] == 40
+        rows.append(result["moves"])
+    assert rows[0] == rows[1]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -52,6 +69,8 @@ def test_one_tile_in_the_bag_gives_the_assistant_s_exact_rows(words, tmp_path) -
         (["--seconds", "0.5"], "seconds must be 1 to 60"),
         (["--seconds", "61"], "seconds must be 1 to 60"),
         (["--seconds", "nan"], "not a finite number"),
+        (["--workers", "0"], "workers must be a whole number 1.."),
+        (["--workers", str(cores() + 1)], "workers must be a whole number 1.."),
     ],
 )
 def test_ranges_are_refused_by_name(words, tmp_path, args, message) -> None:  # type: ignore[no-untyped-def]

@@ -322,20 +322,26 @@ def deep_analysis(
     lexicon: Lexicon, position: str, rack: str | None = None, *, unseen: str | None = None,
     scores: list[int] | None = None, candidates: int = DEEP_CANDIDATES,
     seconds: float = DEEP_SECONDS, progress: Callable[[SimProgress], None] | None = None,
-    cancelled: Callable[[], bool] | None = None, seed: int = 0,
+    cancelled: Callable[[], bool] | None = None, seed: int = 0, workers: int = 1,
 ) -> DeepAnalysis:  # fmt: skip
     """The simulating player's ranking of the ``candidates`` best static moves of a position
     (read as :func:`analyse` reads it), simulated for ``seconds`` on the wall clock at most:
     two plies over deals of the unseen tiles; with one tile in the bag, every draw enumerated
     and each endgame solved (``pre_endgame=exact``). ``progress`` is told after every deal,
     ``cancelled`` asked between deals (then the ranking so far is returned). The lexicon's
-    lock is taken deal by deal. Two players and tiles in the bag only."""
+    lock is taken deal by deal. ``workers`` processes play the deals (:mod:`.sim_pool`: the
+    same figures as one, more deals within the seconds). Two players and tiles in the bag
+    only."""
     check_deep(candidates, seconds)
+    from stratagem.games.scrabble.sim import check_workers
+
+    check_workers(workers)
     state = deep_position(lexicon, position, rack, unseen, scores)
     from stratagem.games.scrabble.sim import SimAgent
 
     agent = SimAgent(make_coach(state.tiles.name), candidates, 2, DEEP_ITERATIONS, seconds,
-                     1, False, pre_endgame="exact", pre_nodes=DEEP_PRE_NODES)  # fmt: skip
+                     1, False, pre_endgame="exact", pre_nodes=DEEP_PRE_NODES,
+                     workers=workers)  # fmt: skip
     agent.progress = progress
     agent.cancelled = cancelled
     agent.guard = lambda: lexicon_lock(lexicon)

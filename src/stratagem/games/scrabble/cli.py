@@ -742,6 +742,11 @@ def deep(
         typer.Option("--candidates", min=2, max=30, help="The coach's top moves simulated."),
     ] = 10,
     seconds: SecondsOpt = 5.0,  # the shared option; a deep analysis takes 1-60 (check_deep)
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", help="Processes playing the deals, 1 to the cores "
+                     "(default: every core); the same figures as one, more deals a second."),
+    ] = None,
     seed: SeedOpt = 0,
     words: WordChoice,
     as_json: JsonOpt = False,
@@ -752,9 +757,13 @@ def deep(
     import signal
 
     from stratagem.games.scrabble.assistant import check_deep, deep_analysis, deep_rows
-    from stratagem.games.scrabble.sim import SimProgress
+    from stratagem.games.scrabble.sim import SimProgress, check_workers
+    from stratagem.games.scrabble.sim_pool import cores
 
     check_deep(candidates, seconds)
+    if workers is None:
+        workers = cores()
+    check_workers(workers)
     text = read_user_text(position, limit=POSITION_LIMIT, what="position file")
     lex = words.load(quiet=as_json)
     stop: list[bool] = []
@@ -780,6 +789,7 @@ def deep(
                 result = deep_analysis(
                     lex, text, rack, unseen=unseen, candidates=candidates, seconds=seconds,
                     progress=progress, cancelled=lambda: bool(stop), seed=seed,
+                    workers=workers,
                 )  # fmt: skip
     finally:
         signal.signal(signal.SIGINT, previous)
@@ -787,7 +797,7 @@ def deep(
     if as_json:
         inputs = {"rules": lex.tiles.name, "lexicon": lex.source, "position": str(position),
                   "rack": rack, "unseen": unseen, "candidates": candidates, "seconds": seconds,
-                  "seed": seed}  # fmt: skip
+                  "seed": seed, "workers": workers}  # fmt: skip
         summary = {"deals": result.deals, "seconds": result.seconds,
                    "pre_endgame": result.pre_endgame, "stopped": result.stopped}  # fmt: skip
         emit_json("scrabble deep", inputs, {**summary, "moves": rows})

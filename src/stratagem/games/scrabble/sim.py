@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -212,6 +212,17 @@ def check_params(candidates: int, plies: int, iterations: int, seconds: float,
         raise SimError(f"seconds must be a number in (0, 3600], got {seconds!r}")
 
 
+def check_workers(workers: int) -> None:
+    """Refuse a number of worker processes below 1 or above the cores this process may use
+    (more would only share the cores and hold more copies of the word list)."""
+    from stratagem.games.scrabble.sim_pool import cores
+
+    most = cores()
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= most:
+        raise SimError(f"workers must be a whole number 1..{most} (the cores this machine "
+                       f"lets the process use), got {workers!r}")  # fmt: skip
+
+
 def spread_sd(unseen: int) -> float:
     """The normal model's standard deviation of the rest of the game's spread."""
     return SPREAD_SD_PER_TILE * math.sqrt(unseen + RACK_SIZE)
@@ -283,8 +294,10 @@ class SimAgent:
         endgame_nodes: int = ENDGAME_NODES,
         pre_endgame: str = "playout",
         pre_nodes: int = PRE_NODES,
+        workers: int = 1,
     ) -> None:
         check_params(candidates, plies, iterations, seconds, draws, pre_endgame, pre_nodes)
+        check_workers(workers)
         if static.endgame:
             raise SimError("the simulation's static player must play without the endgame "
                            "solver (it plays the simulated moves)")  # fmt: skip
@@ -298,6 +311,9 @@ class SimAgent:
         self.endgame_nodes = endgame_nodes
         self.pre_endgame = pre_endgame
         self.pre_nodes = pre_nodes
+        self.workers = workers
+        """Processes that play the deals (:mod:`.sim_pool`); 1: this one."""
+        self._static_key: str | None = None
         self._closer: EquityAgent | None = None
         self._pre_solver: Any = None
         self.last: list[SimStats] = []
@@ -369,31 +385,93 @@ class SimAgent:
 
     def _sample(self, state: ScrabbleState, stats: list[SimStats], rng: np.random.Generator,
                 start: float) -> None:  # fmt: skip
-        me = state.player
-        opp = 1 - me
+        opp = 1 - state.player
         pool = self.unseen(state)
         tiles = np.repeat(np.arange(len(pool)), pool)
         rack_size = sum(state.racks[opp])
         alive = list(range(len(stats)))
         values: list[list[float]] = [[] for _ in stats]
         budget = self.budget()
-        for it in range(self.iterations):
-            if it and time.perf_counter() - start >= budget:
-                break
-            if self.cancelled is not None and self.cancelled():
-                break
-            order = [int(x) for x in rng.permutation(tiles)]
-            deal = _Deal(_counts(order[:rack_size], len(pool)), order[rack_size:])
-            with self.guard():
-                for k in alive:
-                    value, win = self._play(state, stats[k].action, deal, me, self.plies)
+        done = 0
+
+        def stop() -> bool:
+            if done and time.perf_counter() - start >= budget:
+                return True
+            return self.cancelled is not None and self.cancelled()
+
+        def deals(n: int) -> Iterator[_Deal]:
+            for _ in range(n):
+                if stop():
+                    return
+                order = [int(x) for x in rng.permutation(tiles)]
+                yield _Deal(_counts(order[:rack_size], len(pool)), order[rack_size:])
+
+        while done < self.iterations:
+            # a block of deals up to the next check for clearly worse candidates
+            end = MIN_ITERATIONS_TO_PRUNE if done < MIN_ITERATIONS_TO_PRUNE else done + PRUNE_EVERY
+            end = min(end, self.iterations)
+            actions = [stats[k].action for k in alive]
+            for found in self._outcomes(state, actions, deals(end - done), "play", self.plies,
+                                        stop):  # fmt: skip
+                for k, (value, win) in zip(alive, found, strict=True):
                     stats[k].add(value, win)
                     values[k].append(value)
-            if it + 1 >= MIN_ITERATIONS_TO_PRUNE and (it + 1) % PRUNE_EVERY == 0:
+                done += 1
+                self._report(done, self.iterations, start, budget)
+            if done < end:
+                return  # stopped: the budget or a cancel
+            if done >= MIN_ITERATIONS_TO_PRUNE and done % PRUNE_EVERY == 0:
                 alive = self._prune(stats, alive, values)
                 if len(alive) == 1:
-                    break
-            self._report(it + 1, self.iterations, start, budget)
+                    return
+
+    def outcome(self, state: ScrabbleState, actions: list[Action], deal: _Deal, me: int,
+                kind: str, arg: int,
+                stop: Callable[[], bool] | None = None) -> list[tuple[float, ...]] | None:  # fmt: skip
+        """One deal's outcome for each of ``actions``: ``kind`` ``play`` plays ``arg``
+        static moves after it (:meth:`_play`: value, win), ``solve`` plays to the empty
+        bag and solves the endgame within ``arg`` nodes (:meth:`_solve`: value, win,
+        proved). ``stop``, when given, is asked before each action but the first (None:
+        stopped half-way, the deal is left out)."""
+        if kind == "play":  # the lexicon's lock held over the deal (quick moves)
+            with self.guard():
+                return [self._play(state, a, deal, me, arg) for a in actions]
+        found: list[tuple[float, ...]] = []
+        for i, action in enumerate(actions):  # held search by search (long ones)
+            if i and stop is not None and stop():
+                return None
+            with self.guard():
+                found.append(self._solve(state, action, deal, me, arg))
+        return found
+
+    def _outcomes(self, state: ScrabbleState, actions: list[Action], deals: Iterable[_Deal],
+                  kind: str, arg: int,
+                  stop: Callable[[], bool]) -> Iterator[list[tuple[float, ...]]]:  # fmt: skip
+        """Each deal's outcomes (:meth:`outcome`) in the deals' order, until ``stop`` says
+        so: in this process, or with :attr:`workers` above 1 in the worker processes
+        (:mod:`.sim_pool`), with the same figures."""
+        me = state.player
+        if self.workers > 1:
+            from concurrent.futures.process import BrokenProcessPool
+
+            from stratagem.games.scrabble import sim_pool
+
+            if self._static_key is None:
+                self._static_key = sim_pool.static_key(self.static)
+            pool = sim_pool.deal_pool(state.lexicon, self.static, self._static_key,
+                                      self.workers)  # fmt: skip
+            try:
+                yield from pool.run(state, actions, deals, me, kind, arg, stop)
+                return
+            except BrokenProcessPool as error:
+                sim_pool.drop(pool)  # the deals not handed back are played here
+                deals = error.pending  # type: ignore[attr-defined]
+        for deal in deals:
+            found = self.outcome(state, actions, deal, me, kind, arg,
+                                 stop if kind == "solve" else None)  # fmt: skip
+            if found is None:
+                return
+            yield found
 
     def _prune(self, stats: list[SimStats], alive: list[int],
                values: list[list[float]]) -> list[int]:  # fmt: skip
@@ -417,43 +495,43 @@ class SimAgent:
         """Pre-endgame: every ordered draw of the bag, weighted, each played out to the end
         (or, ``pre_endgame="exact"``, to the empty bag and then solved); cut short by the
         budget or a cancel, the means are over the draws finished, and not exact."""
-        me = state.player
-        opp = 1 - me
+        opp = 1 - state.player
         pool = self.unseen(state)
-        bag = state.bag_size()
         budget = self.budget()
         exact = self.pre_endgame == "exact"
-        seqs = list(bag_sequences(pool, bag))
-        for i, (seq, p) in enumerate(seqs):
-            if i and self._stopped(start, budget):
-                return
-            rack = pool.copy()
-            for letter in seq:
-                rack[letter] -= 1
-            deal = _Deal(tuple(int(x) for x in rack), list(seq))
-            assert sum(deal.rack) == sum(state.racks[opp])
-            found: list[tuple[float, float, int]] = []
-            for s in stats:
-                if exact:
-                    # an endgame search a candidate: a cancel or the budget may stop the
-                    # draw half-way (its figures are then left out: every candidate keeps
-                    # the same draws)
-                    if i and self._stopped(start, budget):
-                        return
-                    with self.guard():
-                        found.append(self._solve(state, s.action, deal, me))
-                else:
-                    with self.guard():
-                        played = self._play(state, s.action, deal, me, PLAYOUT_LIMIT)
-                    found.append((*played, -1))
-            for s, (value, win, proved) in zip(stats, found, strict=True):
+        seqs = list(bag_sequences(pool, state.bag_size()))
+        done = 0
+
+        def stop() -> bool:
+            return done > 0 and self._stopped(start, budget)
+
+        def deals() -> Iterator[_Deal]:
+            for seq, _ in seqs:
+                if stop():
+                    return
+                rack = pool.copy()
+                for letter in seq:
+                    rack[letter] -= 1
+                deal = _Deal(tuple(int(x) for x in rack), list(seq))
+                assert sum(deal.rack) == sum(state.racks[opp])
+                yield deal
+
+        # an exact draw's endgame searches may be stopped half-way by a cancel or the budget
+        # (the draw is then left out: every candidate keeps the same draws)
+        kind, arg = ("solve", self.pre_nodes) if exact else ("play", PLAYOUT_LIMIT)
+        for found in self._outcomes(state, [s.action for s in stats], deals(), kind, arg,
+                                    stop):  # fmt: skip
+            p = seqs[done][1]
+            for s, (value, win, *proved) in zip(stats, found, strict=True):
                 s.add(value, win, p)
-                if proved >= 0:
+                if proved:
                     s.solved += 1
-                    s.proved += proved
-            self._report(i + 1, len(seqs), start, budget)
-        for s in stats:
-            s.exact = True
+                    s.proved += int(proved[0])
+            done += 1
+            self._report(done, len(seqs), start, budget)
+        if done == len(seqs):
+            for s in stats:
+                s.exact = True
 
     def _stopped(self, start: float, budget: float) -> bool:
         """Whether the budget is spent or the simulation was cancelled."""
@@ -474,10 +552,10 @@ class SimAgent:
             left = min(left, elapsed / done * (total - done))
         self.progress(SimProgress(done, total, fraction, left))
 
-    def _solve(self, state: ScrabbleState, action: Action, deal: _Deal,
-               me: int) -> tuple[float, float, int]:  # fmt: skip
+    def _solve(self, state: ScrabbleState, action: Action, deal: _Deal, me: int,
+               nodes: int) -> tuple[float, float, int]:  # fmt: skip
         """Play ``action`` in the deal's world and the static player while the bag holds
-        tiles; then solve the endgame (node limit ``pre_nodes``). The value (the spread
+        tiles; then solve the endgame (node limit ``nodes``). The value (the spread
         change to the end of the game under best play), the win (1, 1/2, 0) and whether
         the search proved it (1) or stopped at its node limit (0)."""
         opp = 1 - me
@@ -503,7 +581,7 @@ class SimAgent:
 
                 self._pre_solver = EndgameSolver()
             result = self._pre_solver.solve(s, time_limit=PRE_ENDGAME_SECONDS,
-                                            node_limit=self.pre_nodes)  # fmt: skip
+                                            node_limit=nodes)  # fmt: skip
             final = result.value if s.player == me else -result.value
             proved = int(result.exact)
         value = float(final - before)

@@ -145,13 +145,13 @@ def _static(rules: Lexicon, leaves: str | None, endgame: bool, nodes: int) -> Eq
 
 
 def _sim(rules: Lexicon, candidates: int, plies: int, iterations: int, seconds: float,
-         draws: int, pre_endgame: str, pre_nodes: int, leaves: str | None, endgame: str,
-         nodes: int, think: float | None) -> Agent:  # fmt: skip
+         draws: int, pre_endgame: str, pre_nodes: int, workers: int, leaves: str | None,
+         endgame: str, nodes: int, think: float | None) -> Agent:  # fmt: skip
     from stratagem.games.scrabble.sim import SimAgent
 
     agent = SimAgent(_static(rules, leaves, False, nodes), candidates, plies, iterations,
-                     seconds, draws, endgame == "on", nodes, pre_endgame,
-                     pre_nodes)  # fmt: skip
+                     seconds, draws, endgame == "on", nodes, pre_endgame, pre_nodes,
+                     workers)  # fmt: skip
     agent.think_seconds = think
     return agent
 
@@ -222,6 +222,9 @@ AGENTS = (
          Param("pre_nodes", int, 20_000, "node limit of each endgame search of the exact "
                "pre-endgame (one per draw and candidate)", low=1024, high=10_000_000,
                web_high=1_000_000),
+         Param("workers", int, 1, "processes that play the deals, over that many cores (the "
+               "same figures as one; at most the cores this machine gives the process)",
+               low=1, high=1024, web_high=1),
          _LEAVES, _ENDGAME, _NODES, _THINK),
     ),
 )  # fmt: skip
