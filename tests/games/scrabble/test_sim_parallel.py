@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -80,7 +81,7 @@ def test_a_dead_worker_leaves_the_figures_unchanged(lex) -> None:  # type: ignor
 
 @pytest.mark.parametrize("workers", [0, -1, True, 2.0, "2", 10**6])
 def test_workers_out_of_range_are_refused_by_name(lex, workers) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(SimError, match="workers must be a whole number 1..") as refused:
+    with pytest.raises(SimError, match=r"workers must be a whole number 1\.\.") as refused:
         SimAgent(EquityAgent(lex.tiles, endgame=False), workers=workers)
     assert str(sim_pool.cores()) in str(refused.value)
 
@@ -90,3 +91,14 @@ def test_the_spec_takes_workers_and_refuses_more_than_the_cores() -> None:
     assert isinstance(agent, SimAgent) and agent.workers == 2
     with pytest.raises(StratagemError, match="workers"):
         make_agent("scrabble", "english", f"sim:workers={sim_pool.cores() + 1}")
+
+
+def test_players_built_alike_share_one_pool_even_once_used(lex) -> None:  # type: ignore[no-untyped-def]
+    position(lex, 5, 6)  # the tile set has been used: it carries cached attributes
+    pristine = replace(lex.tiles)  # the same tile set without them
+    assert set(vars(pristine)) != set(vars(lex.tiles))
+    fresh = EquityAgent(pristine, endgame=False)
+    used = EquityAgent(lex.tiles, endgame=False)
+    assert sim_pool.static_key(fresh) == sim_pool.static_key(used)
+    other = make_agent("scrabble", "english", "sim:leaves=super").static  # type: ignore[attr-defined]
+    assert sim_pool.static_key(other) != sim_pool.static_key(fresh)

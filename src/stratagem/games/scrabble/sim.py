@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -425,9 +425,10 @@ class SimAgent:
                 if len(alive) == 1:
                     return
 
-    def outcome(self, state: ScrabbleState, actions: list[Action], deal: _Deal, me: int,
-                kind: str, arg: int,
-                stop: Callable[[], bool] | None = None) -> list[tuple[float, ...]] | None:  # fmt: skip
+    def outcome(
+        self, state: ScrabbleState, actions: Sequence[Action], deal: _Deal, me: int, kind: str,
+        arg: int, stop: Callable[[], bool] | None = None,
+    ) -> list[tuple[float, ...]] | None:  # fmt: skip
         """One deal's outcome for each of ``actions``: ``kind`` ``play`` plays ``arg``
         static moves after it (:meth:`_play`: value, win), ``solve`` plays to the empty
         bag and solves the endgame within ``arg`` nodes (:meth:`_solve`: value, win,
@@ -444,7 +445,7 @@ class SimAgent:
                 found.append(self._solve(state, action, deal, me, arg))
         return found
 
-    def _outcomes(self, state: ScrabbleState, actions: list[Action], deals: Iterable[_Deal],
+    def _outcomes(self, state: ScrabbleState, actions: Sequence[Action], deals: Iterable[_Deal],
                   kind: str, arg: int,
                   stop: Callable[[], bool]) -> Iterator[list[tuple[float, ...]]]:  # fmt: skip
         """Each deal's outcomes (:meth:`outcome`) in the deals' order, until ``stop`` says

@@ -28,11 +28,13 @@ import pickle
 import signal
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 if TYPE_CHECKING:
     from stratagem.games.scrabble.heuristic import EquityAgent
@@ -89,11 +91,13 @@ def _start(lexicon: Lexicon, static: bytes) -> None:
     _WORKER["agent"] = SimAgent(pickle.loads(static), candidates=1)
 
 
-def _play(state: ScrabbleState, actions: list[Any], deal: Any, me: int, kind: str,
+def _play(state: ScrabbleState, actions: Sequence[Any], deal: Any, me: int, kind: str,
           arg: int) -> list[tuple[float, ...]]:  # fmt: skip
     """One deal's outcomes for ``actions`` (:meth:`SimAgent.outcome`), in a worker."""
     agent: SimAgent = _WORKER["agent"]
-    return agent.outcome(portable(state, _WORKER["lexicon"]), actions, deal, me, kind, arg)
+    found = agent.outcome(portable(state, _WORKER["lexicon"]), actions, deal, me, kind, arg)
+    assert found is not None  # nothing to stop it half-way here
+    return found
 
 
 # --- the parent side --------------------------------------------------------------------------
@@ -111,8 +115,10 @@ class DealPool:
             initializer=_start, initargs=(lexicon, static),
         )  # fmt: skip
 
-    def run(self, state: ScrabbleState, actions: list[Any], deals: Iterable[Any], me: int,
-            kind: str, arg: int, stop: Callable[[], bool]) -> Iterator[list[tuple[float, ...]]]:  # fmt: skip
+    def run(
+        self, state: ScrabbleState, actions: Sequence[Any], deals: Iterable[Any], me: int,
+        kind: str, arg: int, stop: Callable[[], bool],
+    ) -> Iterator[list[tuple[float, ...]]]:  # fmt: skip
         """Each deal's outcomes, in the deals' order. ``stop`` is asked before each outcome
         is handed back; when it says yes, the deals still out are cancelled (a worker
         finishes the one it is playing) and nothing more comes. A dead worker raises
@@ -128,27 +134,28 @@ class DealPool:
                     if deal is None:
                         break
                     try:
-                        future = self.executor.submit(_play, sent, actions, deal, me, kind, arg)
+                        sent_off = self.executor.submit(_play, sent, actions, deal, me, kind,
+                                                        arg)  # fmt: skip
                     except BrokenProcessPool as error:
                         out.append((deal, None))
                         raise self._broken(error, out, source) from None
-                    out.append((deal, future))
+                    out.append((deal, sent_off))
                 if not out:
                     return
                 if stop():
                     return
-                deal, future = out[0]
-                assert future is not None
+                first = out[0][1]
+                assert first is not None
                 try:
-                    result = future.result()
+                    result = first.result()
                 except BrokenProcessPool as error:
                     raise self._broken(error, out, source) from None
                 out.popleft()
                 yield result
         finally:
-            for _, future in out:
-                if future is not None:
-                    future.cancel()
+            for _, waiting in out:
+                if waiting is not None:
+                    waiting.cancel()
 
     def _broken(self, error: BrokenProcessPool, out: deque[tuple[Any, Any]],
                 source: Iterator[Any]) -> BrokenProcessPool:  # fmt: skip
@@ -167,12 +174,20 @@ _LOCK = threading.Lock()
 
 
 def static_key(static: EquityAgent) -> str:
-    """A digest naming what the static player plays by (its kind and leave tables), so
-    players built alike share a pool: the scratch arrays a used player carries differ."""
+    """A digest of what the static player plays by (its kind, tile set and leave values),
+    so players built alike share a pool. Only the arrays count: a used player's tables
+    carry cached attributes that would make a pickle of them differ."""
     evaluator = static.evaluator
-    digest = hashlib.sha256(type(static).__name__.encode())
-    for table in (evaluator.leaves, getattr(evaluator, "superleaves", None)):
-        digest.update(pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL))
+    digest = hashlib.sha256(f"{type(static).__name__}/{evaluator.tiles.name}".encode())
+    leaves = evaluator.leaves
+    for array in (leaves.per_letter, leaves.balance, leaves.pairs):
+        digest.update(np.ascontiguousarray(array, dtype=np.float64).tobytes())
+    table = getattr(evaluator, "superleaves", None)
+    if table is not None:
+        for part in (table.ranks, table.values, table.complete):
+            digest.update(b"-" if part is None else np.ascontiguousarray(part).tobytes())
+        for array in (table.fallback.per_letter, table.fallback.balance, table.fallback.pairs):
+            digest.update(np.ascontiguousarray(array, dtype=np.float64).tobytes())
     return digest.hexdigest()
 
 
