@@ -1,12 +1,16 @@
 """The simulation over several processes (``sim:workers``, :mod:`.sim_pool`): the same
-figures as one process, a cancel honoured, a dead worker survived, the number refused out
-of range."""
+figures as one process, a cancel honoured, a dead worker survived, no worker left behind by
+a killed parent, the number refused out of range."""
 
 from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import time
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -102,3 +106,44 @@ def test_players_built_alike_share_one_pool_even_once_used(lex) -> None:  # type
     assert sim_pool.static_key(fresh) == sim_pool.static_key(used)
     other = make_agent("scrabble", "english", "sim:leaves=super").static  # type: ignore[attr-defined]
     assert sim_pool.static_key(other) != sim_pool.static_key(fresh)
+
+
+ORPHAN = """
+import sys, numpy as np
+from stratagem.games.scrabble import sim_pool
+from stratagem.games.scrabble.heuristic import EquityAgent
+from stratagem.games.scrabble.lexicon import default_lexicon
+from stratagem.games.scrabble.sim import SimAgent
+from tests.games.scrabble.test_sim import position
+lex = default_lexicon("english")
+state = position(lex, 5, 6)
+SimAgent(EquityAgent(lex.tiles, endgame=False), iterations=4, workers=2,
+         endgame=False).simulate(state, np.random.default_rng(0))
+(pool,) = sim_pool._POOLS.values()
+print(*pool.executor._processes, flush=True)
+sys.stdin.read()
+"""
+
+
+def test_the_workers_of_a_killed_parent_end_too(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    root = Path(__file__).resolve().parents[3]
+    parent = subprocess.Popen([sys.executable, "-c", ORPHAN], cwd=root, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert parent.stdout is not None
+    workers = [int(pid) for pid in parent.stdout.readline().split()]
+    assert len(workers) == 2 and all(Path(f"/proc/{pid}").exists() for pid in workers)
+    parent.kill()  # SIGKILL: no exit handler runs
+    parent.wait()
+    deadline = time.monotonic() + 10 * sim_pool.PARENT_CHECK + 5
+    while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in workers)
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a live process (not gone, not a zombie)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

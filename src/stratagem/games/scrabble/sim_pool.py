@@ -27,6 +27,7 @@ import os
 import pickle
 import signal
 import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -45,6 +46,8 @@ if TYPE_CHECKING:
 MAX_POOLS = 2
 """Pools kept at once (each holds ``workers`` processes with a word list: about 0.3 GB
 each with ENABLE)."""
+PARENT_CHECK = 1.0
+"""Seconds between a worker's checks that its parent is alive."""
 AHEAD = 2
 """Deals handed out per worker before the first comes back: enough to keep every worker
 busy, few enough that a cancel or the time budget stops the simulation within a deal or
@@ -82,13 +85,23 @@ def portable(state: ScrabbleState, lexicon: Lexicon | None = None) -> ScrabbleSt
 _WORKER: dict[str, Any] = {}
 
 
-def _start(lexicon: Lexicon, static: bytes) -> None:
-    """A worker's set-up: the word list and a simulating player around the static one."""
+def _start(lexicon: Lexicon, static: bytes, parent: int) -> None:
+    """A worker's set-up: the word list and a simulating player around the static one;
+    Ctrl-C ignored, and a watch that ends the worker when its parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_orphaned, args=(parent,), daemon=True).start()
     from stratagem.games.scrabble.sim import SimAgent
 
     _WORKER["lexicon"] = lexicon
     _WORKER["agent"] = SimAgent(pickle.loads(static), candidates=1)
+
+
+def _orphaned(parent: int) -> None:
+    """End this worker once its parent has died (a killed parent's forked workers would
+    otherwise wait on the task queue for ever: they hold its other end themselves)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
 
 
 def _play(state: ScrabbleState, actions: Sequence[Any], deal: Any, me: int, kind: str,
@@ -112,7 +125,7 @@ class DealPool:
         self.broken = False
         self.executor = ProcessPoolExecutor(
             workers, mp_context=multiprocessing.get_context(start_method()),
-            initializer=_start, initargs=(lexicon, static),
+            initializer=_start, initargs=(lexicon, static, os.getpid()),
         )  # fmt: skip
 
     def run(
