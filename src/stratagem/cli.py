@@ -111,11 +111,18 @@ def serve(
         Path | None,
         typer.Option(help="folder of the games database (default: the per-user data folder)"),
     ] = None,
+    deep_workers: Annotated[
+        int,
+        typer.Option(
+            help="processes a Scrabble deep analysis plays its deals in, 1 to the "
+            "cores (the heavy work of every player shares the cores)"
+        ),
+    ] = 1,
 ) -> None:
     """Start the web page (play, coach and assistant for every game) at http://HOST:PORT/."""
     from stratagem.web.serve import serve as run
 
-    run(host, port, lexicon, data)
+    run(host, port, lexicon, data, deep_workers)
 
 
 _FULL: typer.Typer | None = None

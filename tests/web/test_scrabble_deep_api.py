@@ -11,10 +11,13 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from stratagem.core.errors import StratagemError
+from stratagem.games.scrabble import sim_pool
 from stratagem.games.scrabble.heuristic import make_coach
 from stratagem.games.scrabble.position import write_position
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.web import scrabble_deep
+from stratagem.web.app import create_app
 from tests.games.scrabble.test_superleaves import _position as self_play
 
 JOBS = "/api/scrabble/deep/jobs"
@@ -97,10 +100,7 @@ def test_an_analysis_nobody_polls_stops_and_drops_its_result(
 def test_with_one_tile_in_the_bag_every_draw_is_enumerated_and_each_endgame_solved(
     client: TestClient,
 ) -> None:
-    s = self_play(9, 16)
-    one = [0] * len(s.bag)
-    one[next(i for i, n in enumerate(s.bag) if n)] = 1
-    s = replace(s, bag=tuple(one))
+    s = one_tile_left()
     r = client.post(JOBS, json={"position": write_position(s), "candidates": 2,
                                 "seconds": 60.0})  # fmt: skip
     assert r.status_code == 202, r.text
@@ -113,6 +113,35 @@ def test_with_one_tile_in_the_bag_every_draw_is_enumerated_and_each_endgame_solv
     for row in result["moves"]:
         assert row["exact"] and row["deals"] == draws and row["win_se"] == 0.0
         assert 0 <= row["proved"] <= row["endgames"] <= draws
+
+
+def one_tile_left(seed: int = 9, moves: int = 16) -> ScrabbleState:
+    s = self_play(seed, moves)
+    one = [0] * len(s.bag)
+    one[next(i for i, n in enumerate(s.bag) if n)] = 1
+    return replace(s, bag=tuple(one))
+
+
+@pytest.mark.skipif(sim_pool.cores() < 2, reason="needs two cores")
+def test_a_server_with_deep_workers_gives_the_ranking_of_one_process(client: TestClient) -> None:
+    body = {"position": write_position(one_tile_left()), "candidates": 3, "seconds": 60.0}
+    views = []
+    with TestClient(create_app(tables="off", deep_workers=2)) as parallel:
+        for c in (client, parallel):  # one process, then two workers
+            r = c.post(JOBS, json=body)
+            assert r.status_code == 202, r.text
+            job = _wait(c, r.json()["id"])
+            assert job["state"] == "ready", job
+            views.append(job["result"])
+    for view in views:
+        del view["seconds"]  # the wall clock is all that may differ
+    assert views[0] == views[1] and views[0]["pre_endgame"]
+
+
+@pytest.mark.parametrize("workers", [0, 10**6])
+def test_deep_workers_out_of_range_refuse_the_app(workers: int) -> None:
+    with pytest.raises(StratagemError, match="workers must be"):  # named, with the range
+        create_app(tables="off", deep_workers=workers)
 
 
 def test_too_many_analyses_at_once_are_refused(

@@ -133,3 +133,25 @@ def test_a_data_path_that_is_a_file_is_refused(tmp_path: Path, no_server: list[o
     result = invoke(["serve", "--port", str(_free_port()), "--data", str(path)])
     assert result.exit_code == 2 and "--data must be a folder" in result.stderr
     assert not no_server
+
+
+@pytest.mark.parametrize("workers", ["0", "-3", "100000"])
+def test_deep_workers_out_of_range_are_refused_before_the_server_starts(
+    workers: str, no_server: list[object]
+) -> None:
+    from tests.cli_outcome import invoke
+
+    result = invoke(["serve", "--port", str(_free_port()), "--deep-workers", workers])
+    assert result.exit_code == 2 and "--deep-workers must be 1 to" in result.stderr
+    assert not no_server
+
+
+def test_deep_workers_reach_the_app(no_server: list[object]) -> None:
+    from stratagem.games.scrabble.sim_pool import cores
+    from tests.cli_outcome import invoke
+
+    workers = min(2, cores())
+    result = invoke(["serve", "--port", str(_free_port()), "--deep-workers", str(workers)])
+    assert result.exit_code == 0, result.output
+    (app,) = no_server
+    assert app.state.settings.deep_workers == workers  # type: ignore[attr-defined]

@@ -217,6 +217,10 @@ def create_app(
                         ("max_mcts_sims", max_mcts_sims), *limits.items()):  # fmt: skip
         if value < (0 if name in ("heavy_queue", "light_queue") else 1):
             raise StratagemError(f"{name} must be at least 1, got {value}")
+    if "deep_workers" in limits:
+        from stratagem.games.scrabble.sim import check_workers
+
+        check_workers(limits["deep_workers"])
     app = FastAPI(
         title="Stratagem",
         version=__version__,

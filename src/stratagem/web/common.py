@@ -83,6 +83,10 @@ class WebSettings:
     before solving: a Pig variant's goal)."""
     solved_memo_bytes: int = 1 << 30
     """Solved tables kept in memory, shared by every session (least recently used dropped)."""
+    deep_workers: int = 1
+    """Processes a Scrabble deep analysis plays its deals in (``serve --deep-workers``):
+    1 by default, since the heavy pool's threads are shared by every player; more on a
+    machine with cores to spare (at most its cores; the same figures, more deals)."""
     tables: Literal["build", "cached", "off"] = "build"
     """Large tables (the Yahtzee remaining-score tables, about 1 GB): built when
     missing (``build``), only loaded when already in the cache (``cached``, for

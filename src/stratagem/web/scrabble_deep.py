@@ -190,12 +190,14 @@ def start_deep(request: Request, body: DeepRequest) -> DeepJobView:
     def cancelled() -> bool:
         return job.should_stop(ABANDONED_AFTER, "stopped: nobody asked for it for {after:.0f} s")
 
+    workers = request.app.state.settings.deep_workers
+
     def run() -> None:
         try:
             found = deep_analysis(entry.lexicon, body.position, body.rack, unseen=body.unseen,
                                   scores=body.scores, candidates=body.candidates,
                                   seconds=body.seconds, progress=progress,
-                                  cancelled=cancelled)  # fmt: skip
+                                  cancelled=cancelled, workers=workers)  # fmt: skip
         except Exception as exc:  # reported to the page, never raised in a thread
             job.state, job.message = "failed", f"{type(exc).__name__}: {exc}"
         else:

@@ -39,11 +39,17 @@ def serve(
     port: int = 8000,
     lexicon: Path | None = None,
     data: Path | None = None,
+    deep_workers: int = 1,
 ) -> None:
     """Start the server in the foreground (Ctrl-C stops it). Games are saved in
     ``data/games.sqlite3`` (default: the per-user data folder); a folder that cannot be
     used is said at start-up, and the games then live in memory only."""
     check_port(port)
+    from stratagem.games.scrabble.sim_pool import cores
+
+    if isinstance(deep_workers, bool) or not 1 <= deep_workers <= cores():
+        raise StratagemError(f"--deep-workers must be 1 to {cores()} (the cores this machine "
+                             f"gives the process), got {deep_workers}")  # fmt: skip
     if data is not None and data.exists() and not data.is_dir():
         raise StratagemError(f"--data must be a folder, and {data} is a file")
     try:
@@ -60,7 +66,7 @@ def serve(
 
     store = GameStore.in_folder(data)
     # compiles in the background
-    app = create_app(lexicon=lexicon, warm_kernels=True, data=store)
+    app = create_app(lexicon=lexicon, warm_kernels=True, data=store, deep_workers=deep_workers)
     shown = f"[{host}]" if _is_ipv6(host) else host
     print(f"Stratagem is running at http://{shown}:{port}/  (Ctrl-C stops it)", flush=True)
     print(
