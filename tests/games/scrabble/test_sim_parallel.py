@@ -147,3 +147,24 @@ def alive(pid: int) -> bool:
             return f.read().split(")")[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def _simulate_and_end() -> None:
+    """A child process (as an arena's worker is) that simulates with two workers of its
+    own and returns."""
+    lex = default_lexicon("english")
+    SimAgent(EquityAgent(lex.tiles, endgame=False), iterations=4, workers=2,
+             endgame=False).simulate(position(lex, 5, 6), np.random.default_rng(0))  # fmt: skip
+
+
+def test_a_child_process_with_a_pool_of_its_own_ends() -> None:
+    import multiprocessing
+
+    # an arena's worker ends by joining its children: its pool's idle workers must be told
+    # to stop first (this hung for ever before)
+    child = multiprocessing.get_context("spawn").Process(target=_simulate_and_end)
+    child.start()
+    child.join(120)
+    if child.is_alive():
+        child.kill()
+    assert child.exitcode == 0

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import multiprocessing.util
 import os
 import pickle
 import signal
@@ -178,12 +179,13 @@ class DealPool:
         out.clear()
         return error
 
-    def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+    def close(self, wait: bool = False) -> None:
+        self.executor.shutdown(wait=wait, cancel_futures=True)
 
 
 _POOLS: OrderedDict[tuple[int, str, int], DealPool] = OrderedDict()
 _LOCK = threading.Lock()
+_FINALIZER: list[Any] = []
 
 
 def static_key(static: EquityAgent) -> str:
@@ -209,6 +211,13 @@ def deal_pool(lexicon: Lexicon, static: EquityAgent, key: str, workers: int) -> 
     of workers, started the first time it is asked for."""
     full = (id(lexicon), key, workers)
     with _LOCK:
+        if not _POOLS and not _FINALIZER:
+            # a process of another pool (an arena's worker) ends with os._exit after
+            # joining its children: without this its idle workers would be waited for ever.
+            # Before the task queues' own finalizers (priority 10) stop their feeder threads,
+            # or the workers' stop signals would never be sent
+            _FINALIZER.append(multiprocessing.util.Finalize(None, close_all, args=(True,),
+                                                            exitpriority=100))  # fmt: skip
         pool = _POOLS.get(full)
         if pool is not None and pool.lexicon is lexicon and not pool.broken:
             _POOLS.move_to_end(full)
@@ -232,10 +241,10 @@ def drop(pool: DealPool) -> None:
     pool.close()
 
 
-def close_all() -> None:
-    """Shut every pool down (tests; a server stopping)."""
+def close_all(wait: bool = False) -> None:
+    """Shut every pool down (tests; a process ending: then ``wait`` for the workers)."""
     with _LOCK:
         pools = list(_POOLS.values())
         _POOLS.clear()
     for pool in pools:
-        pool.close()
+        pool.close(wait)
