@@ -78,6 +78,7 @@ from stratagem.games.scrabble._kernels import (
     SCORE,
     SIZE,
     SLOT,
+    TILES,
     Lines,
     Move,
     Out,
@@ -538,10 +539,32 @@ def _line(gaddag, lines, segment, rack, tiles, held, out, best_only, word, st, c
                 score > best[SCORE]
                 or (score == best[SCORE] and _before(down, r, first, word, length, best))
             )
-            count = store_move(
-                Move(r, first, down, length, score, placed), word, best_only, better,
-                out_info, out_word, best, count,
-            )  # fmt: skip
+            # recorded here rather than by ``store_move``: its array arguments, even inlined,
+            # cost four atomic reference count updates a move (a tenth of an all-moves call
+            # with a blank, whose calls make five times the moves of a plain rack's)
+            row_sq = first if down else r
+            col_sq = r if down else first
+            if best_only:
+                if better:
+                    best[ROW] = row_sq
+                    best[COL] = col_sq
+                    best[DOWN] = down
+                    best[LENGTH] = length
+                    best[SCORE] = score
+                    best[TILES] = placed
+                    for i in range(length):
+                        best[INFO_FIELDS + i] = word[first + i]
+            else:
+                if count < out_info.shape[0]:
+                    out_info[count, ROW] = row_sq
+                    out_info[count, COL] = col_sq
+                    out_info[count, DOWN] = down
+                    out_info[count, LENGTH] = length
+                    out_info[count, SCORE] = score
+                    out_info[count, TILES] = placed
+                    for i in range(length):
+                        out_word[count, i] = word[first + i]
+                count += 1
     return count
 
 
