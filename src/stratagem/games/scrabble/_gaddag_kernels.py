@@ -388,7 +388,7 @@ def _take(rack, nletters, allowed, idx, held):
     return cand, 0, cand + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _line(gaddag, lines, segment, rack, tiles, held, out, best_only, word, st, count):
     """Walk the GADDAG on a line of ``lines`` from the ``segment``'s first square (a run
     already read, or an anchor to lay on in anchor mode); records the moves in ``out``
@@ -497,7 +497,8 @@ def _line(gaddag, lines, segment, rack, tiles, held, out, best_only, word, st, c
             if nn < 0:
                 continue
             # the scoring fields and LAID carry over; nothing is laid
-            st[e] = st[f]
+            for k in range(FIELDS):
+                st[e, k] = st[f, k]
             st[e, POS] = new_pos
             st[e, MAIN_SUM] += points
             st[e, PHASE] = 1
@@ -574,7 +575,7 @@ def _code_key(code):
     return 2 * (code & (BLANK - 1)) + (1 if code >= BLANK else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _before(down, r, first, word, length, best):
     """Whether the move (``down``, line ``r``, first square ``first``, squares
     ``word[first:first + length]``) comes before ``best`` in the DAWG generator's order."""
@@ -586,7 +587,7 @@ def _before(down, r, first, word, length, best):
     )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _precedes(a_down, a_row, a_col, a_codes, a_len, b_down, b_row, b_col, b_codes, b_len):
     """Whether move a comes before move b in the DAWG generator's order: across before
     down, then the line, the first square, and the squares' letters (a tile before a
@@ -607,7 +608,7 @@ def _precedes(a_down, a_row, a_col, a_codes, a_len, b_down, b_row, b_col, b_code
     return a_len < b_len
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _square_check(board, r, c, rows, shift, values, nletters, cmask, csum):
     """The cross-check of empty square (r, c) with a tile above or below it, read from the
     packed GADDAG (the same sets as :func:`._kernels.square_check` reads from the DAWG).
@@ -659,7 +660,7 @@ def _square_check(board, r, c, rows, shift, values, nletters, cmask, csum):
     cmask[r, c] = allowed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _checks(gaddag, lines):
     """Cross-checks (:func:`_square_check`) and anchors of every square of ``lines``, the
     squares with no tile above or below taking the full set at once."""
@@ -696,7 +697,7 @@ SEG_DOWN, SEG_LINE, SEG_START, SEG_RIGHT, SEG_ANCHOR = range(5)
 SEG_FIELDS = 5
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _segments(boards, anchors, segs):
     """Every walk of a call into ``segs``, in the DAWG generator's order of the lines
     (across before down, line by line, left to right): each run of tiles, and each anchor
@@ -749,7 +750,7 @@ def _bound_lay(lmul, wmul, cross, k, mult, lm3, lm2, x3, x2, x1, fixed):
     return k, mult, lm3, lm2, x3, x2, x1, fixed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bound(lines, segment, tiles, held, blanks, values, top):
     """An upper bound on the score of every move the walk of a ``segment`` of ``lines``
     can make (-1: it can make none), and the same bound without the bingo bonus, for
@@ -1076,7 +1077,7 @@ def _bingo_at(lines, r, a, letters, length, rack, nletters, values, word, out):
             word[others[j]] -= BLANK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bingo_score(lines, r, a, length, values, word, out):
     """Score the move of ``word[a:a + length]`` on line ``r`` (7 tiles laid) as the walk
     scores it (:func:`._kernels.lay_score`) and record it if it beats the best."""
