@@ -926,7 +926,7 @@ def bingo_stems(child, terminal, root, hashes, least):
     return sigs[order].copy(), words[order].copy(), lengths[order].copy()
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bingo_spans(lines, segment, rack, nletters, values, stems, sig, blanks, word, out):
     """Record (best-only) every move of the walk of ``segment`` that lays all 7 tiles of
     ``rack`` (its letters' signature ``sig``, ``blanks`` blanks): the words whose letters
@@ -962,7 +962,7 @@ def _bingo_spans(lines, segment, rack, nletters, values, stems, sig, blanks, wor
                      word, out)  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bingo_words(lines, r, first, last, gaps, rack, nletters, values, stems, sig, blanks,
                  word, out):  # fmt: skip
     """The words of signature ``sig`` plus ``blanks`` letters (at most 2), each tried on the spans
@@ -993,7 +993,7 @@ def _bingo_words(lines, r, first, last, gaps, rack, nletters, values, stems, sig
                 i += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bingo_at(lines, r, a, letters, length, rack, nletters, values, word, out):
     """Record the moves spelling ``letters`` from square ``a`` of line ``r`` that lay all 7
     tiles of ``rack``: the board's tiles must match, the 7 empty squares' cross-checks
@@ -1017,64 +1017,76 @@ def _bingo_at(lines, r, a, letters, length, rack, nletters, values, word, out):
             laid += 1
     if laid != 7:
         return
-    need = np.zeros(nletters, dtype=np.int64)
-    for k in range(length):
-        if line[a + k] < 0:
-            need[letters[k]] += 1
-    # the letters short on the rack are the blanks' (exactly the rack's blanks: 7 laid)
+    # the letters short on the rack are the blanks' (exactly the rack's blanks: 7 laid):
+    # each letter laid counted once, at its first square (no scratch arrays: this kernel
+    # runs without reference counting)
     short0 = -1
     short1 = -1
     deficit = 0
-    for x in range(nletters):
-        d = need[x] - rack[x]
+    for k in range(length):
+        if line[a + k] >= 0:
+            continue
+        x = letters[k]
+        seen = False
+        for j in range(k):
+            if line[a + j] < 0 and letters[j] == x:
+                seen = True
+                break
+        if seen:
+            continue
+        n = 0
+        for j in range(k, length):
+            if line[a + j] < 0 and letters[j] == x:
+                n += 1
+        d = n - rack[x]
         if d > 0:
             deficit += d
+            # the lowest short letter first (the order the letters are tried in)
             if short0 < 0:
                 short0 = x
-            else:
+            elif x < short0:
+                if short1 < 0:
+                    short1 = short0
+                short0 = x
+            elif short1 < 0 or x > short1:
                 short1 = x
     if deficit != rack[nletters]:
         return
     # each way of laying the blanks: on one or two of the squares of the short letters
-    squares = np.empty(7, dtype=np.int64)
     for c in range(a, e + 1):
         word[c] = line[c] if line[c] >= 0 else letters[c - a]
     if deficit == 0:
         _bingo_score(lines, r, a, length, values, word, out)
         return
-    m0 = 0
-    for c in range(a, e + 1):
-        if line[c] < 0 and letters[c - a] == short0:
-            squares[m0] = c
-            m0 += 1
     if deficit == 1:
-        for i in range(m0):
-            word[squares[i]] += BLANK
-            _bingo_score(lines, r, a, length, values, word, out)
-            word[squares[i]] -= BLANK
+        for c in range(a, e + 1):
+            if line[c] < 0 and letters[c - a] == short0:
+                word[c] += BLANK
+                _bingo_score(lines, r, a, length, values, word, out)
+                word[c] -= BLANK
         return
     if short1 < 0:  # two blanks for one letter
-        for i in range(m0):
-            for j in range(i + 1, m0):
-                word[squares[i]] += BLANK
-                word[squares[j]] += BLANK
-                _bingo_score(lines, r, a, length, values, word, out)
-                word[squares[i]] -= BLANK
-                word[squares[j]] -= BLANK
+        for c in range(a, e + 1):
+            if not (line[c] < 0 and letters[c - a] == short0):
+                continue
+            for c2 in range(c + 1, e + 1):
+                if line[c2] < 0 and letters[c2 - a] == short0:
+                    word[c] += BLANK
+                    word[c2] += BLANK
+                    _bingo_score(lines, r, a, length, values, word, out)
+                    word[c] -= BLANK
+                    word[c2] -= BLANK
         return
-    others = np.empty(7, dtype=np.int64)
-    m1 = 0
     for c in range(a, e + 1):
-        if line[c] < 0 and letters[c - a] == short1:
-            others[m1] = c
-            m1 += 1
-    for i in range(m0):
-        for j in range(m1):
-            word[squares[i]] += BLANK
-            word[others[j]] += BLANK
-            _bingo_score(lines, r, a, length, values, word, out)
-            word[squares[i]] -= BLANK
-            word[others[j]] -= BLANK
+        if not (line[c] < 0 and letters[c - a] == short0):
+            continue
+        for c2 in range(a, e + 1):
+            if line[c2] < 0 and letters[c2 - a] == short1:
+                word[c] += BLANK
+                word[c2] += BLANK
+                _bingo_score(lines, r, a, length, values, word, out)
+                word[c] -= BLANK
+                word[c2] -= BLANK
 
 
 @njit(cache=True, _nrt=False)
