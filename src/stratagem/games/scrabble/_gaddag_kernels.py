@@ -368,19 +368,22 @@ def _take(rack, nletters, allowed, idx, held):
     candidate ``2 * letter + blank`` (the tile before the blank), jumping straight to the
     next allowed letter."""
     if rack[nletters] > 0:
-        while idx < 2 * nletters:
-            cand = idx >> 1
-            rest = allowed >> np.uint64(cand)
-            if rest == 0:
-                return -1, 0, 2 * nletters
-            if not rest & np.uint64(1):
-                cand += _lowest_bit(rest)
-                idx = 2 * cand
-            blank = idx & 1
-            idx += 1
-            if blank or rack[cand] > 0:
-                return cand, blank, idx
-        return -1, 0, idx
+        # one step a candidate: the blank right after its letter's tile, and a letter not
+        # on the rack (``held``) straight to its blank
+        cand = idx >> 1
+        if idx & 1:
+            if (allowed >> np.uint64(cand)) & np.uint64(1):
+                return cand, 1, idx + 1
+            cand += 1
+        if cand >= nletters:
+            return -1, 0, 2 * nletters
+        rest = allowed >> np.uint64(cand)
+        if rest == 0:
+            return -1, 0, 2 * nletters
+        cand += _lowest_bit(rest)
+        if (held >> np.uint64(cand)) & np.uint64(1):
+            return cand, 0, 2 * cand + 1
+        return cand, 1, 2 * cand + 2
     rest = (allowed & held) >> np.uint64(idx)
     if rest == 0:
         return -1, 0, nletters
