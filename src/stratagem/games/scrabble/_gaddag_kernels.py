@@ -52,6 +52,12 @@ word before its extensions), so that every player that breaks ties by order
 plays the same game with either generator; or left in the order found, for a
 player that ranks the moves it wants with :func:`rank`, which breaks ties in that
 order.
+
+The kernels a call runs many times (the walk, the cross-checks, the bounds, the bingo
+search) are compiled with ``_nrt=False`` (numba's target option for code that allocates
+nothing): numba otherwise updates an array argument's reference count atomically on
+every call and on every alias, 28 updates a walk and 4 a recorded move, 12-16% of an
+all-moves call with a blank. They must not allocate (no ``np.empty``, no slice copies).
 """
 
 from __future__ import annotations
