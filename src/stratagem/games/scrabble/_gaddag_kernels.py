@@ -52,6 +52,12 @@ word before its extensions), so that every player that breaks ties by order
 plays the same game with either generator; or left in the order found, for a
 player that ranks the moves it wants with :func:`rank`, which breaks ties in that
 order.
+
+The kernels a call runs many times (the walk, the cross-checks, the bounds, the bingo
+search) are compiled with ``_nrt=False`` (numba's target option for code that allocates
+nothing): numba otherwise updates an array argument's reference count atomically on
+every call and on every alias, 28 updates a walk and 4 a recorded move, 12-16% of an
+all-moves call with a blank. They must not allocate (no ``np.empty``, no slice copies).
 """
 
 from __future__ import annotations
@@ -78,6 +84,7 @@ from stratagem.games.scrabble._kernels import (
     SCORE,
     SIZE,
     SLOT,
+    TILES,
     Lines,
     Move,
     Out,
@@ -367,19 +374,22 @@ def _take(rack, nletters, allowed, idx, held):
     candidate ``2 * letter + blank`` (the tile before the blank), jumping straight to the
     next allowed letter."""
     if rack[nletters] > 0:
-        while idx < 2 * nletters:
-            cand = idx >> 1
-            rest = allowed >> np.uint64(cand)
-            if rest == 0:
-                return -1, 0, 2 * nletters
-            if not rest & np.uint64(1):
-                cand += _lowest_bit(rest)
-                idx = 2 * cand
-            blank = idx & 1
-            idx += 1
-            if blank or rack[cand] > 0:
-                return cand, blank, idx
-        return -1, 0, idx
+        # one step a candidate: the blank right after its letter's tile, and a letter not
+        # on the rack (``held``) straight to its blank
+        cand = idx >> 1
+        if idx & 1:
+            if (allowed >> np.uint64(cand)) & np.uint64(1):
+                return cand, 1, idx + 1
+            cand += 1
+        if cand >= nletters:
+            return -1, 0, 2 * nletters
+        rest = allowed >> np.uint64(cand)
+        if rest == 0:
+            return -1, 0, 2 * nletters
+        cand += _lowest_bit(rest)
+        if (held >> np.uint64(cand)) & np.uint64(1):
+            return cand, 0, 2 * cand + 1
+        return cand, 1, 2 * cand + 2
     rest = (allowed & held) >> np.uint64(idx)
     if rest == 0:
         return -1, 0, nletters
@@ -387,7 +397,7 @@ def _take(rack, nletters, allowed, idx, held):
     return cand, 0, cand + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _line(gaddag, lines, segment, rack, tiles, held, out, best_only, word, st, count):
     """Walk the GADDAG on a line of ``lines`` from the ``segment``'s first square (a run
     already read, or an anchor to lay on in anchor mode); records the moves in ``out``
@@ -496,7 +506,8 @@ def _line(gaddag, lines, segment, rack, tiles, held, out, best_only, word, st, c
             if nn < 0:
                 continue
             # the scoring fields and LAID carry over; nothing is laid
-            st[e] = st[f]
+            for k in range(FIELDS):
+                st[e, k] = st[f, k]
             st[e, POS] = new_pos
             st[e, MAIN_SUM] += points
             st[e, PHASE] = 1
@@ -538,10 +549,32 @@ def _line(gaddag, lines, segment, rack, tiles, held, out, best_only, word, st, c
                 score > best[SCORE]
                 or (score == best[SCORE] and _before(down, r, first, word, length, best))
             )
-            count = store_move(
-                Move(r, first, down, length, score, placed), word, best_only, better,
-                out_info, out_word, best, count,
-            )  # fmt: skip
+            # recorded here rather than by ``store_move``: its array arguments, even inlined,
+            # cost four atomic reference count updates a move (a tenth of an all-moves call
+            # with a blank, whose calls make five times the moves of a plain rack's)
+            row_sq = first if down else r
+            col_sq = r if down else first
+            if best_only:
+                if better:
+                    best[ROW] = row_sq
+                    best[COL] = col_sq
+                    best[DOWN] = down
+                    best[LENGTH] = length
+                    best[SCORE] = score
+                    best[TILES] = placed
+                    for i in range(length):
+                        best[INFO_FIELDS + i] = word[first + i]
+            else:
+                if count < out_info.shape[0]:
+                    out_info[count, ROW] = row_sq
+                    out_info[count, COL] = col_sq
+                    out_info[count, DOWN] = down
+                    out_info[count, LENGTH] = length
+                    out_info[count, SCORE] = score
+                    out_info[count, TILES] = placed
+                    for i in range(length):
+                        out_word[count, i] = word[first + i]
+                count += 1
     return count
 
 
@@ -551,7 +584,7 @@ def _code_key(code):
     return 2 * (code & (BLANK - 1)) + (1 if code >= BLANK else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _before(down, r, first, word, length, best):
     """Whether the move (``down``, line ``r``, first square ``first``, squares
     ``word[first:first + length]``) comes before ``best`` in the DAWG generator's order."""
@@ -563,7 +596,7 @@ def _before(down, r, first, word, length, best):
     )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _precedes(a_down, a_row, a_col, a_codes, a_len, b_down, b_row, b_col, b_codes, b_len):
     """Whether move a comes before move b in the DAWG generator's order: across before
     down, then the line, the first square, and the squares' letters (a tile before a
@@ -584,7 +617,7 @@ def _precedes(a_down, a_row, a_col, a_codes, a_len, b_down, b_row, b_col, b_code
     return a_len < b_len
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _square_check(board, r, c, rows, shift, values, nletters, cmask, csum):
     """The cross-check of empty square (r, c) with a tile above or below it, read from the
     packed GADDAG (the same sets as :func:`._kernels.square_check` reads from the DAWG).
@@ -636,7 +669,7 @@ def _square_check(board, r, c, rows, shift, values, nletters, cmask, csum):
     cmask[r, c] = allowed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _checks(gaddag, lines):
     """Cross-checks (:func:`_square_check`) and anchors of every square of ``lines``, the
     squares with no tile above or below taking the full set at once."""
@@ -673,7 +706,7 @@ SEG_DOWN, SEG_LINE, SEG_START, SEG_RIGHT, SEG_ANCHOR = range(5)
 SEG_FIELDS = 5
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _segments(boards, anchors, segs):
     """Every walk of a call into ``segs``, in the DAWG generator's order of the lines
     (across before down, line by line, left to right): each run of tiles, and each anchor
@@ -726,7 +759,7 @@ def _bound_lay(lmul, wmul, cross, k, mult, lm3, lm2, x3, x2, x1, fixed):
     return k, mult, lm3, lm2, x3, x2, x1, fixed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bound(lines, segment, tiles, held, blanks, values, top):
     """An upper bound on the score of every move the walk of a ``segment`` of ``lines``
     can make (-1: it can make none), and the same bound without the bingo bonus, for
@@ -902,7 +935,7 @@ def bingo_stems(child, terminal, root, hashes, least):
     return sigs[order].copy(), words[order].copy(), lengths[order].copy()
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bingo_spans(lines, segment, rack, nletters, values, stems, sig, blanks, word, out):
     """Record (best-only) every move of the walk of ``segment`` that lays all 7 tiles of
     ``rack`` (its letters' signature ``sig``, ``blanks`` blanks): the words whose letters
@@ -938,7 +971,7 @@ def _bingo_spans(lines, segment, rack, nletters, values, stems, sig, blanks, wor
                      word, out)  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bingo_words(lines, r, first, last, gaps, rack, nletters, values, stems, sig, blanks,
                  word, out):  # fmt: skip
     """The words of signature ``sig`` plus ``blanks`` letters (at most 2), each tried on the spans
@@ -969,7 +1002,7 @@ def _bingo_words(lines, r, first, last, gaps, rack, nletters, values, stems, sig
                 i += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bingo_at(lines, r, a, letters, length, rack, nletters, values, word, out):
     """Record the moves spelling ``letters`` from square ``a`` of line ``r`` that lay all 7
     tiles of ``rack``: the board's tiles must match, the 7 empty squares' cross-checks
@@ -993,67 +1026,79 @@ def _bingo_at(lines, r, a, letters, length, rack, nletters, values, word, out):
             laid += 1
     if laid != 7:
         return
-    need = np.zeros(nletters, dtype=np.int64)
-    for k in range(length):
-        if line[a + k] < 0:
-            need[letters[k]] += 1
-    # the letters short on the rack are the blanks' (exactly the rack's blanks: 7 laid)
+    # the letters short on the rack are the blanks' (exactly the rack's blanks: 7 laid):
+    # each letter laid counted once, at its first square (no scratch arrays: this kernel
+    # runs without reference counting)
     short0 = -1
     short1 = -1
     deficit = 0
-    for x in range(nletters):
-        d = need[x] - rack[x]
+    for k in range(length):
+        if line[a + k] >= 0:
+            continue
+        x = letters[k]
+        seen = False
+        for j in range(k):
+            if line[a + j] < 0 and letters[j] == x:
+                seen = True
+                break
+        if seen:
+            continue
+        n = 0
+        for j in range(k, length):
+            if line[a + j] < 0 and letters[j] == x:
+                n += 1
+        d = n - rack[x]
         if d > 0:
             deficit += d
+            # the lowest short letter first (the order the letters are tried in)
             if short0 < 0:
                 short0 = x
-            else:
+            elif x < short0:
+                if short1 < 0:
+                    short1 = short0
+                short0 = x
+            elif short1 < 0 or x > short1:
                 short1 = x
     if deficit != rack[nletters]:
         return
     # each way of laying the blanks: on one or two of the squares of the short letters
-    squares = np.empty(7, dtype=np.int64)
     for c in range(a, e + 1):
         word[c] = line[c] if line[c] >= 0 else letters[c - a]
     if deficit == 0:
         _bingo_score(lines, r, a, length, values, word, out)
         return
-    m0 = 0
-    for c in range(a, e + 1):
-        if line[c] < 0 and letters[c - a] == short0:
-            squares[m0] = c
-            m0 += 1
     if deficit == 1:
-        for i in range(m0):
-            word[squares[i]] += BLANK
-            _bingo_score(lines, r, a, length, values, word, out)
-            word[squares[i]] -= BLANK
+        for c in range(a, e + 1):
+            if line[c] < 0 and letters[c - a] == short0:
+                word[c] += BLANK
+                _bingo_score(lines, r, a, length, values, word, out)
+                word[c] -= BLANK
         return
     if short1 < 0:  # two blanks for one letter
-        for i in range(m0):
-            for j in range(i + 1, m0):
-                word[squares[i]] += BLANK
-                word[squares[j]] += BLANK
-                _bingo_score(lines, r, a, length, values, word, out)
-                word[squares[i]] -= BLANK
-                word[squares[j]] -= BLANK
+        for c in range(a, e + 1):
+            if not (line[c] < 0 and letters[c - a] == short0):
+                continue
+            for c2 in range(c + 1, e + 1):
+                if line[c2] < 0 and letters[c2 - a] == short0:
+                    word[c] += BLANK
+                    word[c2] += BLANK
+                    _bingo_score(lines, r, a, length, values, word, out)
+                    word[c] -= BLANK
+                    word[c2] -= BLANK
         return
-    others = np.empty(7, dtype=np.int64)
-    m1 = 0
     for c in range(a, e + 1):
-        if line[c] < 0 and letters[c - a] == short1:
-            others[m1] = c
-            m1 += 1
-    for i in range(m0):
-        for j in range(m1):
-            word[squares[i]] += BLANK
-            word[others[j]] += BLANK
-            _bingo_score(lines, r, a, length, values, word, out)
-            word[squares[i]] -= BLANK
-            word[others[j]] -= BLANK
+        if not (line[c] < 0 and letters[c - a] == short0):
+            continue
+        for c2 in range(a, e + 1):
+            if line[c2] < 0 and letters[c2 - a] == short1:
+                word[c] += BLANK
+                word[c2] += BLANK
+                _bingo_score(lines, r, a, length, values, word, out)
+                word[c] -= BLANK
+                word[c2] -= BLANK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bingo_score(lines, r, a, length, values, word, out):
     """Score the move of ``word[a:a + length]`` on line ``r`` (7 tiles laid) as the walk
     scores it (:func:`._kernels.lay_score`) and record it if it beats the best."""
