@@ -36,6 +36,7 @@ from stratagem.games.scrabble.heuristic import (
 )
 from stratagem.games.scrabble.leaves import load_leaves, shipped_leaves
 from stratagem.games.scrabble.lexicon import Lexicon, default_lexicon, load_lexicon
+from stratagem.games.scrabble.sim_pool import cores
 from stratagem.games.scrabble.state import ScrabbleState
 from stratagem.games.scrabble.strategies import GreedyAgent
 from stratagem.games.scrabble.tiles import TILE_SETS
@@ -224,7 +225,7 @@ AGENTS = (
                web_high=1_000_000),
          Param("workers", int, 1, "processes that play the deals, over that many cores (the "
                "same figures as one; at most the cores this machine gives the process)",
-               low=1, high=1024, web_high=1),
+               low=1, high=cores(), web_high=1),
          _LEAVES, _ENDGAME, _NODES, _THINK),
     ),
 )  # fmt: skip
