@@ -1074,23 +1074,14 @@ def _bingo_at(lines, r, a, letters, length, rack, nletters, values, word, out):
                 _bingo_score(lines, r, a, length, values, word, out)
                 word[c] -= BLANK
         return
-    if short1 < 0:  # two blanks for one letter
-        for c in range(a, e + 1):
-            if not (line[c] < 0 and letters[c - a] == short0):
-                continue
-            for c2 in range(c + 1, e + 1):
-                if line[c2] < 0 and letters[c2 - a] == short0:
-                    word[c] += BLANK
-                    word[c2] += BLANK
-                    _bingo_score(lines, r, a, length, values, word, out)
-                    word[c] -= BLANK
-                    word[c2] -= BLANK
-        return
+    # two blanks: for one letter short twice (short1 < 0) the second blank's square comes
+    # after the first's (each pair once); for two letters, any square of the other letter
+    second = short0 if short1 < 0 else short1
     for c in range(a, e + 1):
         if not (line[c] < 0 and letters[c - a] == short0):
             continue
-        for c2 in range(a, e + 1):
-            if line[c2] < 0 and letters[c2 - a] == short1:
+        for c2 in range(c + 1 if short1 < 0 else a, e + 1):
+            if line[c2] < 0 and letters[c2 - a] == second:
                 word[c] += BLANK
                 word[c2] += BLANK
                 _bingo_score(lines, r, a, length, values, word, out)
