@@ -22,8 +22,6 @@ process, so the result is the same.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
-import multiprocessing.util
 import os
 import pickle
 import signal
@@ -31,14 +29,15 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
     from stratagem.games.scrabble.heuristic import EquityAgent
     from stratagem.games.scrabble.lexicon import Lexicon
     from stratagem.games.scrabble.sim import SimAgent
@@ -121,6 +120,9 @@ class DealPool:
     """``workers`` processes holding one word list and one static player."""
 
     def __init__(self, lexicon: Lexicon, static: bytes, workers: int) -> None:
+        import multiprocessing  # here, not at import: a command that never simulates
+        from concurrent.futures import ProcessPoolExecutor  # in parallel does not load them
+
         self.lexicon = lexicon
         self.workers = workers
         self.broken = False
@@ -138,6 +140,8 @@ class DealPool:
         finishes the one it is playing) and nothing more comes. A dead worker raises
         :class:`concurrent.futures.process.BrokenProcessPool`; the deals not yet handed
         back are in the exception's ``pending`` (a list)."""
+        from concurrent.futures.process import BrokenProcessPool
+
         sent = portable(state)
         out: deque[tuple[Any, Future[list[tuple[float, ...]]] | None]] = deque()
         source = iter(deals)
@@ -212,6 +216,8 @@ def deal_pool(lexicon: Lexicon, static: EquityAgent, key: str, workers: int) -> 
     full = (id(lexicon), key, workers)
     with _LOCK:
         if not _POOLS and not _FINALIZER:
+            import multiprocessing.util
+
             # a process of another pool (an arena's worker) ends with os._exit after
             # joining its children: without this its idle workers would be waited for ever.
             # Before the task queues' own finalizers (priority 10) stop their feeder threads,
