@@ -394,9 +394,9 @@ class SimAgent:
         budget = self.budget()
         done = 0
 
-        def stop() -> bool:
-            if done and time.perf_counter() - start >= budget:
-                return True
+        def stop() -> bool:  # the first deal is always played, unless cancelled
+            if done:
+                return self._stopped(start, budget)
             return self.cancelled is not None and self.cancelled()
 
         def deals(n: int) -> Iterator[_Deal]:
