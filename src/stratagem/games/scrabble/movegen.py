@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import weakref
 from weakref import WeakKeyDictionary
 
 import numpy as np
@@ -64,7 +65,9 @@ class MoveGenerator:
             raise ValueError(f"walk must be 'gaddag' or 'dawg', not {walk!r}")
         if walk == "gaddag" and lexicon.gaddag is None:
             raise ValueError("this lexicon has no GADDAG; build it with Lexicon.from_words")
-        self.lexicon = lexicon
+        # weakly: the generators' caches are keyed weakly by the lexicon, and a strong
+        # reference from the value would keep every lexicon ever loaded (65 MB for ENABLE)
+        self._lexicon = weakref.ref(lexicon)
         self.walk = walk
         values = lexicon.tiles.values_array
         nletters = lexicon.tiles.size
@@ -95,6 +98,15 @@ class MoveGenerator:
         self._empty_info = np.zeros((0, _kernels.INFO_FIELDS), dtype=np.int32)
         self._empty_word = np.zeros((0, SIZE), dtype=np.int8)
         self._square_texts = _square_texts(lexicon)
+
+    @property
+    def lexicon(self) -> Lexicon:
+        """The lexicon this generator was built for (the generator holds its tables, not
+        the lexicon: raises ``ReferenceError`` once nothing else holds it)."""
+        lexicon = self._lexicon()
+        if lexicon is None:
+            raise ReferenceError("this generator's lexicon is no longer held anywhere")
+        return lexicon
 
     def _run(self, board: np.ndarray, rack: np.ndarray, best_only: bool, sort: bool = True) -> int:
         info, word = (self._empty_info, self._empty_word) if best_only else (self._info, self._word)
