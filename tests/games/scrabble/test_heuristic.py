@@ -160,6 +160,27 @@ def test_equity_agent_adds_the_leave() -> None:
     assert math.isclose(best.value, 44 + 100)  # score + the kept blank (no vowel/consonant)
 
 
+def test_equity_defence_takes_points_per_premium_square_opened() -> None:
+    s = ScrabbleState.new(LEX).apply((24, 9, 2, 25, 26, 0, 0)).apply((0,) * 7)  # QUIZ? EE
+    plain = {str(c.action): c for c in EquityAgent(TS, None, endgame=False).candidates(s)}
+    for defence in (1.0, 2.5):
+        agent = EquityAgent(TS, None, endgame=False, defence=defence)
+        for c in agent.candidates(s):
+            base = plain[str(c.action)]
+            assert math.isclose(c.value, base.value + defence * 1000 * c.features[F["premium"]])
+    # QUIZ across the centre opens 7 or 9 units of premium squares; at 10 points a unit,
+    # keeping them shut by an exchange is worth more than the 44 points
+    assert isinstance(EquityAgent(TS, None, endgame=False).act(s, np.random.default_rng(0)),
+                      heuristic.Placement)  # fmt: skip
+    strict = EquityAgent(TS, None, endgame=False, defence=10)
+    assert isinstance(strict.act(s, np.random.default_rng(0)), Exchange)
+    assert "opens premium squares worth 7" in heuristic.explain(
+        strict.candidate(s, plain["8E QUIZ 44"].action), strict.weights_for("opening"), "opening")
+    for bad in (-0.5, 10.5, math.nan, True, "1"):
+        with pytest.raises(WeightsError, match="defence must be a number of points from 0 to 10"):
+            EquityAgent(TS, None, defence=bad)  # type: ignore[arg-type]
+
+
 def test_heuristic_game_is_legal_to_the_end() -> None:
     agents = [HeuristicAgent(TS, SOURCE_WEIGHTS, endgame=False), GreedyAgent()]
     end = play(ScrabbleState.new(LEX), agents, np.random.default_rng(4)).state  # type: ignore[list-item]
@@ -229,6 +250,11 @@ def test_arena_builds_heuristic_and_equity_agents(tmp_path) -> None:  # type: ig
     assert isinstance(game.make_agent("english", parse_spec(f"heuristic:weights={path}")),
                       HeuristicAgent)  # fmt: skip
     assert isinstance(game.make_agent("english", parse_spec("equity")), EquityAgent)
+    assert game.make_agent("english", parse_spec("equity")).defence == 0.0
+    assert game.make_agent("english", parse_spec("equity:leaves=super,defence=1.5")).defence == 1.5
+    for bad in ("equity:defence=-1", "equity:defence=11", "equity:defence=much"):
+        with pytest.raises(ArenaError, match="defence"):
+            game.make_agent("english", parse_spec(bad))
     with pytest.raises(ArenaError, match="endgame"):
         game.make_agent("english", parse_spec("equity:endgame=maybe"))
     # the endgame's node limit: default, chosen, and out of range

@@ -407,3 +407,33 @@ def test_the_shipped_czech_table_holds_its_learned_leaves_and_falls_back_for_the
     assert table.value(unmet) == pytest.approx(table.fallback.value(unmet))
     agent = make_agent("scrabble", "czech", "equity:leaves=super,endgame=off")
     assert isinstance(agent, SuperleaveEquityAgent) and agent.evaluator.superleaves is table
+
+
+# --- bingo chances ------------------------------------------------------------------------
+
+
+def test_bingo_chances_by_counting_draws_by_hand() -> None:
+    from itertools import combinations
+    from math import comb, prod
+
+    from stratagem.games.scrabble.lexicon import Lexicon
+
+    lex = Lexicon.from_words(["abcdefg", "cat", "abcdefgh"], TS, "one seven")
+    # ABCDEFG as it is, with one of its 7 letters a blank, or two of them: 1 + 7 + 21 racks
+    assert len(sl.bingo_racks(lex)) == 29
+    chance = sl.bingo_chances(lex)
+    assert chance.shape == (sl.leave_count(TS),) and chance[0] == 0.0
+    n = dict(zip(TS.letters, (int(x) for x in TS.bag_counts), strict=False))  # A 9, G 3...
+
+    def of(leave: str) -> float:
+        return float(chance[sl.leave_rank(TS.rack_counts(leave), TS)])
+
+    # ABCDEF draws 1 of the 94 other tiles: a G (3) or a blank (2)
+    assert of("ABCDEF") == pytest.approx(5 / 94, rel=1e-12)
+    # ABCDE draws 2 of 95: FG, F?, G? or ??
+    assert of("ABCDE") == pytest.approx((2 * 3 + 2 * 2 + 3 * 2 + 1) / comb(95, 2), rel=1e-12)
+    # ?? draws 5 of 98: five different letters of ABCDEFG, one tile of each
+    five = sum(prod(n[ch] for ch in pick) for pick in combinations("ABCDEFG", 5))
+    assert of("??") == pytest.approx(five / comb(98, 5), rel=1e-12)
+    # a leave with a tile the word lacks, or a second A, never makes it
+    assert of("Z") == 0.0 and of("AA") == 0.0

@@ -62,7 +62,7 @@ all-moves call with a blank. They must not allocate (no ``np.empty``, no slice c
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -93,6 +93,9 @@ from stratagem.games.scrabble._kernels import (
     lay_score,
     store_move,
 )
+
+NO_REFCOUNT: dict[str, Any] = {"cache": True, "_nrt": False}
+"""The options of the kernels compiled without reference counting (module docstring)."""
 
 # Frame fields of the walk's stack: a frame is the walk after reading square POS. The
 # scoring fields and NODE, LAID, NEXT (the next candidate letter to lay on the next
@@ -397,7 +400,7 @@ def _take(rack, nletters, allowed, idx, held):
     return cand, 0, cand + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(**NO_REFCOUNT)
 def _line(gaddag, lines, segment, rack, tiles, held, out, best_only, word, st, count):
     """Walk the GADDAG on a line of ``lines`` from the ``segment``'s first square (a run
     already read, or an anchor to lay on in anchor mode); records the moves in ``out``
@@ -584,7 +587,7 @@ def _code_key(code):
     return 2 * (code & (BLANK - 1)) + (1 if code >= BLANK else 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**NO_REFCOUNT)
 def _before(down, r, first, word, length, best):
     """Whether the move (``down``, line ``r``, first square ``first``, squares
     ``word[first:first + length]``) comes before ``best`` in the DAWG generator's order."""
@@ -596,7 +599,7 @@ def _before(down, r, first, word, length, best):
     )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(**NO_REFCOUNT)
 def _precedes(a_down, a_row, a_col, a_codes, a_len, b_down, b_row, b_col, b_codes, b_len):
     """Whether move a comes before move b in the DAWG generator's order: across before
     down, then the line, the first square, and the squares' letters (a tile before a
@@ -617,7 +620,7 @@ def _precedes(a_down, a_row, a_col, a_codes, a_len, b_down, b_row, b_col, b_code
     return a_len < b_len
 
 
-@njit(cache=True, _nrt=False)
+@njit(**NO_REFCOUNT)
 def _square_check(board, r, c, rows, shift, values, nletters, cmask, csum):
     """The cross-check of empty square (r, c) with a tile above or below it, read from the
     packed GADDAG (the same sets as :func:`._kernels.square_check` reads from the DAWG).
@@ -669,7 +672,7 @@ def _square_check(board, r, c, rows, shift, values, nletters, cmask, csum):
     cmask[r, c] = allowed
 
 
-@njit(cache=True, _nrt=False)
+@njit(**NO_REFCOUNT)
 def _checks(gaddag, lines):
     """Cross-checks (:func:`_square_check`) and anchors of every square of ``lines``, the
     squares with no tile above or below taking the full set at once."""
@@ -706,7 +709,7 @@ SEG_DOWN, SEG_LINE, SEG_START, SEG_RIGHT, SEG_ANCHOR = range(5)
 SEG_FIELDS = 5
 
 
-@njit(cache=True, _nrt=False)
+@njit(**NO_REFCOUNT)
 def _segments(boards, anchors, segs):
     """Every walk of a call into ``segs``, in the DAWG generator's order of the lines
     (across before down, line by line, left to right): each run of tiles, and each anchor
@@ -759,7 +762,7 @@ def _bound_lay(lmul, wmul, cross, k, mult, lm3, lm2, x3, x2, x1, fixed):
     return k, mult, lm3, lm2, x3, x2, x1, fixed
 
 
-@njit(cache=True, _nrt=False)
+@njit(**NO_REFCOUNT)
 def _bound(lines, segment, tiles, held, blanks, values, top):
     """An upper bound on the score of every move the walk of a ``segment`` of ``lines``
     can make (-1: it can make none), and the same bound without the bingo bonus, for
@@ -935,7 +938,7 @@ def bingo_stems(child, terminal, root, hashes, least):
     return sigs[order].copy(), words[order].copy(), lengths[order].copy()
 
 
-@njit(cache=True, _nrt=False)
+@njit(**NO_REFCOUNT)
 def _bingo_spans(lines, segment, rack, nletters, values, stems, sig, blanks, word, out):
     """Record (best-only) every move of the walk of ``segment`` that lays all 7 tiles of
     ``rack`` (its letters' signature ``sig``, ``blanks`` blanks): the words whose letters
@@ -971,7 +974,7 @@ def _bingo_spans(lines, segment, rack, nletters, values, stems, sig, blanks, wor
                      word, out)  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(**NO_REFCOUNT)
 def _bingo_words(lines, r, first, last, gaps, rack, nletters, values, stems, sig, blanks,
                  word, out):  # fmt: skip
     """The words of signature ``sig`` plus ``blanks`` letters (at most 2), each tried on the spans
@@ -1002,7 +1005,7 @@ def _bingo_words(lines, r, first, last, gaps, rack, nletters, values, stems, sig
                 i += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(**NO_REFCOUNT)
 def _bingo_at(lines, r, a, letters, length, rack, nletters, values, word, out):
     """Record the moves spelling ``letters`` from square ``a`` of line ``r`` that lay all 7
     tiles of ``rack``: the board's tiles must match, the 7 empty squares' cross-checks
@@ -1089,7 +1092,7 @@ def _bingo_at(lines, r, a, letters, length, rack, nletters, values, word, out):
                 word[c2] -= BLANK
 
 
-@njit(cache=True, _nrt=False)
+@njit(**NO_REFCOUNT)
 def _bingo_score(lines, r, a, length, values, word, out):
     """Score the move of ``word[a:a + length]`` on line ``r`` (7 tiles laid) as the walk
     scores it (:func:`._kernels.lay_score`) and record it if it beats the best."""

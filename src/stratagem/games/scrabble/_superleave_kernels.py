@@ -4,6 +4,7 @@ value of every sub-multiset of a rack, and which sub-multiset each placement kee
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -121,3 +122,57 @@ def placement_leaves(board, rack, info, word, count, nletters, arrays, out):
             code = word[k, i]
             kept -= radix[nletters] if code >= BLANK else radix[code]
         out[k] = value_of[kept]
+
+
+@njit(cache=True)
+def _log_choose(n, k):
+    if k < 0 or k > n:
+        return -np.inf
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+@njit(cache=True)
+def bingo_draws(racks, bag, before, rack_size, out):
+    """For every rack in ``racks`` (counts, blank last, each of ``rack_size`` tiles) and
+    every leave ``L`` of 1 to ``rack_size - 1`` of its tiles, add to ``out[rank of L]`` the
+    chance that a draw of the other tiles from ``bag`` less ``L`` is exactly the rest of the
+    rack. Distinct racks give disjoint draws, so each leave's sum is the chance that it
+    draws one of ``racks``."""
+    ntiles = bag.shape[0]
+    total = 0
+    for i in range(ntiles):
+        total += bag[i]
+    kept = np.zeros(ntiles, np.int64)
+    ids = np.zeros(rack_size, np.int64)
+    caps = np.zeros(rack_size, np.int64)
+    cur = np.zeros(rack_size, np.int64)
+    for r in range(racks.shape[0]):
+        m = 0
+        for i in range(ntiles):
+            if racks[r, i] > 0:
+                ids[m] = i
+                caps[m] = racks[r, i]
+                m += 1
+        for j in range(m):
+            cur[j] = 0
+        while True:
+            k = 0
+            for j in range(m):
+                k += cur[j]
+            if 1 <= k < rack_size:
+                log_p = -_log_choose(total - k, rack_size - k)
+                for j in range(m):
+                    log_p += _log_choose(bag[ids[j]] - cur[j], caps[j] - cur[j])
+                    kept[ids[j]] = cur[j]
+                out[leave_rank(kept, before)] += math.exp(log_p)
+                for j in range(m):
+                    kept[ids[j]] = 0
+            j = 0  # the next sub-multiset: count up in the mixed radix of the rack's copies
+            while j < m:
+                cur[j] += 1
+                if cur[j] <= caps[j]:
+                    break
+                cur[j] = 0
+                j += 1
+            if j == m:
+                break

@@ -643,20 +643,40 @@ class HeuristicAgent(_Player):
         return self.closing == "rule" and phase == "closing"
 
 
+DEFENCE_RANGE = (0.0, 10.0)
+"""The equity player's ``defence``: points a move gives up per unit of premium squares it
+opens (the h4 term's units: double letter 1, triple letter 2, double word 2, triple word 3)."""
+
+
+def check_defence(defence: float) -> float:
+    """``defence`` as a float within :data:`DEFENCE_RANGE`, or :class:`WeightsError`."""
+    low, high = DEFENCE_RANGE
+    if isinstance(defence, bool) or not isinstance(defence, (int, float)) or not (
+        low <= defence <= high
+    ):
+        raise WeightsError(f"defence must be a number of points from {low:g} to {high:g}, "
+                           f"got {defence!r}")  # fmt: skip
+    return float(defence)
+
+
 class EquityAgent(_Player):
-    """Score + leave value (1000 * points each); in the closing phase, the exact endgame
-    solver, or without it (and as its advice) the closing rule of
+    """Score + leave value (1000 * points each), less ``defence`` points per unit of premium
+    squares opened (the h4 term; 0, the default, leaves it out); in the closing phase, the
+    exact endgame solver, or without it (and as its advice) the closing rule of
     :meth:`Evaluator.closing_points`.
     """
 
     def __init__(self, tiles: TileSet, leaves: LeaveTable | None = None,
-                 endgame: bool = True, endgame_nodes: int = ENDGAME_NODES) -> None:  # fmt: skip
+                 endgame: bool = True, endgame_nodes: int = ENDGAME_NODES,
+                 defence: float = 0.0) -> None:  # fmt: skip
+        self.defence = check_defence(defence)
         self.evaluator = Evaluator(tiles, leaves if leaves is not None else shipped_leaves(tiles))
         self.endgame = endgame
         self.endgame_nodes = endgame_nodes
         self._equity = np.zeros(len(FEATURE_NAMES))
         self._equity[FEATURE_NAMES.index("score")] = SCORE_WEIGHT
         self._equity[FEATURE_NAMES.index("leave")] = SCORE_WEIGHT
+        self._equity[FEATURE_NAMES.index("premium")] = self.defence * SCORE_WEIGHT
         self._closing = np.zeros(len(FEATURE_NAMES))
         self._closing[FEATURE_NAMES.index("score")] = SCORE_WEIGHT
 

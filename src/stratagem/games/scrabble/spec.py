@@ -27,6 +27,7 @@ from stratagem.games.scrabble.coach import coaching
 from stratagem.games.scrabble.endgame import NODE_LIMITS, EndgameAgent
 from stratagem.games.scrabble.heuristic import (
     CLOSING_CHOICES,
+    DEFENCE_RANGE,
     ENDGAME_NODES,
     EquityAgent,
     HeuristicAgent,
@@ -119,13 +120,14 @@ def _heuristic(rules: Lexicon, weights: str, w: str | None, leaves: str | None,
 
 
 def _equity(rules: Lexicon, leaves: str | None, endgame: str, nodes: int,
-            think: float | None) -> Agent:  # fmt: skip
-    agent = _static(rules, leaves, endgame == "on", nodes)
+            think: float | None, defence: float) -> Agent:  # fmt: skip
+    agent = _static(rules, leaves, endgame == "on", nodes, defence)
     agent.think_seconds = think
     return agent
 
 
-def _static(rules: Lexicon, leaves: str | None, endgame: bool, nodes: int) -> EquityAgent:
+def _static(rules: Lexicon, leaves: str | None, endgame: bool, nodes: int,
+            defence: float = 0.0) -> EquityAgent:  # fmt: skip
     """The equity player with a leave FILE, the shipped factored table (None) or the
     shipped superleave table (``super``; a ``.npz`` FILE or a table folder: a superleave
     table)."""
@@ -140,9 +142,10 @@ def _static(rules: Lexicon, leaves: str | None, endgame: bool, nodes: int) -> Eq
 
         table = (shipped_superleaves(tiles.name) if leaves == "super"
                  else load_superleaves(leaves, tiles))  # fmt: skip
-        return SuperleaveEquityAgent(table, endgame=endgame, endgame_nodes=nodes)
+        return SuperleaveEquityAgent(table, endgame=endgame, endgame_nodes=nodes,
+                                     defence=defence)  # fmt: skip
     factored = load_leaves(leaves, tiles) if leaves else shipped_leaves(tiles)
-    return EquityAgent(tiles, factored, endgame=endgame, endgame_nodes=nodes)
+    return EquityAgent(tiles, factored, endgame=endgame, endgame_nodes=nodes, defence=defence)
 
 
 def _sim(rules: Lexicon, candidates: int, plies: int, iterations: int, seconds: float,
@@ -201,7 +204,10 @@ AGENTS = (
     ),
     AgentInfo(
         "equity", "score + learned leave value of the tiles kept", _equity,
-        (_LEAVES, _ENDGAME, _NODES, _THINK),
+        (_LEAVES, _ENDGAME, _NODES, _THINK,
+         Param("defence", float, 0.0, "points a move gives up per premium square it opens to "
+               "the opponent (double letter 1, triple letter 2, double word 2, triple word 3; "
+               "0: none)", low=DEFENCE_RANGE[0], high=DEFENCE_RANGE[1])),
     ),
     AgentInfo(
         "sim", "simulates the equity player's top moves a few plies over sampled draws "

@@ -49,6 +49,7 @@ the learned leaves, the format before ranks) is still read.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import zipfile
@@ -58,7 +59,7 @@ from functools import lru_cache
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -78,6 +79,9 @@ from stratagem.games.scrabble.leaves import (
 )
 from stratagem.games.scrabble.movegen import MoveGenerator
 from stratagem.games.scrabble.tiles import TileSet, tile_set
+
+if TYPE_CHECKING:
+    from stratagem.games.scrabble.lexicon import Lexicon
 
 FORMAT = "stratagem-scrabble-superleaves"
 VERSION = 2
@@ -580,9 +584,56 @@ class SuperleaveEquityAgent(EquityAgent):
     """The equity player (score + leave) valuing leaves by a :class:`SuperleaveTable`."""
 
     def __init__(self, table: SuperleaveTable, endgame: bool = True,
-                 endgame_nodes: int = ENDGAME_NODES) -> None:  # fmt: skip
-        super().__init__(table.tiles, table.fallback, endgame, endgame_nodes)
+                 endgame_nodes: int = ENDGAME_NODES, defence: float = 0.0) -> None:  # fmt: skip
+        super().__init__(table.tiles, table.fallback, endgame, endgame_nodes, defence)
         self.evaluator = SuperleaveEvaluator(table)
+
+
+# --- bingo chances ------------------------------------------------------------------------
+
+
+def bingo_racks(lexicon: Lexicon) -> np.ndarray:
+    """Every rack of 7 tiles the bag allows (counts, blank last) that spells a 7-letter word
+    of ``lexicon``, a blank standing for any letter: one row per distinct rack, sorted."""
+    tiles = lexicon.tiles
+    n = tiles.size
+    bag = tiles.bag_counts.astype(np.int64)
+    words: set[tuple[int, ...]] = set()
+    stack = [(lexicon.root, (0,) * n, 0)]
+    while stack:  # the word graph to depth 7
+        node, counts, depth = stack.pop()
+        if depth == RACK_SIZE:
+            if lexicon.terminal[node]:
+                words.add(counts)
+            continue
+        for letter in np.flatnonzero(lexicon.child[node] >= 0):
+            c = list(counts)
+            c[letter] += 1
+            stack.append((int(lexicon.child[node, letter]), tuple(c), depth + 1))
+    racks: set[tuple[int, ...]] = set()
+    for counts in words:
+        letters = [i for i in range(n) for _ in range(counts[i])]
+        for blanks in range(min(tiles.blanks, RACK_SIZE) + 1):
+            for stood in set(itertools.combinations(letters, blanks)):
+                rack = [*counts, blanks]
+                for i in stood:
+                    rack[i] -= 1
+                if all(rack[i] <= bag[i] for i in range(n + 1)):
+                    racks.add(tuple(rack))
+    return np.array(sorted(racks), dtype=np.int64).reshape(-1, n + 1)
+
+
+def bingo_chances(lexicon: Lexicon) -> np.ndarray:
+    """For every leave (by rank), the chance that it and the tiles drawn to fill the rack
+    spell a 7-letter word (:func:`bingo_racks`), the draw taken from a full bag less the
+    leave: float64, one per rank, 0 for the empty leave. No board: a measure of how many
+    racks a leave makes a bingo of, not of where one fits."""
+    tiles = lexicon.tiles
+    before, size = rank_table(tiles)
+    out = np.zeros(size)
+    kern.bingo_draws(bingo_racks(lexicon), tiles.bag_counts.astype(np.int64), before,
+                     RACK_SIZE, out)  # fmt: skip
+    return out
 
 
 # --- learning ------------------------------------------------------------------------------
