@@ -243,17 +243,19 @@ class Variant(SuperleaveEquityAgent):
     """The superleave equity player (endgame off) with the static value changed: the leave
     times ``slope[bag left]`` plus ``intercept[bag left]``, the closing rule's cost of kept
     tiles times ``keep``; ``defence`` and ``squares`` (costs per kind of square) for the
-    premium term."""
+    premium term. A changed value (or ``own_choice``) is chosen here, ties to the first
+    found; otherwise the player's own choice plays."""
 
     def __init__(self, slope: Iterable[float] | None = None,
                  intercept: Iterable[float] | None = None, keep: float = 1.0,
-                 defence: float = 0.0, squares: Iterable[float] | None = None) -> None:  # fmt: skip
+                 defence: float = 0.0, squares: Iterable[float] | None = None,
+                 own_choice: bool = False) -> None:  # fmt: skip
         super().__init__(shipped_superleaves("english"), endgame=False, defence=defence)
         self.slope = np.ones(101) if slope is None else np.asarray(list(slope), dtype=float)
         self.intercept = (np.zeros(101) if intercept is None
                           else np.asarray(list(intercept), dtype=float))  # fmt: skip
         self.keep = keep
-        self.changed = slope is not None or intercept is not None or keep != 1.0
+        self.changed = own_choice or slope is not None or intercept is not None or keep != 1.0
         if squares is not None:
             self.evaluator.pweight[:] = sum(w * m for w, m in zip(squares, MASKS, strict=True))
 
@@ -298,6 +300,9 @@ def _match_rows(task: tuple[dict[str, Any], list[int]]) -> list[float]:
 
 def variants(args: argparse.Namespace) -> int:
     configs: dict[str, dict[str, Any]] = {"the equity player (superleaves)": {}}
+    # the same values through this script's own choice (ties to the first found, not to the
+    # DAWG walk's order): how far two players alike but for ties land apart
+    configs["the same, ties to the first found"] = {"keep": 1.0, "own_choice": True}
     configs["leave x min(1, bag left / 7)"] = {"slope": [min(1.0, b / 7) for b in range(101)]}
     configs["leave x 1.1"] = {"slope": [1.1] * 101}
     configs["closing: kept tiles cost twice"] = {"keep": 2.0}
