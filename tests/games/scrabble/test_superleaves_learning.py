@@ -161,6 +161,10 @@ class _Pool:
 
     def __init__(self, ok: int) -> None:
         self.ok = ok
+        self.shutdowns: list[tuple[bool, bool]] = []
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        self.shutdowns.append((wait, cancel_futures))
 
     def __enter__(self) -> _Pool:
         return self
@@ -199,3 +203,24 @@ def test_a_killed_worker_costs_only_its_chunk(tmp_path, monkeypatch, reference) 
     monkeypatch.setattr(broken, "_pool", lambda: _Pool(0))
     with pytest.raises(SuperleavesError, match="broke 1 times; 2 chunks left"):
         _run(tmp_path / "b").train(GAMES, broken)
+
+
+def test_ctrl_c_drops_the_chunks_not_started(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A Ctrl-C left the pool to shut down by itself, which played every queued chunk
+    (unsaved: nobody collected them) for as long as the whole run would have taken."""
+    pools = [_Pool(10), _Pool(10)]
+    local = LocalChunks(2)
+    monkeypatch.setattr(local, "_pool", lambda: pools.pop(0))
+
+    def interrupt(done: int, total: int, index: int) -> None:
+        raise KeyboardInterrupt
+
+    first = pools[0]
+    run = _run(tmp_path / "run")
+    with pytest.raises(KeyboardInterrupt):
+        run.train(GAMES, local, progress=interrupt)
+    assert run.path(0).exists() and not run.path(1).exists()  # the chunk back is saved
+    assert first.shutdowns == [(False, True)]  # queued chunks cancelled, no wait
+    second = pools[0]
+    assert run.train(GAMES, local) == 1  # resumed: the missing chunk only
+    assert second.shutdowns == [(True, True)]  # a finished run waits for its workers

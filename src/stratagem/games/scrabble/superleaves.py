@@ -834,7 +834,9 @@ class LocalChunks:
         left = {t.index: t for t in tasks}
         for attempt in range(self.retries + 1):
             try:
-                with self._pool() as pool:
+                pool = self._pool()
+                finished = False
+                try:
                     pending = {pool.submit(play_chunk, t) for t in left.values()}
                     while pending:
                         done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -848,6 +850,17 @@ class LocalChunks:
                             yield out
                         if broke:
                             raise BrokenProcessPool("a worker died")
+                    finished = True
+                finally:
+                    # the chunks not started are dropped, always: a pool left to shut down
+                    # by itself played every queued chunk after a Ctrl-C, unsaved, for hours;
+                    # interrupted, the workers are stopped too (their chunks are not saved:
+                    # the parent saves), else the interpreter's exit waited for them
+                    workers = list((getattr(pool, "_processes", None) or {}).values())
+                    pool.shutdown(wait=finished, cancel_futures=True)
+                    if not finished:
+                        for worker in workers:
+                            worker.terminate()
                 return
             except BrokenProcessPool:
                 if attempt == self.retries:
