@@ -161,10 +161,37 @@ def report(args: argparse.Namespace) -> int:
     return 0
 
 
+def racks(args: argparse.Namespace) -> int:
+    """Every leave learned from rack values (``stratagem.games.scrabble.rackleaves``):
+    ``--generations`` generations, each table written under the run's folder; ``--out``
+    copies the last one to a table folder."""
+    from stratagem.games.scrabble.lexicon import get_lexicon
+    from stratagem.games.scrabble.rackleaves import RackRun, rack_generations
+    from stratagem.games.scrabble.superleaves import save_superleaves
+
+    run = RackRun(RUNS / args.name, args.tiles, args.lexicon, args.seed, args.chunk,
+                  args.pool_games)  # fmt: skip
+    lexicon = get_lexicon(args.lexicon, args.tiles)
+    start = time.monotonic()
+
+    def progress(gen: int, done: int, total: int, index: int) -> None:
+        print(f"generation {gen}: chunk {index} saved ({done}/{total} this session, "
+              f"{time.monotonic() - start:.0f} s)", flush=True)  # fmt: skip
+
+    last = None
+    for last in rack_generations(run, args.generations, lexicon,
+                                 chunk_executor(args.backend, args.workers), progress):  # fmt: skip
+        print(f"table {last} ({time.monotonic() - start:.0f} s)", flush=True)
+    if args.out is not None and last is not None:
+        save_superleaves(load_superleaves(last, tile_set(args.tiles)), args.out)
+        print(f"written to {args.out}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("train", "build", "report"):
+    for name in ("train", "build", "report", "racks"):
         p = sub.add_parser(name)
         p.add_argument("--name", default="enable")
         p.add_argument("--tiles", default="english", choices=("english", "czech"))
@@ -182,9 +209,13 @@ def main() -> int:
         p.add_argument("--workers", type=int, default=1)
         p.add_argument("--part", default="0/1", help="train chunks c with c %% k == i (i/k): "
                        "k processes share a run")
+        p.add_argument("--generations", type=int, default=2, help="racks: generations")
+        p.add_argument("--pool-games", type=int, default=2000,
+                       help="racks: self-play games whose boards the racks are played on")
     args = parser.parse_args()
     try:
-        return {"train": train, "build": build, "report": report}[args.command](args)
+        commands = {"train": train, "build": build, "report": report, "racks": racks}
+        return commands[args.command](args)
     except (StratagemError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

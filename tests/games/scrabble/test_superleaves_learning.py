@@ -219,8 +219,24 @@ def test_ctrl_c_drops_the_chunks_not_started(tmp_path, monkeypatch) -> None:  # 
     run = _run(tmp_path / "run")
     with pytest.raises(KeyboardInterrupt):
         run.train(GAMES, local, progress=interrupt)
-    assert run.path(0).exists() and not run.path(1).exists()  # the chunk back is saved
+    # the chunk that came back first is saved (both futures finish at once here, and which
+    # one wait() hands back first depends on the set's order), the other is not
+    assert [run.path(c).exists() for c in (0, 1)].count(True) == 1
     assert first.shutdowns == [(False, True)]  # queued chunks cancelled, no wait
     second = pools[0]
     assert run.train(GAMES, local) == 1  # resumed: the missing chunk only
     assert second.shutdowns == [(True, True)]  # a finished run waits for its workers
+
+
+def test_real_ray_gives_the_same_chunks(tmp_path: Path, reference) -> None:  # type: ignore[no-untyped-def]
+    # the stand-in above checks the retries; this runs the chunks on a real local Ray
+    # (installed with the distributed extra; checked by hand on a two-node cluster with a
+    # worker and a node killed mid-run: docs/results/scrabble_strength.md)
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        run = _run(tmp_path / "ray")
+        assert run.train(GAMES, RayChunks()) == GAMES // CHUNK
+        assert _same(_chunks(run), reference)
+    finally:
+        ray.shutdown()

@@ -801,9 +801,12 @@ def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
 class InlineChunks:
     """Plays the chunks in this process, one after another."""
 
-    def map(self, tasks: list[ChunkTask]) -> Iterator[dict[str, np.ndarray]]:
+    def map(self, tasks: list[Any], fn: Callable[[Any], dict[str, np.ndarray]] | None = None
+            ) -> Iterator[dict[str, np.ndarray]]:  # fmt: skip
+        """Each task's result (``fn``: the worker function, :func:`play_chunk` if None)."""
+        fn = fn or play_chunk
         for task in tasks:
-            yield play_chunk(task)
+            yield fn(task)
 
 
 class LocalChunks:
@@ -827,7 +830,10 @@ class LocalChunks:
         return ProcessPoolExecutor(self.workers, mp_context=context, initializer=end_with_parent,
                                    initargs=(os.getpid(),))  # fmt: skip
 
-    def map(self, tasks: list[ChunkTask]) -> Iterator[dict[str, np.ndarray]]:
+    def map(self, tasks: list[Any], fn: Callable[[Any], dict[str, np.ndarray]] | None = None
+            ) -> Iterator[dict[str, np.ndarray]]:  # fmt: skip
+        """Each task's result (``fn``: the worker function, :func:`play_chunk` if None)."""
+        fn = fn or play_chunk
         from concurrent.futures import FIRST_COMPLETED, wait
         from concurrent.futures.process import BrokenProcessPool
 
@@ -837,7 +843,7 @@ class LocalChunks:
                 pool = self._pool()
                 finished = False
                 try:
-                    pending = {pool.submit(play_chunk, t) for t in left.values()}
+                    pending = {pool.submit(fn, t) for t in left.values()}
                     while pending:
                         done, pending = wait(pending, return_when=FIRST_COMPLETED)
                         broke = False
@@ -886,8 +892,11 @@ class RayChunks:
         if not ray.is_initialized():
             ray.init(address=address or os.environ.get("RAY_ADDRESS"), log_to_driver=False)
 
-    def map(self, tasks: list[ChunkTask]) -> Iterator[dict[str, np.ndarray]]:
-        remote = self.ray.remote(max_retries=self.retries)(play_chunk)
+    def map(self, tasks: list[Any], fn: Callable[[Any], dict[str, np.ndarray]] | None = None
+            ) -> Iterator[dict[str, np.ndarray]]:  # fmt: skip
+        """Each task's result (``fn``: the worker function, :func:`play_chunk` if None)."""
+        fn = fn or play_chunk
+        remote = self.ray.remote(max_retries=self.retries)(fn)
         pending = [remote.remote(t) for t in tasks]
         while pending:
             done, pending = self.ray.wait(pending, num_returns=1)
@@ -902,6 +911,24 @@ def chunk_executor(backend: str, workers: int = 1) -> InlineChunks | LocalChunks
     if backend == "ray":
         return RayChunks()
     raise SuperleavesError(f"unknown backend {backend!r}; use local or ray")
+
+
+def open_run(folder: Path, marker_name: str, settings: dict[str, Any]) -> None:
+    """Create a run's ``folder``, or check that the run already there (its ``marker_name``
+    file) was made with the same ``settings``, so that runs are never mixed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    marker = folder / marker_name
+    if marker.exists():
+        try:
+            found = json.loads(read_user_bytes(marker, limit=MAX_HEADER_BYTES,
+                                               what="run settings"))  # fmt: skip
+        except ValueError:
+            raise SuperleavesError(f"{marker} is not JSON; move the run away") from None
+        if found != settings:
+            raise SuperleavesError(f"{folder} holds a run with other settings ({found}); name "
+                                   f"another run or use those")  # fmt: skip
+    else:
+        write_atomic(marker, json.dumps(settings).encode())
 
 
 RUN_FILE = "run.json"
@@ -933,19 +960,7 @@ class LearningRun:
 
     def open(self) -> None:
         """Create the folder, or check that the run already there has the same settings."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        marker = self.folder / RUN_FILE
-        if marker.exists():
-            try:
-                found = json.loads(read_user_bytes(marker, limit=MAX_HEADER_BYTES,
-                                                   what="run settings"))  # fmt: skip
-            except ValueError:
-                raise SuperleavesError(f"{marker} is not JSON; move the run away") from None
-            if found != self.settings():
-                raise SuperleavesError(f"{self.folder} holds a run with other settings "
-                                       f"({found}); name another run or use those")  # fmt: skip
-        else:
-            write_atomic(marker, json.dumps(self.settings()).encode())
+        open_run(self.folder, RUN_FILE, self.settings())
 
     def tasks(self, games: int, part: int = 0, parts: int = 1) -> list[ChunkTask]:
         """The chunks of the first ``games`` games not yet on disk (``c % parts == part``)."""
