@@ -14,7 +14,7 @@ import pytest
 
 from stratagem.games.scrabble import _rackleave_kernels as rk
 from stratagem.games.scrabble import rackleaves as rl
-from stratagem.games.scrabble._superleave_kernels import leave_rank
+from stratagem.games.scrabble._superleave_kernels import leave_rank, leave_sums
 from stratagem.games.scrabble.heuristic import SCORE_WEIGHT
 from stratagem.games.scrabble.lexicon import default_lexicon
 from stratagem.games.scrabble.superleaves import (
@@ -92,7 +92,7 @@ def test_leave_sums_are_the_expectation_over_draws() -> None:
     by_rack = {tuple(int(x) for x in r): float(v) for r, v in zip(racks, values, strict=True)}
     before, count = _rank_table(tuple(caps))
     total, weight = np.zeros(count), np.zeros(count)
-    rk.leave_sums(racks.astype(np.int64), values, c, before, total, weight)
+    leave_sums(racks.astype(np.int64), values, c, before, total, weight)
     want = _toy_expectation(caps, size, by_rack)
     for leave, expected in want.items():
         rank = int(leave_rank(np.array(leave, dtype=np.int64), before))

@@ -1,6 +1,7 @@
 """Numba loops for learning leaves from rack values (:mod:`.rackleaves` says what they
-compute): every rack of the bag, the best equity of a rack on a board, and each leave's
-expected rack value over the draws that complete it."""
+compute): every rack of the bag, the best equity of a rack on a board, and the chance of
+drawing each rack (each leave's expected rack value over the draws is
+:func:`._superleave_kernels.leave_sums`)."""
 
 from __future__ import annotations
 
@@ -86,80 +87,6 @@ def best_equity(board, rack, info, word, count, nletters, arrays, exchange):
             if code != full and value_of[code] > best:
                 best = value_of[code]
     return best
-
-
-@njit(cache=True)
-def _log_choose_table(top, size):
-    """``t[n, k]``: log C(n, k) for n <= ``top``, k <= ``size`` (-inf where k > n)."""
-    t = np.full((top + 1, size + 1), -np.inf)
-    for n in range(top + 1):
-        for k in range(min(n, size) + 1):
-            t[n, k] = _log_choose(n, k)
-    return t
-
-
-@njit(cache=True)
-def leave_sums(racks, values, bag, before, out_value, out_weight):
-    """For every rack (a row of ``racks``, all of one size) and every leave ``L`` of 1 to
-    size - 1 of its tiles: ``out_weight[rank of L]`` += the chance ``p`` that a draw of the
-    other tiles from ``bag`` less ``L`` is exactly the rest of the rack, ``out_value`` +=
-    ``p * values[rack]``. Over every rack of the bag each leave's weight sums to 1, and its
-    value sum is the expected value of the rack it draws to."""
-    ntiles = bag.shape[0]
-    total = 0
-    top = 0
-    for i in range(ntiles):
-        total += bag[i]
-        top = max(top, bag[i])
-    size = 0
-    if racks.shape[0]:
-        for i in range(ntiles):
-            size += racks[0, i]
-    lc = _log_choose_table(top, size)
-    lt = np.empty(size + 1)  # the log of the draws of size - k tiles from the bag less k
-    for k in range(size + 1):
-        lt[k] = _log_choose(total - k, size - k)
-    ids = np.zeros(size, np.int64)
-    caps = np.zeros(size, np.int64)
-    cur = np.zeros(size, np.int64)
-    for r in range(racks.shape[0]):
-        m = 0
-        for i in range(ntiles):
-            if racks[r, i] > 0:
-                ids[m] = i
-                caps[m] = racks[r, i]
-                m += 1
-        for j in range(m):
-            cur[j] = 0
-        while True:
-            k = 0
-            log_p = 0.0
-            for j in range(m):
-                k += cur[j]
-                log_p += lc[bag[ids[j]] - cur[j], caps[j] - cur[j]]
-            if 1 <= k < size:
-                rank = 0
-                room = 6
-                j = 0
-                for i in range(ntiles):  # leave_rank over the kept counts
-                    c = 0
-                    if j < m and ids[j] == i:
-                        c = cur[j]
-                        j += 1
-                    rank += before[i, room, c]
-                    room -= c
-                p = math.exp(log_p - lt[k])
-                out_weight[rank] += p
-                out_value[rank] += p * values[r]
-            j = 0  # the next sub-multiset: count up in the mixed radix of the rack's copies
-            while j < m:
-                cur[j] += 1
-                if cur[j] <= caps[j]:
-                    break
-                cur[j] = 0
-                j += 1
-            if j == m:
-                break
 
 
 @njit(cache=True)

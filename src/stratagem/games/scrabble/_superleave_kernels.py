@@ -132,20 +132,39 @@ def _log_choose(n, k):
 
 
 @njit(cache=True)
-def bingo_draws(racks, bag, before, rack_size, out):
-    """For every rack in ``racks`` (counts, blank last, each of ``rack_size`` tiles) and
-    every leave ``L`` of 1 to ``rack_size - 1`` of its tiles, add to ``out[rank of L]`` the
-    chance that a draw of the other tiles from ``bag`` less ``L`` is exactly the rest of the
-    rack. Distinct racks give disjoint draws, so each leave's sum is the chance that it
-    draws one of ``racks``."""
+def _log_choose_table(top, size):
+    """``t[n, k]``: log C(n, k) for n <= ``top``, k <= ``size`` (-inf where k > n)."""
+    t = np.full((top + 1, size + 1), -np.inf)
+    for n in range(top + 1):
+        for k in range(min(n, size) + 1):
+            t[n, k] = _log_choose(n, k)
+    return t
+
+
+@njit(cache=True)
+def leave_sums(racks, values, bag, before, out_value, out_weight):
+    """For every rack (a row of ``racks``, all of one size) and every leave ``L`` of 1 to
+    size - 1 of its tiles: ``out_weight[rank of L]`` += the chance ``p`` that a draw of the
+    other tiles from ``bag`` less ``L`` is exactly the rest of the rack, ``out_value`` +=
+    ``p * values[rack]``. Over every rack of the bag each leave's weight sums to 1, and its
+    value sum is the expected value of the rack it draws to."""
     ntiles = bag.shape[0]
     total = 0
+    top = 0
     for i in range(ntiles):
         total += bag[i]
-    kept = np.zeros(ntiles, np.int64)
-    ids = np.zeros(rack_size, np.int64)
-    caps = np.zeros(rack_size, np.int64)
-    cur = np.zeros(rack_size, np.int64)
+        top = max(top, bag[i])
+    size = 0
+    if racks.shape[0]:
+        for i in range(ntiles):
+            size += racks[0, i]
+    lc = _log_choose_table(top, size)
+    lt = np.empty(size + 1)  # the log of the draws of size - k tiles from the bag less k
+    for k in range(size + 1):
+        lt[k] = _log_choose(total - k, size - k)
+    ids = np.zeros(size, np.int64)
+    caps = np.zeros(size, np.int64)
+    cur = np.zeros(size, np.int64)
     for r in range(racks.shape[0]):
         m = 0
         for i in range(ntiles):
@@ -157,16 +176,24 @@ def bingo_draws(racks, bag, before, rack_size, out):
             cur[j] = 0
         while True:
             k = 0
+            log_p = 0.0
             for j in range(m):
                 k += cur[j]
-            if 1 <= k < rack_size:
-                log_p = -_log_choose(total - k, rack_size - k)
-                for j in range(m):
-                    log_p += _log_choose(bag[ids[j]] - cur[j], caps[j] - cur[j])
-                    kept[ids[j]] = cur[j]
-                out[leave_rank(kept, before)] += math.exp(log_p)
-                for j in range(m):
-                    kept[ids[j]] = 0
+                log_p += lc[bag[ids[j]] - cur[j], caps[j] - cur[j]]
+            if 1 <= k < size:
+                rank = 0
+                room = 6
+                j = 0
+                for i in range(ntiles):  # leave_rank over the kept counts
+                    c = 0
+                    if j < m and ids[j] == i:
+                        c = cur[j]
+                        j += 1
+                    rank += before[i, room, c]
+                    room -= c
+                p = math.exp(log_p - lt[k])
+                out_weight[rank] += p
+                out_value[rank] += p * values[r]
             j = 0  # the next sub-multiset: count up in the mixed radix of the rack's copies
             while j < m:
                 cur[j] += 1

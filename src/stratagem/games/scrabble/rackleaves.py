@@ -13,7 +13,7 @@ of 1-6 tiles gets
     value(L) = E[value(L + draw)] - E[value(rack drawn from the full bag)],
 
 the expectation over the draws of the other tiles from the bag less ``L``
-(:func:`._rackleave_kernels.leave_sums`: exact, every rack counted with its chance). So
+(:func:`._superleave_kernels.leave_sums`: exact, every rack counted with its chance). So
 every leave is learned from the play it leads to, the bingo stems from the bingos their
 racks find, and a generation's table is the next generation's equity (generation 1
 starts from the shipped table). ``experiments/scrabble_superleaves.py racks`` runs the
@@ -33,6 +33,7 @@ import numpy as np
 
 from stratagem.core.files import write_atomic
 from stratagem.games.scrabble import _rackleave_kernels as kern
+from stratagem.games.scrabble import _superleave_kernels as skern
 from stratagem.games.scrabble.board import RACK_SIZE
 from stratagem.games.scrabble.superleaves import (
     SuperleavesError,
@@ -114,7 +115,7 @@ def leave_values(racks: np.ndarray, values: np.ndarray, tiles: TileSet) -> np.nd
     size = leave_count(tiles)
     total = np.zeros(size)
     weight = np.zeros(size)
-    kern.leave_sums(racks64, values, caps, rank_table(tiles)[0], total, weight)
+    skern.leave_sums(racks64, values, caps, rank_table(tiles)[0], total, weight)
     mean = float(kern.rack_chances(racks64, caps) @ values)
     out = np.zeros(size)
     out[1:] = total[1:] / weight[1:] - mean

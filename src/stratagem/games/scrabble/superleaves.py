@@ -631,8 +631,9 @@ def bingo_chances(lexicon: Lexicon) -> np.ndarray:
     tiles = lexicon.tiles
     before, size = rank_table(tiles)
     out = np.zeros(size)
-    kern.bingo_draws(bingo_racks(lexicon), tiles.bag_counts.astype(np.int64), before,
-                     RACK_SIZE, out)  # fmt: skip
+    racks = bingo_racks(lexicon).astype(np.int64)
+    kern.leave_sums(racks, np.ones(len(racks)), tiles.bag_counts.astype(np.int64), before,
+                    out, np.zeros(size))  # fmt: skip
     return out
 
 
