@@ -15,13 +15,19 @@ played again) or ``--backend ray`` (``$RAY_ADDRESS`` or a local Ray; Ray plays
 a killed worker's task again). ``build`` shrinks each leave's mean residual
 toward the factored table (``superleaves.build_superleaves``) and writes the
 table folder, complete (every leave's value stored) unless ``--learned-only``;
-``report`` prints the figures for ``docs/results/scrabble_strength.md``.
+``report`` prints the figures for ``docs/results/scrabble_strength.md``. ``racks`` learns
+every leave from rack values instead (``stratagem.games.scrabble.rackleaves``): each of
+the 3,199,724 English racks of 7 tiles valued by its best equity on a self-play board, a
+leave by its expected rack value over the draws, in generations, each chunk of racks
+saved as it comes back (``--chunk`` racks, resumable, on the same backends).
 
     nice -n 10 python experiments/scrabble_superleaves.py train --games 60000 [--workers 2]
     python experiments/scrabble_superleaves.py build \\
         --out src/stratagem/games/scrabble/data/superleaves_english
     python experiments/scrabble_superleaves.py report
     nice -n 10 python experiments/scrabble_superleaves.py train --tiles czech --name czech ...
+    nice -n 10 python experiments/scrabble_superleaves.py racks --name racks1 --chunk 50000 \\
+        --generations 2 --pool-games 2000 --workers 2
 """
 
 from __future__ import annotations

@@ -184,3 +184,22 @@ def test_run_refuses_bad_settings_and_missing_chunks(tmp_path: Path) -> None:
     with pytest.raises(SuperleavesError, match="generations must be"):
         list(rl.rack_generations(run, 0, None, InlineChunks()))
     assert json.loads((tmp_path / "r" / rl.RUN_FILE).read_text())["seed"] == 1
+
+
+def test_a_damaged_pool_or_table_is_named_before_any_work(tmp_path: Path) -> None:
+    run = rl.RackRun(tmp_path / "r", "english", None, 1, 50_000, 10)
+    run.open()
+    pool = tmp_path / "r" / "pool.npy"
+    pool.write_bytes(b"\x93NUMPY truncated")
+    with pytest.raises(SuperleavesError, match="is not a board pool"):
+        run.pool(None)
+    assert pool.read_bytes() == b"\x93NUMPY truncated"  # left as it was
+    np.save(pool, np.zeros((3, 9, 9), dtype=np.int8))
+    with pytest.raises(SuperleavesError, match="15 x 15"):
+        run.pool(None)
+    np.save(pool, np.full((3, 15, 15), -1, dtype=np.int8))
+    table = run.table_path(1)
+    table.mkdir(parents=True)
+    (table / "header.json").write_text("{not json")
+    with pytest.raises(SuperleavesError, match=r"header\.json is not JSON"):
+        run.generation(2, None, InlineChunks())

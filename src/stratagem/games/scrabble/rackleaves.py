@@ -205,7 +205,8 @@ class RackRun:
         open_run(self.folder, RUN_FILE, self.settings())
 
     def pool(self, lexicon: Any) -> Path:
-        """The board pool's file, made (self-play with the shipped table) when missing."""
+        """The board pool's file, made (self-play with the shipped table) when missing;
+        one that is there is checked (boards of 15 x 15 int8 squares) before any work."""
         path = self.folder / "pool.npy"
         if not path.exists():
             boards = board_pool(lexicon, shipped_superleaves(self.tiles), self.pool_games,
@@ -213,6 +214,15 @@ class RackRun:
             buf = io.BytesIO()
             np.save(buf, boards, allow_pickle=False)
             write_atomic(path, buf.getvalue())
+        try:
+            boards = np.load(path, mmap_mode="r", allow_pickle=False)
+        except Exception as exc:  # numpy's errors for a truncated or foreign file
+            raise SuperleavesError(f"{path} is not a board pool ({exc}); delete it and run "
+                                   f"again") from None  # fmt: skip
+        if boards.ndim != 3 or boards.shape[1:] != (15, 15) or boards.dtype != np.int8 \
+                or not len(boards):  # fmt: skip
+            raise SuperleavesError(f"{path} is not a board pool (boards of 15 x 15 int8 "
+                                   f"squares); delete it and run again")  # fmt: skip
         return path
 
     def tasks(self, gen: int, pool: Path) -> list[RackTask]:
@@ -239,8 +249,10 @@ class RackRun:
         """Play generation ``gen``'s missing chunks (the one before must have its table),
         then build and save its table; returns the table's folder."""
         self.open()
-        if gen > 1 and not self.table_path(gen - 1).exists():
-            raise SuperleavesError(f"generation {gen - 1} has no table yet: run it first")
+        if gen > 1:
+            if not self.table_path(gen - 1).exists():
+                raise SuperleavesError(f"generation {gen - 1} has no table yet: run it first")
+            load_superleaves(self.table_path(gen - 1), tile_set(self.tiles))  # checked here
         pool = self.pool(lexicon)
         self.gen_folder(gen).mkdir(exist_ok=True)
         tasks = self.tasks(gen, pool)
