@@ -10,8 +10,8 @@ import math
 import numpy as np
 from numba import njit
 
-from stratagem.games.scrabble._kernels import BLANK, COL, DOWN, LENGTH, ROW, SCORE
-from stratagem.games.scrabble._superleave_kernels import _log_choose, subset_values
+from stratagem.games.scrabble._kernels import SCORE
+from stratagem.games.scrabble._superleave_kernels import _log_choose, kept_code, subset_values
 
 
 @njit(cache=True)
@@ -68,17 +68,7 @@ def best_equity(board, rack, info, word, count, nletters, arrays, exchange):
     full, radix, value_of = subset_values(rack, nletters, arrays)
     best = -np.inf
     for k in range(count):
-        row = info[k, ROW]
-        col = info[k, COL]
-        down = info[k, DOWN]
-        kept = full
-        for i in range(info[k, LENGTH]):
-            r = row + i if down else row
-            c = col if down else col + i
-            if board[r, c] >= 0:
-                continue
-            code = word[k, i]
-            kept -= radix[nletters] if code >= BLANK else radix[code]
+        kept = kept_code(board, info, word, k, full, radix, nletters)
         equity = info[k, SCORE] + value_of[kept]
         if equity > best:
             best = equity

@@ -105,23 +105,30 @@ def subset_values(rack, nletters, arrays):
     return full, radix, out
 
 
+@njit(cache=True, inline="always")
+def kept_code(board, info, word, k, full, radix, nletters):
+    """The sub-multiset code (:func:`subset_values`) of the tiles placement ``k`` keeps:
+    the whole rack's code less each tile it lays on an empty square."""
+    row = info[k, ROW]
+    col = info[k, COL]
+    down = info[k, DOWN]
+    kept = full
+    for i in range(info[k, LENGTH]):
+        r = row + i if down else row
+        c = col if down else col + i
+        if board[r, c] >= 0:
+            continue
+        code = word[k, i]
+        kept -= radix[nletters] if code >= BLANK else radix[code]
+    return kept
+
+
 @njit(cache=True)
 def placement_leaves(board, rack, info, word, count, nletters, arrays, out):
     """``out[k]``: the value of the tiles placement ``k`` keeps."""
     full, radix, value_of = subset_values(rack, nletters, arrays)
     for k in range(count):
-        row = info[k, ROW]
-        col = info[k, COL]
-        down = info[k, DOWN]
-        kept = full
-        for i in range(info[k, LENGTH]):
-            r = row + i if down else row
-            c = col if down else col + i
-            if board[r, c] >= 0:
-                continue
-            code = word[k, i]
-            kept -= radix[nletters] if code >= BLANK else radix[code]
-        out[k] = value_of[kept]
+        out[k] = value_of[kept_code(board, info, word, k, full, radix, nletters)]
 
 
 @njit(cache=True)
