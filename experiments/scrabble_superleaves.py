@@ -188,9 +188,15 @@ def racks(args: argparse.Namespace) -> int:
         print(f"generation {gen}: chunk {index} saved ({done}/{total} this session, "
               f"{time.monotonic() - start:.0f} s)", flush=True)  # fmt: skip
 
+    def pool_progress(done: int, games: int) -> None:
+        if done % 100 == 0 or done == games:
+            print(f"board pool: {done}/{games} games ({time.monotonic() - start:.0f} s)",
+                  flush=True)  # fmt: skip
+
     last = None
     for last in rack_generations(run, args.generations, lexicon,
-                                 chunk_executor(args.backend, args.workers), progress):  # fmt: skip
+                                 chunk_executor(args.backend, args.workers), progress,
+                                 pool_progress):  # fmt: skip
         print(f"table {last} ({time.monotonic() - start:.0f} s)", flush=True)
     if args.out is not None and last is not None:
         save_superleaves(load_superleaves(last, tile_set(args.tiles)), args.out)

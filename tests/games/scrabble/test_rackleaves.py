@@ -147,7 +147,9 @@ def test_rack_value_is_the_equity_players_best(lexicon, table) -> None:  # type:
 
 
 def test_chunks_reproduce_from_the_seed(tmp_path: Path, lexicon, table) -> None:  # type: ignore[no-untyped-def]
-    boards = rl.board_pool(lexicon, table, 1, 9)
+    seen: list[tuple[int, int]] = []
+    boards = rl.board_pool(lexicon, table, 2, 9, lambda d, n: seen.append((d, n)))
+    assert seen == [(1, 2), (2, 2)]
     assert boards.ndim == 3 and boards.shape[1:] == (15, 15) and len(boards) >= 5
     pool = tmp_path / "pool.npy"
     np.save(pool, boards)

@@ -62,10 +62,11 @@ def all_racks(tiles: TileSet) -> np.ndarray:
     return out
 
 
-def board_pool(lexicon: Any, table: SuperleaveTable, games: int, seed: int) -> np.ndarray:
+def board_pool(lexicon: Any, table: SuperleaveTable, games: int, seed: int,
+               progress: Callable[[int, int], None] | None = None) -> np.ndarray:  # fmt: skip
     """The boards (int8, 15 x 15) before every move made with 7+ tiles in the bag in
     ``games`` self-play games of the equity player with ``table`` (endgame solver off);
-    game ``i`` draws from ``default_rng([seed, i])``."""
+    game ``i`` draws from ``default_rng([seed, i])``; ``progress(done, games)`` after each."""
     from stratagem.core.play import play
     from stratagem.games.scrabble.state import ScrabbleState
     from stratagem.games.scrabble.superleaves import SuperleaveEquityAgent
@@ -82,6 +83,8 @@ def board_pool(lexicon: Any, table: SuperleaveTable, games: int, seed: int) -> n
     for g in range(games):
         play(ScrabbleState.new(lexicon, 2), [agent, agent], np.random.default_rng([seed, g]),
              observe=observe)  # fmt: skip
+        if progress is not None:
+            progress(g + 1, games)
     return np.stack(boards)
 
 
@@ -204,13 +207,14 @@ class RackRun:
         """Create the folder, or check that the run already there has the same settings."""
         open_run(self.folder, RUN_FILE, self.settings())
 
-    def pool(self, lexicon: Any) -> Path:
-        """The board pool's file, made (self-play with the shipped table) when missing;
-        one that is there is checked (boards of 15 x 15 int8 squares) before any work."""
+    def pool(self, lexicon: Any, progress: Callable[[int, int], None] | None = None) -> Path:
+        """The board pool's file, made (self-play with the shipped table; ``progress`` as
+        in :func:`board_pool`) when missing; one that is there is checked (boards of 15 x
+        15 int8 squares) before any work."""
         path = self.folder / "pool.npy"
         if not path.exists():
             boards = board_pool(lexicon, shipped_superleaves(self.tiles), self.pool_games,
-                                self.seed)  # fmt: skip
+                                self.seed, progress)  # fmt: skip
             buf = io.BytesIO()
             np.save(buf, boards, allow_pickle=False)
             write_atomic(path, buf.getvalue())
@@ -245,15 +249,17 @@ class RackRun:
     def generation(
         self, gen: int, lexicon: Any, executor: Any,
         progress: Callable[[int, int, int], None] | None = None,
+        pool_progress: Callable[[int, int], None] | None = None,
     ) -> Path:  # fmt: skip
         """Play generation ``gen``'s missing chunks (the one before must have its table),
-        then build and save its table; returns the table's folder."""
+        then build and save its table; returns the table's folder. ``pool_progress``: as
+        the board pool's games are played, when the pool is made."""
         self.open()
         if gen > 1:
             if not self.table_path(gen - 1).exists():
                 raise SuperleavesError(f"generation {gen - 1} has no table yet: run it first")
             load_superleaves(self.table_path(gen - 1), tile_set(self.tiles))  # checked here
-        pool = self.pool(lexicon)
+        pool = self.pool(lexicon, pool_progress)
         self.gen_folder(gen).mkdir(exist_ok=True)
         tasks = self.tasks(gen, pool)
         for done, out in enumerate(executor.map(tasks, play_racks), 1):
@@ -310,9 +316,11 @@ class RackRun:
 
 def rack_generations(run: RackRun, gens: int, lexicon: Any, executor: Any,
                      progress: Callable[[int, int, int, int], None] | None = None,
+                     pool_progress: Callable[[int, int], None] | None = None,
                      ) -> Iterator[Path]:  # fmt: skip
     """Generations 1 .. ``gens`` (those with a table already are skipped); yields each
-    generation's table folder."""
+    generation's table folder. ``progress(gen, done, total, chunk)`` after each chunk,
+    ``pool_progress(done, games)`` as the board pool is made."""
     if not 1 <= gens <= MAX_GENERATIONS:
         raise SuperleavesError(f"generations must be 1-{MAX_GENERATIONS}, got {gens}")
     for g in range(1, gens + 1):
@@ -324,4 +332,4 @@ def rack_generations(run: RackRun, gens: int, lexicon: Any, executor: Any,
             if progress is not None:
                 progress(g, done, total, index)
 
-        yield run.generation(g, lexicon, executor, step)
+        yield run.generation(g, lexicon, executor, step, pool_progress)
