@@ -169,6 +169,7 @@ def leave_sums(racks, values, bag, before, out_value, out_weight):
     lt = np.empty(size + 1)  # the log of the draws of size - k tiles from the bag less k
     for k in range(size + 1):
         lt[k] = _log_choose(total - k, size - k)
+    kept = np.zeros(ntiles, np.int64)
     ids = np.zeros(size, np.int64)
     caps = np.zeros(size, np.int64)
     cur = np.zeros(size, np.int64)
@@ -188,16 +189,11 @@ def leave_sums(racks, values, bag, before, out_value, out_weight):
                 k += cur[j]
                 log_p += lc[bag[ids[j]] - cur[j], caps[j] - cur[j]]
             if 1 <= k < size:
-                rank = 0
-                room = 6
-                j = 0
-                for i in range(ntiles):  # leave_rank over the kept counts
-                    c = 0
-                    if j < m and ids[j] == i:
-                        c = cur[j]
-                        j += 1
-                    rank += before[i, room, c]
-                    room -= c
+                for j in range(m):
+                    kept[ids[j]] = cur[j]
+                rank = leave_rank(kept, before)
+                for j in range(m):
+                    kept[ids[j]] = 0
                 p = math.exp(log_p - lt[k])
                 out_weight[rank] += p
                 out_value[rank] += p * values[r]

@@ -42,6 +42,7 @@ from stratagem.games.scrabble.superleaves import (
     load_superleaves,
     open_run,
     rank_table,
+    save_superleaves,
     shipped_superleaves,
 )
 from stratagem.games.scrabble.tiles import TileSet, tile_set
@@ -293,8 +294,6 @@ class RackRun:
 
     def build(self, gen: int) -> Path:
         """Generation ``gen``'s table from its rack values, saved as a complete table."""
-        from stratagem.games.scrabble.superleaves import save_superleaves
-
         tiles = tile_set(self.tiles)
         values, boards = self.values(gen)
         leaves = leave_values(all_racks(tiles), board_corrected(values, boards), tiles)
