@@ -27,7 +27,7 @@ saved as it comes back (``--chunk`` racks, resumable, on the same backends).
     python experiments/scrabble_superleaves.py report
     nice -n 10 python experiments/scrabble_superleaves.py train --tiles czech --name czech ...
     nice -n 10 python experiments/scrabble_superleaves.py racks --name racks1 --chunk 50000 \\
-        --generations 2 --pool-games 2000 --workers 2
+        --generations 3 --pool-games 2000 --workers 2
 """
 
 from __future__ import annotations
